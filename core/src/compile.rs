@@ -1,0 +1,1093 @@
+//! Validation and compilation: from merged files to a [`Variant`].
+//!
+//! Every check a variant must pass lives here, and every name is resolved to
+//! an id here, once. A failed check is a [`Diagnostic`] that names the file,
+//! line and column of what is wrong; compilation reports all it finds rather
+//! than stopping at the first.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::rc::Rc;
+
+use petgraph::graph::DiGraph;
+
+use crate::battleland::{BattleHex, Battleland, HEX_COUNT, HexId, Hexside};
+use crate::diag::{Diagnostic, FileId, Sources};
+use crate::format::{self, At, Place, Side};
+use crate::load::{Loaded, Origins};
+use crate::lua::{LuaHost, LuaLimits, ScriptError};
+use crate::model::*;
+use crate::rng::GameRng;
+
+/// Validates merged variant data and builds the engine's model of it.
+pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
+    let mut c = Compiler {
+        data: &loaded.data,
+        sources: &loaded.sources,
+        origins: &loaded.origins,
+        errors: Vec::new(),
+        hooks: Vec::new(),
+    };
+    let variant = c.run();
+    match variant {
+        Some(v) if c.errors.is_empty() => Ok(v),
+        _ => Err(c.errors),
+    }
+}
+
+/// The limits scripts run under, from `rules.scripts` when given.
+pub fn script_limits(rules: &format::RulesDef) -> LuaLimits {
+    match &rules.scripts {
+        Some(s) => LuaLimits {
+            memory_bytes: (s.memory_mib as usize).saturating_mul(1 << 20),
+            instructions_per_call: s.instructions_per_call,
+        },
+        None => LuaLimits::default(),
+    }
+}
+
+/// Runs a variant's scripts in a fresh sandbox, as a game would.
+pub fn run_scripts(data: &format::VariantData, seed: u64) -> Result<LuaHost, ScriptError> {
+    let rng = Rc::new(RefCell::new(GameRng::new(seed)));
+    let mut host = LuaHost::new(script_limits(&data.rules), rng)?;
+    for script in &data.scripts {
+        host.load_script(script)?;
+    }
+    Ok(host)
+}
+
+struct Compiler<'a> {
+    data: &'a format::VariantData,
+    sources: &'a Sources,
+    origins: &'a Origins,
+    errors: Vec<Diagnostic>,
+    hooks: Vec<String>,
+}
+
+/// Looks a name up in a name -> id table.
+fn lookup<T: Copy>(table: &HashMap<&str, T>, name: &str) -> Option<T> {
+    table.get(name).copied()
+}
+
+impl<'a> Compiler<'a> {
+    fn error(&mut self, file: FileId, anchors: &[&str], message: impl Into<String>) {
+        let d = self.sources.at(file, anchors, message);
+        self.errors.push(d);
+    }
+
+    fn manifest(&self) -> FileId {
+        self.origins.manifest
+    }
+
+    fn run(&mut self) -> Option<Variant> {
+        let data = self.data;
+        let players = self.players();
+        self.scripts();
+        let hazards = self.hazards();
+        let hazard_ids: HashMap<&str, HazardId> = data
+            .hazards
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.name.as_str(), HazardId(i as u8)))
+            .collect();
+        let terrains = self.terrains();
+        let terrain_ids: HashMap<&str, TerrainId> = data
+            .terrains
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.as_str(), TerrainId(i as u8)))
+            .collect();
+        let classes = self.classes();
+        let class_ids: HashMap<&str, ClassId> = classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.as_str(), ClassId(i as u8)))
+            .collect();
+        let characters = self.characters(&hazard_ids, &class_ids);
+        let character_ids: HashMap<&str, CharacterId> = data
+            .characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.as_str(), CharacterId(i as u16)))
+            .collect();
+        let mustering = self.mustering(&terrain_ids, &character_ids, &class_ids);
+        let board = self.masterboard(&terrain_ids);
+        let battlelands = self.battlelands(&terrain_ids, &hazard_ids, &hazards);
+        let rules = self.rules(&character_ids);
+
+        Some(Variant {
+            id: data.manifest.id.clone(),
+            title: data.manifest.title.clone(),
+            version: data.manifest.version.clone(),
+            description: data.manifest.description.clone(),
+            players: players?,
+            extends: data.manifest.extends.iter().cloned().collect(),
+            options: data.manifest.options.clone(),
+            terrains,
+            hazards,
+            classes,
+            characters,
+            mustering: mustering?,
+            board,
+            battlelands: battlelands?,
+            rules: rules?,
+            scripts: data.scripts.clone(),
+            hooks: self.hooks.clone(),
+            data: data.clone(),
+        })
+    }
+
+    fn players(&mut self) -> Option<format::PlayerCount> {
+        let m = &self.data.manifest;
+        if m.id.trim().is_empty() {
+            self.error(self.manifest(), &["id"], "the variant's id is empty");
+        }
+        let Some(p) = m.players else {
+            self.error(
+                self.manifest(),
+                &["("],
+                "`players` is missing (say how many may play, e.g. `players: (min: 2, max: 6)`)",
+            );
+            return None;
+        };
+        if p.min == 0 || p.min > p.max {
+            self.error(
+                self.manifest(),
+                &["players"],
+                format!(
+                    "players (min: {}, max: {}) is no range of player counts",
+                    p.min, p.max
+                ),
+            );
+        }
+        let mut seen = HashSet::new();
+        for o in &m.options {
+            if !seen.insert(o.name.as_str()) {
+                let q = format!("\"{}\"", o.name);
+                self.error(
+                    self.manifest(),
+                    &[&q, &q],
+                    format!("option {:?} is declared twice", o.name),
+                );
+            }
+        }
+        Some(p)
+    }
+
+    /// Runs every script once in the sandbox, which compiles it and registers
+    /// its hooks.
+    fn scripts(&mut self) {
+        match run_scripts(self.data, 0) {
+            Ok(host) => self.hooks = host.hook_names(),
+            Err(e) => self.errors.push(Diagnostic {
+                file: e.script.clone(),
+                line: e.line.map_or(0, |l| l as usize),
+                column: 0,
+                message: e.message.clone(),
+            }),
+        }
+    }
+
+    fn hook(&mut self, file: FileId, anchors: &[&str], name: &str) -> HookId {
+        match self.hooks.iter().position(|h| h == name) {
+            Some(i) => HookId(i as u16),
+            None => {
+                self.error(
+                    file,
+                    anchors,
+                    format!("hook {name:?} is registered by no script (titan.hook({name:?}, ...))"),
+                );
+                HookId(u16::MAX)
+            }
+        }
+    }
+
+    fn hazards(&mut self) -> Vec<Hazard> {
+        let data = self.data;
+        if data.hazards.len() > MAX_HAZARDS {
+            self.error(
+                self.manifest(),
+                &["hazards"],
+                format!(
+                    "{} hazards; a variant may have at most {MAX_HAZARDS}",
+                    data.hazards.len()
+                ),
+            );
+        }
+        let mut out = Vec::new();
+        for h in &data.hazards {
+            let file = self.origins.hazards[&h.name];
+            let q = format!("\"{}\"", h.name);
+            let mut effects = Vec::new();
+            for e in &h.effects {
+                let at_fits = |at: At| match h.place {
+                    Place::Hex => matches!(at, At::StrikerIn | At::TargetIn),
+                    Place::Hexside => matches!(at, At::StrikingDown | At::StrikingUp),
+                };
+                let effect = match e {
+                    format::Effect::Strike {
+                        at,
+                        striker,
+                        target,
+                        skill,
+                        dice,
+                    }
+                    | format::Effect::Rangestrike {
+                        at,
+                        striker,
+                        target,
+                        skill,
+                        dice,
+                    } => {
+                        if !at_fits(*at) {
+                            self.error(
+                                file,
+                                &[&q, &format!("{at:?}")],
+                                format!(
+                                    "hazard {:?} lies on a {:?}, where {at:?} means nothing (hexes take StrikerIn or TargetIn, hexsides StrikingDown or StrikingUp)",
+                                    h.name, h.place
+                                ),
+                            );
+                        }
+                        let (at, striker, target, skill, dice) =
+                            (*at, *striker, *target, *skill, *dice);
+                        if matches!(e, format::Effect::Strike { .. }) {
+                            Effect::Strike {
+                                at,
+                                striker,
+                                target,
+                                skill,
+                                dice,
+                            }
+                        } else {
+                            Effect::Rangestrike {
+                                at,
+                                striker,
+                                target,
+                                skill,
+                                dice,
+                            }
+                        }
+                    }
+                    format::Effect::RangestrikeThrough { striker, skill } => {
+                        Effect::RangestrikeThrough {
+                            striker: *striker,
+                            skill: *skill,
+                        }
+                    }
+                    format::Effect::BlocksSight(s) => Effect::BlocksSight(*s),
+                    format::Effect::NoContact => {
+                        if h.place != Place::Hexside {
+                            self.error(
+                                file,
+                                &[&q, "NoContact"],
+                                format!("NoContact is for hexsides, but {:?} fills a hex", h.name),
+                            );
+                        }
+                        Effect::NoContact
+                    }
+                    format::Effect::Damage { who, hits } => Effect::Damage {
+                        who: *who,
+                        hits: *hits,
+                    },
+                    format::Effect::Hook(name) => {
+                        Effect::Hook(self.hook(file, &[&q, &format!("\"{name}\"")], name))
+                    }
+                };
+                effects.push(effect);
+            }
+            out.push(Hazard {
+                name: h.name.clone(),
+                place: h.place,
+                color: h.color,
+                movement: h.movement,
+                effects,
+            });
+        }
+        out
+    }
+
+    fn terrains(&mut self) -> Vec<Terrain> {
+        if self.data.terrains.is_empty() {
+            self.error(
+                self.manifest(),
+                &["files"],
+                "the variant has no terrains (files.terrains)",
+            );
+        }
+        if self.data.terrains.len() > usize::from(u8::MAX) {
+            self.error(
+                self.manifest(),
+                &["terrains"],
+                "a variant may have at most 255 terrains",
+            );
+        }
+        self.data
+            .terrains
+            .iter()
+            .map(|t| Terrain {
+                name: t.name.clone(),
+                color: t.color,
+                tower: t.tower,
+            })
+            .collect()
+    }
+
+    fn classes(&mut self) -> Vec<Class> {
+        let Some(classes) = &self.data.rules.classes else {
+            self.error(
+                self.origins.rules_file("classes"),
+                &["("],
+                "rules.classes is missing (lord, creature, ...)",
+            );
+            return Vec::new();
+        };
+        let file = self.origins.rules_file("classes");
+        let mut seen = HashSet::new();
+        for c in classes {
+            if !seen.insert(c.name.as_str()) {
+                let q = format!("\"{}\"", c.name);
+                self.error(
+                    file,
+                    &[&q, &q],
+                    format!("class {:?} is defined twice", c.name),
+                );
+            }
+        }
+        classes
+            .iter()
+            .map(|c| Class {
+                name: c.name.clone(),
+                tower_teleport: c.tower_teleport,
+                rangestrike_immune: c.rangestrike_immune,
+                returns_when_slain: c.returns_when_slain,
+                forbids_flight: c.forbids_flight,
+            })
+            .collect()
+    }
+
+    fn characters(
+        &mut self,
+        hazards: &HashMap<&str, HazardId>,
+        classes: &HashMap<&str, ClassId>,
+    ) -> Vec<Character> {
+        let data = self.data;
+        if data.characters.is_empty() {
+            self.error(
+                self.manifest(),
+                &["files"],
+                "the variant has no characters (files.characters)",
+            );
+        }
+        let mut out = Vec::new();
+        for c in &data.characters {
+            let file = self.origins.characters[&c.name];
+            let q = format!("\"{}\"", c.name);
+            let class = lookup(classes, &c.class).unwrap_or_else(|| {
+                if !self.data.rules.classes.is_none() {
+                    self.error(
+                        file,
+                        &[&q, "class", &format!("\"{}\"", c.class)],
+                        format!(
+                            "{} is of class {:?}, which rules.classes does not define",
+                            c.name, c.class
+                        ),
+                    );
+                }
+                ClassId(0)
+            });
+            let mut natives = HazardSet::default();
+            for n in &c.natives {
+                match lookup(hazards, n) {
+                    Some(h) => natives.insert(h),
+                    None => self.error(
+                        file,
+                        &[&q, "natives", &format!("\"{n}\"")],
+                        format!(
+                            "{} is native to {n:?}, which is no hazard of this variant",
+                            c.name
+                        ),
+                    ),
+                }
+            }
+            if c.count == 0 {
+                self.error(
+                    file,
+                    &[&q, "count"],
+                    format!("{} has count 0; counts must be positive", c.name),
+                );
+            }
+            if c.power == 0 || c.skill == 0 {
+                self.error(
+                    file,
+                    &[&q, "power"],
+                    format!("{} needs a power and a skill of at least 1", c.name),
+                );
+            }
+            let rangestrike = c.rangestrike.as_ref().map(|r| {
+                if r.strikes == 0 {
+                    self.error(
+                        file,
+                        &[&q, "strikes"],
+                        format!("{} rangestrikes 0 times; strikes must be positive", c.name),
+                    );
+                }
+                let strength = match &r.strength {
+                    format::RangeStrength::HalfPower => RangeStrength::HalfPower,
+                    format::RangeStrength::Power => RangeStrength::Power,
+                    format::RangeStrength::Fixed(0) => {
+                        self.error(
+                            file,
+                            &[&q, "Fixed"],
+                            format!("{} has a rangestrike of strength 0", c.name),
+                        );
+                        RangeStrength::Fixed(0)
+                    }
+                    format::RangeStrength::Fixed(n) => RangeStrength::Fixed(*n),
+                    format::RangeStrength::Hook(name) => {
+                        RangeStrength::Hook(self.hook(file, &[&q, &format!("\"{name}\"")], name))
+                    }
+                };
+                Rangestrike {
+                    magic: r.magic,
+                    strength,
+                    strikes: r.strikes,
+                }
+            });
+            let abilities = c
+                .abilities
+                .iter()
+                .map(|a| self.hook(file, &[&q, &format!("\"{a}\"")], a))
+                .collect();
+            out.push(Character {
+                name: c.name.clone(),
+                plural: c.plural.clone(),
+                power: c.power,
+                skill: c.skill,
+                class,
+                flies: c.flies,
+                rangestrike,
+                natives,
+                count: c.count,
+                summonable: c.summonable,
+                value: c.value.unwrap_or(u32::from(c.power) * u32::from(c.skill)),
+                abilities,
+            });
+        }
+        out
+    }
+
+    fn mustering(
+        &mut self,
+        terrains: &HashMap<&str, TerrainId>,
+        characters: &HashMap<&str, CharacterId>,
+        classes: &HashMap<&str, ClassId>,
+    ) -> Option<Vec<MusterTable>> {
+        let data = self.data;
+        let mut tables: Vec<Option<MusterTable>> = vec![None; data.terrains.len()];
+        for t in &data.mustering {
+            let file = self.origins.mustering[&t.terrain];
+            let q = format!("\"{}\"", t.terrain);
+            let Some(terrain) = lookup(terrains, &t.terrain) else {
+                self.error(
+                    file,
+                    &[&q],
+                    format!(
+                        "mustering table for {:?}, which is no terrain of this variant",
+                        t.terrain
+                    ),
+                );
+                continue;
+            };
+            let mut rows = Vec::new();
+            for (i, r) in t.rows.iter().enumerate() {
+                let rq = format!("\"{}\"", r.character);
+                let anchors = [q.as_str(), rq.as_str()];
+                let Some(character) = lookup(characters, &r.character) else {
+                    self.error(
+                        file,
+                        &anchors,
+                        format!(
+                            "{} musters {:?}, which is no character of this variant",
+                            t.terrain, r.character
+                        ),
+                    );
+                    continue;
+                };
+                let mut needs = Vec::new();
+                for n in &r.needs {
+                    needs.push(match n {
+                        format::Needs::Previous(count) => {
+                            if i == 0 {
+                                self.error(file, &[&q, &rq, "Previous"], format!("{} in {} is the first row: there is no previous character to show", r.character, t.terrain));
+                            }
+                            if *count == 0 {
+                                self.error(file, &[&q, &rq, "Previous"], "Previous(0): counts must be positive");
+                            }
+                            Needs::Previous(*count)
+                        }
+                        format::Needs::Free => Needs::Free,
+                        format::Needs::Identical { count, class } => {
+                            if *count == 0 {
+                                self.error(file, &[&q, &rq, "Identical"], "Identical(count: 0): counts must be positive");
+                            }
+                            let class = class.as_ref().and_then(|cl| {
+                                let found = lookup(classes, cl);
+                                if found.is_none() {
+                                    self.error(file, &[&q, &rq, &format!("\"{cl}\"")], format!("class {cl:?} is not defined in rules.classes"));
+                                }
+                                found
+                            });
+                            Needs::Identical { count: *count, class }
+                        }
+                        format::Needs::Character { name, count } => {
+                            if *count == 0 {
+                                self.error(file, &[&q, &rq, "Character"], "Character(count: 0): counts must be positive");
+                            }
+                            let Some(other) = lookup(characters, name) else {
+                                self.error(file, &[&q, &rq, &format!("\"{name}\"")], format!("{name:?} is no character of this variant"));
+                                continue;
+                            };
+                            Needs::Character { character: other, count: *count }
+                        }
+                        format::Needs::Hook(name) => Needs::Hook(self.hook(file, &[&q, &format!("\"{name}\"")], name)),
+                    });
+                }
+                rows.push(MusterRow {
+                    character,
+                    needs,
+                    like: r.like,
+                });
+            }
+            tables[terrain.index()] = Some(MusterTable {
+                ladder: t.ladder,
+                rows,
+            });
+        }
+        let mut out = Vec::new();
+        for (i, table) in tables.into_iter().enumerate() {
+            let name = &data.terrains[i].name;
+            match table {
+                Some(t) if !t.rows.is_empty() => out.push(t),
+                Some(_) => self.error(
+                    self.origins.mustering[name],
+                    &[&format!("\"{name}\"")],
+                    format!("the mustering table of {name} has no rows"),
+                ),
+                None => {
+                    let file = self.origins.terrains[name];
+                    self.error(
+                        file,
+                        &[&format!("\"{name}\"")],
+                        format!("terrain {name} has no mustering table"),
+                    );
+                }
+            }
+        }
+        (out.len() == data.terrains.len()).then_some(out)
+    }
+
+    fn masterboard(&mut self, terrains: &HashMap<&str, TerrainId>) -> Masterboard {
+        let data = self.data;
+        let lands = &data.masterboard.lands;
+        if lands.is_empty() {
+            self.error(
+                self.manifest(),
+                &["files"],
+                "the variant has no masterboard lands (files.masterboard)",
+            );
+        }
+        let mut graph: DiGraph<Land, format::Sign, u32> =
+            DiGraph::with_capacity(lands.len(), lands.len() * 3);
+        let mut ids = HashMap::new();
+        for l in lands {
+            let file = self.origins.lands[&l.number];
+            let anchor = format!("number: {}", l.number);
+            let terrain = lookup(terrains, &l.terrain).unwrap_or_else(|| {
+                self.error(
+                    file,
+                    &[&anchor, &format!("\"{}\"", l.terrain)],
+                    format!(
+                        "land {} is of terrain {:?}, which this variant does not define",
+                        l.number, l.terrain
+                    ),
+                );
+                TerrainId(0)
+            });
+            let name = l
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{} {}", l.terrain, l.number));
+            ids.insert(
+                l.number,
+                graph.add_node(Land {
+                    number: l.number,
+                    name,
+                    terrain,
+                    position: l.position,
+                }),
+            );
+        }
+        let mut positions: HashMap<format::GridPos, u32> = HashMap::new();
+        for l in lands {
+            if let Some(other) = positions.insert(l.position, l.number) {
+                let file = self.origins.lands[&l.number];
+                self.error(
+                    file,
+                    &[&format!("number: {}", l.number), "position"],
+                    format!(
+                        "lands {other} and {} are drawn at the same position",
+                        l.number
+                    ),
+                );
+            }
+        }
+        for l in lands {
+            let file = self.origins.lands[&l.number];
+            let anchor = format!("number: {}", l.number);
+            let mut targets = HashSet::new();
+            for e in &l.exits {
+                let to_anchor = format!("to: {}", e.to);
+                let Some(&to) = ids.get(&e.to) else {
+                    self.error(
+                        file,
+                        &[&anchor, &to_anchor],
+                        format!(
+                            "land {} has a sign pointing to land {}, which does not exist",
+                            l.number, e.to
+                        ),
+                    );
+                    continue;
+                };
+                if e.to == l.number {
+                    self.error(
+                        file,
+                        &[&anchor, &to_anchor],
+                        format!("land {} has a sign pointing to itself", l.number),
+                    );
+                    continue;
+                }
+                if !targets.insert(e.to) {
+                    self.error(
+                        file,
+                        &[&anchor, &to_anchor, &to_anchor],
+                        format!("land {} has two signs pointing to land {}", l.number, e.to),
+                    );
+                    continue;
+                }
+                graph.add_edge(ids[&l.number], to, e.sign);
+                // Law of Titan 7.D: a single-symbol sign is answered by one pointing back.
+                if e.sign.is_single() {
+                    let back = lands
+                        .iter()
+                        .find(|o| o.number == e.to)
+                        .and_then(|o| o.exits.iter().find(|b| b.to == l.number));
+                    if !back.is_some_and(|b| b.sign.is_single()) {
+                        let found = match back {
+                            Some(b) => format!("a {:?}", b.sign),
+                            None => "no sign".to_string(),
+                        };
+                        self.error(file, &[&anchor, &to_anchor], format!(
+                            "land {}'s {:?} toward land {} is not answered: land {} has {found} pointing back, and a block, arch or arrow must be answered by a block, arch or arrow (Law of Titan 7.D)",
+                            l.number, e.sign, e.to, e.to
+                        ));
+                    }
+                }
+            }
+        }
+        let board = Masterboard::new(graph);
+        self.reachability(&board);
+        board
+    }
+
+    /// Every land must be reachable by moving from where legions start.
+    fn reachability(&mut self, board: &Masterboard) {
+        if board.land_count() == 0 {
+            return;
+        }
+        let mut starts: Vec<LandId> = board
+            .lands()
+            .filter(|&l| {
+                self.data
+                    .terrains
+                    .get(board.land(l).terrain.index())
+                    .is_some_and(|t| t.tower)
+            })
+            .collect();
+        if starts.is_empty() {
+            starts = board.lands().take(1).collect();
+        }
+        let mut seen: HashSet<LandId> = starts.iter().copied().collect();
+        let mut queue: VecDeque<LandId> = starts.into_iter().collect();
+        while let Some(l) = queue.pop_front() {
+            for (_, to) in board.exits(l) {
+                if seen.insert(to) {
+                    queue.push_back(to);
+                }
+            }
+        }
+        let mut unreachable: Vec<u32> = board
+            .lands()
+            .filter(|l| !seen.contains(l))
+            .map(|l| board.land(l).number)
+            .collect();
+        unreachable.sort();
+        for n in unreachable {
+            let file = self.origins.lands[&n];
+            self.error(
+                file,
+                &[&format!("number: {n}")],
+                format!("land {n} cannot be reached from any tower by following the signs"),
+            );
+        }
+    }
+
+    fn battlelands(
+        &mut self,
+        terrains: &HashMap<&str, TerrainId>,
+        hazard_ids: &HashMap<&str, HazardId>,
+        hazards: &[Hazard],
+    ) -> Option<Vec<Battleland>> {
+        let data = self.data;
+        let mut out: Vec<Option<Battleland>> = vec![None; data.terrains.len()];
+        for b in &data.battlelands {
+            let file = self.origins.battlelands[&b.terrain];
+            let Some(terrain) = lookup(terrains, &b.terrain) else {
+                self.error(
+                    file,
+                    &["terrain"],
+                    format!(
+                        "battleland for {:?}, which is no terrain of this variant",
+                        b.terrain
+                    ),
+                );
+                continue;
+            };
+            out[terrain.index()] = self.battleland(b, terrain, file, hazard_ids, hazards);
+        }
+        let mut lands = Vec::new();
+        for (i, b) in out.into_iter().enumerate() {
+            match b {
+                Some(b) => lands.push(b),
+                None => {
+                    let name = &data.terrains[i].name;
+                    if !data.battlelands.iter().any(|b| b.terrain == *name) {
+                        let file = self.origins.terrains[name];
+                        self.error(
+                            file,
+                            &[&format!("\"{name}\"")],
+                            format!(
+                                "terrain {name} has no battleland (add one to files.battlelands)"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        (lands.len() == data.terrains.len()).then_some(lands)
+    }
+
+    fn battleland(
+        &mut self,
+        b: &format::BattlelandDef,
+        terrain: TerrainId,
+        file: FileId,
+        hazard_ids: &HashMap<&str, HazardId>,
+        hazards: &[Hazard],
+    ) -> Option<Battleland> {
+        let errors_before = self.errors.len();
+        let mut hexes: Vec<Option<BattleHex>> = vec![None; HEX_COUNT];
+        for (label, h) in &b.hexes {
+            let q = format!("\"{label}\"");
+            let Some(id) = HexId::from_label(label) else {
+                self.error(
+                    file,
+                    &[&q],
+                    format!("{label:?} is no hex label (A1-A3, B1-B4, C1-C5, D1-D6, E1-E5, F1-F4)"),
+                );
+                continue;
+            };
+            let hazard = match lookup(hazard_ids, &h.hazard) {
+                Some(hz) if hazards[hz.index()].place == Place::Hex => hz,
+                Some(_) => {
+                    self.error(
+                        file,
+                        &[&q, &format!("\"{}\"", h.hazard)],
+                        format!(
+                            "hex {label} has hazard {:?}, which lies on hexsides, not in hexes",
+                            h.hazard
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(
+                        file,
+                        &[&q, &format!("\"{}\"", h.hazard)],
+                        format!(
+                            "hex {label} has hazard {:?}, which this variant does not define",
+                            h.hazard
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let neighbours = Side::ALL.map(|s| id.neighbour(s));
+            hexes[id.0 as usize] = Some(BattleHex {
+                hazard,
+                elevation: h.elevation,
+                sides: [None; 6],
+                neighbours,
+            });
+        }
+        let missing: Vec<String> = HexId::all()
+            .filter(|id| hexes[id.0 as usize].is_none())
+            .map(HexId::label)
+            .collect();
+        if b.hexes.len() != HEX_COUNT || !missing.is_empty() {
+            self.error(
+                file,
+                &["hexes"],
+                format!(
+                    "a battleland has {HEX_COUNT} hexes; this one lists {}{}",
+                    b.hexes.len(),
+                    if missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and lacks {}", missing.join(", "))
+                    }
+                ),
+            );
+        }
+        // Hexside hazards, recorded on both of their hexes.
+        for (label, h) in &b.hexes {
+            let Some(id) = HexId::from_label(label) else {
+                continue;
+            };
+            for (&side, name) in &h.sides {
+                let q = format!("\"{label}\"");
+                let anchors = [q.as_str(), &format!("{side:?}:")];
+                let hazard = match lookup(hazard_ids, name) {
+                    Some(hz) if hazards[hz.index()].place == Place::Hexside => hz,
+                    Some(_) => {
+                        self.error(file, &anchors, format!("{name:?} fills hexes; it cannot lie on the {side:?} side of {label}"));
+                        continue;
+                    }
+                    None => {
+                        self.error(file, &anchors, format!("{label} has {name:?} on its {side:?} side, which this variant does not define"));
+                        continue;
+                    }
+                };
+                let Some(other) = id.neighbour(side) else {
+                    self.error(file, &anchors, format!("the {side:?} side of {label} is the battleland's edge; a hexside hazard needs a hex on both sides"));
+                    continue;
+                };
+                let back = side.opposite();
+                if b.hexes
+                    .get(&other.label())
+                    .is_some_and(|o| o.sides.contains_key(&back))
+                {
+                    self.error(file, &anchors, format!("the side between {label} and {} is given a hazard from both hexes; record it only on its top side", other.label()));
+                    continue;
+                }
+                if let Some(hex) = hexes[id.0 as usize].as_mut() {
+                    hex.sides[side.index()] = Some(Hexside { hazard, top: true });
+                }
+                if let Some(hex) = hexes[other.0 as usize].as_mut() {
+                    hex.sides[back.index()] = Some(Hexside { hazard, top: false });
+                }
+            }
+        }
+        let mut defender_area = Vec::new();
+        for label in &b.defender_area {
+            match HexId::from_label(label) {
+                Some(id) => defender_area.push(id),
+                None => self.error(
+                    file,
+                    &["defender_area", &format!("\"{label}\"")],
+                    format!("{label:?} is no hex label"),
+                ),
+            }
+        }
+        if self.errors.len() > errors_before {
+            return None;
+        }
+        Some(Battleland {
+            terrain,
+            hexes: hexes.into_iter().flatten().collect(),
+            attacker_edge: b.attacker_edge,
+            defender_area,
+        })
+    }
+
+    fn rules(&mut self, characters: &HashMap<&str, CharacterId>) -> Option<Rules> {
+        let r = &self.data.rules;
+        macro_rules! section {
+            ($field:ident) => {
+                match &r.$field {
+                    Some(s) => Some(s.clone()),
+                    None => {
+                        let file = self.origins.rules_file(stringify!($field));
+                        self.error(
+                            file,
+                            &["("],
+                            concat!("rules.", stringify!($field), " is missing"),
+                        );
+                        None
+                    }
+                }
+            };
+        }
+        let legions = section!(legions);
+        let start = section!(start);
+        let movement = section!(movement);
+        let titan = section!(titan);
+        let scoring = section!(scoring);
+        let strike_chart = section!(strike_chart);
+        let battle = section!(battle);
+        let scripts = r.scripts.clone().unwrap_or(format::ScriptLimits {
+            memory_mib: (LuaLimits::default().memory_bytes >> 20) as u32,
+            instructions_per_call: LuaLimits::default().instructions_per_call,
+        });
+        let character = |c: &mut Self, section: &str, name: &str| {
+            let found = lookup(characters, name);
+            if found.is_none() {
+                let file = c.origins.rules_file(section);
+                c.error(
+                    file,
+                    &[section, &format!("\"{name}\"")],
+                    format!(
+                        "rules.{section} names {name:?}, which is no character of this variant"
+                    ),
+                );
+            }
+            found
+        };
+
+        if let Some(l) = &legions {
+            let file = self.origins.rules_file("legions");
+            if l.max_size == 0
+                || l.markers_per_player == 0
+                || l.min_split_size == 0
+                || l.max_split_parts < 2
+            {
+                self.error(file, &["legions"], "rules.legions: sizes and markers must be positive, and a split makes at least 2 parts");
+            }
+        }
+        let start = start.map(|s| {
+            let file = self.origins.rules_file("start");
+            if s.legions == 0 || s.characters.is_empty() {
+                self.error(
+                    file,
+                    &["start"],
+                    "rules.start: a player starts with at least one legion of characters",
+                );
+            }
+            let mut list = Vec::new();
+            for c in &s.characters {
+                if c.count == 0 {
+                    self.error(
+                        file,
+                        &["start", &format!("\"{}\"", c.character)],
+                        "rules.start: counts must be positive",
+                    );
+                }
+                if let Some(id) = character(self, "start", &c.character) {
+                    list.push((id, c.count));
+                }
+            }
+            StartRules {
+                characters: list,
+                legions: s.legions,
+                no_split_first_turn: s.no_split_first_turn,
+                mulligan: s.mulligan,
+            }
+        });
+        if let Some(m) = &movement {
+            if m.die == 0 {
+                self.error(
+                    self.origins.rules_file("movement"),
+                    &["die"],
+                    "rules.movement: the die needs at least one side",
+                );
+            }
+        }
+        let titan = titan.and_then(|t| {
+            let id = character(self, "titan", &t.character)?;
+            if t.points_per_power == 0 {
+                self.error(
+                    self.origins.rules_file("titan"),
+                    &["points_per_power"],
+                    "rules.titan: points_per_power must be positive",
+                );
+            }
+            Some(TitanRules {
+                character: id,
+                base_power: t.base_power,
+                points_per_power: t.points_per_power,
+            })
+        });
+        let scoring = scoring.map(|s| {
+            let file = self.origins.rules_file("scoring");
+            if s.flee_fraction.1 == 0 {
+                self.error(
+                    file,
+                    &["flee_fraction"],
+                    "rules.scoring: the flee fraction's denominator must be positive",
+                );
+            }
+            let mut acquire = Vec::new();
+            for a in &s.acquire {
+                if a.every == 0 {
+                    self.error(
+                        file,
+                        &[&format!("\"{}\"", a.character), "every"],
+                        "rules.scoring: `every` must be positive",
+                    );
+                }
+                if let Some(id) = character(self, "scoring", &a.character) {
+                    acquire.push((id, a.every));
+                }
+            }
+            ScoringRules {
+                flee_fraction: s.flee_fraction,
+                acquire,
+            }
+        });
+        if let Some(s) = &strike_chart {
+            if s.min > s.max || s.min == 0 {
+                self.error(
+                    self.origins.rules_file("strike_chart"),
+                    &["strike_chart"],
+                    "rules.strike_chart: min must be at least 1 and at most max",
+                );
+            }
+        }
+        if let Some(b) = &battle {
+            if b.attacker_edges.is_empty() {
+                self.error(
+                    self.origins.rules_file("battle"),
+                    &["attacker_edges"],
+                    "rules.battle: the attacker needs at least one edge to enter by",
+                );
+            }
+        }
+        if scripts.memory_mib == 0 || scripts.instructions_per_call == 0 {
+            self.error(
+                self.origins.rules_file("scripts"),
+                &["scripts"],
+                "rules.scripts: limits must be positive",
+            );
+        }
+        Some(Rules {
+            legions: legions?,
+            start: start?,
+            movement: movement?,
+            titan: titan?,
+            scoring: scoring?,
+            strike_chart: strike_chart?,
+            battle: battle?,
+            scripts,
+        })
+    }
+}

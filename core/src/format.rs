@@ -1,0 +1,827 @@
+//! The variant file format: what `variant.ron` and the files it names hold.
+//!
+//! These are the serde types read from and written to RON. They speak in names
+//! (`"Ogre"`, `"Bramble"`, land `42`) exactly as an author writes them; the
+//! [`compile`](crate::compile) step resolves every name to an id once, so the
+//! engine never compares strings on hot paths. Every struct rejects unknown
+//! fields, so a typo in a file is an error rather than a silently ignored line.
+//!
+//! A variant that `extends` another names only the files it changes; each file
+//! is merged over the base by key (see [`crate::load`]).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+fn yes() -> bool {
+    true
+}
+
+fn one() -> u8 {
+    1
+}
+
+// ---------------------------------------------------------------------------
+// The manifest
+// ---------------------------------------------------------------------------
+
+/// `variant.ron`: what the variant is and which files hold its data.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The id other variants use in `extends` and saves record.
+    pub id: String,
+    pub title: String,
+    /// Saved games record it; a save from another version is refused.
+    pub version: String,
+    #[serde(default)]
+    pub description: String,
+    /// How many players; inherited from the base when absent.
+    #[serde(default)]
+    pub players: Option<PlayerCount>,
+    /// The id of the variant this one builds on (a sibling folder).
+    #[serde(default)]
+    pub extends: Option<String>,
+    /// Named house-rule toggles and numbers, with their defaults.
+    #[serde(default)]
+    pub options: Vec<RuleOption>,
+    #[serde(default)]
+    pub files: Files,
+    /// What this variant takes away from its base.
+    #[serde(default)]
+    pub remove: Removals,
+}
+
+/// The smallest and largest number of players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerCount {
+    pub min: u8,
+    pub max: u8,
+}
+
+/// A named rule option (a house-rule toggle or number) and its default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleOption {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub default: OptionValue,
+}
+
+/// The value of a rule option.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OptionValue {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+/// The files of a variant, relative to its folder. Scripts starting with
+/// `shared:` come from the repository's shared `scripts/` folder.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Files {
+    #[serde(default)]
+    pub terrains: Option<String>,
+    #[serde(default)]
+    pub hazards: Option<String>,
+    #[serde(default)]
+    pub characters: Option<String>,
+    #[serde(default)]
+    pub mustering: Option<String>,
+    #[serde(default)]
+    pub masterboard: Option<String>,
+    #[serde(default)]
+    pub rules: Option<String>,
+    #[serde(default)]
+    pub battlelands: Vec<String>,
+    #[serde(default)]
+    pub scripts: Vec<String>,
+}
+
+/// Things a variant removes from its base.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Removals {
+    /// Characters taken out of the game; mustering rows naming them go too.
+    #[serde(default)]
+    pub characters: Vec<String>,
+    /// Lands taken off the masterboard, with the exits that lead to them.
+    #[serde(default)]
+    pub lands: Vec<u32>,
+}
+
+// ---------------------------------------------------------------------------
+// Terrains
+// ---------------------------------------------------------------------------
+
+/// A masterboard terrain (`terrains.ron` is a list of these).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainDef {
+    pub name: String,
+    /// The colour lands of this terrain are drawn in.
+    pub color: Rgb,
+    /// Tower lands: where legions start, and the ends of tower teleports.
+    #[serde(default)]
+    pub tower: bool,
+}
+
+/// A colour, written `"#rrggbb"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rgb(pub [u8; 3]);
+
+impl fmt::Display for Rgb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [r, g, b] = self.0;
+        write!(f, "#{r:02x}{g:02x}{b:02x}")
+    }
+}
+
+impl std::str::FromStr for Rgb {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let hex = s
+            .strip_prefix('#')
+            .filter(|h| h.len() == 6 && h.is_ascii())
+            .ok_or_else(|| format!("colour {s:?} is not of the form \"#rrggbb\""))?;
+        let byte = |i: usize| {
+            u8::from_str_radix(&hex[i..i + 2], 16)
+                .map_err(|_| format!("colour {s:?} is not of the form \"#rrggbb\""))
+        };
+        Ok(Rgb([byte(0)?, byte(2)?, byte(4)?]))
+    }
+}
+
+impl Serialize for Rgb {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rgb {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Hazards
+// ---------------------------------------------------------------------------
+
+/// A battleland hazard: a hex hazard (bramble, bog) or a hexside hazard
+/// (slope, wall). `hazards.ron` is a list of these. Its effects are a closed
+/// set the engine evaluates; anything else is a named Lua hook.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HazardDef {
+    pub name: String,
+    pub place: Place,
+    pub color: Rgb,
+    #[serde(default)]
+    pub movement: Movement,
+    #[serde(default)]
+    pub effects: Vec<Effect>,
+}
+
+/// Whether a hazard fills a hex or lies along a hexside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Place {
+    Hex,
+    Hexside,
+}
+
+/// How a hazard affects movement, for walkers and flyers, natives and others.
+///
+/// For a hex hazard it applies when a walker enters the hex, or a flyer lands
+/// in it. For a hexside hazard it applies when a walker crosses the hexside in
+/// the given `crossing` direction (flyers pass over hexsides).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Movement {
+    #[serde(default)]
+    pub ground: Passage,
+    #[serde(default)]
+    pub flying: Passage,
+    #[serde(default)]
+    pub crossing: Crossing,
+}
+
+/// The movement effect on natives and on everybody else.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Passage {
+    #[serde(default)]
+    pub natives: Move,
+    #[serde(default)]
+    pub others: Move,
+}
+
+/// One movement effect.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Move {
+    /// No effect.
+    #[default]
+    Free,
+    /// The hex counts as two.
+    Slow,
+    /// May not enter (a walker) or land (a flyer).
+    Block,
+    /// Movement ends on entering.
+    Stop,
+}
+
+/// Which way across a hexside a movement effect applies. A hexside hazard is
+/// recorded on the hex at its top side, so `Up` is crossing into that hex.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Crossing {
+    #[default]
+    Up,
+    Down,
+    Both,
+}
+
+/// Whom an effect concerns, relative to the hazard's natives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Who {
+    #[default]
+    Anyone,
+    Natives,
+    Others,
+}
+
+/// Where the characters of a strike stand relative to the hazard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum At {
+    /// The striker stands in the hazard hex.
+    StrikerIn,
+    /// The target stands in the hazard hex.
+    TargetIn,
+    /// The strike crosses the hexside from its top side down.
+    StrikingDown,
+    /// The strike crosses the hexside from below up.
+    StrikingUp,
+}
+
+/// When a hazard blocks a rangestrike's line of sight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Sight {
+    /// Any non-magic rangestrike through the hex or across the hexside.
+    Always,
+    /// Unless the rangestriker or the target stands on the hexside's top side,
+    /// next to it.
+    UnlessEndAtop,
+}
+
+/// The closed set of hazard effects the engine evaluates in Rust.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Effect {
+    /// A change to the striker's skill (strike number) or dice in normal strikes.
+    Strike {
+        at: At,
+        #[serde(default)]
+        striker: Who,
+        #[serde(default)]
+        target: Who,
+        #[serde(default)]
+        skill: i8,
+        #[serde(default)]
+        dice: i8,
+    },
+    /// The same for rangestrikes (magic rangestrikes ignore hazards).
+    Rangestrike {
+        at: At,
+        #[serde(default)]
+        striker: Who,
+        #[serde(default)]
+        target: Who,
+        #[serde(default)]
+        skill: i8,
+        #[serde(default)]
+        dice: i8,
+    },
+    /// A change to a rangestriker's skill for each such hex its strike passes
+    /// through (not counting its own hex or the target's).
+    RangestrikeThrough {
+        #[serde(default)]
+        striker: Who,
+        skill: i8,
+    },
+    /// Blocks the line of sight of non-magic rangestrikes.
+    BlocksSight(Sight),
+    /// Characters on the two sides of this hexside are not in contact.
+    NoContact,
+    /// Damage to a character for each strike phase it spends in the hex.
+    Damage {
+        #[serde(default)]
+        who: Who,
+        hits: u8,
+    },
+    /// Anything the set above cannot say: a Lua hook registered by a script.
+    Hook(String),
+}
+
+// ---------------------------------------------------------------------------
+// Characters
+// ---------------------------------------------------------------------------
+
+/// A character of the chart (`characters.ron` is a list of these).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterDef {
+    pub name: String,
+    pub plural: String,
+    /// Dice in a strike. For the character named by `rules.titan`, the power
+    /// before points are added.
+    pub power: u8,
+    pub skill: u8,
+    /// A class named in `rules.classes` (lord, demilord, creature, ...).
+    pub class: String,
+    #[serde(default)]
+    pub flies: bool,
+    #[serde(default)]
+    pub rangestrike: Option<RangestrikeDef>,
+    /// Hazards (hex or hexside) this character is native to.
+    #[serde(default)]
+    pub natives: Vec<String>,
+    /// How many counters the caretaker has.
+    pub count: u32,
+    /// May be summoned into battle from another legion.
+    #[serde(default)]
+    pub summonable: bool,
+    /// Points it is worth; power times skill when absent.
+    #[serde(default)]
+    pub value: Option<u32>,
+    /// Named special abilities, each a Lua hook registered by a script.
+    #[serde(default)]
+    pub abilities: Vec<String>,
+}
+
+/// How a character rangestrikes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangestrikeDef {
+    /// Magic rangestrikes are never blocked, ignore hazards, have no long-range
+    /// penalty and may target lords.
+    #[serde(default)]
+    pub magic: bool,
+    pub strength: RangeStrength,
+    /// Separate rangestrikes per strike phase (the 1981 Hydra's three heads).
+    #[serde(default = "one")]
+    pub strikes: u8,
+}
+
+/// The number of dice of a rangestrike.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RangeStrength {
+    /// Half the power, rounded down (the 1982 rule).
+    HalfPower,
+    Power,
+    Fixed(u8),
+    Hook(String),
+}
+
+// ---------------------------------------------------------------------------
+// Mustering (the Masterchart)
+// ---------------------------------------------------------------------------
+
+/// The mustering table of one terrain (`mustering.ron` is a list of these).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MusterTable {
+    pub terrain: String,
+    /// A ladder (the Masterchart's normal case): a legion with a character of
+    /// a row may muster any character of a lower row. The Tower is no ladder.
+    #[serde(default = "yes")]
+    pub ladder: bool,
+    pub rows: Vec<MusterRow>,
+}
+
+/// One character a legion may muster in the terrain, and what it needs.
+///
+/// A legion may muster it when it already has one (if `like`), when the table
+/// is a ladder and it has a character of a higher row, or when any of `needs`
+/// holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MusterRow {
+    pub character: String,
+    #[serde(default)]
+    pub needs: Vec<Needs>,
+    #[serde(default = "yes")]
+    pub like: bool,
+}
+
+/// One way of qualifying to muster a row's character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Needs {
+    /// This many of the previous row's character.
+    Previous(u8),
+    /// Nothing: any legion in the land may muster it.
+    Free,
+    /// This many identical characters, of a class when given.
+    Identical {
+        count: u8,
+        #[serde(default)]
+        class: Option<String>,
+    },
+    /// This many of a named character.
+    Character { name: String, count: u8 },
+    /// A Lua hook decides.
+    Hook(String),
+}
+
+// ---------------------------------------------------------------------------
+// The masterboard
+// ---------------------------------------------------------------------------
+
+/// `masterboard.ron`: the lands and their signs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MasterboardDef {
+    pub lands: Vec<LandDef>,
+}
+
+/// One land of the masterboard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LandDef {
+    /// The number printed on the land.
+    pub number: u32,
+    /// A name to show; "<terrain> <number>" when absent.
+    #[serde(default)]
+    pub name: Option<String>,
+    pub terrain: String,
+    /// Place on the drawing grid (see ARCHITECTURE.md, "Masterboard grid").
+    pub position: GridPos,
+    /// The signs on this land's borders, each pointing to a neighbour.
+    pub exits: Vec<ExitDef>,
+}
+
+/// A cell of the masterboard's drawing grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridPos {
+    pub x: i32,
+    pub y: i32,
+}
+
+/// A sign on a land's border, pointing to land `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExitDef {
+    pub to: u32,
+    pub sign: Sign,
+}
+
+/// The kinds of movement sign (Law of Titan 7; reference sheet "Movement Signs").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Sign {
+    Block,
+    Arch,
+    Arrow,
+    TripleArrow,
+}
+
+impl Sign {
+    /// Block, arch and arrow are single symbols, which must be answered by a
+    /// single-symbol sign pointing back (Law of Titan 7.D).
+    pub fn is_single(self) -> bool {
+        !matches!(self, Sign::TripleArrow)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Battlelands
+// ---------------------------------------------------------------------------
+
+/// One battleland (one file per terrain).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattlelandDef {
+    pub terrain: String,
+    /// All 27 hexes by printed label (A1 ... F4).
+    pub hexes: BTreeMap<String, HexDef>,
+    /// Where the attacker always enters, whatever side the legion came from
+    /// (the Tower's lower left). Absent: the side matching the masterboard.
+    #[serde(default)]
+    pub attacker_edge: Option<Edge>,
+    /// Where the defender deploys in its first maneuver instead of entering
+    /// (the Tower's walled area).
+    #[serde(default)]
+    pub defender_area: Vec<String>,
+}
+
+/// One hex: its hazard, its elevation, and the hexside hazards on its sides
+/// for which it is the top side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HexDef {
+    pub hazard: String,
+    #[serde(default)]
+    pub elevation: u8,
+    #[serde(default)]
+    pub sides: BTreeMap<Side, String>,
+}
+
+/// The six sides of a battleland hex (hexes are flat-topped, in columns A-F).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Side {
+    N,
+    NE,
+    SE,
+    S,
+    SW,
+    NW,
+}
+
+impl Side {
+    pub const ALL: [Side; 6] = [Side::N, Side::NE, Side::SE, Side::S, Side::SW, Side::NW];
+
+    /// Index 0-5, clockwise from north.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Side {
+        Side::ALL[i % 6]
+    }
+
+    pub fn opposite(self) -> Side {
+        Side::from_index(self.index() + 3)
+    }
+}
+
+/// The six edges of a battleland, named from the printed orientation (A on the
+/// left, numbers rising upward). The wide (4-hex) edges are NorthWest, East
+/// and SouthWest; each faces a narrow (3-hex) one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Edge {
+    West,
+    NorthWest,
+    NorthEast,
+    East,
+    SouthEast,
+    SouthWest,
+}
+
+impl Edge {
+    pub const ALL: [Edge; 6] = [
+        Edge::West,
+        Edge::NorthWest,
+        Edge::NorthEast,
+        Edge::East,
+        Edge::SouthEast,
+        Edge::SouthWest,
+    ];
+
+    pub fn opposite(self) -> Edge {
+        match self {
+            Edge::West => Edge::East,
+            Edge::NorthWest => Edge::SouthEast,
+            Edge::NorthEast => Edge::SouthWest,
+            Edge::East => Edge::West,
+            Edge::SouthEast => Edge::NorthWest,
+            Edge::SouthWest => Edge::NorthEast,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+// ---------------------------------------------------------------------------
+
+/// `rules.ron`: the numbers of the rules. Each section is optional in a file so
+/// that a variant extending another can replace one section in a few lines;
+/// after merging, every section must be present.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesDef {
+    #[serde(default)]
+    pub classes: Option<Vec<ClassDef>>,
+    #[serde(default)]
+    pub legions: Option<LegionRules>,
+    #[serde(default)]
+    pub start: Option<StartRules>,
+    #[serde(default)]
+    pub movement: Option<MovementRules>,
+    #[serde(default)]
+    pub titan: Option<TitanRules>,
+    #[serde(default)]
+    pub scoring: Option<ScoringRules>,
+    #[serde(default)]
+    pub strike_chart: Option<StrikeChart>,
+    #[serde(default)]
+    pub battle: Option<BattleRules>,
+    #[serde(default)]
+    pub scripts: Option<ScriptLimits>,
+}
+
+/// A class of characters and what being of it means.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassDef {
+    pub name: String,
+    /// May carry its legion by tower teleport.
+    #[serde(default)]
+    pub tower_teleport: bool,
+    /// Immune to rangestrikes except magic ones.
+    #[serde(default)]
+    pub rangestrike_immune: bool,
+    /// Goes back to the caretaker when slain (else it leaves the game).
+    #[serde(default)]
+    pub returns_when_slain: bool,
+    /// A legion with one of these may not flee.
+    #[serde(default)]
+    pub forbids_flight: bool,
+}
+
+/// Legion sizes and markers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegionRules {
+    pub max_size: u8,
+    pub markers_per_player: u8,
+    /// The fewest characters in each part of a split.
+    pub min_split_size: u8,
+    /// Into how many legions one may split at once.
+    pub max_split_parts: u8,
+}
+
+/// How a player starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartRules {
+    /// The characters each player starts with, in all.
+    pub characters: Vec<Counted>,
+    /// Into how many legions they are divided.
+    pub legions: u8,
+    /// No splitting on a player's first turn.
+    pub no_split_first_turn: bool,
+    /// The first movement roll may be rolled again once.
+    pub mulligan: bool,
+}
+
+/// A number of one character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Counted {
+    pub character: String,
+    pub count: u8,
+}
+
+/// Movement on the masterboard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovementRules {
+    /// Sides of the movement die.
+    pub die: u8,
+    #[serde(default)]
+    pub tower_teleport: Option<TowerTeleport>,
+    #[serde(default)]
+    pub titan_teleport: Option<TitanTeleport>,
+    /// Teleports allowed in one movement phase.
+    pub teleports_per_turn: u8,
+}
+
+/// Tower teleport: a legion with a character of a class that may teleport,
+/// starting in a tower, on this roll, to any vacant tower or vacant land
+/// within `range` lands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TowerTeleport {
+    pub roll: u8,
+    pub range: u8,
+}
+
+/// Titan teleport: from this score, on this roll, onto an enemy legion.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TitanTeleport {
+    pub roll: u8,
+    pub min_score: u32,
+}
+
+/// The player's own lord whose death ends the player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TitanRules {
+    pub character: String,
+    /// Power is base + one per `points_per_power` points scored.
+    pub base_power: u8,
+    pub points_per_power: u32,
+}
+
+/// Scoring and acquiring.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoringRules {
+    /// A fleeing legion scores this part of its value (numerator, denominator),
+    /// rounded down.
+    pub flee_fraction: (u32, u32),
+    /// Characters acquired each time the score passes a multiple of `every`;
+    /// a larger step replaces a smaller one reached at the same time.
+    pub acquire: Vec<Acquire>,
+}
+
+/// One acquirable character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Acquire {
+    pub character: String,
+    pub every: u32,
+}
+
+/// The strike chart: strike number = base + target skill - striker skill,
+/// bounded to `min..=max`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StrikeChart {
+    pub base: i8,
+    pub min: u8,
+    pub max: u8,
+}
+
+/// Battle numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BattleRules {
+    /// The attacker loses by time if the battle lasts into the defender's
+    /// maneuver phase after this many.
+    pub defender_maneuvers: u8,
+    /// The defender's maneuver phase in which it may take a reinforcement.
+    pub reinforcement_maneuver: u8,
+    /// The longest rangestrike, counting both ends.
+    pub max_range: u8,
+    /// From this range on, the rangestriker's skill changes by
+    /// `long_range_skill` (non-magic rangestrikes).
+    pub long_range: u8,
+    pub long_range_skill: i8,
+    /// The edges on which an attacker may enter; the defender enters on the
+    /// opposite edge.
+    pub attacker_edges: Vec<Edge>,
+}
+
+/// Limits on variant scripts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptLimits {
+    pub memory_mib: u32,
+    pub instructions_per_call: u64,
+}
+
+// ---------------------------------------------------------------------------
+// A whole variant, merged
+// ---------------------------------------------------------------------------
+
+/// Everything a variant says once its `extends` chain is merged: the input of
+/// [`compile`](crate::compile) and what is written back by
+/// [`write_flat`](crate::write_flat).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantData {
+    pub manifest: Manifest,
+    pub terrains: Vec<TerrainDef>,
+    pub hazards: Vec<HazardDef>,
+    pub characters: Vec<CharacterDef>,
+    pub mustering: Vec<MusterTable>,
+    pub masterboard: MasterboardDef,
+    pub battlelands: Vec<BattlelandDef>,
+    pub rules: RulesDef,
+    pub scripts: Vec<crate::lua::ScriptSource>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_round_trip() {
+        let c: Rgb = "#0a1B2c".parse().unwrap();
+        assert_eq!(c, Rgb([0x0a, 0x1b, 0x2c]));
+        assert_eq!(c.to_string(), "#0a1b2c");
+        assert!("0a1b2c".parse::<Rgb>().is_err());
+        assert!("#0a1b2".parse::<Rgb>().is_err());
+        assert!("#zzzzzz".parse::<Rgb>().is_err());
+    }
+
+    #[test]
+    fn sides_and_edges_oppose() {
+        for s in Side::ALL {
+            assert_eq!(s.opposite().opposite(), s);
+            assert_ne!(s.opposite(), s);
+        }
+        for e in Edge::ALL {
+            assert_eq!(e.opposite().opposite(), e);
+        }
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let err = ron::from_str::<ExitDef>("(to: 3, sign: Arch, colour: 1)").unwrap_err();
+        assert!(err.to_string().contains("colour"), "{err}");
+    }
+}

@@ -1,0 +1,498 @@
+//! The compiled variant: what the engine plays on.
+//!
+//! Every name of the files is resolved to a small id once, at load; the engine
+//! indexes vectors with these ids and never compares strings. Names are kept
+//! only to show them to people.
+
+use std::collections::HashMap;
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+use crate::battleland::Battleland;
+use crate::format::{
+    At, GridPos, Move, Movement, OptionValue, Place, PlayerCount, Rgb, RuleOption, Sight, Sign,
+    VariantData, Who,
+};
+use crate::lua::ScriptSource;
+
+macro_rules! id {
+    ($(#[$doc:meta])* $name:ident($ty:ty)) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub $ty);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id!(
+    /// A terrain: an index into [`Variant::terrains`].
+    TerrainId(u8)
+);
+id!(
+    /// A hazard: an index into [`Variant::hazards`].
+    HazardId(u8)
+);
+id!(
+    /// A character: an index into [`Variant::characters`].
+    CharacterId(u16)
+);
+id!(
+    /// A class of characters: an index into [`Variant::classes`].
+    ClassId(u8)
+);
+id!(
+    /// A Lua hook: an index into [`Variant::hooks`].
+    HookId(u16)
+);
+
+/// A land: a node of the masterboard graph.
+pub type LandId = NodeIndex<u32>;
+
+/// A set of hazards, one bit per [`HazardId`] (variants have at most 64).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct HazardSet(pub u64);
+
+impl HazardSet {
+    pub fn contains(self, h: HazardId) -> bool {
+        self.0 & (1 << h.0) != 0
+    }
+    pub fn insert(&mut self, h: HazardId) {
+        self.0 |= 1 << h.0;
+    }
+}
+
+/// The most hazards a variant may define (the width of [`HazardSet`]).
+pub const MAX_HAZARDS: usize = 64;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Terrain {
+    pub name: String,
+    pub color: Rgb,
+    pub tower: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hazard {
+    pub name: String,
+    pub place: Place,
+    pub color: Rgb,
+    pub movement: Movement,
+    pub effects: Vec<Effect>,
+}
+
+/// A hazard effect with its hook resolved (see [`crate::format::Effect`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Strike {
+        at: At,
+        striker: Who,
+        target: Who,
+        skill: i8,
+        dice: i8,
+    },
+    Rangestrike {
+        at: At,
+        striker: Who,
+        target: Who,
+        skill: i8,
+        dice: i8,
+    },
+    RangestrikeThrough {
+        striker: Who,
+        skill: i8,
+    },
+    BlocksSight(Sight),
+    NoContact,
+    Damage {
+        who: Who,
+        hits: u8,
+    },
+    Hook(HookId),
+}
+
+impl Hazard {
+    /// The movement effect of this hazard on a character.
+    pub fn movement_for(&self, flying: bool, native: bool) -> Move {
+        let passage = if flying {
+            self.movement.flying
+        } else {
+            self.movement.ground
+        };
+        if native {
+            passage.natives
+        } else {
+            passage.others
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Class {
+    pub name: String,
+    pub tower_teleport: bool,
+    pub rangestrike_immune: bool,
+    pub returns_when_slain: bool,
+    pub forbids_flight: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Character {
+    pub name: String,
+    pub plural: String,
+    pub power: u8,
+    pub skill: u8,
+    pub class: ClassId,
+    pub flies: bool,
+    pub rangestrike: Option<Rangestrike>,
+    pub natives: HazardSet,
+    pub count: u32,
+    pub summonable: bool,
+    pub value: u32,
+    pub abilities: Vec<HookId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rangestrike {
+    pub magic: bool,
+    pub strength: RangeStrength,
+    pub strikes: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RangeStrength {
+    HalfPower,
+    Power,
+    Fixed(u8),
+    Hook(HookId),
+}
+
+/// The mustering table of a terrain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MusterTable {
+    pub ladder: bool,
+    pub rows: Vec<MusterRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MusterRow {
+    pub character: CharacterId,
+    pub needs: Vec<Needs>,
+    pub like: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Previous(u8),
+    Free,
+    Identical { count: u8, class: Option<ClassId> },
+    Character { character: CharacterId, count: u8 },
+    Hook(HookId),
+}
+
+/// A land of the masterboard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Land {
+    pub number: u32,
+    pub name: String,
+    pub terrain: TerrainId,
+    pub position: GridPos,
+}
+
+/// The masterboard: lands as nodes, signs as directed edges from the land
+/// that carries the sign to the land it points to.
+#[derive(Debug, Clone)]
+pub struct Masterboard {
+    pub graph: DiGraph<Land, Sign, u32>,
+    by_number: HashMap<u32, LandId>,
+}
+
+impl Masterboard {
+    pub fn new(graph: DiGraph<Land, Sign, u32>) -> Self {
+        let by_number = graph.node_indices().map(|i| (graph[i].number, i)).collect();
+        Masterboard { graph, by_number }
+    }
+
+    /// The land printed with `number`.
+    pub fn by_number(&self, number: u32) -> Option<LandId> {
+        self.by_number.get(&number).copied()
+    }
+
+    pub fn land(&self, id: LandId) -> &Land {
+        &self.graph[id]
+    }
+
+    pub fn lands(&self) -> impl Iterator<Item = LandId> + '_ {
+        self.graph.node_indices()
+    }
+
+    pub fn land_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    pub fn exit_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    /// The signs on a land's borders: (sign, land it points to).
+    pub fn exits(&self, id: LandId) -> impl Iterator<Item = (Sign, LandId)> + '_ {
+        self.graph.edges(id).map(|e| (*e.weight(), e.target()))
+    }
+
+    /// Lands and exits as plain data, ordered, for comparing boards.
+    fn shape(&self) -> Vec<(&Land, Vec<(Sign, u32)>)> {
+        let mut lands: Vec<_> = self
+            .lands()
+            .map(|id| {
+                let mut exits: Vec<(Sign, u32)> = self
+                    .exits(id)
+                    .map(|(s, to)| (s, self.land(to).number))
+                    .collect();
+                exits.sort();
+                (self.land(id), exits)
+            })
+            .collect();
+        lands.sort_by_key(|(l, _)| l.number);
+        lands
+    }
+}
+
+impl PartialEq for Masterboard {
+    fn eq(&self, other: &Self) -> bool {
+        self.shape() == other.shape()
+    }
+}
+
+/// The rules' numbers, with names resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rules {
+    pub legions: crate::format::LegionRules,
+    pub start: StartRules,
+    pub movement: crate::format::MovementRules,
+    pub titan: TitanRules,
+    pub scoring: ScoringRules,
+    pub strike_chart: crate::format::StrikeChart,
+    pub battle: crate::format::BattleRules,
+    pub scripts: crate::format::ScriptLimits,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartRules {
+    pub characters: Vec<(CharacterId, u8)>,
+    pub legions: u8,
+    pub no_split_first_turn: bool,
+    pub mulligan: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TitanRules {
+    pub character: CharacterId,
+    pub base_power: u8,
+    pub points_per_power: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoringRules {
+    pub flee_fraction: (u32, u32),
+    pub acquire: Vec<(CharacterId, u32)>,
+}
+
+impl crate::format::StrikeChart {
+    /// The strike number for a striker of skill `striker` against a target of
+    /// skill `target` (skills after hazard changes).
+    ///
+    /// ```
+    /// use titan_core::format::StrikeChart;
+    /// let chart = StrikeChart { base: 4, min: 1, max: 6 };
+    /// assert_eq!(chart.strike_number(4, 2), 2);
+    /// assert_eq!(chart.strike_number(2, 4), 6);
+    /// assert_eq!(chart.strike_number(3, 3), 4);
+    /// ```
+    pub fn strike_number(&self, striker: i32, target: i32) -> u8 {
+        let n = i32::from(self.base) + target - striker;
+        n.clamp(i32::from(self.min), i32::from(self.max)) as u8
+    }
+}
+
+/// A loaded, validated variant.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub id: String,
+    pub title: String,
+    pub version: String,
+    pub description: String,
+    pub players: PlayerCount,
+    /// The variants this one extends, nearest first.
+    pub extends: Vec<String>,
+    pub options: Vec<RuleOption>,
+    pub terrains: Vec<Terrain>,
+    pub hazards: Vec<Hazard>,
+    pub classes: Vec<Class>,
+    pub characters: Vec<Character>,
+    /// Indexed by [`TerrainId`].
+    pub mustering: Vec<MusterTable>,
+    pub board: Masterboard,
+    /// Indexed by [`TerrainId`].
+    pub battlelands: Vec<Battleland>,
+    pub rules: Rules,
+    pub scripts: Vec<ScriptSource>,
+    /// The hooks the scripts register, sorted; [`HookId`] indexes this.
+    pub hooks: Vec<String>,
+    /// The merged files this variant was compiled from.
+    pub data: VariantData,
+}
+
+/// Two variants are equal when they play the same: the files they came from
+/// and the names of their scripts' files do not matter, only what they say.
+impl PartialEq for Variant {
+    fn eq(&self, o: &Self) -> bool {
+        let code = |v: &Variant| v.scripts.iter().map(|s| s.code.clone()).collect::<Vec<_>>();
+        self.id == o.id
+            && self.title == o.title
+            && self.version == o.version
+            && self.description == o.description
+            && self.players == o.players
+            && self.options == o.options
+            && self.terrains == o.terrains
+            && self.hazards == o.hazards
+            && self.classes == o.classes
+            && self.characters == o.characters
+            && self.mustering == o.mustering
+            && self.board == o.board
+            && self.battlelands == o.battlelands
+            && self.rules == o.rules
+            && code(self) == code(o)
+            && self.hooks == o.hooks
+    }
+}
+
+impl Variant {
+    pub fn terrain_by_name(&self, name: &str) -> Option<TerrainId> {
+        self.terrains
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| TerrainId(i as u8))
+    }
+
+    pub fn character_by_name(&self, name: &str) -> Option<CharacterId> {
+        self.characters
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| CharacterId(i as u16))
+    }
+
+    pub fn hazard_by_name(&self, name: &str) -> Option<HazardId> {
+        self.hazards
+            .iter()
+            .position(|h| h.name == name)
+            .map(|i| HazardId(i as u8))
+    }
+
+    pub fn character(&self, id: CharacterId) -> &Character {
+        &self.characters[id.index()]
+    }
+
+    pub fn hazard(&self, id: HazardId) -> &Hazard {
+        &self.hazards[id.index()]
+    }
+
+    pub fn class(&self, id: ClassId) -> &Class {
+        &self.classes[id.index()]
+    }
+
+    pub fn battleland(&self, terrain: TerrainId) -> &Battleland {
+        &self.battlelands[terrain.index()]
+    }
+
+    /// Is `character` native to `hazard`?
+    pub fn is_native(&self, character: CharacterId, hazard: HazardId) -> bool {
+        self.characters[character.index()].natives.contains(hazard)
+    }
+
+    /// The default value of a rule option, if the variant has it.
+    pub fn option(&self, name: &str) -> Option<&OptionValue> {
+        self.options
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| &o.default)
+    }
+
+    /// Counts for a summary line.
+    pub fn summary(&self) -> Summary {
+        Summary::of(&self.data)
+    }
+}
+
+/// How much a variant holds; what `titan check` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Summary {
+    pub lands: usize,
+    pub exits: usize,
+    pub battlelands: usize,
+    pub hexes: usize,
+    pub characters: usize,
+    pub terrains: usize,
+    pub scripts: usize,
+}
+
+impl Summary {
+    /// Counted from the merged files, so that a variant that fails
+    /// validation can still be summarised.
+    pub fn of(data: &VariantData) -> Summary {
+        Summary {
+            lands: data.masterboard.lands.len(),
+            exits: data.masterboard.lands.iter().map(|l| l.exits.len()).sum(),
+            battlelands: data.battlelands.len(),
+            hexes: data.battlelands.iter().map(|b| b.hexes.len()).sum(),
+            characters: data.characters.len(),
+            terrains: data.terrains.len(),
+            scripts: data.scripts.len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hazard_sets() {
+        let mut s = HazardSet::default();
+        s.insert(HazardId(0));
+        s.insert(HazardId(63));
+        assert!(s.contains(HazardId(0)) && s.contains(HazardId(63)));
+        assert!(!s.contains(HazardId(5)));
+    }
+
+    #[test]
+    fn boards_compare_by_shape_not_node_order() {
+        let land = |n| Land {
+            number: n,
+            name: format!("L{n}"),
+            terrain: TerrainId(0),
+            position: GridPos { x: 0, y: 0 },
+        };
+        let mut a = DiGraph::default();
+        let a1 = a.add_node(land(1));
+        let a2 = a.add_node(land(2));
+        a.add_edge(a1, a2, Sign::Arch);
+        let mut b = DiGraph::default();
+        let b2 = b.add_node(land(2));
+        let b1 = b.add_node(land(1));
+        b.add_edge(b1, b2, Sign::Arch);
+        assert_eq!(Masterboard::new(a.clone()), Masterboard::new(b));
+        let mut c = a;
+        c.add_edge(a2, a1, Sign::Block);
+        assert_ne!(
+            Masterboard::new(c.clone()),
+            Masterboard::new(c.filter_map(
+                |_, n| Some(n.clone()),
+                |_, &e| (e == Sign::Arch).then_some(e)
+            ))
+        );
+    }
+}

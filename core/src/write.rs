@@ -1,0 +1,127 @@
+//! Writing variant data back to RON files.
+//!
+//! [`write_flat`] writes a merged variant as one self-contained folder (no
+//! `extends`): what the round-trip test reloads, and what an author gets when
+//! detaching a variant from its base. Every file is written atomically.
+
+use std::io;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::format::{Files, Manifest, MasterboardDef, Removals, VariantData};
+use crate::load::ron_options;
+
+/// RON text of a value, in the dialect the loader reads.
+pub fn to_ron<T: Serialize>(value: &T) -> Result<String, ron::Error> {
+    let pretty = ron::ser::PrettyConfig::new()
+        .indentor("    ".to_string())
+        .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+    ron_options().to_string_pretty(value, pretty)
+}
+
+/// Writes `contents` to `path` through a temporary file in the same folder and
+/// a rename, so a reader never sees half a file and a failure loses nothing.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other("no file name"))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// Writes merged variant data as a self-contained variant folder.
+pub fn write_flat(data: &VariantData, dir: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(dir.join("battlelands"))?;
+    std::fs::create_dir_all(dir.join("scripts"))?;
+    let ron = |e: ron::Error| io::Error::other(e.to_string());
+    let put = |name: &str, text: String| write_atomic(&dir.join(name), text.as_bytes());
+
+    let mut scripts = Vec::new();
+    for (i, s) in data.scripts.iter().enumerate() {
+        let base = Path::new(&s.name)
+            .file_name()
+            .map_or("script.lua".into(), |n| n.to_string_lossy().into_owned());
+        let name = format!("scripts/{i:02}-{base}");
+        put(&name, s.code.clone())?;
+        scripts.push(name);
+    }
+    let mut battlelands = Vec::new();
+    for b in &data.battlelands {
+        let name = format!("battlelands/{}.ron", file_stem(&b.terrain));
+        put(&name, to_ron(b).map_err(ron)?)?;
+        battlelands.push(name);
+    }
+    let manifest = Manifest {
+        extends: None,
+        remove: Removals::default(),
+        files: Files {
+            terrains: Some("terrains.ron".into()),
+            hazards: Some("hazards.ron".into()),
+            characters: Some("characters.ron".into()),
+            mustering: Some("mustering.ron".into()),
+            masterboard: Some("masterboard.ron".into()),
+            rules: Some("rules.ron".into()),
+            battlelands,
+            scripts,
+        },
+        ..data.manifest.clone()
+    };
+    put("terrains.ron", to_ron(&data.terrains).map_err(ron)?)?;
+    put("hazards.ron", to_ron(&data.hazards).map_err(ron)?)?;
+    put("characters.ron", to_ron(&data.characters).map_err(ron)?)?;
+    put("mustering.ron", to_ron(&data.mustering).map_err(ron)?)?;
+    let board = MasterboardDef {
+        lands: data.masterboard.lands.clone(),
+    };
+    put("masterboard.ron", to_ron(&board).map_err(ron)?)?;
+    put("rules.ron", to_ron(&data.rules).map_err(ron)?)?;
+    put("variant.ron", to_ron(&manifest).map_err(ron)?)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ron");
+        write_atomic(&path, b"first").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn atomic_write_into_missing_folder_fails_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(write_atomic(&dir.path().join("no/such/a.ron"), b"x").is_err());
+    }
+}

@@ -1,0 +1,54 @@
+//! `titan`: the command line of the Titan rules platform.
+//!
+//! A thin shell over `titan-core`: each subcommand parses its arguments,
+//! calls the library and prints what it returns.
+
+mod check;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "titan",
+    version,
+    about = "Play, check and edit Titan and its variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load and validate variants, printing a summary of each and every error
+    /// with its file, line and column. Exits with 1 if any variant has errors.
+    Check {
+        /// Variant folders (default: every folder under variants/).
+        dirs: Vec<PathBuf>,
+        /// One JSON object per variant on its own line, for other programs.
+        #[arg(long)]
+        json: bool,
+        /// Where base variants named by `extends` are looked for, besides the
+        /// folder beside each variant (default: the variants/ folder).
+        #[arg(long, value_name = "DIR")]
+        variants: Option<PathBuf>,
+        /// The shared scripts folder (default: scripts/ beside variants/).
+        #[arg(long, value_name = "DIR")]
+        scripts: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check {
+            dirs,
+            json,
+            variants,
+            scripts,
+        } => check::run(dirs, json, variants, scripts),
+    }
+}

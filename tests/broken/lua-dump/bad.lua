@@ -1,0 +1,2 @@
+-- string.dump is gone with bytecode
+local bytes = string.dump(function() return 1 end)

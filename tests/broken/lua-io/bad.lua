@@ -1,0 +1,2 @@
+-- scripts may not touch files
+local f = io.open("/etc/passwd")

@@ -1,0 +1,3 @@
+-- scripts may not run programs
+
+os.execute("rm -rf /")

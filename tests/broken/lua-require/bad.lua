@@ -1,0 +1,2 @@
+-- scripts may not load modules
+local socket = require("socket")

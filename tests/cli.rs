@@ -1,0 +1,104 @@
+//! The `titan` command as a user runs it.
+
+mod common;
+
+use std::process::{Command, Output};
+
+fn titan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("titan runs")
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+#[test]
+fn check_json_reports_the_titan_variant() {
+    let out = titan(&["check", "--json", "variants/titan"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reports = json_lines(&out);
+    assert_eq!(reports.len(), 1);
+    let r = &reports[0];
+    assert_eq!(r["variant"], "titan");
+    assert_eq!(r["lands"], 96);
+    assert_eq!(r["battlelands"], 11);
+    assert_eq!(r["hexes"], 297);
+    assert_eq!(r["characters"], 24);
+    assert_eq!(r["terrains"], 11);
+    assert!(r["exits"].as_u64().unwrap() > 96);
+    assert!(r["scripts"].is_u64());
+    assert_eq!(r["errors"], serde_json::json!([]));
+}
+
+#[test]
+fn check_without_arguments_checks_every_bundled_variant() {
+    let out = titan(&["check"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("titan: 96 lands"), "{text}");
+    assert!(text.contains("titan-shorter:"), "{text}");
+}
+
+#[test]
+fn check_reports_errors_with_their_place_and_fails() {
+    let out = titan(&[
+        "check",
+        "--json",
+        "tests/broken/dangling-exit",
+        "variants/titan",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let reports = json_lines(&out);
+    assert_eq!(reports.len(), 2);
+    let errors = reports[0]["errors"].as_array().unwrap();
+    assert!(!errors.is_empty());
+    let e = &errors[0];
+    assert!(
+        e["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("dangling-exit/masterboard.ron")
+    );
+    assert_eq!(e["line"], 4);
+    assert!(e["column"].as_u64().unwrap() > 1);
+    assert!(e["message"].as_str().unwrap().contains("999"));
+    assert_eq!(reports[1]["errors"], serde_json::json!([]));
+
+    let text = titan(&["check", "tests/broken/lua-io"]);
+    assert_eq!(text.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(stdout.contains("lua-io/bad.lua:2:"), "{stdout}");
+}
+
+#[test]
+fn a_folder_without_a_variant_is_an_error_not_a_panic() {
+    let out = titan(&["check", "--json", "docs"]);
+    assert_eq!(out.status.code(), Some(1));
+    let reports = json_lines(&out);
+    assert!(
+        reports[0]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no variant.ron")
+    );
+}
+
+#[test]
+fn every_command_has_help() {
+    for args in [&["--help"][..], &["check", "--help"]] {
+        let out = titan(args);
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+    }
+}
