@@ -205,7 +205,10 @@ fn titan_shorter_extends_titan() {
 
 #[test]
 fn every_variant_round_trips_through_ron() {
-    for dir in common::variant_dirs(&common::root().join("variants")) {
+    let mut dirs = common::variant_dirs(&common::root().join("variants"));
+    // A variant with scripts and hooks, too.
+    dirs.push(common::root().join("tests/fixtures/hooked"));
+    for dir in dirs {
         let original = titan_core::load(&dir, &common::options()).unwrap();
         let out = tempfile::tempdir().unwrap();
         titan_core::write_flat(&original.data, out.path()).unwrap();

@@ -384,7 +384,7 @@ impl<'a> Compiler<'a> {
             let file = self.origins.characters[&c.name];
             let q = format!("\"{}\"", c.name);
             let class = lookup(classes, &c.class).unwrap_or_else(|| {
-                if !self.data.rules.classes.is_none() {
+                if self.data.rules.classes.is_some() {
                     self.error(
                         file,
                         &[&q, "class", &format!("\"{}\"", c.class)],
@@ -1003,14 +1003,14 @@ impl<'a> Compiler<'a> {
                 mulligan: s.mulligan,
             }
         });
-        if let Some(m) = &movement {
-            if m.die == 0 {
-                self.error(
-                    self.origins.rules_file("movement"),
-                    &["die"],
-                    "rules.movement: the die needs at least one side",
-                );
-            }
+        if let Some(m) = &movement
+            && m.die == 0
+        {
+            self.error(
+                self.origins.rules_file("movement"),
+                &["die"],
+                "rules.movement: the die needs at least one side",
+            );
         }
         let titan = titan.and_then(|t| {
             let id = character(self, "titan", &t.character)?;
@@ -1054,23 +1054,23 @@ impl<'a> Compiler<'a> {
                 acquire,
             }
         });
-        if let Some(s) = &strike_chart {
-            if s.min > s.max || s.min == 0 {
-                self.error(
-                    self.origins.rules_file("strike_chart"),
-                    &["strike_chart"],
-                    "rules.strike_chart: min must be at least 1 and at most max",
-                );
-            }
+        if let Some(s) = &strike_chart
+            && (s.min > s.max || s.min == 0)
+        {
+            self.error(
+                self.origins.rules_file("strike_chart"),
+                &["strike_chart"],
+                "rules.strike_chart: min must be at least 1 and at most max",
+            );
         }
-        if let Some(b) = &battle {
-            if b.attacker_edges.is_empty() {
-                self.error(
-                    self.origins.rules_file("battle"),
-                    &["attacker_edges"],
-                    "rules.battle: the attacker needs at least one edge to enter by",
-                );
-            }
+        if let Some(b) = &battle
+            && b.attacker_edges.is_empty()
+        {
+            self.error(
+                self.origins.rules_file("battle"),
+                &["attacker_edges"],
+                "rules.battle: the attacker needs at least one edge to enter by",
+            );
         }
         if scripts.memory_mib == 0 || scripts.instructions_per_call == 0 {
             self.error(
