@@ -664,6 +664,7 @@ fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut V
         }
         EngagementStep::Negotiate { proposal } => {
             out.push(Action::Concede);
+            out.push(Action::Fight);
             // The simplest agreements: one side gives up its whole legion.
             if proposal.is_none() {
                 out.push(Action::Propose {
@@ -1367,8 +1368,8 @@ fn engagement_step(
                 events,
             );
             let thresholds = score(game, attacker, points, events);
-            bury(game, deaths, events);
             finish_engagement(game, e.attacker, false, thresholds, false, events);
+            bury(game, deaths, events);
         }
         (EngagementStep::DefenderChoice, Action::Stand) => {
             set_step(game, EngagementStep::Negotiate { proposal: None });
@@ -1392,7 +1393,6 @@ fn engagement_step(
                 Some(w) => score(game, w, points, events),
                 None => Vec::new(),
             };
-            bury(game, deaths, events);
             let in_battle = e.step == EngagementStep::Battle;
             // The attacker may summon after winning by concession; the
             // defender may muster only if the battle had begun.
@@ -1404,6 +1404,7 @@ fn engagement_step(
                 is_att && in_battle,
                 events,
             );
+            bury(game, deaths, events);
         }
         (
             EngagementStep::Negotiate { .. },
@@ -1450,10 +1451,9 @@ fn engagement_step(
             agreement(game, &e, &p, events);
         }
         (EngagementStep::Negotiate { .. }, Action::Fight) => {
-            return refuse(
-                "reference sheet, Battle Overview",
-                "battles are fought by the battle engine; this game resolves engagements by flight, concession or agreement",
-            );
+            // "Either player may demand that the battle be played out."
+            set_step(game, EngagementStep::Battle);
+            events.push(Event::BattleBegins { land: e.land });
         }
         (EngagementStep::Battle, Action::BattleResult(outcome)) => {
             battle_result(game, &e, outcome, events)?;
@@ -1515,11 +1515,11 @@ fn agreement(game: &mut Game, e: &Engagement, p: &Proposal, events: &mut Vec<Eve
         Some((_, owner)) => score(game, owner, points, events),
         None => Vec::new(),
     };
-    bury(game, deaths, events);
     match winner {
         Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
         None => end_engagement(game, events),
     }
+    bury(game, deaths, events);
 }
 
 fn battle_result(
@@ -1619,11 +1619,11 @@ fn battle_result(
         Some((_, owner)) => score(game, owner, points, events),
         None => Vec::new(),
     };
-    bury(game, deaths, events);
     match winner {
         Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
         None => end_engagement(game, events),
     }
+    bury(game, deaths, events);
     Ok(())
 }
 
@@ -1731,7 +1731,7 @@ fn finish_engagement(
     summon: bool,
     acquisitions: Vec<u32>,
     reinforce: bool,
-    events: &mut [Event],
+    events: &mut Vec<Event>,
 ) {
     if game.state.phase == Phase::Over || game.legion(winner).is_none() {
         end_engagement(game, events);
@@ -1752,10 +1752,15 @@ fn finish_engagement(
     );
 }
 
-fn end_engagement(game: &mut Game, _events: &mut [Event]) {
+fn end_engagement(game: &mut Game, events: &mut Vec<Event>) {
     game.state.engagement = None;
     if game.state.phase == Phase::Engage && engaged_lands(game).is_empty() {
         game.state.phase = Phase::Muster;
+    }
+    // A mover whose Titan fell waited for the winner to finish: play passes.
+    let active = game.state.active;
+    if game.state.phase != Phase::Over && !game.state.players[active.0 as usize].alive {
+        next_player(game, events);
     }
 }
 
@@ -2033,7 +2038,8 @@ fn after_elimination(game: &mut Game, events: &mut Vec<Event>) {
         game.state.engagement = None;
     }
     let active = game.state.active;
-    if !game.state.players[active.0 as usize].alive {
+    let waiting = game.state.engagement.is_some();
+    if !game.state.players[active.0 as usize].alive && !waiting {
         if game.state.phase == Phase::InitialSplit {
             let order = turn_order(game);
             match order.iter().copied().find(|p| {
@@ -2188,6 +2194,74 @@ fn next_player(game: &mut Game, events: &mut Vec<Event>) {
             return;
         }
     }
+}
+
+/// The battleland edge an attacker entering `land` from `from` comes in by.
+///
+/// Lands are triangles (ARCHITECTURE.md, "Masterboard grid"). Their three
+/// borders, taken clockwise, map onto the attacker edges of
+/// `rules.battle.attacker_edges` taken in order: for a land whose third border
+/// is below it (pointing up) the bottom, left and right borders; for one
+/// pointing down the top, right and left borders. The printed board's
+/// name-sides are not in our sources, so this is the project's convention.
+pub(super) fn entry_edge(game: &Game, land: LandId, from: Option<LandId>) -> crate::format::Edge {
+    let edges = &game.variant.rules.battle.attacker_edges;
+    let first = edges
+        .first()
+        .copied()
+        .unwrap_or(crate::format::Edge::SouthWest);
+    let Some(from) = from else { return first };
+    let board = &game.variant.board;
+    let (a, b) = (board.land(land).position, board.land(from).position);
+    let points_up = (a.x + a.y).rem_euclid(2) == 1;
+    let border = match (b.x - a.x, b.y - a.y) {
+        (0, _) => 0,
+        (dx, _) if (dx < 0) == points_up => 1,
+        _ => 2,
+    };
+    edges.get(border).copied().unwrap_or(first)
+}
+
+pub(super) fn battle_request(game: &Game) -> Option<BattleRequest> {
+    let e = game.state.engagement.as_ref()?;
+    if e.step != EngagementStep::Battle {
+        return None;
+    }
+    let att = game.legion(e.attacker)?;
+    let def = game.legion(e.defender)?;
+    let powered = |l: &Legion| -> Vec<(CharacterId, u8)> {
+        l.characters
+            .iter()
+            .map(|&c| {
+                let power = if c == game.variant.rules.titan.character {
+                    titan_power(game, l.owner)
+                } else {
+                    game.variant.character(c).power
+                };
+                (c, power)
+            })
+            .collect()
+    };
+    let mut reinforcements: Vec<CharacterId> = if def.mustered {
+        Vec::new()
+    } else {
+        muster_options(game, def)
+            .into_iter()
+            .map(|o| o.recruit)
+            .collect()
+    };
+    reinforcements.dedup();
+    Some(BattleRequest {
+        land: e.land,
+        terrain: game.variant.board.land(e.land).terrain,
+        attacker: e.attacker,
+        defender: e.defender,
+        attacker_characters: powered(att),
+        defender_characters: powered(def),
+        attacker_edge: entry_edge(game, e.land, att.entered_from),
+        summonable: summonable(game, att),
+        reinforcements,
+    })
 }
 
 pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
