@@ -91,3 +91,38 @@ fn ten_thousand_random_battles() {
     assert_eq!(ended, battles);
     assert!(actions_total > battles * 5);
 }
+
+#[test]
+fn random_battles_end_in_every_way() {
+    let v = titan_core::load(&common::root().join("variants/titan"), &common::options()).unwrap();
+    let mut time_losses = 0;
+    let mut eliminations = 0;
+    let mut slain = 0;
+    for seed in 0..300u64 {
+        let mut rng = GameRng::new(seed);
+        let setup = BattleSetup {
+            terrain: TerrainId((seed % 11) as u8),
+            attacker: legion(&v, &mut rng),
+            defender: legion(&v, &mut rng),
+            attacker_edge: v.rules.battle.attacker_edges[0],
+            summonable: vec![],
+            reinforcements: vec![],
+            teleported: false,
+        };
+        let mut b = Battle::new(&v, setup, GameRng::new(seed)).unwrap();
+        while b.result().is_none() {
+            let a = b.legal_actions();
+            let pick = a[(rng.roll(a.len() as u32) - 1) as usize].clone();
+            b.apply(pick).unwrap();
+        }
+        let r = b.result().unwrap();
+        if r.time_loss {
+            time_losses += 1;
+        } else {
+            eliminations += 1;
+        }
+        slain += r.attacker_slain.len() + r.defender_slain.len();
+    }
+    eprintln!("time losses {time_losses}, other ends {eliminations}, slain {slain}");
+    assert!(time_losses > 0 && eliminations > 0 && slain > 0);
+}
