@@ -103,7 +103,7 @@ impl BattleSide {
 }
 
 /// Who won.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Winner {
     Attacker,
     Defender,
@@ -199,7 +199,7 @@ impl Unit {
 }
 
 /// The phase of the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// After a Titan teleport, the attacker picks its entry edge first.
     ChooseEdge,

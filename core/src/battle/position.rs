@@ -6,7 +6,7 @@
 //! use titan_core::rng::GameRng;
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
 //! let v = titan_core::load(&dir, &Default::default()).unwrap();
-//! let p: Position = ron::from_str(r#"(
+//! let p = Position::from_ron(r#"(
 //!     battleland: "Plains",
 //!     moving: Attacker,
 //!     phase: Strike,
@@ -119,6 +119,16 @@ impl Placed {
             damage: 0,
             power: None,
         })
+    }
+}
+
+impl Position {
+    /// Reads a position from RON; optional fields take bare values
+    /// (`hex: "C3"`, not `hex: Some("C3")`).
+    pub fn from_ron(text: &str) -> Result<Position, ron::error::SpannedError> {
+        ron::Options::default()
+            .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+            .from_str(text)
     }
 }
 
