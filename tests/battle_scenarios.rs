@@ -282,11 +282,18 @@ fn run(path: &Path) {
         sc.rule.contains("Law of")
             || sc.rule.contains("reference sheet")
             || sc.rule.contains("hazard chart")
-            || sc.rule.contains("variant README"),
+            || sc.rule.contains("variant README")
+            || sc.rule.contains("hook point"),
         "{}: the rule must cite its source",
         path.display()
     );
-    let v = titan_core::load(&common::root().join("variants").join(&sc.variant), &common::options())
+    // A bare name is a bundled variant; a path is relative to the repository.
+    let dir = if sc.variant.contains('/') {
+        common::root().join(&sc.variant)
+    } else {
+        common::root().join("variants").join(&sc.variant)
+    };
+    let v = titan_core::load(&dir, &common::options())
         .unwrap_or_else(|e| panic!("{:?}", e));
     let mut b = Battle::from_position(&v, &sc.position, GameRng::new(1))
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
