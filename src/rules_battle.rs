@@ -111,13 +111,26 @@ fn placed(text: &str) -> Result<Placed, String> {
 
 /// The position: `first` (and any `second` of the same role) for the
 /// attacker side, with allies; enemies for the defender side.
-fn position(board: &Board, own: &[&str], enemies: &[&str], phase: PositionPhase) -> Result<Position, String> {
+fn position(
+    board: &Board,
+    own: &[&str],
+    enemies: &[&str],
+    phase: PositionPhase,
+) -> Result<Position, String> {
     let mut attacker = Vec::new();
-    for t in own.iter().copied().chain(board.ally.iter().map(String::as_str)) {
+    for t in own
+        .iter()
+        .copied()
+        .chain(board.ally.iter().map(String::as_str))
+    {
         attacker.push(placed(t)?);
     }
     let mut defender = Vec::new();
-    for t in enemies.iter().copied().chain(board.place.iter().map(String::as_str)) {
+    for t in enemies
+        .iter()
+        .copied()
+        .chain(board.place.iter().map(String::as_str))
+    {
         defender.push(placed(t)?);
     }
     Ok(Position {
@@ -137,7 +150,11 @@ fn position(board: &Board, own: &[&str], enemies: &[&str], phase: PositionPhase)
 fn answer(query: BattleQuery, root: &Path) -> Result<String, String> {
     let json = |v: serde_json::Value| serde_json::to_string(&v).map_err(|e| e.to_string());
     match query {
-        BattleQuery::Strike { board, striker, target } => {
+        BattleQuery::Strike {
+            board,
+            striker,
+            target,
+        } => {
             let v = load(&board.variant, root)?;
             let p = position(&board, &[&striker], &[&target], PositionPhase::Strike)?;
             let b = Battle::from_position(&v, &p, GameRng::new(0)).map_err(|e| e.to_string())?;
@@ -145,7 +162,11 @@ fn answer(query: BattleQuery, root: &Path) -> Result<String, String> {
             let r = b.strike_report(s, t).map_err(|e| e.to_string())?;
             json(serde_json::to_value(r).map_err(|e| e.to_string())?)
         }
-        BattleQuery::Los { board, striker, target } => {
+        BattleQuery::Los {
+            board,
+            striker,
+            target,
+        } => {
             let v = load(&board.variant, root)?;
             let p = position(&board, &[&striker], &[&target], PositionPhase::Strike)?;
             let b = Battle::from_position(&v, &p, GameRng::new(0)).map_err(|e| e.to_string())?;

@@ -156,7 +156,10 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 }
 
 fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
-    let result = || b.result().unwrap_or_else(|| panic!("{ctx}: the battle is not over"));
+    let result = || {
+        b.result()
+            .unwrap_or_else(|| panic!("{ctx}: the battle is not over"))
+    };
     match step {
         Step::Refused(inner, text) => {
             let before = format!("{b:?}");
@@ -168,19 +171,34 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
                     "{ctx}: refused with {e:?}, expected {text:?}"
                 ),
             }
-            assert_eq!(before, format!("{b:?}"), "{ctx}: a refused action changed the battle");
+            assert_eq!(
+                before,
+                format!("{b:?}"),
+                "{ctx}: a refused action changed the battle"
+            );
         }
         Step::Damage(w, d) => {
             let u = unit(b, w);
             assert_eq!(b.units()[u as usize].damage, *d, "{ctx}: damage of {w}");
         }
         Step::At(name, h) => {
-            let u = b.unit_at(hex(h)).unwrap_or_else(|| panic!("{ctx}: nobody on {h}"));
-            assert_eq!(&b.variant().character(b.units()[u as usize].character).name, name, "{ctx}");
+            let u = b
+                .unit_at(hex(h))
+                .unwrap_or_else(|| panic!("{ctx}: nobody on {h}"));
+            assert_eq!(
+                &b.variant().character(b.units()[u as usize].character).name,
+                name,
+                "{ctx}"
+            );
         }
         Step::Gone(h) => assert_eq!(b.unit_at(hex(h)), None, "{ctx}: {h} should be empty"),
         Step::Reach(w, hexes) => {
-            let got: Vec<String> = b.reach(unit(b, w)).unwrap().into_iter().map(|h| h.label()).collect();
+            let got: Vec<String> = b
+                .reach(unit(b, w))
+                .unwrap()
+                .into_iter()
+                .map(|h| h.label())
+                .collect();
             assert_eq!(sorted(got), sorted(hexes.clone()), "{ctx}: reach of {w}");
         }
         Step::StrikeNumber(s, t, n) => {
@@ -214,18 +232,30 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
                     ));
                 }
             }
-            assert_eq!(sorted(got), sorted(list.clone()), "{ctx}: carry-over targets");
+            assert_eq!(
+                sorted(got),
+                sorted(list.clone()),
+                "{ctx}: carry-over targets"
+            );
         }
         Step::Phase(p) => assert_eq!(b.phase(), *p, "{ctx}: phase"),
         Step::Moving(s) => assert_eq!(b.moving(), *s, "{ctx}: moving player"),
-        Step::DefenderManeuver(n) => assert_eq!(b.defender_maneuver(), *n, "{ctx}: defender maneuver"),
+        Step::DefenderManeuver(n) => {
+            assert_eq!(b.defender_maneuver(), *n, "{ctx}: defender maneuver")
+        }
         Step::Legal(inner) => {
             let a = action(b, inner);
-            assert!(b.legal_actions().contains(&a), "{ctx}: {inner:?} should be legal");
+            assert!(
+                b.legal_actions().contains(&a),
+                "{ctx}: {inner:?} should be legal"
+            );
         }
         Step::NotLegal(inner) => {
             let a = action(b, inner);
-            assert!(!b.legal_actions().contains(&a), "{ctx}: {inner:?} should not be legal");
+            assert!(
+                !b.legal_actions().contains(&a),
+                "{ctx}: {inner:?} should not be legal"
+            );
         }
         Step::Winner(w) => assert_eq!(result().winner, *w, "{ctx}: winner"),
         Step::TimeLoss(t) => assert_eq!(result().time_loss, *t, "{ctx}: time loss"),
@@ -251,14 +281,22 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
                 BattleSide::Attacker => &r.attacker_removed,
                 BattleSide::Defender => &r.defender_removed,
             };
-            assert_eq!(names(b, got), sorted(list.clone()), "{ctx}: {side:?} removed");
+            assert_eq!(
+                names(b, got),
+                sorted(list.clone()),
+                "{ctx}: {side:?} removed"
+            );
         }
         Step::Summoned(c) => {
-            let got = result().summoned.map(|(_, c)| b.variant().character(c).name.clone());
+            let got = result()
+                .summoned
+                .map(|(_, c)| b.variant().character(c).name.clone());
             assert_eq!(&got, c, "{ctx}: summoned");
         }
         Step::Reinforced(c) => {
-            let got = result().reinforced.map(|c| b.variant().character(c).name.clone());
+            let got = result()
+                .reinforced
+                .map(|c| b.variant().character(c).name.clone());
             assert_eq!(&got, c, "{ctx}: reinforced");
         }
         Step::MaySummonAfter(m) => assert_eq!(result().may_summon_after, *m, "{ctx}"),
@@ -268,7 +306,8 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
             if let Err(e) = b.apply(a) {
                 panic!("{ctx}: {other:?} refused: {e}");
             }
-            b.check_invariants().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+            b.check_invariants()
+                .unwrap_or_else(|e| panic!("{ctx}: {e}"));
         }
     }
 }
@@ -277,7 +316,8 @@ fn run(path: &Path) {
     let text = std::fs::read_to_string(path).unwrap();
     let sc: Scenario = ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        .from_str(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(
         sc.rule.contains("Law of")
             || sc.rule.contains("reference sheet")
@@ -293,8 +333,7 @@ fn run(path: &Path) {
     } else {
         common::root().join("variants").join(&sc.variant)
     };
-    let v = titan_core::load(&dir, &common::options())
-        .unwrap_or_else(|e| panic!("{:?}", e));
+    let v = titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{:?}", e));
     let mut b = Battle::from_position(&v, &sc.position, GameRng::new(1))
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     b.fix_dice(sc.dice.iter().copied());
@@ -314,9 +353,16 @@ fn every_scenario() {
         .collect();
     files.sort();
     let only = std::env::var("SCENARIO").ok();
-    assert!(only.is_some() || files.len() >= 20, "scenarios: {}", files.len());
+    assert!(
+        only.is_some() || files.len() >= 20,
+        "scenarios: {}",
+        files.len()
+    );
     for f in &files {
-        if only.as_ref().is_some_and(|o| !f.to_string_lossy().contains(o.as_str())) {
+        if only
+            .as_ref()
+            .is_some_and(|o| !f.to_string_lossy().contains(o.as_str()))
+        {
             continue;
         }
         run(f);

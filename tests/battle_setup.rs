@@ -57,7 +57,11 @@ fn entry_sides_follow_the_masterboard_entry() {
         (Edge::East, ["A1", "A2", "A3"]),
     ] {
         let b = Battle::new(&v, setup(&v, "Plains", edge), GameRng::new(1)).unwrap();
-        assert_eq!(b.moving(), BattleSide::Defender, "the defender maneuvers first");
+        assert_eq!(
+            b.moving(),
+            BattleSide::Defender,
+            "the defender maneuvers first"
+        );
         assert_eq!(b.defender_edge(), edge.opposite());
         let troll = entry_hexes(&b, 2);
         for h in defender_first_hexes {
@@ -133,7 +137,12 @@ fn bad_setups_are_refused_with_a_reason() {
 fn battles_are_reproducible_from_the_seed() {
     let v = titan();
     let play = |seed| {
-        let mut b = Battle::new(&v, setup(&v, "Mountains", Edge::SouthWest), GameRng::new(seed)).unwrap();
+        let mut b = Battle::new(
+            &v,
+            setup(&v, "Mountains", Edge::SouthWest),
+            GameRng::new(seed),
+        )
+        .unwrap();
         let mut pick = GameRng::new(99);
         let mut log = Vec::new();
         while b.result().is_none() {
@@ -154,11 +163,25 @@ fn a_refused_action_changes_nothing() {
     let before = format!("{b:?}");
     for bad in [
         Action::EndStrikes,
-        Action::Move { unit: 0, to: HexId(0) },
-        Action::Move { unit: 99, to: HexId(0) },
-        Action::Strike { unit: 2, target: 0, strike_number: None, forgo_bonus: false },
+        Action::Move {
+            unit: 0,
+            to: HexId(0),
+        },
+        Action::Move {
+            unit: 99,
+            to: HexId(0),
+        },
+        Action::Strike {
+            unit: 2,
+            target: 0,
+            strike_number: None,
+            forgo_bonus: false,
+        },
         Action::CarryOver { target: None },
-        Action::Summon { choice: 0, to: HexId(0) },
+        Action::Summon {
+            choice: 0,
+            to: HexId(0),
+        },
     ] {
         assert!(b.apply(bad.clone()).is_err(), "{bad:?}");
         assert_eq!(before, format!("{b:?}"), "{bad:?}");

@@ -19,7 +19,10 @@ fn legion(v: &titan_core::Variant, rng: &mut GameRng) -> Vec<Fighter> {
             if c == v.rules.titan.character {
                 power += (rng.roll(8) - 1) as u8;
             }
-            Fighter { character: c, power }
+            Fighter {
+                character: c,
+                power,
+            }
         })
         .collect()
 }
@@ -64,7 +67,11 @@ fn ten_thousand_random_battles() {
                 };
                 if !actions.contains(&bogus) {
                     assert!(battle.apply(bogus).is_err(), "seed {seed}");
-                    assert_eq!(before, snapshot(&battle), "seed {seed}: refused action changed state");
+                    assert_eq!(
+                        before,
+                        snapshot(&battle),
+                        "seed {seed}: refused action changed state"
+                    );
                 }
             }
             // Prefer striking and moving over ending phases, so battles fight.
@@ -81,7 +88,11 @@ fn ten_thousand_random_battles() {
         actions_total += steps;
         ended += 1;
         let r = battle.result().unwrap();
-        let a = battle.units().iter().filter(|u| u.side == titan_core::battle::BattleSide::Attacker).count();
+        let a = battle
+            .units()
+            .iter()
+            .filter(|u| u.side == titan_core::battle::BattleSide::Attacker)
+            .count();
         assert_eq!(
             r.attacker_left.len() + r.attacker_slain.len() + r.attacker_removed.len(),
             a,

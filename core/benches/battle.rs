@@ -42,11 +42,15 @@ fn play(v: &Variant, seed: u64, hooks: bool) -> usize {
         terrain: v.terrain_by_name("Mountains").expect("Mountains"),
         attacker: legion(
             v,
-            &["Ogre", "Troll", "Lion", "Minotaur", "Giant", "Dragon", "Colossus"],
+            &[
+                "Ogre", "Troll", "Lion", "Minotaur", "Giant", "Dragon", "Colossus",
+            ],
         ),
         defender: legion(
             v,
-            &["Cyclops", "Warbear", "Unicorn", "Behemoth", "Hydra", "Gorgon", "Ranger"],
+            &[
+                "Cyclops", "Warbear", "Unicorn", "Behemoth", "Hydra", "Gorgon", "Ranger",
+            ],
         ),
         attacker_edge: Edge::SouthWest,
         summonable: vec![],

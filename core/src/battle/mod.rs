@@ -206,7 +206,9 @@ pub enum Phase {
     /// The moving player moves characters.
     Maneuver,
     /// `striking` strikes; the moving player strikes first.
-    Strike { striking: BattleSide },
+    Strike {
+        striking: BattleSide,
+    },
     Over,
 }
 
@@ -227,11 +229,20 @@ pub enum Action {
     /// Titan teleport: the attacker's entry edge (one of `attacker_edges`).
     ChooseEdge(Edge),
     /// Move (or bring on, or deploy) a character of the moving side.
-    Move { unit: UnitId, to: HexId },
+    Move {
+        unit: UnitId,
+        to: HexId,
+    },
     /// Summon the `choice`-th of the setup's summonable characters onto `to`.
-    Summon { choice: u8, to: HexId },
+    Summon {
+        choice: u8,
+        to: HexId,
+    },
     /// Bring the `choice`-th reinforcement onto `to`.
-    Reinforce { choice: u8, to: HexId },
+    Reinforce {
+        choice: u8,
+        to: HexId,
+    },
     EndManeuver,
     /// A strike at an enemy in contact. `strike_number` declares a higher
     /// number than needed, to open carry-over; `forgo_bonus` drops hazard
@@ -242,9 +253,14 @@ pub enum Action {
         strike_number: Option<u8>,
         forgo_bonus: bool,
     },
-    Rangestrike { unit: UnitId, target: UnitId },
+    Rangestrike {
+        unit: UnitId,
+        target: UnitId,
+    },
     /// Carry hits over to `target`, or drop them (`None`).
-    CarryOver { target: Option<UnitId> },
+    CarryOver {
+        target: Option<UnitId>,
+    },
     EndStrikes,
     Concede(BattleSide),
 }
@@ -468,7 +484,11 @@ impl<'v> Battle<'v> {
             Some(e) => e,
             None => {
                 if !setup.teleported
-                    && !variant.rules.battle.attacker_edges.contains(&setup.attacker_edge)
+                    && !variant
+                        .rules
+                        .battle
+                        .attacker_edges
+                        .contains(&setup.attacker_edge)
                 {
                     return Err(BattleError::Setup(format!(
                         "the attacker may enter only by {:?} (Law of the Battlelands 25.A)",
@@ -676,7 +696,8 @@ impl<'v> Battle<'v> {
                         continue;
                     }
                     if let Some(from) = self.move_origin(s, u) {
-                        for h in geometry::reach(self.variant, self.land, u.character, from, &occupied)
+                        for h in
+                            geometry::reach(self.variant, self.land, u.character, from, &occupied)
                         {
                             out.push(Action::Move {
                                 unit: i as UnitId,
@@ -730,7 +751,9 @@ impl<'v> Battle<'v> {
                             forgo_bonus: false,
                         });
                     }
-                    if targets.is_empty() && striking == s.moving && !self.in_contact_any(s, i as UnitId)
+                    if targets.is_empty()
+                        && striking == s.moving
+                        && !self.in_contact_any(s, i as UnitId)
                     {
                         for (j, t) in s.units.iter().enumerate() {
                             if t.side != u.side
@@ -804,9 +827,14 @@ impl<'v> Battle<'v> {
                 self.begin_maneuver(s, &mut ev);
             }
             (Phase::Maneuver, Action::Move { unit, to }) => {
-                let u = s.units.get(*unit as usize).ok_or(BattleError::NoUnit(*unit))?;
+                let u = s
+                    .units
+                    .get(*unit as usize)
+                    .ok_or(BattleError::NoUnit(*unit))?;
                 if u.side != s.moving {
-                    return refuse("only the moving player's characters move (Law of the Battlelands 26.A)");
+                    return refuse(
+                        "only the moving player's characters move (Law of the Battlelands 26.A)",
+                    );
                 }
                 let Some(from) = self.move_origin(s, u) else {
                     return refuse(if u.moved {
@@ -837,16 +865,23 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::Summon { choice, to }) => {
                 if !self.may_summon(s) {
-                    return refuse("no summon now: only in the attacker's first maneuver after the first strike phase that slays a defender, once, into a legion of fewer than 7 (reference sheet, \"Summon Angel\")");
+                    return refuse(
+                        "no summon now: only in the attacker's first maneuver after the first strike phase that slays a defender, once, into a legion of fewer than 7 (reference sheet, \"Summon Angel\")",
+                    );
                 }
-                let &(legion, ch) = self
-                    .setup
-                    .summonable
-                    .get(*choice as usize)
-                    .ok_or_else(|| BattleError::Refused(format!("no summonable character {choice}")))?;
+                let &(legion, ch) =
+                    self.setup.summonable.get(*choice as usize).ok_or_else(|| {
+                        BattleError::Refused(format!("no summonable character {choice}"))
+                    })?;
                 let occ = occupied(s);
-                if !geometry::reach(self.variant, self.land, ch, From::Edge(s.attacker_edge), &occ)
-                    .contains(to)
+                if !geometry::reach(
+                    self.variant,
+                    self.land,
+                    ch,
+                    From::Edge(s.attacker_edge),
+                    &occ,
+                )
+                .contains(to)
                 {
                     return refuse(format!(
                         "a summoned character enters from the attacker's side and cannot reach {}",
@@ -872,7 +907,9 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::Reinforce { choice, to }) => {
                 if !self.may_reinforce(s) {
-                    return refuse("no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)");
+                    return refuse(
+                        "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)",
+                    );
                 }
                 let &ch = self
                     .setup
@@ -930,18 +967,33 @@ impl<'v> Battle<'v> {
                 }
                 self.begin_strikes(s, side, &mut ev);
             }
-            (Phase::Strike { striking }, Action::Strike { unit, target, strike_number, forgo_bonus }) => {
+            (
+                Phase::Strike { striking },
+                Action::Strike {
+                    unit,
+                    target,
+                    strike_number,
+                    forgo_bonus,
+                },
+            ) => {
                 if s.carry.is_some() {
                     return refuse("carry-over hits are pending");
                 }
                 self.check_striker(s, striking, *unit)?;
                 if !self.contact_targets(s, *unit).contains(target) {
-                    return refuse("a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")");
+                    return refuse(
+                        "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
+                    );
                 }
                 let p = self.strike_params(s, *unit, *target, *forgo_bonus)?;
                 let sn = match strike_number {
                     None => p.strike_number,
-                    Some(n) if *n >= p.strike_number && *n <= self.variant.rules.strike_chart.max.max(6) => *n,
+                    Some(n)
+                        if *n >= p.strike_number
+                            && *n <= self.variant.rules.strike_chart.max.max(6) =>
+                    {
+                        *n
+                    }
                     Some(n) => {
                         return refuse(format!(
                             "a declared strike number must be at least the {} needed and at most 6 (not {n})",
@@ -983,7 +1035,9 @@ impl<'v> Battle<'v> {
                 };
                 if let Some(t) = target {
                     if !self.carry_targets(s, c)?.contains(t) {
-                        return refuse("carry-over goes only to another enemy in contact that needs no higher strike number and gets the same hazard bonuses (reference sheet, \"Strike Phase\")");
+                        return refuse(
+                            "carry-over goes only to another enemy in contact that needs no higher strike number and gets the same hazard bonuses (reference sheet, \"Strike Phase\")",
+                        );
                     }
                     s.carry = None;
                     ev.push(BattleEvent::CarriedOver {
@@ -1010,7 +1064,9 @@ impl<'v> Battle<'v> {
                 }
                 self.check_striker(s, striking, *unit)?;
                 if striking != s.moving {
-                    return refuse("only the moving player rangestrikes (Law of the Battlelands 27.A)");
+                    return refuse(
+                        "only the moving player rangestrikes (Law of the Battlelands 27.A)",
+                    );
                 }
                 let (p, _) = self.rangestrike_check(s, *unit, *target)?;
                 let (rolls, hits) = self.roll(s, p.dice, p.strike_number);
@@ -1037,7 +1093,10 @@ impl<'v> Battle<'v> {
                     return refuse(format!(
                         "{} in {} is in contact and must strike (reference sheet, \"Strike Phase\")",
                         self.variant.character(s.units[u as usize].character).name,
-                        s.units[u as usize].hex().map(HexId::label).unwrap_or_default()
+                        s.units[u as usize]
+                            .hex()
+                            .map(HexId::label)
+                            .unwrap_or_default()
                     ));
                 }
                 if striking == s.moving {
@@ -1050,14 +1109,24 @@ impl<'v> Battle<'v> {
                 }
             }
             (phase, action) => {
-                return refuse(format!("{action:?} is not an action of the {phase:?} phase"));
+                return refuse(format!(
+                    "{action:?} is not an action of the {phase:?} phase"
+                ));
             }
         }
         Ok(ev)
     }
 
-    fn check_striker(&self, s: &State, striking: BattleSide, unit: UnitId) -> Result<(), BattleError> {
-        let u = s.units.get(unit as usize).ok_or(BattleError::NoUnit(unit))?;
+    fn check_striker(
+        &self,
+        s: &State,
+        striking: BattleSide,
+        unit: UnitId,
+    ) -> Result<(), BattleError> {
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
         if u.side != striking {
             return refuse("not this side's strikes");
         }
@@ -1065,7 +1134,9 @@ impl<'v> Battle<'v> {
             return refuse("this character is not on the battleland");
         }
         if u.strikes_left == 0 {
-            return refuse("a character strikes once per strike phase (reference sheet, \"Strike Phase\")");
+            return refuse(
+                "a character strikes once per strike phase (reference sheet, \"Strike Phase\")",
+            );
         }
         Ok(())
     }
@@ -1093,7 +1164,10 @@ impl<'v> Battle<'v> {
     }
 
     fn legion_size(&self, s: &State, side: BattleSide) -> usize {
-        s.units.iter().filter(|u| u.side == side && u.alive()).count()
+        s.units
+            .iter()
+            .filter(|u| u.side == side && u.alive())
+            .count()
     }
 
     fn may_summon(&self, s: &State) -> bool {
@@ -1102,7 +1176,8 @@ impl<'v> Battle<'v> {
             && s.summon == SummonState::Open
             && s.summoned.is_none()
             && !self.setup.summonable.is_empty()
-            && self.legion_size(s, BattleSide::Attacker) < self.variant.rules.legions.max_size as usize
+            && self.legion_size(s, BattleSide::Attacker)
+                < self.variant.rules.legions.max_size as usize
     }
 
     fn may_reinforce(&self, s: &State) -> bool {
@@ -1111,7 +1186,8 @@ impl<'v> Battle<'v> {
             && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver
             && s.reinforced.is_none()
             && !self.setup.reinforcements.is_empty()
-            && self.legion_size(s, BattleSide::Defender) < self.variant.rules.legions.max_size as usize
+            && self.legion_size(s, BattleSide::Defender)
+                < self.variant.rules.legions.max_size as usize
     }
 
     fn begin_maneuver(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
@@ -1154,7 +1230,11 @@ impl<'v> Battle<'v> {
 
     /// Hazard damage, removal of the slain, the end of the battle, and the
     /// next maneuver phase.
-    fn end_strike_phase(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> Result<(), BattleError> {
+    fn end_strike_phase(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
         // Hazard damage for each strike phase spent in the hex: compute all
         // (Lua may fail) before changing anything.
         let mut hurt = Vec::new();
@@ -1168,7 +1248,9 @@ impl<'v> Battle<'v> {
             let mut hits = 0u32;
             for e in &self.variant.hazard(hz).effects {
                 match e {
-                    Effect::Damage { who, hits: n } if strike_who(*who, native) => hits += u32::from(*n),
+                    Effect::Damage { who, hits: n } if strike_who(*who, native) => {
+                        hits += u32::from(*n)
+                    }
                     Effect::Hook(hook) if self.use_hooks => {
                         if let Some(lua) = &self.lua {
                             let skill = self.variant.character(u.character).skill;
@@ -1259,10 +1341,7 @@ impl<'v> Battle<'v> {
                 u.status = Status::Gone(Fate::Removed);
             }
         }
-        let others = s
-            .units
-            .iter()
-            .any(|u| u.side == side.other() && u.alive());
+        let others = s.units.iter().any(|u| u.side == side.other() && u.alive());
         let winner = match (side, others) {
             (_, false) => Winner::Neither,
             (BattleSide::Attacker, true) => Winner::Defender,
@@ -1285,8 +1364,14 @@ impl<'v> Battle<'v> {
             }
         }
         let winner = winner.unwrap_or_else(|| {
-            let a = s.units.iter().any(|u| u.side == BattleSide::Attacker && u.alive());
-            let d = s.units.iter().any(|u| u.side == BattleSide::Defender && u.alive());
+            let a = s
+                .units
+                .iter()
+                .any(|u| u.side == BattleSide::Attacker && u.alive());
+            let d = s
+                .units
+                .iter()
+                .any(|u| u.side == BattleSide::Defender && u.alive());
             match (a, d) {
                 (true, _) => Winner::Attacker,
                 (false, true) => Winner::Defender,
@@ -1321,7 +1406,7 @@ impl<'v> Battle<'v> {
                 && !self.setup.summonable.is_empty(),
             may_reinforce_after: winner == Winner::Defender
                 && s.reinforced.is_none()
-                && !(s.conceded == Some(BattleSide::Attacker) && !attacker_ever_on),
+                && (attacker_ever_on || s.conceded != Some(BattleSide::Attacker)),
         };
         s.phase = Phase::Over;
         s.carry = None;
@@ -1363,7 +1448,8 @@ impl<'v> Battle<'v> {
         s.units.iter().any(|t| {
             t.side != u.side
                 && !t.is_slain()
-                && t.hex().is_some_and(|th| self.geo.in_contact(self.land, h, th))
+                && t.hex()
+                    .is_some_and(|th| self.geo.in_contact(self.land, h, th))
         })
     }
 
@@ -1377,7 +1463,8 @@ impl<'v> Battle<'v> {
             .filter(|(_, t)| {
                 t.side != u.side
                     && !t.is_slain()
-                    && t.hex().is_some_and(|th| self.geo.in_contact(self.land, h, th))
+                    && t.hex()
+                        .is_some_and(|th| self.geo.in_contact(self.land, h, th))
             })
             .map(|(i, _)| i as UnitId)
             .collect()
@@ -1478,11 +1565,20 @@ impl<'v> Battle<'v> {
     ) -> Result<(StrikeParams, Vec<HexId>), BattleError> {
         let s = s_;
         let v = self.variant;
-        let u = s.units.get(unit as usize).ok_or(BattleError::NoUnit(unit))?;
-        let t = s.units.get(target as usize).ok_or(BattleError::NoUnit(target))?;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        let t = s
+            .units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
         let c = v.character(u.character);
         let Some(rs) = &c.rangestrike else {
-            return refuse(format!("{} does not rangestrike (Law of the Battlelands 27.B)", c.name));
+            return refuse(format!(
+                "{} does not rangestrike (Law of the Battlelands 27.B)",
+                c.name
+            ));
         };
         let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
             return refuse("both must be on the battleland");
@@ -1491,7 +1587,9 @@ impl<'v> Battle<'v> {
             return refuse("a rangestrike targets a living enemy");
         }
         if self.in_contact_any(s, unit) {
-            return refuse("a character in contact with an enemy cannot rangestrike (Law of the Battlelands 27.B)");
+            return refuse(
+                "a character in contact with an enemy cannot rangestrike (Law of the Battlelands 27.B)",
+            );
         }
         let info = self.sight(s, u.character, from, to, rs.magic, target);
         let path = match info.path {
@@ -1590,8 +1688,14 @@ impl<'v> Battle<'v> {
     /// The line-of-sight query: range, the hexes crossed, and why not.
     pub fn line_of_sight(&self, unit: UnitId, target: UnitId) -> Result<SightReport, BattleError> {
         let s = &self.state;
-        let u = s.units.get(unit as usize).ok_or(BattleError::NoUnit(unit))?;
-        let t = s.units.get(target as usize).ok_or(BattleError::NoUnit(target))?;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        let t = s
+            .units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
         let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
             return refuse("both must be on the battleland");
         };
@@ -1622,8 +1726,14 @@ impl<'v> Battle<'v> {
     /// enemy whether hits may carry over to it.
     pub fn strike_report(&self, unit: UnitId, target: UnitId) -> Result<StrikeReport, BattleError> {
         let s = &self.state;
-        let u = s.units.get(unit as usize).ok_or(BattleError::NoUnit(unit))?;
-        let t = s.units.get(target as usize).ok_or(BattleError::NoUnit(target))?;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        let t = s
+            .units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
         let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
             return refuse("both must be on the battleland");
         };
@@ -1660,7 +1770,10 @@ impl<'v> Battle<'v> {
     /// Every hex `unit` may move to this maneuver phase.
     pub fn reach(&self, unit: UnitId) -> Result<Vec<HexId>, BattleError> {
         let s = &self.state;
-        let u = s.units.get(unit as usize).ok_or(BattleError::NoUnit(unit))?;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
         Ok(match self.move_origin(s, u) {
             Some(from) => geometry::reach(self.variant, self.land, u.character, from, &occupied(s)),
             None => Vec::new(),

@@ -104,9 +104,10 @@ impl Placed {
         let (name, hex) = match text.split_once('@') {
             Some((n, h)) => (
                 n,
-                Some(HexId::from_label(h).ok_or_else(|| {
-                    format!("{text:?}: no hex {h:?} (hexes are A1 ... F4)")
-                })?),
+                Some(
+                    HexId::from_label(h)
+                        .ok_or_else(|| format!("{text:?}: no hex {h:?} (hexes are A1 ... F4)"))?,
+                ),
             ),
             None => (text, None),
         };
@@ -144,12 +145,14 @@ impl<'v> Battle<'v> {
         position: &Position,
         rng: GameRng,
     ) -> Result<Battle<'v>, BattleError> {
-        let terrain = variant.terrain_by_name(&position.battleland).ok_or_else(|| {
-            BattleError::Setup(format!(
-                "no battleland {:?} in {}",
-                position.battleland, variant.id
-            ))
-        })?;
+        let terrain = variant
+            .terrain_by_name(&position.battleland)
+            .ok_or_else(|| {
+                BattleError::Setup(format!(
+                    "no battleland {:?} in {}",
+                    position.battleland, variant.id
+                ))
+            })?;
         let land = &variant.battlelands[terrain.index()];
         let attacker_edge = land
             .attacker_edge
@@ -184,7 +187,10 @@ impl<'v> Battle<'v> {
                     }
                     None => Status::Waiting,
                 };
-                fighters[side_index(side)].push(Fighter { character: c, power });
+                fighters[side_index(side)].push(Fighter {
+                    character: c,
+                    power,
+                });
                 units.push(Unit {
                     character: c,
                     side,
@@ -215,8 +221,11 @@ impl<'v> Battle<'v> {
             reinforcements: names(&position.reinforcements)?,
             teleported: false,
         };
-        let entered = [BattleSide::Attacker, BattleSide::Defender]
-            .map(|side| !units.iter().any(|u| u.side == side && u.status == Status::Waiting));
+        let entered = [BattleSide::Attacker, BattleSide::Defender].map(|side| {
+            !units
+                .iter()
+                .any(|u| u.side == side && u.status == Status::Waiting)
+        });
         let state = State {
             units,
             phase: Phase::Maneuver,

@@ -101,7 +101,9 @@ fn hazard_changes(
                 ) => (*at, *striker, *target, *skill, *dice),
                 _ => continue,
             };
-            if at == place && who(sw, native(s.character, hazard)) && who(tw, native(t.character, hazard))
+            if at == place
+                && who(sw, native(s.character, hazard))
+                && who(tw, native(t.character, hazard))
             {
                 ch.add(skill, dice, forgo);
             }
@@ -153,13 +155,22 @@ fn hazard_changes(
 }
 
 /// A normal strike of `s` at `t` (in contact).
-pub fn strike(variant: &Variant, land: &Battleland, s: Fighter, t: Fighter, forgo: bool) -> StrikeParams {
+pub fn strike(
+    variant: &Variant,
+    land: &Battleland,
+    s: Fighter,
+    t: Fighter,
+    forgo: bool,
+) -> StrikeParams {
     let sc = variant.character(s.character);
     let tc = variant.character(t.character);
     let ch = hazard_changes(variant, land, s, t, false, &[], forgo);
     let chart = &variant.rules.strike_chart;
     StrikeParams {
-        strike_number: chart.strike_number(i32::from(sc.skill) + i32::from(ch.skill), i32::from(tc.skill)),
+        strike_number: chart.strike_number(
+            i32::from(sc.skill) + i32::from(ch.skill),
+            i32::from(tc.skill),
+        ),
         dice: (i32::from(s.power) + i32::from(ch.dice)).max(0) as u8,
         bonus_skill: ch.bonus_skill,
         bonus_dice: ch.bonus_dice,
