@@ -1592,7 +1592,7 @@ impl<'v> Battle<'v> {
             );
         }
         let info = self.sight(s, u.character, from, to, rs.magic, target);
-        let path = match info.path {
+        let paths = match info.path {
             Ok(p) => p,
             Err(reason) => return refuse(reason),
         };
@@ -1614,7 +1614,22 @@ impl<'v> Battle<'v> {
             },
         };
         let (a, tf) = (self.fighter(s, unit), self.fighter(s, target));
-        let p = strike::rangestrike(v, self.land, a, tf, &path, strength, rs.magic);
+        // Where the line runs along a hexside the rangestriker picks the hex
+        // (reference sheet, "Rangestriking"): the open reading that strikes best.
+        let mut best: Option<(StrikeParams, Vec<HexId>)> = None;
+        for path in paths {
+            let p = strike::rangestrike(v, self.land, a, tf, &path, strength, rs.magic);
+            let better = best.as_ref().is_none_or(|(b, _)| {
+                (p.strike_number, std::cmp::Reverse(p.dice))
+                    < (b.strike_number, std::cmp::Reverse(b.dice))
+            });
+            if better {
+                best = Some((p, path));
+            }
+        }
+        let Some((p, path)) = best else {
+            return refuse("no line of sight");
+        };
         let p = self.abilities(a, tf, true, p)?;
         Ok((p, path))
     }
@@ -1656,7 +1671,7 @@ impl<'v> Battle<'v> {
             // Law of the Battlelands 27.F: never blocked.
             return SightInfo {
                 range,
-                path: Ok(first.clone()),
+                path: Ok(vec![first.clone()]),
                 shown: first,
             };
         }
@@ -1675,11 +1690,11 @@ impl<'v> Battle<'v> {
                 Some(r) => reasons.push(r),
             }
         }
-        match ok.into_iter().next() {
+        match ok.first() {
             Some(p) => SightInfo {
                 range,
-                path: Ok(p.clone()),
-                shown: p,
+                shown: p.clone(),
+                path: Ok(ok),
             },
             None => fail(reasons.join("; and "), first),
         }
@@ -1707,14 +1722,14 @@ impl<'v> Battle<'v> {
             .is_some_and(|r| r.magic);
         let info = self.sight(s, u.character, from, to, magic, target);
         let check = self.rangestrike_check(s, unit, target);
-        let (possible, reason, params) = match check {
-            Ok((p, _)) => (true, None, Some(p)),
-            Err(BattleError::Refused(r)) => (false, Some(r), None),
+        let (possible, reason, params, shown) = match check {
+            Ok((p, path)) => (true, None, Some(p), path),
+            Err(BattleError::Refused(r)) => (false, Some(r), None, info.shown),
             Err(e) => return Err(e),
         };
         Ok(SightReport {
             range: info.range,
-            path: info.shown.iter().map(|h| h.label()).collect(),
+            path: shown.iter().map(|h| h.label()).collect(),
             possible,
             reason,
             strike_number: params.map(|p| p.strike_number),
@@ -1826,7 +1841,8 @@ fn occupied(s: &State) -> [bool; HEX_COUNT] {
 
 struct SightInfo {
     range: u8,
-    path: Result<Vec<HexId>, String>,
+    /// The open readings of the line, or why none is.
+    path: Result<Vec<Vec<HexId>>, String>,
     /// The path to show (the first reading when blocked).
     shown: Vec<HexId>,
 }
