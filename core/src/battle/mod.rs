@@ -1876,3 +1876,47 @@ pub struct CarryReport {
     pub hex: String,
     pub carry: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titan() -> Variant {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        crate::load(&dir, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn sides_alternate() {
+        assert_eq!(BattleSide::Attacker.other(), BattleSide::Defender);
+        assert_eq!(BattleSide::Defender.other(), BattleSide::Attacker);
+    }
+
+    #[test]
+    fn an_ended_battle_refuses_every_action() {
+        let v = titan();
+        let p = Position::from_ron(
+            r#"(battleland: "Plains", attacker: [(character: "Ogre", hex: "A1")],
+                defender: [(character: "Troll", hex: "F4")])"#,
+        )
+        .unwrap();
+        let mut b = Battle::from_position(&v, &p, GameRng::new(0)).unwrap();
+        b.apply(Action::Concede(BattleSide::Defender)).unwrap();
+        assert_eq!(b.phase(), Phase::Over);
+        assert!(b.legal_actions().is_empty());
+        assert_eq!(b.apply(Action::EndManeuver), Err(BattleError::Over));
+        assert_eq!(b.result().unwrap().conceded, Some(BattleSide::Defender));
+    }
+
+    #[test]
+    fn hex_ids_serialise_as_labels() {
+        let a = Action::Move {
+            unit: 1,
+            to: HexId::from_label("D4").unwrap(),
+        };
+        let text = ron::to_string(&a).unwrap();
+        assert!(text.contains("\"D4\""), "{text}");
+        assert_eq!(ron::from_str::<Action>(&text).unwrap(), a);
+        assert!(ron::from_str::<Action>(r#"Move(unit: 1, to: "Z9")"#).is_err());
+    }
+}
