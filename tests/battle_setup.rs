@@ -199,3 +199,36 @@ fn each_side_sees_the_battle() {
     assert_eq!(view.units[0].character, "Ogre");
     assert_eq!(view.battleland, "Plains");
 }
+
+/// A game may start its variant's scripts once and share its generator and
+/// Lua VM with every battle; the dice come from the game's generator.
+#[test]
+fn battles_can_share_the_games_generator_and_scripts() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let v = titan_core::load(
+        &common::root().join("tests/battle/variants/lua-battle"),
+        &common::options(),
+    )
+    .unwrap();
+    let rng = Rc::new(RefCell::new(GameRng::new(11)));
+    let lua = Battle::start_scripts(&v, &rng).unwrap();
+    assert!(lua.is_some());
+    for _ in 0..3 {
+        let before = rng.borrow().word_pos();
+        let mut b = Battle::with_scripts(
+            &v,
+            setup(&v, "Tundra", Edge::SouthWest),
+            rng.clone(),
+            lua.clone(),
+        )
+        .unwrap();
+        let mut pick = GameRng::new(1);
+        while b.result().is_none() {
+            let a = b.legal_actions();
+            b.apply(a[(pick.roll(a.len() as u32) - 1) as usize].clone())
+                .unwrap();
+        }
+        assert!(rng.borrow().word_pos() >= before);
+    }
+}

@@ -392,7 +392,7 @@ pub struct Battle<'v> {
     setup: BattleSetup,
     state: State,
     rng: Rc<RefCell<GameRng>>,
-    lua: Option<LuaHost>,
+    lua: Option<Rc<LuaHost>>,
     use_hooks: bool,
 }
 
@@ -439,6 +439,20 @@ impl<'v> Battle<'v> {
         variant: &'v Variant,
         setup: BattleSetup,
         rng: GameRng,
+    ) -> Result<Battle<'v>, BattleError> {
+        let rng = Rc::new(RefCell::new(rng));
+        let lua = Self::start_scripts(variant, &rng)?;
+        Self::with_scripts(variant, setup, rng, lua)
+    }
+
+    /// A battle that draws from the game's own generator and calls the
+    /// game's Lua VM (started once by [`Battle::start_scripts`] with that
+    /// generator), so that a game does not start its scripts for every battle.
+    pub fn with_scripts(
+        variant: &'v Variant,
+        setup: BattleSetup,
+        rng: Rc<RefCell<GameRng>>,
+        lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
         let land = variant
             .battlelands
@@ -541,7 +555,26 @@ impl<'v> Battle<'v> {
             fixed_dice: VecDeque::new(),
             conceded: None,
         };
-        Self::assemble(variant, land, setup, state, rng)
+        Self::assemble(variant, land, setup, state, rng, lua)
+    }
+
+    /// Starts a Lua VM with the variant's scripts, drawing from `rng`; `None`
+    /// when the variant has no scripts.
+    pub fn start_scripts(
+        variant: &Variant,
+        rng: &Rc<RefCell<GameRng>>,
+    ) -> Result<Option<Rc<LuaHost>>, ScriptError> {
+        if variant.scripts.is_empty() {
+            return Ok(None);
+        }
+        let mut host = LuaHost::new(
+            crate::compile::script_limits(&variant.data.rules),
+            rng.clone(),
+        )?;
+        for s in &variant.scripts {
+            host.load_script(s)?;
+        }
+        Ok(Some(Rc::new(host)))
     }
 
     fn assemble(
@@ -549,21 +582,9 @@ impl<'v> Battle<'v> {
         land: &'v Battleland,
         setup: BattleSetup,
         state: State,
-        rng: GameRng,
+        rng: Rc<RefCell<GameRng>>,
+        lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
-        let rng = Rc::new(RefCell::new(rng));
-        let lua = if variant.scripts.is_empty() {
-            None
-        } else {
-            let mut host = LuaHost::new(
-                crate::compile::script_limits(&variant.data.rules),
-                rng.clone(),
-            )?;
-            for s in &variant.scripts {
-                host.load_script(s)?;
-            }
-            Some(host)
-        };
         Ok(Battle {
             variant,
             land,
