@@ -214,8 +214,9 @@ fn battles_can_share_the_games_generator_and_scripts() {
     let rng = Rc::new(RefCell::new(GameRng::new(11)));
     let lua = Battle::start_scripts(&v, &rng).unwrap();
     assert!(lua.is_some());
-    for _ in 0..3 {
-        let before = rng.borrow().word_pos();
+    let start = rng.borrow().word_pos();
+    let mut rolled = 0;
+    for seed in 0..10 {
         let mut b = Battle::with_scripts(
             &v,
             setup(&v, "Tundra", Edge::SouthWest),
@@ -223,12 +224,22 @@ fn battles_can_share_the_games_generator_and_scripts() {
             lua.clone(),
         )
         .unwrap();
-        let mut pick = GameRng::new(1);
+        let mut pick = GameRng::new(seed);
         while b.result().is_none() {
             let a = b.legal_actions();
-            b.apply(a[(pick.roll(a.len() as u32) - 1) as usize].clone())
+            let events = b
+                .apply(a[(pick.roll(a.len() as u32) - 1) as usize].clone())
                 .unwrap();
+            for e in events {
+                if let titan_core::battle::BattleEvent::Struck { rolls, .. } = e {
+                    rolled += rolls.len();
+                }
+            }
         }
-        assert!(rng.borrow().word_pos() >= before);
     }
+    assert!(rolled > 0, "no dice rolled in ten battles");
+    assert!(
+        rng.borrow().word_pos() > start,
+        "the dice came from elsewhere"
+    );
 }
