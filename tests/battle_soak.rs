@@ -27,6 +27,37 @@ fn legion(v: &titan_core::Variant, rng: &mut GameRng) -> Vec<Fighter> {
         .collect()
 }
 
+/// Any action at all, most of them illegal: ids and hexes out of range too.
+fn random_action(rng: &mut GameRng) -> Action {
+    let unit = (rng.roll(20) - 1) as u8;
+    let target = (rng.roll(20) - 1) as u8;
+    let hex = HexId((rng.roll(40) - 1) as u8);
+    match rng.roll(9) {
+        1 => Action::Move { unit, to: hex },
+        2 => Action::Strike {
+            unit,
+            target,
+            strike_number: Some(rng.roll(8) as u8),
+            forgo_bonus: rng.roll(2) == 1,
+        },
+        3 => Action::Rangestrike { unit, target },
+        4 => Action::CarryOver {
+            target: Some(target),
+        },
+        5 => Action::Summon {
+            choice: (rng.roll(3) - 1) as u8,
+            to: hex,
+        },
+        6 => Action::Reinforce {
+            choice: (rng.roll(3) - 1) as u8,
+            to: hex,
+        },
+        7 => Action::ChooseEdge(titan_core::format::Edge::ALL[(rng.roll(6) - 1) as usize]),
+        8 => Action::EndStrikes,
+        _ => Action::EndManeuver,
+    }
+}
+
 fn snapshot(b: &Battle) -> String {
     format!("{:?}", b)
 }
@@ -61,20 +92,21 @@ fn ten_thousand_random_battles() {
             // Now and then, a bogus action: refused, and nothing changes.
             if rng.roll(20) == 1 {
                 let before = snapshot(&battle);
-                let bogus = Action::Move {
-                    unit: (rng.roll(20) - 1) as u8,
-                    to: HexId((rng.roll(27) - 1) as u8),
-                };
-                if !actions.contains(&bogus) {
-                    assert!(battle.apply(bogus).is_err(), "seed {seed}");
+                let bogus = random_action(&mut rng);
+                // A legal action not in the list (a declared strike number)
+                // may be accepted; anything refused must change nothing.
+                if !actions.contains(&bogus) && battle.apply(bogus.clone()).is_err() {
                     assert_eq!(
                         before,
                         snapshot(&battle),
-                        "seed {seed}: refused action changed state"
+                        "seed {seed}: refused {bogus:?} changed state"
                     );
                 }
+                battle
+                    .check_invariants()
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                continue;
             }
-            // Prefer striking and moving over ending phases, so battles fight.
             let pick = actions[(rng.roll(actions.len() as u32) - 1) as usize].clone();
             battle
                 .apply(pick.clone())
