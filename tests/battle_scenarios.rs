@@ -72,6 +72,7 @@ enum Step {
     Reinforced(Option<String>),
     MaySummonAfter(bool),
     MayReinforceAfter(bool),
+    Points(u32),
 }
 
 fn hex(label: &str) -> HexId {
@@ -300,6 +301,7 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
             assert_eq!(&got, c, "{ctx}: reinforced");
         }
         Step::MaySummonAfter(m) => assert_eq!(result().may_summon_after, *m, "{ctx}"),
+        Step::Points(n) => assert_eq!(result().points, *n, "{ctx}: points"),
         Step::MayReinforceAfter(m) => assert_eq!(result().may_reinforce_after, *m, "{ctx}"),
         other => {
             let a = action(b, other);

@@ -137,6 +137,10 @@ pub struct BattleResult {
     /// The winning defender did not take a reinforcement and may still muster
     /// (reference sheet, "Reinforcement").
     pub may_reinforce_after: bool,
+    /// What the winner scores: the value of the loser's slain characters
+    /// (reference sheet, "Scoring Battles"); 0 for mutual elimination and a
+    /// time loss. Masterplay may score differently (a fled legion).
+    pub points: u32,
 }
 
 /// A character in the battle, by its index in [`Battle::units`].
@@ -1428,7 +1432,17 @@ impl<'v> Battle<'v> {
             may_reinforce_after: winner == Winner::Defender
                 && s.reinforced.is_none()
                 && (attacker_ever_on || s.conceded != Some(BattleSide::Attacker)),
+            points: 0,
         };
+        let value = |list: &[CharacterId]| -> u32 {
+            list.iter().map(|&c| self.variant.character(c).value).sum()
+        };
+        let points = match winner {
+            Winner::Attacker => value(&result.defender_slain),
+            Winner::Defender if !time_loss => value(&result.attacker_slain),
+            _ => 0,
+        };
+        let result = BattleResult { points, ..result };
         s.phase = Phase::Over;
         s.carry = None;
         ev.push(BattleEvent::Ended(winner));
