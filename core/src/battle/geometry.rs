@@ -365,4 +365,21 @@ mod tests {
         }
         assert!(found);
     }
+
+    #[test]
+    fn every_reading_is_a_chain_of_neighbours() {
+        for a in HexId::all() {
+            for b in HexId::all() {
+                let d = distance(a, b);
+                let (p, q) = sight_lines(a, b);
+                for path in std::iter::once(p).chain(q) {
+                    assert_eq!(path.len() as u32, d + 1, "{} {}", a.label(), b.label());
+                    assert_eq!((path[0], path[path.len() - 1]), (a, b));
+                    for w in path.windows(2) {
+                        assert_eq!(distance(w[0], w[1]), 1, "{} {}", a.label(), b.label());
+                    }
+                }
+            }
+        }
+    }
 }
