@@ -4,6 +4,7 @@
 //! calls the library and prints what it returns.
 
 mod check;
+mod rules_battle;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +40,18 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
     },
+    /// Answer rules questions about a position, as JSON.
+    Rules {
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
+}
+
+/// The subcommands of `titan rules`.
+#[derive(Subcommand)]
+enum RulesCommand {
+    #[command(flatten)]
+    Battle(rules_battle::BattleQuery),
 }
 
 fn main() -> ExitCode {
@@ -50,5 +63,8 @@ fn main() -> ExitCode {
             variants,
             scripts,
         } => check::run(dirs, json, variants, scripts),
+        Command::Rules {
+            command: RulesCommand::Battle(query),
+        } => rules_battle::run(query, check::variants_root()),
     }
 }
