@@ -4,6 +4,8 @@
 //! calls the library and prints what it returns.
 
 mod check;
+mod engine;
+mod rules_masterboard;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +41,22 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
     },
+    /// Play on stdin and stdout: one JSON request per line in, one JSON
+    /// response per line out (new game, positions, saves, views, legal
+    /// actions, actions, queries). See docs/protocol.md.
+    Engine,
+    /// Ask the rules a question; the answer is one JSON object.
+    Rules {
+        #[command(subcommand)]
+        query: RulesQuery,
+    },
+}
+
+/// The questions `titan rules` answers.
+#[derive(Subcommand)]
+enum RulesQuery {
+    #[command(flatten)]
+    Masterboard(rules_masterboard::Query),
 }
 
 fn main() -> ExitCode {
@@ -50,5 +68,9 @@ fn main() -> ExitCode {
             variants,
             scripts,
         } => check::run(dirs, json, variants, scripts),
+        Command::Engine => engine::run(),
+        Command::Rules { query } => match query {
+            RulesQuery::Masterboard(q) => rules_masterboard::run(q),
+        },
     }
 }
