@@ -128,6 +128,14 @@ fn inward(variant: &Variant, v: &mut Value, k: Kind) -> Result<(), String> {
         Value::Object(map) => {
             let tag = tag_of(map).map(String::from);
             for (field, value) in map.iter_mut() {
+                // A summoned character is a pair: the legion it came from (a
+                // marker), then the character.
+                if field == "summoned"
+                    && let Some([_, character]) = value.as_array_mut().map(Vec::as_mut_slice)
+                {
+                    inward(variant, character, Kind::Character)?;
+                    continue;
+                }
                 inward(variant, value, kind(field, tag.as_deref()))?;
             }
         }
@@ -200,10 +208,63 @@ mod tests {
                 }
             }
         }
+        eprintln!("{checked} offered actions round-tripped: {kinds:?}");
         assert!(checked > 1000, "{checked}");
         for k in ["InitialSplit", "Split", "Roll", "Move", "Muster", "EndTurn"] {
             assert!(kinds.contains(k), "{k} never offered: {kinds:?}");
         }
+    }
+
+    /// The actions random play rarely or never reaches (the battle engine's
+    /// result, the winner's summons and acquisitions) round-trip too.
+    #[test]
+    fn rarer_actions_round_trip() {
+        let v = titan();
+        let c = |n| v.character_by_name(n).unwrap();
+        let m = |s: &str| s.parse().unwrap();
+        let actions = [
+            Action::Fight,
+            Action::DoneAfter,
+            Action::Summon {
+                from: m("P1-02"),
+                character: c("Angel"),
+            },
+            Action::Acquire {
+                character: c("Archangel"),
+            },
+            Action::Reinforce {
+                recruit: c("Troll"),
+                reveal: vec![c("Ogre"), c("Ogre")],
+            },
+            Action::BattleResult(titan_core::game::BattleOutcome {
+                attacker_slain: vec![c("Ogre")],
+                defender_slain: vec![c("Titan"), c("Gorgon")],
+                time_loss: false,
+                summoned: Some((m("P2-05"), c("Angel"))),
+                reinforced: Some(c("Centaur")),
+            }),
+            Action::Teleport {
+                legion: m("P3-01"),
+                to: v.board.by_number(300).unwrap(),
+                kind: titan_core::game::TeleportKind::Titan,
+                lord: c("Titan"),
+            },
+        ];
+        for a in actions {
+            let wire = to_wire(&v, &a);
+            assert_eq!(from_wire::<Action>(&v, &wire).unwrap(), a, "{wire}");
+        }
+        let wire = to_wire(
+            &v,
+            &Action::BattleResult(titan_core::game::BattleOutcome {
+                attacker_slain: vec![],
+                defender_slain: vec![],
+                time_loss: true,
+                summoned: Some((m("P2-05"), c("Angel"))),
+                reinforced: None,
+            }),
+        );
+        assert_eq!(wire["summoned"], serde_json::json!(["P2-05", "Angel"]));
     }
 
     #[test]
