@@ -92,11 +92,24 @@ fn failure(id: Option<Value>, f: Failure) -> Value {
 
 /// A player named in a request: by seat (0 is the first player given to
 /// `new_game`) or by name.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 enum PlayerRef {
     Seat(u8),
     Name(String),
+}
+
+impl<'de> Deserialize<'de> for PlayerRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(name) => Ok(PlayerRef::Name(name)),
+            Value::Number(n) if n.as_u64().is_some_and(|s| s <= u64::from(u8::MAX)) => {
+                Ok(PlayerRef::Seat(n.as_u64().unwrap_or_default() as u8))
+            }
+            other => Err(serde::de::Error::custom(format!(
+                "a player is a seat (0, 1, ...) or a name, not {other}"
+            ))),
+        }
+    }
 }
 
 /// The requests, by their `cmd`.

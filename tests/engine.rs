@@ -377,6 +377,19 @@ fn malformed_requests_are_answers_not_crashes() {
     e.ok(json!({"cmd": "new_game", "variant": "titan", "players": ["A", "B"], "seed": 1}));
     let r = e.send(json!({"cmd": "view", "player": 2}));
     assert_eq!(r["error"]["kind"], "request", "{r}");
+    let r = e.send(json!({"cmd": "view", "player": -1}));
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("a seat"),
+        "{r}"
+    );
+    let r = e.send(json!({"cmd": "view", "player": "Zed"}));
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no player"),
+        "{r}"
+    );
     let r = e.send(json!({"cmd": "apply", "player": "A", "action": {"action": "Jump"}}));
     assert_eq!(r["error"]["kind"], "request", "{r}");
     let r = e.send(json!({"cmd": "apply", "player": "A", "action":

@@ -256,3 +256,25 @@ fn every_rules_command_has_help() {
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
 }
+
+/// A `Hook` need is asked of the variant's scripts, as in a game: the
+/// fixture's Marsh gives a Ranger to any legion of five or more.
+#[test]
+fn a_hook_need_runs_the_variant_script() {
+    let hooked = |legion: &str| {
+        let a = answer(&[
+            "rules",
+            "recruits",
+            "--variant",
+            "tests/fixtures/muster-hook",
+            "--terrain",
+            "Marsh",
+            "--legion",
+            legion,
+        ]);
+        a["recruits"].as_array().unwrap().clone()
+    };
+    let ranger = json!({"recruit": "Ranger", "reveal": []});
+    assert!(hooked("Ogre,Ogre,Troll,Centaur,Centaur").contains(&ranger));
+    assert!(!hooked("Ogre,Ogre,Troll").contains(&ranger));
+}
