@@ -137,6 +137,10 @@ enum Request {
     },
     Load {
         path: PathBuf,
+        /// The variant to replay on (a name or folder), when it is not the
+        /// bundled variant the save names (say, a variant loaded by path).
+        #[serde(default)]
+        variant: Option<String>,
     },
     View {
         player: PlayerRef,
@@ -195,7 +199,19 @@ impl Session {
         let id = fields.remove("id");
         let result = serde_json::from_value::<Request>(Value::Object(fields))
             .map_err(|e| Failure::request(format!("bad request: {e}")))
-            .and_then(|r| self.handle(r));
+            .and_then(|r| {
+                // A bug must not end a session that others rely on. The game
+                // is replaced only once a request has succeeded (and
+                // `Game::apply` works on a copy), so after a panic the
+                // session's game is the one before the request.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(r)))
+                    .unwrap_or_else(|_| {
+                        Err(Failure::new(
+                            "internal",
+                            "the engine failed on this request (a bug: please report it with the request); the game is as it was before it",
+                        ))
+                    })
+            });
         match result {
             Ok(mut map) => {
                 map.insert("ok".into(), Value::Bool(true));
@@ -242,6 +258,7 @@ impl Session {
                         ));
                     }
                 };
+                check_position(&position)?;
                 let game = position
                     .to_game(v)
                     .map_err(|e| Failure::new("load", e.to_string()))?;
@@ -254,8 +271,8 @@ impl Session {
                 })?;
                 answer(json!({"path": path}))
             }
-            Request::Load { path } => {
-                let game = self.load(&path)?;
+            Request::Load { path, variant } => {
+                let game = self.load(&path, variant.as_deref())?;
                 self.game = Some(game);
                 answer(json!({"variant": self.game()?.variant.id, "to_act": self.to_act()?}))
             }
@@ -372,17 +389,37 @@ impl Session {
         answer(json!({"variants": list}))
     }
 
-    /// Reads a save, loads the variant it names and replays it.
-    fn load(&mut self, path: &Path) -> Result<Game, Failure> {
+    /// Reads a save, loads the variant it names (or `spec`) and replays it.
+    fn load(&mut self, path: &Path, spec: Option<&str>) -> Result<Game, Failure> {
         let fail = |m: String| Failure::new("load", m);
         let text = std::fs::read_to_string(path)
             .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
         let save: SaveFile = titan_core::load::ron_options()
             .from_str(&text)
             .map_err(|e| fail(format!("{}: {e}", path.display())))?;
-        let variant = self.variant(&save.variant)?;
+        let variant = self.variant(spec.unwrap_or(&save.variant))?;
         Game::from_save(variant, &save).map_err(|e| fail(e.to_string()))
     }
+}
+
+/// What a position must have before the core sets it up: players, and an
+/// active seat among them.
+fn check_position(position: &Position) -> Result<(), Failure> {
+    let n = position.players.len();
+    if n == 0 {
+        return Err(Failure::new("load", "a position needs players"));
+    }
+    if usize::from(position.active) >= n {
+        return Err(Failure::new(
+            "load",
+            format!(
+                "the active seat is {}, but the seats are 0 to {}",
+                position.active,
+                n - 1
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn no_game() -> Failure {
@@ -398,8 +435,12 @@ fn seat(game: &Game, player: &PlayerRef) -> Result<PlayerId, Failure> {
     };
     found.map(PlayerId).ok_or_else(|| {
         let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        let asked = match player {
+            PlayerRef::Seat(s) => format!("in seat {s}"),
+            PlayerRef::Name(n) => format!("{n:?}"),
+        };
         Failure::request(format!(
-            "no player {player:?} in this game (seats 0 to {}: {})",
+            "no player {asked} in this game (seats 0 to {}: {})",
             players.len().saturating_sub(1),
             names.join(", ")
         ))

@@ -322,6 +322,17 @@ fn positions_load_from_files_and_bad_ones_are_errors() {
     );
     assert_eq!(bad["error"]["kind"], "load", "{bad}");
     assert!(bad["error"]["message"].as_str().unwrap().contains("Orc"));
+    let no_seat = e.send(
+        json!({"cmd": "load_position", "variant": "titan", "position": {
+        "players": [{"name": "Ann", "tower": 100}], "legions": [], "active": 7, "phase": "Move"}}),
+    );
+    assert!(
+        no_seat["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("active seat is 7"),
+        "{no_seat}"
+    );
     // The game loaded before is still there.
     assert_eq!(e.view(1), v);
     let nowhere = e.send(json!({"cmd": "load_position", "variant": "titan",
@@ -400,5 +411,34 @@ fn malformed_requests_are_answers_not_crashes() {
     );
     let r = e.send(json!({"cmd": "recruits", "terrain": "Marsh", "legion": ["Ogre", "Ogre"]}));
     assert_eq!(r["ok"], true, "{r}");
+    e.finish();
+}
+
+/// A game of a variant loaded by path is saved under its id; loading it
+/// again needs the path, given as `variant`.
+#[test]
+fn a_variant_by_path_saves_and_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hooked.ron");
+    let mut e = Engine::start();
+    let fixture = "tests/fixtures/muster-hook";
+    e.ok(json!({"cmd": "new_game", "variant": fixture, "players": ["A", "B"], "seed": 5}));
+    // Queries without a variant use the game's: its Marsh has the hook.
+    let r = e.ok(json!({"cmd": "recruits", "terrain": "Marsh",
+        "legion": ["Ogre", "Ogre", "Troll", "Lion", "Lion"]}));
+    assert!(
+        r["recruits"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"recruit": "Ranger", "reveal": []})),
+        "{r}"
+    );
+    let views = [e.view(0), e.view(1)];
+    e.ok(json!({"cmd": "save", "path": path}));
+    let lost = e.send(json!({"cmd": "load", "path": path}));
+    assert_eq!(lost["error"]["kind"], "variant", "{lost}");
+    let loaded = e.ok(json!({"cmd": "load", "path": path, "variant": fixture}));
+    assert_eq!(loaded["variant"], "muster-hook");
+    assert_eq!([e.view(0), e.view(1)], views);
     e.finish();
 }
