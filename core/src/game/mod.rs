@@ -317,6 +317,26 @@ pub struct BattleOutcome {
     pub reinforced: Option<CharacterId>,
 }
 
+/// A battle to fight: what masterplay hands the battle engine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleRequest {
+    pub land: LandId,
+    pub terrain: crate::model::TerrainId,
+    pub attacker: Marker,
+    pub defender: Marker,
+    /// Each character with its power for this battle (a Titan's grows with
+    /// its player's score).
+    pub attacker_characters: Vec<(CharacterId, u8)>,
+    pub defender_characters: Vec<(CharacterId, u8)>,
+    /// The battleland edge the attacker enters by (see ARCHITECTURE.md,
+    /// "Entry sides"), unless the battleland fixes one.
+    pub attacker_edge: crate::format::Edge,
+    /// Characters the attacker could summon, and from which legion.
+    pub summonable: Vec<(Marker, CharacterId)>,
+    /// Characters the defender may muster as a reinforcement here.
+    pub reinforcements: Vec<CharacterId>,
+}
+
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event")]
@@ -576,6 +596,29 @@ impl Game {
         text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         })
+    }
+
+    /// What the battle engine needs to fight the engagement now in its
+    /// Battle step, or None.
+    pub fn battle_request(&self) -> Option<BattleRequest> {
+        rules::battle_request(self)
+    }
+
+    /// Hands the battle's result back: the slain are removed and scored, and
+    /// the winner may summon, acquire or reinforce as the rules allow. It is
+    /// recorded like an action (by the attacker), so saves replay it.
+    pub fn resolve_battle(&mut self, outcome: BattleOutcome) -> Result<Vec<Event>, RuleError> {
+        let Some(req) = self.battle_request() else {
+            return refuse(
+                "reference sheet, Battle Overview",
+                "no battle is being fought",
+            );
+        };
+        let attacker = self
+            .legion(req.attacker)
+            .map(|l| l.owner)
+            .unwrap_or(self.state.active);
+        self.apply(attacker, &Action::BattleResult(outcome))
     }
 
     /// Checks the invariants of a position; the soak test runs this after

@@ -55,9 +55,10 @@ pub fn options(
             match *need {
                 Needs::Previous(n) => {
                     if let Some(prev) = i.checked_sub(1).map(|p| table.rows[p].character)
-                        && count(legion, prev) >= n as usize {
-                            offer(vec![prev; n as usize]);
-                        }
+                        && count(legion, prev) >= n as usize
+                    {
+                        offer(vec![prev; n as usize]);
+                    }
                 }
                 Needs::Free => offer(Vec::new()),
                 Needs::Identical { count: n, class } => {

@@ -15,9 +15,11 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     let mut actions = game.legal_actions(player);
     let concede = actions.iter().position(|a| *a == Action::ConcedeGame);
     if let Some(i) = concede
-        && actions.len() > 1 && rng.roll(2000) > 1 {
-            actions.swap_remove(i);
-        }
+        && actions.len() > 1
+        && rng.roll(2000) > 1
+    {
+        actions.swap_remove(i);
+    }
     if actions.is_empty() {
         return None;
     }

@@ -340,39 +340,42 @@ fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<Action> {
     }
     let vacant = |l: LandId| occ[l.index()] == Occupancy::Empty;
     if let Some(tt) = &rules.tower_teleport
-        && roll == tt.roll && game.exits.is_tower(legion.land) && has_lord(game, legion) {
-            let mut targets: Vec<LandId> = game
-                .variant
-                .board
-                .lands()
-                .filter(|&l| game.exits.is_tower(l) && l != legion.land && vacant(l))
-                .collect();
-            targets.extend(
-                game.exits
-                    .within(legion.land, tt.range)
-                    .into_iter()
-                    .filter(|&l| vacant(l)),
-            );
-            targets.sort_unstable();
-            targets.dedup();
-            let mut lords: Vec<CharacterId> = legion
-                .characters
-                .iter()
-                .copied()
-                .filter(|&c| game.variant.class(class_of(game, c)).tower_teleport)
-                .collect();
-            lords.dedup();
-            for to in targets {
-                for &lord in &lords {
-                    out.push(Action::Teleport {
-                        legion: legion.marker,
-                        to,
-                        kind: TeleportKind::Tower,
-                        lord,
-                    });
-                }
+        && roll == tt.roll
+        && game.exits.is_tower(legion.land)
+        && has_lord(game, legion)
+    {
+        let mut targets: Vec<LandId> = game
+            .variant
+            .board
+            .lands()
+            .filter(|&l| game.exits.is_tower(l) && l != legion.land && vacant(l))
+            .collect();
+        targets.extend(
+            game.exits
+                .within(legion.land, tt.range)
+                .into_iter()
+                .filter(|&l| vacant(l)),
+        );
+        targets.sort_unstable();
+        targets.dedup();
+        let mut lords: Vec<CharacterId> = legion
+            .characters
+            .iter()
+            .copied()
+            .filter(|&c| game.variant.class(class_of(game, c)).tower_teleport)
+            .collect();
+        lords.dedup();
+        for to in targets {
+            for &lord in &lords {
+                out.push(Action::Teleport {
+                    legion: legion.marker,
+                    to,
+                    kind: TeleportKind::Tower,
+                    lord,
+                });
             }
         }
+    }
     if let Some(tt) = &rules.titan_teleport {
         let titan = game.variant.rules.titan.character;
         let score = game.state.players[legion.owner.0 as usize].score;
@@ -645,6 +648,10 @@ pub(super) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Action> {
 }
 
 fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut Vec<Action>) {
+    if let EngagementStep::After(a) = &e.step {
+        after_actions(game, a, out);
+        return;
+    }
     let (Some(att), Some(def)) = (game.legion(e.attacker), game.legion(e.defender)) else {
         return;
     };
@@ -657,6 +664,7 @@ fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut V
         }
         EngagementStep::Negotiate { proposal } => {
             out.push(Action::Concede);
+            out.push(Action::Fight);
             // The simplest agreements: one side gives up its whole legion.
             if proposal.is_none() {
                 out.push(Action::Propose {
@@ -669,42 +677,44 @@ fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut V
                 });
             }
             if let Some(p) = proposal
-                && p.by != player {
-                    out.push(Action::Accept);
-                    out.push(Action::Reject);
-                }
+                && p.by != player
+            {
+                out.push(Action::Accept);
+                out.push(Action::Reject);
+            }
         }
         EngagementStep::Battle => {
             out.push(Action::Concede);
         }
-        EngagementStep::After(a) => {
-            let Some(winner) = game.legion(a.winner) else {
-                out.push(Action::DoneAfter);
-                return;
-            };
-            let room = winner.height() < game.variant.rules.legions.max_size as usize;
-            if room && a.summon {
-                for (from, c) in summonable(game, winner) {
-                    out.push(Action::Summon { from, character: c });
-                }
-            }
-            if room
-                && let Some(&threshold) = a.acquisitions.first() {
-                    for c in acquirable(game, threshold) {
-                        out.push(Action::Acquire { character: c });
-                    }
-                }
-            if room && a.reinforce && !winner.mustered {
-                for o in muster_options(game, winner) {
-                    out.push(Action::Reinforce {
-                        recruit: o.recruit,
-                        reveal: o.reveal,
-                    });
-                }
-            }
-            out.push(Action::DoneAfter);
+        EngagementStep::After(_) => {}
+    }
+}
+
+fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
+    let Some(winner) = game.legion(a.winner) else {
+        out.push(Action::DoneAfter);
+        return;
+    };
+    let room = winner.height() < game.variant.rules.legions.max_size as usize;
+    if room && a.summon {
+        for (from, c) in summonable(game, winner) {
+            out.push(Action::Summon { from, character: c });
         }
     }
+    if room && let Some(&threshold) = a.acquisitions.first() {
+        for c in acquirable(game, threshold) {
+            out.push(Action::Acquire { character: c });
+        }
+    }
+    if room && a.reinforce && !winner.mustered {
+        for o in muster_options(game, winner) {
+            out.push(Action::Reinforce {
+                recruit: o.recruit,
+                reveal: o.reveal,
+            });
+        }
+    }
+    out.push(Action::DoneAfter);
 }
 
 /// Characters that may be summoned into `winner` from the player's other
@@ -739,7 +749,9 @@ fn acquirable(game: &Game, threshold: u32) -> Vec<CharacterId> {
         .scoring
         .acquire
         .iter()
-        .filter(|&&(c, every)| threshold.is_multiple_of(every) && game.state.caretaker[c.index()] > 0)
+        .filter(|&&(c, every)| {
+            threshold.is_multiple_of(every) && game.state.caretaker[c.index()] > 0
+        })
         .map(|&(c, _)| c)
         .collect()
 }
@@ -1346,9 +1358,18 @@ fn engagement_step(
             let full: u32 = chars.iter().map(|&c| value(game, def.owner, c)).sum();
             let points = full * num / den.max(1);
             events.push(Event::Fled { legion: e.defender });
-            slay(game, e.defender, &chars, Some(attacker), events);
+            let mut deaths = Deaths::new();
+            slay(
+                game,
+                e.defender,
+                &chars,
+                Some(attacker),
+                &mut deaths,
+                events,
+            );
             let thresholds = score(game, attacker, points, events);
             finish_engagement(game, e.attacker, false, thresholds, false, events);
+            bury(game, deaths, events);
         }
         (EngagementStep::DefenderChoice, Action::Stand) => {
             set_step(game, EngagementStep::Negotiate { proposal: None });
@@ -1366,7 +1387,8 @@ fn engagement_step(
             let chars = l.characters.clone();
             let points: u32 = chars.iter().map(|&c| value(game, player, c)).sum();
             events.push(Event::Conceded { legion: loser });
-            slay(game, loser, &chars, winner_owner, events);
+            let mut deaths = Deaths::new();
+            slay(game, loser, &chars, winner_owner, &mut deaths, events);
             let thresholds = match winner_owner {
                 Some(w) => score(game, w, points, events),
                 None => Vec::new(),
@@ -1382,6 +1404,7 @@ fn engagement_step(
                 is_att && in_battle,
                 events,
             );
+            bury(game, deaths, events);
         }
         (
             EngagementStep::Negotiate { .. },
@@ -1428,10 +1451,9 @@ fn engagement_step(
             agreement(game, &e, &p, events);
         }
         (EngagementStep::Negotiate { .. }, Action::Fight) => {
-            return refuse(
-                "reference sheet, Battle Overview",
-                "battles are fought by the battle engine; this game resolves engagements by flight, concession or agreement",
-            );
+            // "Either player may demand that the battle be played out."
+            set_step(game, EngagementStep::Battle);
+            events.push(Event::BattleBegins { land: e.land });
         }
         (EngagementStep::Battle, Action::BattleResult(outcome)) => {
             battle_result(game, &e, outcome, events)?;
@@ -1467,20 +1489,37 @@ fn agreement(game: &mut Game, e: &Engagement, p: &Proposal, events: &mut Vec<Eve
     };
     let att_points = points(game, ao, &p.attacker_losses);
     let def_points = points(game, dow, &p.defender_losses);
-    slay(game, e.attacker, &p.attacker_losses, Some(dow), events);
-    slay(game, e.defender, &p.defender_losses, Some(ao), events);
-    match (att_all, def_all) {
-        (true, true) => end_engagement(game, events),
-        (false, true) => {
-            let t = score(game, ao, def_points, events);
-            finish_engagement(game, e.attacker, false, t, false, events);
-        }
-        (true, false) => {
-            let t = score(game, dow, att_points, events);
-            finish_engagement(game, e.defender, true, t, true, events);
-        }
-        (false, false) => end_engagement(game, events),
+    let mut deaths = Deaths::new();
+    slay(
+        game,
+        e.attacker,
+        &p.attacker_losses,
+        Some(dow),
+        &mut deaths,
+        events,
+    );
+    slay(
+        game,
+        e.defender,
+        &p.defender_losses,
+        Some(ao),
+        &mut deaths,
+        events,
+    );
+    let (winner, points, summon, reinforce) = match (att_all, def_all) {
+        (false, true) => (Some((e.attacker, ao)), def_points, true, false),
+        (true, false) => (Some((e.defender, dow)), att_points, false, true),
+        _ => (None, 0, false, false),
+    };
+    let thresholds = match winner {
+        Some((_, owner)) => score(game, owner, points, events),
+        None => Vec::new(),
+    };
+    match winner {
+        Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
+        None => end_engagement(game, events),
     }
+    bury(game, deaths, events);
 }
 
 fn battle_result(
@@ -1538,24 +1577,53 @@ fn battle_result(
         remove_all(&mut v, &r.attacker_slain);
         v
     };
-    slay(game, e.attacker, &r.attacker_slain, Some(dow), events);
-    slay(game, e.defender, &r.defender_slain, Some(ao), events);
+    let mut deaths = Deaths::new();
+    slay(
+        game,
+        e.attacker,
+        &r.attacker_slain,
+        Some(dow),
+        &mut deaths,
+        events,
+    );
+    slay(
+        game,
+        e.defender,
+        &r.defender_slain,
+        Some(ao),
+        &mut deaths,
+        events,
+    );
     if r.time_loss && !survivors_att.is_empty() {
-        slay(game, e.attacker, &survivors_att, None, events);
+        slay(game, e.attacker, &survivors_att, None, &mut deaths, events);
     }
-    match (att_gone, def_gone) {
-        (true, true) => end_engagement(game, events),
-        (false, true) => {
-            let t = score(game, ao, def_value, events);
-            finish_engagement(game, e.attacker, r.summoned.is_none(), t, false, events);
-        }
+    let (winner, points, summon, reinforce) = match (att_gone, def_gone) {
+        (false, true) => (
+            Some((e.attacker, ao)),
+            def_value,
+            r.summoned.is_none(),
+            false,
+        ),
         (true, false) => {
             let points = if r.time_loss { 0 } else { att_value };
-            let t = score(game, dow, points, events);
-            finish_engagement(game, e.defender, false, t, r.reinforced.is_none(), events);
+            (
+                Some((e.defender, dow)),
+                points,
+                false,
+                r.reinforced.is_none(),
+            )
         }
-        (false, false) => end_engagement(game, events),
+        _ => (None, 0, false, false),
+    };
+    let thresholds = match winner {
+        Some((_, owner)) => score(game, owner, points, events),
+        None => Vec::new(),
+    };
+    match winner {
+        Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
+        None => end_engagement(game, events),
     }
+    bury(game, deaths, events);
     Ok(())
 }
 
@@ -1663,7 +1731,7 @@ fn finish_engagement(
     summon: bool,
     acquisitions: Vec<u32>,
     reinforce: bool,
-    events: &mut [Event],
+    events: &mut Vec<Event>,
 ) {
     if game.state.phase == Phase::Over || game.legion(winner).is_none() {
         end_engagement(game, events);
@@ -1684,10 +1752,15 @@ fn finish_engagement(
     );
 }
 
-fn end_engagement(game: &mut Game, _events: &mut [Event]) {
+fn end_engagement(game: &mut Game, events: &mut Vec<Event>) {
     game.state.engagement = None;
     if game.state.phase == Phase::Engage && engaged_lands(game).is_empty() {
         game.state.phase = Phase::Muster;
+    }
+    // A mover whose Titan fell waited for the winner to finish: play passes.
+    let active = game.state.active;
+    if game.state.phase != Phase::Over && !game.state.players[active.0 as usize].alive {
+        next_player(game, events);
     }
 }
 
@@ -1742,6 +1815,7 @@ fn slay(
     marker: Marker,
     chars: &[CharacterId],
     slayer: Option<PlayerId>,
+    deaths: &mut Deaths,
     events: &mut Vec<Event>,
 ) {
     if chars.is_empty() {
@@ -1780,8 +1854,25 @@ fn slay(
     }
     let titan = game.variant.rules.titan.character;
     if chars.contains(&titan) && game.state.players[owner.0 as usize].alive {
-        eliminate_player(game, owner, slayer, events);
+        // Out of the game at once (so a Titan dying with its rival's does
+        // not score); the rest waits for `bury`, when both sides are done.
+        game.state.players[owner.0 as usize].alive = false;
+        deaths.push((owner, slayer));
     }
+}
+
+/// Players whose Titans were slain in one action: removed together, then the
+/// game may end.
+type Deaths = Vec<(PlayerId, Option<PlayerId>)>;
+
+fn bury(game: &mut Game, deaths: Deaths, events: &mut Vec<Event>) {
+    if deaths.is_empty() {
+        return;
+    }
+    for (dead, slayer) in deaths {
+        eliminate_player(game, dead, slayer, events);
+    }
+    after_elimination(game, events);
 }
 
 /// Adds points and returns the acquisition thresholds passed.
@@ -1856,16 +1947,18 @@ fn eliminate_player(
         }
         events.push(Event::LegionEliminated { legion: l.marker });
         if let Some(to) = opponent.or(slayer)
-            && game.state.players[to.0 as usize].alive && half > 0 {
-                let p = &mut game.state.players[to.0 as usize];
-                p.score += half;
-                let score = p.score;
-                events.push(Event::Scored {
-                    player: to,
-                    points: half,
-                    score,
-                });
-            }
+            && game.state.players[to.0 as usize].alive
+            && half > 0
+        {
+            let p = &mut game.state.players[to.0 as usize];
+            p.score += half;
+            let score = p.score;
+            events.push(Event::Scored {
+                player: to,
+                points: half,
+                score,
+            });
+        }
     }
     // The slayer gains the legion markers.
     let markers: Vec<Marker> = std::mem::take(&mut game.state.players[dead.0 as usize].markers);
@@ -1904,7 +1997,6 @@ fn eliminate_player(
         player: dead,
         by: slayer,
     });
-    after_elimination(game, events);
 }
 
 /// Ends the game when one player or none is left; moves play on when the
@@ -1946,7 +2038,8 @@ fn after_elimination(game: &mut Game, events: &mut Vec<Event>) {
         game.state.engagement = None;
     }
     let active = game.state.active;
-    if !game.state.players[active.0 as usize].alive {
+    let waiting = game.state.engagement.is_some();
+    if !game.state.players[active.0 as usize].alive && !waiting {
         if game.state.phase == Phase::InitialSplit {
             let order = turn_order(game);
             match order.iter().copied().find(|p| {
@@ -2063,10 +2156,11 @@ fn end_turn(game: &mut Game, events: &mut Vec<Event>) {
         (game.state.turn, alive.len() as u32, best),
     );
     if let Some(Some(w)) = hooked
-        && alive.contains(&PlayerId(w)) {
-            game_over(game, Outcome::Winner(PlayerId(w)), events);
-            return;
-        }
+        && alive.contains(&PlayerId(w))
+    {
+        game_over(game, Outcome::Winner(PlayerId(w)), events);
+        return;
+    }
     if limit.is_some_and(|l| best >= l) {
         let leaders: Vec<PlayerId> = alive
             .into_iter()
@@ -2100,6 +2194,74 @@ fn next_player(game: &mut Game, events: &mut Vec<Event>) {
             return;
         }
     }
+}
+
+/// The battleland edge an attacker entering `land` from `from` comes in by.
+///
+/// Lands are triangles (ARCHITECTURE.md, "Masterboard grid"). Their three
+/// borders, taken clockwise, map onto the attacker edges of
+/// `rules.battle.attacker_edges` taken in order: for a land whose third border
+/// is below it (pointing up) the bottom, left and right borders; for one
+/// pointing down the top, right and left borders. The printed board's
+/// name-sides are not in our sources, so this is the project's convention.
+pub(super) fn entry_edge(game: &Game, land: LandId, from: Option<LandId>) -> crate::format::Edge {
+    let edges = &game.variant.rules.battle.attacker_edges;
+    let first = edges
+        .first()
+        .copied()
+        .unwrap_or(crate::format::Edge::SouthWest);
+    let Some(from) = from else { return first };
+    let board = &game.variant.board;
+    let (a, b) = (board.land(land).position, board.land(from).position);
+    let points_up = (a.x + a.y).rem_euclid(2) == 1;
+    let border = match (b.x - a.x, b.y - a.y) {
+        (0, _) => 0,
+        (dx, _) if (dx < 0) == points_up => 1,
+        _ => 2,
+    };
+    edges.get(border).copied().unwrap_or(first)
+}
+
+pub(super) fn battle_request(game: &Game) -> Option<BattleRequest> {
+    let e = game.state.engagement.as_ref()?;
+    if e.step != EngagementStep::Battle {
+        return None;
+    }
+    let att = game.legion(e.attacker)?;
+    let def = game.legion(e.defender)?;
+    let powered = |l: &Legion| -> Vec<(CharacterId, u8)> {
+        l.characters
+            .iter()
+            .map(|&c| {
+                let power = if c == game.variant.rules.titan.character {
+                    titan_power(game, l.owner)
+                } else {
+                    game.variant.character(c).power
+                };
+                (c, power)
+            })
+            .collect()
+    };
+    let mut reinforcements: Vec<CharacterId> = if def.mustered {
+        Vec::new()
+    } else {
+        muster_options(game, def)
+            .into_iter()
+            .map(|o| o.recruit)
+            .collect()
+    };
+    reinforcements.dedup();
+    Some(BattleRequest {
+        land: e.land,
+        terrain: game.variant.board.land(e.land).terrain,
+        attacker: e.attacker,
+        defender: e.defender,
+        attacker_characters: powered(att),
+        defender_characters: powered(def),
+        attacker_edge: entry_edge(game, e.land, att.entered_from),
+        summonable: summonable(game, att),
+        reinforcements,
+    })
 }
 
 pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
