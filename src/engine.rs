@@ -153,6 +153,9 @@ enum Request {
         action: Value,
     },
     ToAct,
+    Battle {
+        player: PlayerRef,
+    },
     Moves {
         #[serde(default)]
         variant: Option<String>,
@@ -304,6 +307,11 @@ impl Session {
                 answer(json!({"events": wire::to_wire(&variant, &seen), "to_act": self.to_act()?}))
             }
             Request::ToAct => answer(json!({"to_act": self.to_act()?})),
+            Request::Battle { player } => {
+                let game = self.game()?;
+                let p = seat(game, &player)?;
+                answer(json!({"battle": battle_seen_by(game, p)?}))
+            }
             Request::Moves {
                 variant,
                 land,
@@ -454,6 +462,28 @@ pub fn events_seen_by(events: Vec<Event>, player: PlayerId) -> Vec<Event> {
         .into_iter()
         .filter(|e| !matches!(e, Event::Revealed { to: Some(to), .. } if *to != player))
         .collect()
+}
+
+/// The battle being fought, for the battle engine, as `player` may see it:
+/// only the engaged players are told, and only the attacker is told what
+/// could be summoned from the attacker's other legions. `null` when no battle
+/// is being fought.
+fn battle_seen_by(game: &Game, player: PlayerId) -> Result<Value, Failure> {
+    let Some(mut battle) = game.battle_request() else {
+        return Ok(Value::Null);
+    };
+    let owner = |m| game.legion(m).map(|l| l.owner);
+    let attacker = owner(battle.attacker);
+    if attacker != Some(player) && owner(battle.defender) != Some(player) {
+        return Err(Failure::request(format!(
+            "{} is not in this battle: only the engaged players see it",
+            game.state.players[usize::from(player.0)].name
+        )));
+    }
+    if attacker != Some(player) {
+        battle.summonable.clear();
+    }
+    Ok(wire::to_wire(&game.variant, &battle))
 }
 
 /// Rule options from plain JSON: true/false, integers, strings.

@@ -228,7 +228,84 @@ fn a_short_game_over_the_protocol() {
     let again: Vec<Value> = [0, 1].iter().map(|&p| e2.view(p)).collect();
     assert_eq!(views, again);
     assert_eq!(actions, e2.actions(mover));
+
+    // The loaded game goes on: the turn ends and the other player's begins.
+    e2.apply(mover, &json!({"action": "DoneMoving"}));
+    let offered = e2.actions(mover);
+    assert!(
+        offered.contains(&json!({"action": "EndTurn"})),
+        "{offered:?}"
+    );
+    let ended = e2.apply(mover, &json!({"action": "EndTurn"}));
+    assert_eq!(
+        ended["events"].as_array().unwrap().last().unwrap(),
+        &json!({"event": "TurnBegins", "player": other, "turn": 1})
+    );
+    assert_eq!(ended["to_act"], json!([other]));
     e2.finish();
+}
+
+/// A bot's loop over the protocol: ask who is to act, ask that player's
+/// legal actions, apply one. Every action offered on the wire is accepted
+/// back, over hundreds of actions of three-player games, each played to its
+/// end or to 400 actions.
+#[test]
+fn every_offered_action_is_accepted_over_the_wire() {
+    let mut e = Engine::start();
+    // A fixed sequence of picks (a linear congruential generator): the test
+    // is the same on every run.
+    let mut pick = 12345u64;
+    let mut applied = 0;
+    let mut kinds = std::collections::BTreeSet::new();
+    for seed in 0.. {
+        if applied >= 500 {
+            break;
+        }
+        let mut answer = e.ok(json!({"cmd": "new_game", "variant": "titan",
+            "players": ["A", "B", "C"], "seed": seed}));
+        for _ in 0..400 {
+            let Some(p) = answer["to_act"].as_array().and_then(|t| t.first()) else {
+                // Nobody to act: the game is over.
+                assert!(!e.view(0)["outcome"].is_null(), "{answer}");
+                break;
+            };
+            let p = p.as_u64().unwrap();
+            let offered: Vec<Value> = e
+                .actions(p)
+                .into_iter()
+                .filter(|a| a["action"] != "ConcedeGame")
+                .collect();
+            assert!(
+                !offered.is_empty(),
+                "seed {seed}: player {p} is to act but may not: {answer}\n{}\n{:?}",
+                e.view(p),
+                e.actions(p)
+            );
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Splits are many and optional: mostly pass, as a cautious bot does.
+            let chosen = match offered.iter().find(|a| a["action"] == "DoneSplitting") {
+                Some(done) if pick % 4 != 0 => done.clone(),
+                _ => offered[((pick >> 33) as usize) % offered.len()].clone(),
+            };
+            kinds.insert(chosen["action"].as_str().unwrap().to_string());
+            answer = e.apply(p, &chosen);
+            applied += 1;
+        }
+    }
+    eprintln!("{applied} actions over the wire: {kinds:?}");
+    for k in [
+        "InitialSplit",
+        "Roll",
+        "Move",
+        "DoneMoving",
+        "Engage",
+        "EndTurn",
+    ] {
+        assert!(kinds.contains(k), "{k} never played: {kinds:?}");
+    }
+    e.finish();
 }
 
 /// Reference sheet, "Engagement": "At the start of an Engagement, each

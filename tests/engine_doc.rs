@@ -153,6 +153,7 @@ fn every_command_is_documented_with_an_example() {
         "legal_actions",
         "apply",
         "to_act",
+        "battle",
         "moves",
         "recruits",
     ] {
@@ -169,5 +170,5 @@ fn every_command_is_documented_with_an_example() {
     let message: Value = serde_json::from_str(&answer[0]).unwrap();
     let message = message["error"]["message"].as_str().unwrap().to_string();
     let known = message.matches('`').count() / 2 - 1;
-    assert_eq!(known, 11, "{message}");
+    assert_eq!(known, 12, "{message}");
 }

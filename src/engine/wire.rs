@@ -29,10 +29,19 @@ pub const CHARACTER_FIELDS: &[&str] = &[
     "parts",
     "recruit",
     "reinforced",
+    "reinforcements",
     "reveal",
     "revealed",
+    "summonable",
     "summoned",
 ];
+
+/// Fields holding `[character, number]` pairs (a character and its power in
+/// a battle): only the first of each pair is a character.
+pub const CHARACTER_PAIR_FIELDS: &[&str] = &["attacker_characters", "defender_characters"];
+
+/// Fields whose numbers are terrains.
+pub const TERRAIN_FIELDS: &[&str] = &["terrain"];
 
 /// Fields whose numbers are lands.
 pub const LAND_FIELDS: &[&str] = &["entered_from", "from", "land", "to", "tower"];
@@ -45,12 +54,15 @@ const TO_IS_A_PLAYER: &[&str] = &["Revealed"];
 enum Kind {
     Character,
     Land,
+    Terrain,
     Other,
 }
 
 fn kind(field: &str, tag: Option<&str>) -> Kind {
     if CHARACTER_FIELDS.contains(&field) {
         Kind::Character
+    } else if TERRAIN_FIELDS.contains(&field) {
+        Kind::Terrain
     } else if LAND_FIELDS.contains(&field)
         && !(field == "to" && tag.is_some_and(|t| TO_IS_A_PLAYER.contains(&t)))
     {
@@ -82,6 +94,14 @@ fn outward(variant: &Variant, v: &mut Value, k: Kind) {
                     *value = caretaker(variant, value);
                     continue;
                 }
+                if CHARACTER_PAIR_FIELDS.contains(&field.as_str()) {
+                    for pair in value.as_array_mut().into_iter().flatten() {
+                        if let Some(first) = pair.as_array_mut().and_then(|p| p.first_mut()) {
+                            outward(variant, first, Kind::Character);
+                        }
+                    }
+                    continue;
+                }
                 outward(variant, value, kind(field, tag.as_deref()));
             }
         }
@@ -94,6 +114,11 @@ fn outward(variant: &Variant, v: &mut Value, k: Kind) {
             }
             (Kind::Land, Some(i)) if (i as usize) < variant.board.land_count() => {
                 *v = Value::from(variant.board.land(LandId::new(i as usize)).number);
+            }
+            (Kind::Terrain, Some(i)) => {
+                if let Some(t) = variant.terrains.get(i as usize) {
+                    *v = Value::String(t.name.clone());
+                }
             }
             _ => {}
         },
@@ -147,6 +172,10 @@ fn inward(variant: &Variant, v: &mut Value, k: Kind) -> Result<(), String> {
         Value::String(name) if k == Kind::Character => {
             let c = crate::rules_masterboard::character_named(variant, name)?;
             *v = Value::from(c.0);
+        }
+        Value::String(name) if k == Kind::Terrain => {
+            let t = crate::rules_masterboard::terrain_named(variant, name)?;
+            *v = Value::from(t.0);
         }
         Value::Number(n) if k == Kind::Land => {
             let number = n
@@ -265,6 +294,35 @@ mod tests {
             }),
         );
         assert_eq!(wire["summoned"], serde_json::json!(["P2-05", "Angel"]));
+    }
+
+    /// A battle request: characters with their powers, the terrain by name.
+    #[test]
+    fn a_battle_request_on_the_wire() {
+        let v = titan();
+        let c = |n| v.character_by_name(n).unwrap();
+        let battle = titan_core::game::BattleRequest {
+            land: v.board.by_number(3).unwrap(),
+            terrain: v.terrain_by_name("Brush").unwrap(),
+            attacker: "P1-01".parse().unwrap(),
+            defender: "P2-01".parse().unwrap(),
+            attacker_characters: vec![(c("Ogre"), 6), (c("Titan"), 7)],
+            defender_characters: vec![(c("Centaur"), 3)],
+            attacker_edge: titan_core::format::Edge::West,
+            summonable: vec![("P1-02".parse().unwrap(), c("Angel"))],
+            reinforcements: vec![c("Gargoyle")],
+        };
+        assert_eq!(
+            to_wire(&v, &battle),
+            serde_json::json!({
+                "land": 3, "terrain": "Brush", "attacker": "P1-01", "defender": "P2-01",
+                "attacker_characters": [["Ogre", 6], ["Titan", 7]],
+                "defender_characters": [["Centaur", 3]],
+                "attacker_edge": "West",
+                "summonable": [["P1-02", "Angel"]],
+                "reinforcements": ["Gargoyle"],
+            })
+        );
     }
 
     #[test]
