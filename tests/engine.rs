@@ -286,7 +286,7 @@ fn every_offered_action_is_accepted_over_the_wire() {
                 .wrapping_add(1442695040888963407);
             // Splits are many and optional: mostly pass, as a cautious bot does.
             let chosen = match offered.iter().find(|a| a["action"] == "DoneSplitting") {
-                Some(done) if pick % 4 != 0 => done.clone(),
+                Some(done) if !pick.is_multiple_of(4) => done.clone(),
                 _ => offered[((pick >> 33) as usize) % offered.len()].clone(),
             };
             kinds.insert(chosen["action"].as_str().unwrap().to_string());
