@@ -41,9 +41,12 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
     },
-    /// Play on stdin and stdout: one JSON request per line in, one JSON
-    /// response per line out (new game, positions, saves, views, legal
-    /// actions, actions, queries). See docs/protocol.md.
+    /// Play over stdin and stdout in JSON lines, for bots, GUIs and tests.
+    ///
+    /// One JSON request per line in, one JSON response per line out: new
+    /// games, positions, saves, views as a player, legal actions, actions,
+    /// battles and rules queries. End of input ends the session. See
+    /// docs/protocol.md.
     Engine,
     /// Ask the rules a question; the answer is one JSON object.
     Rules {

@@ -17,8 +17,10 @@ use titan_core::{LoadOptions, compile};
 /// The masterboard queries of `titan rules`.
 #[derive(Subcommand)]
 pub enum Query {
-    /// Every land a lone legion without lords can end its move on, on an empty
-    /// board, with the land it entered each through (which fixes the
+    /// Where a legion can move from a land with a roll (JSON).
+    ///
+    /// Every land a lone legion without lords can end its move on, on an
+    /// empty board, with the land it entered each through (which fixes the
     /// battleland side it would attack from). Prints one JSON object:
     /// {"land": 1, "roll": 2, "moves": [{"land": 3, "entered_from": 2}, ...]}.
     Moves {
@@ -32,8 +34,10 @@ pub enum Query {
         #[arg(long)]
         roll: u8,
     },
-    /// What a legion may muster in a land or terrain, and which characters it
-    /// must reveal for each. Prints one JSON object:
+    /// What a legion may muster in a land or terrain (JSON).
+    ///
+    /// Every way to muster, with the characters the legion must reveal for
+    /// each (reference sheet, "Enlistment"). Prints one JSON object:
     /// {"terrain": "Marsh", "legion": [...], "recruits": [{"recruit": "Troll",
     /// "reveal": ["Ogre", "Ogre"]}, ...]}. The caretaker's stock and the
     /// legion's size limit are not applied (an empty board, a full stock).
