@@ -296,8 +296,10 @@ impl Session {
                 let game = self.game.as_mut().ok_or_else(no_game)?;
                 let p = seat(game, &player)?;
                 let variant = game.variant.clone();
-                let action: Action = wire::from_wire(&variant, &action)
+                let parsed: Action = wire::from_wire(&variant, &action)
                     .map_err(|e| Failure::request(format!("bad action: {e}")))?;
+                unknown_fields(&action, &wire::to_wire(&variant, &parsed))?;
+                let action = parsed;
                 let events = game.apply(p, &action).map_err(|e| Failure {
                     kind: "rule",
                     rule: Some(e.rule.to_string()),
@@ -462,6 +464,24 @@ pub fn events_seen_by(events: Vec<Event>, player: PlayerId) -> Vec<Event> {
         .into_iter()
         .filter(|e| !matches!(e, Event::Revealed { to: Some(to), .. } if *to != player))
         .collect()
+}
+
+/// Refuses fields of a sent action that the action does not have (a
+/// misspelled field would otherwise be ignored): every field sent must be in
+/// the action as read back.
+fn unknown_fields(sent: &Value, read: &Value) -> Result<(), Failure> {
+    let (Some(sent), Some(read)) = (sent.as_object(), read.as_object()) else {
+        return Ok(());
+    };
+    match sent.keys().find(|k| !read.contains_key(*k)) {
+        Some(k) => Err(Failure::request(format!(
+            "bad action: {} has no field {k:?}",
+            read.get("action")
+                .and_then(Value::as_str)
+                .unwrap_or("this action")
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// The battle being fought, for the battle engine, as `player` may see it:

@@ -478,6 +478,14 @@ fn malformed_requests_are_answers_not_crashes() {
             .contains("no player"),
         "{r}"
     );
+    let r = e.send(json!({"cmd": "apply", "player": "A", "action": {"action": "Roll", "dice": 2}}));
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no field \"dice\""),
+        "{r}"
+    );
     let r = e.send(json!({"cmd": "apply", "player": "A", "action": {"action": "Jump"}}));
     assert_eq!(r["error"]["kind"], "request", "{r}");
     let r = e.send(json!({"cmd": "apply", "player": "A", "action":
