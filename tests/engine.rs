@@ -527,3 +527,40 @@ fn a_variant_by_path_saves_and_loads() {
     assert_eq!([e.view(0), e.view(1)], views);
     e.finish();
 }
+
+/// Every scenario file of the tests loads by path, and each owner's view
+/// shows its legions where the file puts them, with the characters it names.
+#[test]
+fn every_scenario_file_loads_as_a_position() {
+    let dir = common::root().join("tests/scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut e = Engine::start();
+    for file in files {
+        let position = titan_core::game::save::Position::read(&file).unwrap();
+        e.ok(json!({"cmd": "load_position", "variant": "titan", "path": file}));
+        for l in &position.legions {
+            let owner = u64::from(l.marker.player.0);
+            let view = e.view(owner);
+            let seen = legion(&view, &l.marker.to_string());
+            assert_eq!(seen["land"], l.land, "{}", file.display());
+            let mut want = l.characters.clone();
+            want.sort();
+            let mut got: Vec<String> = seen["characters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
+            got.sort();
+            assert_eq!(got, want, "{}", file.display());
+        }
+        assert_eq!(e.view(0)["phase"], json!(position.phase));
+    }
+    e.finish();
+}
