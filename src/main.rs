@@ -4,7 +4,9 @@
 //! calls the library and prints what it returns.
 
 mod check;
+mod engine;
 mod rules_battle;
+mod rules_masterboard;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,16 +42,25 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
     },
-    /// Answer rules questions about a position, as JSON.
+    /// Play over stdin and stdout in JSON lines, for bots, GUIs and tests.
+    ///
+    /// One JSON request per line in, one JSON response per line out: new
+    /// games, positions, saves, views as a player, legal actions, actions,
+    /// battles and rules queries. End of input ends the session. See
+    /// docs/protocol.md.
+    Engine,
+    /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
-        command: RulesCommand,
+        query: RulesQuery,
     },
 }
 
-/// The subcommands of `titan rules`.
+/// The questions `titan rules` answers.
 #[derive(Subcommand)]
-enum RulesCommand {
+enum RulesQuery {
+    #[command(flatten)]
+    Masterboard(rules_masterboard::Query),
     #[command(flatten)]
     Battle(rules_battle::BattleQuery),
 }
@@ -63,8 +74,10 @@ fn main() -> ExitCode {
             variants,
             scripts,
         } => check::run(dirs, json, variants, scripts),
-        Command::Rules {
-            command: RulesCommand::Battle(query),
-        } => rules_battle::run(query, check::variants_root()),
+        Command::Engine => engine::run(),
+        Command::Rules { query } => match query {
+            RulesQuery::Masterboard(q) => rules_masterboard::run(q),
+            RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),
+        },
     }
 }
