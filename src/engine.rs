@@ -484,10 +484,10 @@ fn unknown_fields(sent: &Value, read: &Value) -> Result<(), Failure> {
     }
 }
 
-/// The battle being fought, for the battle engine, as `player` may see it:
-/// only the engaged players are told, and only the attacker is told what
-/// could be summoned from the attacker's other legions. `null` when no battle
-/// is being fought.
+/// The battle being fought, as `player` may see it: what was handed to the
+/// battle engine and the battleland now (`view`). Only the engaged players
+/// are told, and only the attacker is told what could be summoned from the
+/// attacker's other legions. `null` when no battle is being fought.
 fn battle_seen_by(game: &Game, player: PlayerId) -> Result<Value, Failure> {
     let Some(mut battle) = game.battle_request() else {
         return Ok(Value::Null);
@@ -503,7 +503,16 @@ fn battle_seen_by(game: &Game, player: PlayerId) -> Result<Value, Failure> {
     if attacker != Some(player) {
         battle.summonable.clear();
     }
-    Ok(wire::to_wire(&game.variant, &battle))
+    let side = if attacker == Some(player) {
+        titan_core::battle::BattleSide::Attacker
+    } else {
+        titan_core::battle::BattleSide::Defender
+    };
+    let mut answer = wire::to_wire(&game.variant, &battle);
+    if let Some(fight) = game.battle() {
+        answer["view"] = wire::to_wire(&game.variant, &fight.view(side));
+    }
+    Ok(answer)
 }
 
 /// Rule options from plain JSON: true/false, integers, strings.

@@ -755,16 +755,17 @@ fn save_load_replay() {
 // --- Battles, summoning, acquiring, reinforcing -------------------------------
 
 /// Reference sheet, Battle Overview: either player may demand the battle;
-/// masterplay hands it to the battle engine and takes the result back.
+/// masterplay hands it to the battle engine, the engaged players fight it
+/// through the game, and the result comes back to be scored.
 #[test]
-fn a_battle_is_handed_over_and_its_result_scored() {
+fn a_battle_is_fought_inside_the_game_and_scored() {
+    use titan_core::battle::BattleSide;
     use titan_core::format::Edge;
-    use titan_core::game::BattleOutcome;
     let mut g = at("engagement.ron");
     let five = land(&g, 5);
     ok(&mut g, P1, Action::Engage { land: five });
     ok(&mut g, P2, Action::Stand);
-    assert!(g.battle_request().is_none());
+    assert!(g.battle_request().is_none() && g.battle().is_none());
     let events = ok(&mut g, P2, Action::Fight);
     assert!(events.contains(&Event::BattleBegins { land: five }));
     let req = g.battle_request().unwrap();
@@ -785,55 +786,54 @@ fn a_battle_is_handed_over_and_its_result_scored() {
     assert_ne!(req.attacker_edge, Edge::West);
     // P1-02 (Angel) stands in a tower, not engaged: it may be summoned.
     assert!(req.summonable.contains(&(m("P1-02"), ch(&g, "Angel"))));
-    // A battle result must eliminate a legion.
-    let gargoyle = ch(&g, "Gargoyle");
-    let partial = BattleOutcome {
-        attacker_slain: vec![],
-        defender_slain: vec![gargoyle],
-        time_loss: false,
-        summoned: None,
-        reinforced: None,
-    };
-    assert!(g.resolve_battle(partial).is_err());
-    let def = g.legion(m("P2-01")).unwrap().characters.clone();
-    let cyclops = ch(&g, "Cyclops");
-    let won = BattleOutcome {
-        attacker_slain: vec![cyclops],
-        defender_slain: def,
-        time_loss: false,
-        summoned: None,
-        reinforced: None,
-    };
-    let events = g.resolve_battle(won).unwrap();
-    // Gargoyles 12 + 12, Troll 16: 40 points, 90 -> 130.
-    assert!(events.iter().any(|e| matches!(
-        e,
-        Event::Scored {
-            points: 40,
-            score: 130,
-            ..
-        }
-    )));
-    assert_eq!(g.legion(m("P1-01")).unwrap().count(cyclops), 1);
-    // Won without summoning: summon now (reference sheet, Summon Angel), and
-    // an Angel for passing 100.
-    let angel = ch(&g, "Angel");
-    assert!(g.legal_actions(P1).contains(&Action::Summon {
-        from: m("P1-02"),
-        character: angel
-    }));
-    ok(
-        &mut g,
-        P1,
-        Action::Summon {
-            from: m("P1-02"),
-            character: angel,
-        },
+    // Law of the Battlelands 25.D: the defender maneuvers first.
+    assert_eq!(g.battle().unwrap().to_act(), BattleSide::Defender);
+    assert_eq!(g.to_act(), vec![P2]);
+    assert!(
+        g.legal_actions(P2)
+            .iter()
+            .all(|a| matches!(a, Action::Battle { .. } | Action::ConcedeGame))
     );
-    ok(&mut g, P1, Action::Acquire { character: angel });
-    assert_eq!(g.legion(m("P1-01")).unwrap().count(angel), 2);
-    assert!(g.state.engagement.is_none());
-    // The replay of a battle result reaches the same game.
+    refused(&mut g, P1, Action::Fight, "Game Turn");
+    // Both sides play random legal battle actions until it ends.
+    let before: Vec<u32> = g.state.players.iter().map(|p| p.score).collect();
+    let mut rng = titan_core::rng::GameRng::new(8);
+    let mut steps = 0;
+    while g.battle().is_some() {
+        let p = g.to_act()[0];
+        let mut actions: Vec<Action> = g
+            .legal_actions(p)
+            .into_iter()
+            .filter(|a| matches!(a, Action::Battle { .. }))
+            .collect();
+        // No concessions: let it be fought out.
+        actions.retain(|a| {
+            !matches!(
+                a,
+                Action::Battle {
+                    battle: titan_core::battle::Action::Concede(_)
+                }
+            )
+        });
+        let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
+        ok(&mut g, p, actions.swap_remove(pick));
+        steps += 1;
+        assert!(steps < 5000, "the battle must end");
+        g.check_invariants().unwrap();
+    }
+    // One side is gone from land 5, and whoever won scored.
+    let here: Vec<PlayerId> = g.legions_in(five).map(|l| l.owner).collect();
+    assert!(here.len() <= 1, "{here:?}");
+    let after: Vec<u32> = g.state.players.iter().map(|p| p.score).collect();
+    let scored = after.iter().zip(&before).any(|(a, b)| a > b);
+    // Law of the Battlelands 25.E: after a time loss only the defender is
+    // left, and it scores nothing.
+    let time_loss = !scored && here == vec![P2] && g.legion(m("P1-01")).is_none();
+    assert!(
+        scored || time_loss || here.is_empty(),
+        "{before:?} -> {after:?}, {here:?}"
+    );
+    // The replay of the battle reaches the same game.
     let back = Game::from_save(g.variant.clone(), &g.to_save()).unwrap();
     assert_eq!(back.state, g.state);
 }

@@ -265,13 +265,20 @@ mod tests {
                 recruit: c("Troll"),
                 reveal: vec![c("Ogre"), c("Ogre")],
             },
-            Action::BattleResult(titan_core::game::BattleOutcome {
-                attacker_slain: vec![c("Ogre")],
-                defender_slain: vec![c("Titan"), c("Gorgon")],
-                time_loss: false,
-                summoned: Some((m("P2-05"), c("Angel"))),
-                reinforced: Some(c("Centaur")),
-            }),
+            Action::Battle {
+                battle: titan_core::battle::Action::Move {
+                    unit: 2,
+                    to: titan_core::battleland::HexId::from_label("D4").unwrap(),
+                },
+            },
+            Action::Battle {
+                battle: titan_core::battle::Action::Strike {
+                    unit: 1,
+                    target: 4,
+                    strike_number: Some(5),
+                    forgo_bonus: false,
+                },
+            },
             Action::Teleport {
                 legion: m("P3-01"),
                 to: v.board.by_number(300).unwrap(),
@@ -283,17 +290,17 @@ mod tests {
             let wire = to_wire(&v, &a);
             assert_eq!(from_wire::<Action>(&v, &wire).unwrap(), a, "{wire}");
         }
+        // A battle move keeps its hex label: `to` is a land only as a number.
         let wire = to_wire(
             &v,
-            &Action::BattleResult(titan_core::game::BattleOutcome {
-                attacker_slain: vec![],
-                defender_slain: vec![],
-                time_loss: true,
-                summoned: Some((m("P2-05"), c("Angel"))),
-                reinforced: None,
-            }),
+            &Action::Battle {
+                battle: titan_core::battle::Action::Move {
+                    unit: 0,
+                    to: titan_core::battleland::HexId::from_label("A1").unwrap(),
+                },
+            },
         );
-        assert_eq!(wire["summoned"], serde_json::json!(["P2-05", "Angel"]));
+        assert_eq!(wire["battle"]["Move"]["to"], serde_json::json!("A1"));
     }
 
     /// A battle request: characters with their powers, the terrain by name.

@@ -228,7 +228,7 @@ pub struct Carry {
 }
 
 /// A player's action.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// Titan teleport: the attacker's entry edge (one of `attacker_edges`).
     ChooseEdge(Edge),
@@ -284,7 +284,7 @@ impl<'de> serde::Deserialize<'de> for HexId {
 }
 
 /// What happened.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BattleEvent {
     EdgeChosen(Edge),
     Moved {
@@ -386,6 +386,15 @@ fn side_index(s: BattleSide) -> usize {
         BattleSide::Attacker => 0,
         BattleSide::Defender => 1,
     }
+}
+
+/// A battle held as a value (see [`Battle::snapshot`]).
+#[derive(Debug, Clone)]
+pub struct BattleSnapshot {
+    setup: BattleSetup,
+    state: State,
+    rng: GameRng,
+    use_hooks: bool,
 }
 
 /// One battle.
@@ -599,6 +608,39 @@ impl<'v> Battle<'v> {
             lua,
             use_hooks: true,
         })
+    }
+
+    /// The whole battle as a value, to keep between actions where the
+    /// battle cannot borrow the variant (masterplay keeps one in its game).
+    pub fn snapshot(&self) -> BattleSnapshot {
+        BattleSnapshot {
+            setup: self.setup.clone(),
+            state: self.state.clone(),
+            rng: self.rng.borrow().clone(),
+            use_hooks: self.use_hooks,
+        }
+    }
+
+    /// The battle of a snapshot, drawing from `rng` (set to the snapshot's
+    /// generator) and calling `lua` (started with that `rng`).
+    pub fn resume(
+        variant: &'v Variant,
+        snapshot: BattleSnapshot,
+        rng: Rc<RefCell<GameRng>>,
+        lua: Option<Rc<LuaHost>>,
+    ) -> Result<Battle<'v>, BattleError> {
+        let land = variant
+            .battlelands
+            .get(snapshot.setup.terrain.index())
+            .ok_or_else(|| {
+                BattleError::Setup(format!("no terrain {}", snapshot.setup.terrain.0))
+            })?;
+        *rng.borrow_mut() = snapshot.rng;
+        let mut battle = Self::assemble(variant, land, snapshot.setup, snapshot.state, rng, lua)?;
+        if !snapshot.use_hooks {
+            battle = battle.without_hooks();
+        }
+        Ok(battle)
     }
 
     /// Turns the variant's Lua hooks off (for measuring their cost): ability

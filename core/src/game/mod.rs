@@ -8,9 +8,10 @@
 //! comes from the seeded generator kept in the state, so a game is fully
 //! determined by variant, options, seed and actions (see [`save`]).
 //!
-//! Battles are resolved outside this module: an engagement ends by flight,
-//! concession, agreement, or a battle result handed back by the battle engine
-//! ([`Action::BattleResult`]).
+//! An engagement ends by flight, concession, agreement, or a battle: the
+//! game hands the battle to the battle engine ([`BattleRequest`], see
+//! [`crate::battle`]), keeps it while it is fought through [`Action::Battle`],
+//! and scores its result.
 
 pub mod movement;
 pub mod muster;
@@ -274,8 +275,10 @@ pub enum Action {
     Reject,
     /// Demand that the battle be fought.
     Fight,
-    /// The outcome of the battle, from the battle engine.
-    BattleResult(BattleOutcome),
+    /// An action in the battle being fought (by the side whose turn it is).
+    Battle {
+        battle: crate::battle::Action,
+    },
     /// Summon a character from another legion into the winning legion.
     Summon {
         from: Marker,
@@ -315,6 +318,12 @@ pub struct BattleOutcome {
     pub summoned: Option<(Marker, CharacterId)>,
     /// Mustered into the defender during the battle.
     pub reinforced: Option<CharacterId>,
+    /// Removed without being scored: the attacker's survivors at a time loss
+    /// and a slain Titan's legion-mates (reference sheet, "Titans").
+    #[serde(default)]
+    pub attacker_removed: Vec<CharacterId>,
+    #[serde(default)]
+    pub defender_removed: Vec<CharacterId>,
 }
 
 /// A battle to fight: what masterplay hands the battle engine.
@@ -436,6 +445,10 @@ pub enum Event {
     GameOver {
         outcome: Outcome,
     },
+    /// What happened in the battle being fought.
+    Battle {
+        events: Vec<crate::battle::BattleEvent>,
+    },
 }
 
 /// A refused action: what is wrong, and the rule that says so.
@@ -474,7 +487,7 @@ impl std::error::Error for SetupError {}
 
 /// The variant's scripts, for the hook points masterplay calls.
 pub(crate) struct Hooks {
-    host: crate::lua::LuaHost,
+    host: Rc<crate::lua::LuaHost>,
     rng: Rc<std::cell::RefCell<GameRng>>,
 }
 
@@ -488,6 +501,8 @@ pub struct Game {
     pub exits: Arc<Exits>,
     rng: GameRng,
     hooks: Option<Rc<Hooks>>,
+    /// The battle being fought, if any (see [`Game::battle`]).
+    battle: Option<crate::battle::BattleSnapshot>,
     /// How the game began, and every action since: what a save records.
     pub start: save::Start,
     pub history: Vec<(PlayerId, Action)>,
@@ -539,6 +554,7 @@ impl Game {
             state,
             rng,
             hooks,
+            battle: None,
             history: Vec::new(),
         })
     }
@@ -598,27 +614,16 @@ impl Game {
         })
     }
 
+    /// The battle being fought, to look at (its view, legal actions, line
+    /// of sight). Acting in it goes through [`Action::Battle`].
+    pub fn battle(&self) -> Option<crate::battle::Battle<'_>> {
+        rules::resume_battle(self).ok().flatten()
+    }
+
     /// What the battle engine needs to fight the engagement now in its
     /// Battle step, or None.
     pub fn battle_request(&self) -> Option<BattleRequest> {
         rules::battle_request(self)
-    }
-
-    /// Hands the battle's result back: the slain are removed and scored, and
-    /// the winner may summon, acquire or reinforce as the rules allow. It is
-    /// recorded like an action (by the attacker), so saves replay it.
-    pub fn resolve_battle(&mut self, outcome: BattleOutcome) -> Result<Vec<Event>, RuleError> {
-        let Some(req) = self.battle_request() else {
-            return refuse(
-                "reference sheet, Battle Overview",
-                "no battle is being fought",
-            );
-        };
-        let attacker = self
-            .legion(req.attacker)
-            .map(|l| l.owner)
-            .unwrap_or(self.state.active);
-        self.apply(attacker, &Action::BattleResult(outcome))
     }
 
     /// Checks the invariants of a position; the soak test runs this after
