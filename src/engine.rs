@@ -16,6 +16,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use serde::Deserialize;
+
+use crate::rules_battle::{BattleQuery, Board};
 use serde_json::{Map, Value, json};
 use titan_core::format::OptionValue;
 use titan_core::game::save::{Position, SaveFile};
@@ -162,6 +164,38 @@ enum Request {
         land: u32,
         roll: u8,
     },
+    Strike {
+        #[serde(default)]
+        variant: Option<String>,
+        battleland: String,
+        striker: String,
+        target: String,
+        #[serde(default)]
+        place: Vec<String>,
+        #[serde(default)]
+        ally: Vec<String>,
+    },
+    Los {
+        #[serde(default)]
+        variant: Option<String>,
+        battleland: String,
+        striker: String,
+        target: String,
+        #[serde(default)]
+        place: Vec<String>,
+        #[serde(default)]
+        ally: Vec<String>,
+    },
+    Reach {
+        #[serde(default)]
+        variant: Option<String>,
+        battleland: String,
+        character: String,
+        #[serde(default)]
+        place: Vec<String>,
+        #[serde(default)]
+        ally: Vec<String>,
+    },
     Recruits {
         #[serde(default)]
         variant: Option<String>,
@@ -181,6 +215,14 @@ pub struct Session {
 }
 
 type Answer = Result<Map<String, Value>, Failure>;
+
+/// A battle query, answered as `titan rules strike|los|reach` answers it.
+fn battle_query(query: BattleQuery) -> Answer {
+    let (root, _) = queries::load_options();
+    let text = crate::rules_battle::answer(query, &root).map_err(Failure::request)?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| Failure::request(e.to_string()))?;
+    answer(value)
+}
 
 fn answer(value: Value) -> Answer {
     match value {
@@ -314,6 +356,46 @@ impl Session {
                 let p = seat(game, &player)?;
                 answer(json!({"battle": battle_seen_by(game, p)?}))
             }
+            Request::Strike {
+                variant,
+                battleland,
+                striker,
+                target,
+                place,
+                ally,
+            } => {
+                let board = self.battle_board(variant, battleland, place, ally)?;
+                battle_query(BattleQuery::Strike {
+                    board,
+                    striker,
+                    target,
+                })
+            }
+            Request::Los {
+                variant,
+                battleland,
+                striker,
+                target,
+                place,
+                ally,
+            } => {
+                let board = self.battle_board(variant, battleland, place, ally)?;
+                battle_query(BattleQuery::Los {
+                    board,
+                    striker,
+                    target,
+                })
+            }
+            Request::Reach {
+                variant,
+                battleland,
+                character,
+                place,
+                ally,
+            } => {
+                let board = self.battle_board(variant, battleland, place, ally)?;
+                battle_query(BattleQuery::Reach { board, character })
+            }
             Request::Moves {
                 variant,
                 land,
@@ -366,6 +448,26 @@ impl Session {
     }
 
     /// The variant a query names, or the game's.
+    /// The battleland of a battle query: the named variant, or the game's.
+    fn battle_board(
+        &mut self,
+        variant: Option<String>,
+        battleland: String,
+        place: Vec<String>,
+        ally: Vec<String>,
+    ) -> Result<Board, Failure> {
+        let variant = match variant {
+            Some(v) => v,
+            None => self.query_variant(None)?.id.clone(),
+        };
+        Ok(Board {
+            variant,
+            battleland,
+            place,
+            ally,
+        })
+    }
+
     fn query_variant(&mut self, spec: Option<&str>) -> Result<Arc<Variant>, Failure> {
         match spec {
             Some(s) => self.variant(s),

@@ -60,16 +60,16 @@ pub enum BattleQuery {
 pub struct Board {
     /// A variant folder, or the name of one under variants/.
     #[arg(long, value_name = "VARIANT")]
-    variant: String,
+    pub variant: String,
     /// The terrain whose battleland it is (e.g. Mountains).
     #[arg(long, value_name = "TERRAIN")]
-    battleland: String,
+    pub battleland: String,
     /// An enemy of the striker (or mover), as NAME@HEX; repeatable.
     #[arg(long, value_name = "NAME@HEX")]
-    place: Vec<String>,
+    pub place: Vec<String>,
     /// A character of the striker's (or mover's) own side, as NAME@HEX; repeatable.
     #[arg(long, value_name = "NAME@HEX")]
-    ally: Vec<String>,
+    pub ally: Vec<String>,
 }
 
 pub fn run(query: BattleQuery, variants_root: PathBuf) -> ExitCode {
@@ -147,7 +147,7 @@ fn position(
     })
 }
 
-fn answer(query: BattleQuery, root: &Path) -> Result<String, String> {
+pub fn answer(query: BattleQuery, root: &Path) -> Result<String, String> {
     let json = |v: serde_json::Value| serde_json::to_string(&v).map_err(|e| e.to_string());
     match query {
         BattleQuery::Strike {

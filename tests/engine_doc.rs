@@ -156,6 +156,9 @@ fn every_command_is_documented_with_an_example() {
         "battle",
         "moves",
         "recruits",
+        "strike",
+        "los",
+        "reach",
     ] {
         let quoted = format!("`{cmd}`");
         assert!(
@@ -170,5 +173,5 @@ fn every_command_is_documented_with_an_example() {
     let message: Value = serde_json::from_str(&answer[0]).unwrap();
     let message = message["error"]["message"].as_str().unwrap().to_string();
     let known = message.matches('`').count() / 2 - 1;
-    assert_eq!(known, 12, "{message}");
+    assert_eq!(known, 15, "{message}");
 }
