@@ -921,3 +921,28 @@ fn a_winning_defender_reinforces() {
     );
     assert_eq!(g.legion(m("P2-01")).unwrap().count(cyclops), 1);
 }
+
+/// Reference sheet, Summon Angel: one summon per engagement phase.
+#[test]
+fn one_summon_per_engagement_phase() {
+    let mut g = at("engagement.ron");
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    let mut second = g.clone();
+    ok(&mut g, P2, Action::Concede);
+    let angel = ch(&g, "Angel");
+    assert!(g.legal_actions(P1).contains(&Action::Summon {
+        from: m("P1-02"),
+        character: angel
+    }));
+    // As if an Angel had been summoned in an earlier engagement this phase.
+    second.state.summoned = true;
+    ok(&mut second, P2, Action::Concede);
+    assert!(
+        !second
+            .legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::Summon { .. }))
+    );
+}

@@ -217,6 +217,10 @@ pub struct GameState {
     pub roll: Option<u8>,
     pub mulligan_used: bool,
     pub teleports: u8,
+    /// A character was summoned this engagement phase (one per phase:
+    /// reference sheet, "Summon Angel").
+    #[serde(default)]
+    pub summoned: bool,
     pub engagement: Option<Engagement>,
     pub outcome: Option<Outcome>,
     pub rng_seed: u64,

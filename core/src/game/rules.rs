@@ -136,6 +136,7 @@ pub(super) fn new_game(
         roll: None,
         mulligan_used: false,
         teleports: 0,
+        summoned: false,
         engagement: None,
         outcome: None,
         rng_seed: seed,
@@ -743,6 +744,10 @@ fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
 fn summonable(game: &Game, winner: &Legion) -> Vec<(Marker, CharacterId)> {
     let engaged = engaged_lands(game);
     let mut out = Vec::new();
+    if game.state.summoned {
+        // "One Angel may be summoned per Engagement Phase."
+        return out;
+    }
     for l in &game.state.legions {
         if l.owner != winner.owner || l.marker == winner.marker || engaged.contains(&l.land) {
             continue;
@@ -1009,6 +1014,7 @@ fn begin_turn(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
     s.roll = None;
     s.mulligan_used = false;
     s.teleports = 0;
+    s.summoned = false;
     s.engagement = None;
     s.players[player.0 as usize].turns += 1;
     for l in s.legions.iter_mut().filter(|l| l.owner == player) {
@@ -1589,6 +1595,7 @@ fn battle_result(
     let (ao, dow) = (att.owner, def.owner);
     if let Some((from, c)) = r.summoned {
         move_character(game, from, e.attacker, c, events);
+        game.state.summoned = true;
     }
     if let Some(c) = r.reinforced {
         add_from_caretaker(game, e.defender, c);
@@ -1711,6 +1718,7 @@ fn after_step(
                 return refuse(SUMMON, "that character cannot be summoned from that legion");
             }
             move_character(game, *from, a.winner, *character, events);
+            game.state.summoned = true;
             next.summon = false;
         }
         Action::Acquire { character } => {

@@ -273,6 +273,7 @@ impl Position {
             roll: self.roll,
             mulligan_used: false,
             teleports: 0,
+            summoned: false,
             engagement: None,
             outcome: None,
             rng_seed: self.seed,
