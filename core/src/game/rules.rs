@@ -258,6 +258,25 @@ fn owned_legion(game: &Game, player: PlayerId, marker: Marker) -> Result<usize, 
     }
 }
 
+/// An action's name, for messages (its fields hold ids, not names).
+fn action_name(a: &Action) -> String {
+    let debug = format!("{a:?}");
+    debug
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn step_name(step: &EngagementStep) -> &'static str {
+    match step {
+        EngagementStep::DefenderChoice => "the defender decides whether to flee",
+        EngagementStep::Negotiate { .. } => "the engaged players negotiate",
+        EngagementStep::Battle => "the battle is being fought",
+        EngagementStep::After(_) => "the winner may summon, acquire or reinforce",
+    }
+}
+
 /// Is `part` a sub-multiset of `whole` (both any order)?
 fn contains_all(whole: &[CharacterId], part: &[CharacterId]) -> bool {
     let mut rest = whole.to_vec();
@@ -909,7 +928,10 @@ pub(super) fn apply(
         (phase, action) => {
             return refuse(
                 TURN,
-                format!("{action:?} cannot be done in the {phase:?} phase"),
+                format!(
+                    "{} cannot be done in the {phase:?} phase",
+                    action_name(action)
+                ),
             );
         }
     }
@@ -1490,7 +1512,11 @@ fn engagement_step(
         (step, action) => {
             return refuse(
                 ENGAGEMENT,
-                format!("{action:?} is not possible now ({step:?})"),
+                format!(
+                    "{} is not possible now ({})",
+                    action_name(action),
+                    step_name(step)
+                ),
             );
         }
     }
@@ -1771,7 +1797,10 @@ fn after_step(
         other => {
             return refuse(
                 ENGAGEMENT,
-                format!("{other:?} is not possible after the engagement"),
+                format!(
+                    "{} is not possible after the engagement",
+                    action_name(other)
+                ),
             );
         }
     }
