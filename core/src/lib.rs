@@ -36,6 +36,13 @@ pub use load::{LoadOptions, Loaded, load_data};
 pub use model::{Summary, Variant};
 pub use write::write_flat;
 
+/// The bundled `titan` variant, for the unit tests of every module.
+#[cfg(test)]
+pub(crate) fn titan_for_tests() -> Variant {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+    load(&dir, &LoadOptions::default()).expect("the bundled titan variant loads")
+}
+
 /// Loads, validates and compiles the variant in `dir`.
 pub fn load(dir: &Path, opts: &LoadOptions) -> Result<Variant, Vec<Diagnostic>> {
     compile(&load_data(dir, opts)?)

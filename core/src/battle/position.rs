@@ -265,8 +265,7 @@ mod tests {
     use super::*;
 
     fn titan() -> Variant {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
-        crate::load(&dir, &Default::default()).unwrap()
+        crate::titan_for_tests()
     }
 
     #[test]

@@ -1565,6 +1565,21 @@ fn agreement(game: &mut Game, e: &Engagement, p: &Proposal, events: &mut Vec<Eve
         (true, false) => (Some((e.defender, dow)), att_points, false, true),
         _ => (None, 0, false, false),
     };
+    conclude(game, winner, points, summon, reinforce, deaths, events);
+}
+
+/// The end of an engagement: the winner (legion and player), if any, scores
+/// `points`, may then summon, acquire or reinforce, and the players whose
+/// Titans fell leave the game.
+fn conclude(
+    game: &mut Game,
+    winner: Option<(Marker, PlayerId)>,
+    points: u32,
+    summon: bool,
+    reinforce: bool,
+    deaths: Deaths,
+    events: &mut Vec<Event>,
+) {
     let thresholds = match winner {
         Some((_, owner)) => score(game, owner, points, events),
         None => Vec::new(),
@@ -1700,15 +1715,7 @@ fn battle_result(
         }
         _ => (None, 0, false, false),
     };
-    let thresholds = match winner {
-        Some((_, owner)) => score(game, owner, points, events),
-        None => Vec::new(),
-    };
-    match winner {
-        Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
-        None => end_engagement(game, events),
-    }
-    bury(game, deaths, events);
+    conclude(game, winner, points, summon, reinforce, deaths, events);
     Ok(())
 }
 

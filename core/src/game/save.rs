@@ -104,19 +104,24 @@ impl Game {
 
     /// Reads a save file and replays it.
     pub fn load(variant: Arc<Variant>, path: &Path) -> Result<Game, LoadError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError(format!("cannot read {}: {e}", path.display())))?;
-        let save: SaveFile = crate::load::ron_options().from_str(&text).map_err(|e| {
-            LoadError(format!(
-                "{}:{}:{}: {}",
-                path.display(),
-                e.span.start.line,
-                e.span.start.col,
-                e.code
-            ))
-        })?;
+        let save: SaveFile = read_ron(path)?;
         Game::from_save(variant, &save)
     }
+}
+
+/// Reads a RON file; errors name the file, line and column.
+fn read_ron<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, LoadError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError(format!("cannot read {}: {e}", path.display())))?;
+    crate::load::ron_options().from_str(&text).map_err(|e| {
+        LoadError(format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            e.span.start.line,
+            e.span.start.col,
+            e.code
+        ))
+    })
 }
 
 /// A position by name: a scenario file's contents.
@@ -182,17 +187,7 @@ pub struct PositionLegion {
 impl Position {
     /// Reads a position file.
     pub fn read(path: &Path) -> Result<Position, LoadError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| LoadError(format!("cannot read {}: {e}", path.display())))?;
-        crate::load::ron_options().from_str(&text).map_err(|e| {
-            LoadError(format!(
-                "{}:{}:{}: {}",
-                path.display(),
-                e.span.start.line,
-                e.span.start.col,
-                e.code
-            ))
-        })
+        read_ron(path)
     }
 
     /// The game at this position.
