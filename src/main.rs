@@ -4,6 +4,7 @@
 //! calls the library and prints what it returns.
 
 mod check;
+mod edit;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +40,14 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
     },
+    /// Open the variant editor (a window): masterboard, battlelands,
+    /// characters and mustering tables, validated as you go, reloaded when
+    /// the files change on disk.
+    Edit {
+        /// A variant name under variants/, or a variant folder.
+        #[arg(default_value = "titan")]
+        variant: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -50,5 +59,6 @@ fn main() -> ExitCode {
             variants,
             scripts,
         } => check::run(dirs, json, variants, scripts),
+        Command::Edit { variant } => edit::run(variant),
     }
 }
