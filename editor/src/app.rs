@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
 use titan_core::battleland::HexId;
 use titan_core::diag::Diagnostic;
-use titan_core::format::{
-    BattlelandDef, Edge, GridPos, MusterRow, Needs, Place, Rgb, Side, Sign,
-};
+use titan_core::format::{BattlelandDef, Edge, GridPos, MusterRow, Needs, Place, Rgb, Side, Sign};
 
 use crate::project::{Project, Subject, variant_folders};
 use crate::watch::Watcher;
@@ -72,11 +70,11 @@ impl Default for View {
 }
 
 impl View {
-    fn to_screen(&self, p: Pos2) -> Pos2 {
+    fn to_screen(self, p: Pos2) -> Pos2 {
         self.rect.min + self.offset + p.to_vec2() * self.zoom
     }
 
-    fn to_board(&self, p: Pos2) -> Pos2 {
+    fn to_board(self, p: Pos2) -> Pos2 {
         ((p - self.rect.min - self.offset) / self.zoom).to_pos2()
     }
 
@@ -336,12 +334,14 @@ impl EditorApp {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let mut switch = None;
-            egui::ComboBox::from_id_salt("variant")
-                .selected_text(format!("Variant: {current}"))
+            egui::ComboBox::from_label("variant")
+                .selected_text(current)
                 .show_ui(ui, |ui| {
                     for dir in variant_folders(&self.variants_root) {
                         let name = dir.file_name().unwrap_or_default().to_string_lossy();
-                        if ui.selectable_label(dir == self.dir, name.as_ref()).clicked()
+                        if ui
+                            .selectable_label(dir == self.dir, name.as_ref())
+                            .clicked()
                             && dir != self.dir
                         {
                             switch = Some(dir.clone());
@@ -375,12 +375,16 @@ impl EditorApp {
                 .project
                 .as_ref()
                 .map_or((false, false), |p| (p.can_undo(), p.can_redo()));
-            if ui.add_enabled(can_undo, egui::Button::new("Undo")).clicked()
+            if ui
+                .add_enabled(can_undo, egui::Button::new("Undo"))
+                .clicked()
                 && let Some(p) = &mut self.project
             {
                 p.undo();
             }
-            if ui.add_enabled(can_redo, egui::Button::new("Redo")).clicked()
+            if ui
+                .add_enabled(can_redo, egui::Button::new("Redo"))
+                .clicked()
                 && let Some(p) = &mut self.project
             {
                 p.redo();
@@ -394,7 +398,7 @@ impl EditorApp {
             }
             ui.separator();
             if dirty {
-                ui.label("● unsaved edits");
+                ui.label("* unsaved edits");
             }
             ui.label(&self.status);
         });
@@ -489,7 +493,7 @@ impl EditorApp {
             ui.heading("Unsaved edits");
             ui.label(format!("There are unsaved edits. Save them before {what}?"));
             ui.horizontal(|ui| {
-                if action != Pending::Revert && ui.button("Save").clicked() {
+                if action != Pending::Revert && ui.button("Save first").clicked() {
                     choice = Some("save");
                 }
                 if ui.button("Discard").clicked() {
@@ -624,9 +628,9 @@ impl EditorApp {
             let [a, b, c] = triangle(land.position);
             for (p, q) in [(a, b), (b, c), (c, a)] {
                 if dist_to_segment(board, p, q) < SIDE * 0.12 {
-                    let across = neighbours(land.position)
-                        .into_iter()
-                        .find(|n| shared_edge(land.position, *n).is_some_and(|e| same_edge(e, (p, q))));
+                    let across = neighbours(land.position).into_iter().find(|n| {
+                        shared_edge(land.position, *n).is_some_and(|e| same_edge(e, (p, q)))
+                    });
                     if let Some(to) = across.and_then(|n| project.land_at(n)).map(|l| l.number) {
                         let now = land.exits.iter().find(|e| e.to == to).map(|e| e.sign);
                         let next = match now {
@@ -710,18 +714,15 @@ impl EditorApp {
                 continue;
             };
             let now = land.exits.iter().find(|e| e.to == to).map(|e| e.sign);
-            ui.horizontal(|ui| {
-                ui.label(format!("to {to}:"));
-                egui::ComboBox::from_id_salt(("sign", land.number, to))
-                    .selected_text(signs.iter().find(|s| s.1 == now).map_or("?", |s| s.0))
-                    .show_ui(ui, |ui| {
-                        for (label, sign) in signs {
-                            if ui.selectable_label(now == sign, label).clicked() {
-                                sign_edit = Some((to, sign));
-                            }
+            egui::ComboBox::new(("sign", land.number, to), format!("to land {to}"))
+                .selected_text(signs.iter().find(|s| s.1 == now).map_or("?", |s| s.0))
+                .show_ui(ui, |ui| {
+                    for (label, sign) in signs {
+                        if ui.selectable_label(now == sign, label).clicked() {
+                            sign_edit = Some((to, sign));
                         }
-                    });
-            });
+                    }
+                });
         }
         for e in &land.exits {
             if !neighbours(land.position)
@@ -755,7 +756,10 @@ impl EditorApp {
 
     /// The screen position of a hex's centre, as last drawn.
     pub fn hex_screen_pos(&self, label: &str) -> Option<Pos2> {
-        Some(self.hex_view.to_screen(hex_centre(HexId::from_label(label)?)))
+        Some(
+            self.hex_view
+                .to_screen(hex_centre(HexId::from_label(label)?)),
+        )
     }
 
     /// The screen position of a point just inside a side of a hex.
@@ -796,7 +800,11 @@ impl EditorApp {
         ui.label("Hex hazard:");
         ui.horizontal_wrapped(|ui| {
             for h in data.hazards.iter().filter(|h| h.place == Place::Hex) {
-                ui.selectable_value(tool, HexTool::Hazard(h.name.clone()), format!("hex: {}", h.name));
+                ui.selectable_value(
+                    tool,
+                    HexTool::Hazard(h.name.clone()),
+                    format!("hex: {}", h.name),
+                );
             }
         });
         ui.label("Elevation:");
@@ -820,7 +828,10 @@ impl EditorApp {
         if let (Some(t), Some(label)) = (&self.battleland, &self.selected_hex)
             && let Some(hex) = project.battleland(t).and_then(|b| b.hexes.get(label))
         {
-            ui.label(format!("Hex {label}: {}, elevation {}", hex.hazard, hex.elevation));
+            ui.label(format!(
+                "Hex {label}: {}, elevation {}",
+                hex.hazard, hex.elevation
+            ));
             for (side, h) in &hex.sides {
                 ui.label(format!("  {side:?} side: {h}"));
             }
@@ -830,7 +841,10 @@ impl EditorApp {
                 ui.label(format!("Attacker always enters: {edge:?}"));
             }
             if !b.defender_area.is_empty() {
-                ui.label(format!("Defender deploys in: {}", b.defender_area.join(" ")));
+                ui.label(format!(
+                    "Defender deploys in: {}",
+                    b.defender_area.join(" ")
+                ));
             }
         }
         ui.small("Line of sight is shown once the battle engine has landed.");
@@ -868,7 +882,13 @@ impl EditorApp {
                 .find(|h| h.name == name)
                 .map_or(Color32::GRAY, |h| rgb(h.color))
         };
-        draw_battleland(&painter, &view, &land, &colour, self.selected_hex.as_deref());
+        draw_battleland(
+            &painter,
+            &view,
+            &land,
+            &colour,
+            self.selected_hex.as_deref(),
+        );
         if response.clicked()
             && let Some(pointer) = response.interact_pointer_pos()
         {
@@ -928,8 +948,17 @@ impl EditorApp {
         egui::ScrollArea::both().show(ui, |ui| {
             egui::Grid::new("characters").striped(true).show(ui, |ui| {
                 for h in [
-                    "name", "plural", "power", "skill", "class", "flies", "rangestrike", "natives",
-                    "count", "summonable", "value",
+                    "name",
+                    "plural",
+                    "power",
+                    "skill",
+                    "class",
+                    "flies",
+                    "rangestrike",
+                    "natives",
+                    "count",
+                    "summonable",
+                    "value",
                 ] {
                     ui.strong(h);
                 }
@@ -943,21 +972,17 @@ impl EditorApp {
                     ui.add(egui::TextEdit::singleline(&mut e.plural).desired_width(90.0));
                     ui.add(egui::DragValue::new(&mut e.power).range(1..=99));
                     ui.add(egui::DragValue::new(&mut e.skill).range(1..=9));
-                    egui::ComboBox::from_id_salt(("class", &c.name))
-                        .selected_text(&e.class)
-                        .show_ui(ui, |ui| {
-                            for k in &classes {
-                                ui.selectable_value(&mut e.class, k.clone(), k);
-                            }
-                        });
+                    ui.menu_button(e.class.clone(), |ui| {
+                        for k in &classes {
+                            ui.selectable_value(&mut e.class, k.clone(), k);
+                        }
+                    });
                     ui.checkbox(&mut e.flies, "");
                     ui.label(match &e.rangestrike {
                         None => "-".to_string(),
-                        Some(r) => format!(
-                            "{:?}{}",
-                            r.strength,
-                            if r.magic { ", magic" } else { "" }
-                        ),
+                        Some(r) => {
+                            format!("{:?}{}", r.strength, if r.magic { ", magic" } else { "" })
+                        }
                     });
                     ui.menu_button(
                         if e.natives.is_empty() {
@@ -1016,12 +1041,20 @@ impl EditorApp {
         let Some(terrain) = self.muster_terrain.clone() else {
             return;
         };
-        let Some(table) = data.mustering.iter().find(|m| m.terrain == terrain).cloned() else {
+        let Some(table) = data
+            .mustering
+            .iter()
+            .find(|m| m.terrain == terrain)
+            .cloned()
+        else {
             ui.label("No mustering table for this terrain.");
             return;
         };
         let mut t = table.clone();
-        ui.checkbox(&mut t.ladder, "ladder (a higher character musters any lower one)");
+        ui.checkbox(
+            &mut t.ladder,
+            "ladder (a higher character musters any lower one)",
+        );
         let mut remove = None;
         egui::Grid::new("mustering").striped(true).show(ui, |ui| {
             for h in ["row", "character", "needs", "like", ""] {
@@ -1030,13 +1063,11 @@ impl EditorApp {
             ui.end_row();
             for (i, row) in t.rows.iter_mut().enumerate() {
                 ui.label((i + 1).to_string());
-                egui::ComboBox::from_id_salt(("muster", i))
-                    .selected_text(&row.character)
-                    .show_ui(ui, |ui| {
-                        for c in &data.characters {
-                            ui.selectable_value(&mut row.character, c.name.clone(), &c.name);
-                        }
-                    });
+                ui.menu_button(row.character.clone(), |ui| {
+                    for c in &data.characters {
+                        ui.selectable_value(&mut row.character, c.name.clone(), &c.name);
+                    }
+                });
                 ui.horizontal(|ui| {
                     let mut previous = row.needs.iter().find_map(|n| match n {
                         Needs::Previous(k) => Some(*k),
@@ -1241,7 +1272,10 @@ fn draw_sign(painter: &egui::Painter, view: &View, from: GridPos, to: GridPos, s
                     screen(at + along * s * t.cos() + out * s * t.sin() - out * s * 0.4)
                 })
                 .collect();
-            painter.add(Shape::line(pts, Stroke::new(stroke.width * 2.0, Color32::WHITE)));
+            painter.add(Shape::line(
+                pts,
+                Stroke::new(stroke.width * 2.0, Color32::WHITE),
+            ));
             painter.add(Shape::line(
                 vec![
                     screen(at - along * s - out * s * 0.4),
@@ -1340,10 +1374,16 @@ fn draw_battleland(
         if let Some(d) = def {
             text = format!("{label}\n{}", d.hazard);
             if d.elevation > 0 {
-                text.push_str(&format!("\n▲{}", d.elevation));
+                text.push_str(&format!("\nelevation {}", d.elevation));
             }
         }
-        painter.text(sc, egui::Align2::CENTER_CENTER, text, font.clone(), Color32::BLACK);
+        painter.text(
+            sc,
+            egui::Align2::CENTER_CENTER,
+            text,
+            font.clone(),
+            Color32::BLACK,
+        );
     }
     // Hexside hazards, drawn inside their top hex.
     for hex in HexId::all() {
@@ -1358,10 +1398,7 @@ fn draw_battleland(
                 [inset(a), inset(b)],
                 Stroke::new((5.0 * view.zoom).clamp(2.0, 12.0), colour(hazard)),
             );
-            painter.line_segment(
-                [inset(a), inset(b)],
-                Stroke::new(1.0, Color32::BLACK),
-            );
+            painter.line_segment([inset(a), inset(b)], Stroke::new(1.0, Color32::BLACK));
         }
     }
     if let Some(sel) = selected.and_then(HexId::from_label) {
@@ -1389,7 +1426,11 @@ fn draw_battleland(
             egui::Align2::CENTER_CENTER,
             text,
             font.clone(),
-            if fixed { Color32::RED } else { Color32::LIGHT_GRAY },
+            if fixed {
+                Color32::RED
+            } else {
+                Color32::LIGHT_GRAY
+            },
         );
     }
     for label in &land.defender_area {
@@ -1440,7 +1481,12 @@ mod tests {
                 let (a, b) = side_corners(c, side);
                 let mid = a + (b - a) / 2.0;
                 let p = mid + (c - mid) * 0.15;
-                assert_eq!(hex_at(p), Some((hex, Some(side))), "{} {side:?}", hex.label());
+                assert_eq!(
+                    hex_at(p),
+                    Some((hex, Some(side))),
+                    "{} {side:?}",
+                    hex.label()
+                );
             }
         }
     }

@@ -146,6 +146,144 @@ pub fn leading_comments(text: &str) -> &str {
 /// assert_eq!(FileKind::Terrains.parse(&text).unwrap(), value);
 /// ```
 pub fn render(value: &FileValue, original: Option<&str>) -> String {
+    if let Some(text) = original.and_then(|o| patch_file(value, o)) {
+        return text;
+    }
+    canonical(value, original)
+}
+
+/// The kind of a file value.
+pub fn kind_of(value: &FileValue) -> FileKind {
+    match value {
+        FileValue::Manifest(_) => FileKind::Manifest,
+        FileValue::Terrains(_) => FileKind::Terrains,
+        FileValue::Hazards(_) => FileKind::Hazards,
+        FileValue::Characters(_) => FileKind::Characters,
+        FileValue::Mustering(_) => FileKind::Mustering,
+        FileValue::Masterboard(_) => FileKind::Masterboard,
+        FileValue::Battleland(_) => FileKind::Battleland,
+        FileValue::Rules(_) => FileKind::Rules,
+    }
+}
+
+/// `original` with only the items that changed rewritten (see
+/// [`crate::patch`]); `None` when that cannot give `value`.
+fn patch_file(value: &FileValue, original: &str) -> Option<String> {
+    use crate::patch::{field_value, one_line, patch_items, top_value};
+    fn list<T: Serialize + DeserializeOwned + PartialEq + Clone>(
+        original: &str,
+        open: usize,
+        items: &[T],
+        key: impl Fn(&T) -> String,
+    ) -> Option<String> {
+        let keyed: Vec<(String, T)> = items.iter().map(|i| (key(i), i.clone())).collect();
+        patch_items(
+            original,
+            open,
+            &keyed,
+            |t| {
+                let v: T = ron_options().from_str(t).ok()?;
+                Some((key(&v), v))
+            },
+            |_, v| one_line(v),
+        )
+    }
+    let old = kind_of(value).parse(original).ok()?;
+    if old == *value {
+        return Some(original.to_string());
+    }
+    let text = match (value, &old) {
+        (FileValue::Terrains(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
+        (FileValue::Hazards(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
+        (FileValue::Characters(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
+        (FileValue::Mustering(v), _) => {
+            list(original, top_value(original), v, |t| t.terrain.clone())
+        }
+        (FileValue::Masterboard(v), _) => {
+            list(original, field_value(original, "lands")?, &v.lands, |l| {
+                l.number.to_string()
+            })
+        }
+        (FileValue::Battleland(v), FileValue::Battleland(o))
+            if v.terrain == o.terrain
+                && v.attacker_edge == o.attacker_edge
+                && v.defender_area == o.defender_area =>
+        {
+            let items: Vec<(String, HexDef)> = v
+                .hexes
+                .iter()
+                .map(|(k, h)| (k.clone(), h.clone()))
+                .collect();
+            patch_items(
+                original,
+                field_value(original, "hexes")?,
+                &items,
+                |t| {
+                    let colon = t.find(':')?;
+                    let key: String = ron_options().from_str(t[..colon].trim()).ok()?;
+                    let hex: HexDef = ron_options().from_str(t[colon + 1..].trim()).ok()?;
+                    Some((key, hex))
+                },
+                |k, h| Some(format!("{k:?}: {}", one_line(h)?)),
+            )
+        }
+        (FileValue::Manifest(_) | FileValue::Rules(_), _) => patch_struct(original, &old, value),
+        _ => None,
+    }?;
+    (kind_of(value).parse(&text).ok()? == *value).then_some(text)
+}
+
+/// A struct file (`variant.ron`, `rules.ron`) with only its changed
+/// top-level fields rewritten: a field is compared by its canonical text
+/// in the old and new value; a changed one is written in the canonical
+/// style, the others keep their text and comments.
+fn patch_struct(original: &str, old: &FileValue, new: &FileValue) -> Option<String> {
+    use crate::patch::{field_value, patch_items, split_fields, top_value};
+    let old_fields = split_fields(&compact_struct(old)?)?;
+    let new_fields = split_fields(&compact_struct(new)?)?;
+    let in_original = |name: &str| field_value(original, name).is_some();
+    let items: Vec<(String, String)> = new_fields
+        .iter()
+        .filter(|(name, text)| {
+            in_original(name)
+                || old_fields.iter().find(|(n, _)| n == name).map(|f| &f.1) != Some(text)
+        })
+        .cloned()
+        .collect();
+    patch_items(
+        original,
+        top_value(original),
+        &items,
+        |t| {
+            let name = t[..t.find(':')?].trim().to_string();
+            let text = old_fields.iter().find(|(n, _)| *n == name)?.1.clone();
+            Some((name, text))
+        },
+        |name, text| Some(format!("{name}: {text}")),
+    )
+}
+
+/// A struct file with each top-level field on one line, defaults left out.
+fn compact_struct(value: &FileValue) -> Option<String> {
+    fn ron<T: Serialize>(value: &T) -> Option<String> {
+        let pretty = ron::ser::PrettyConfig::new()
+            .indentor("    ".to_string())
+            .depth_limit(1);
+        ron_options().to_string_pretty(value, pretty).ok()
+    }
+    let text = match value {
+        FileValue::Manifest(v) => ron(v)?,
+        FileValue::Rules(v) => ron(v)?,
+        _ => return None,
+    };
+    let kind = kind_of(value);
+    Some(crate::patch::strip_defaults(text, |t| {
+        kind.parse(t).ok().as_ref() == Some(value)
+    }))
+}
+
+/// The whole file in the canonical layout.
+fn canonical(value: &FileValue, original: Option<&str>) -> String {
     fn ron<T: Serialize>(value: &T, depth: usize) -> String {
         let pretty = ron::ser::PrettyConfig::new()
             .indentor("    ".to_string())
@@ -154,6 +292,10 @@ pub fn render(value: &FileValue, original: Option<&str>) -> String {
         ron_options()
             .to_string_pretty(value, pretty)
             .unwrap_or_else(|e| format!("// cannot write this file: {e}\n"))
+    }
+    let comments = original.map(leading_comments).unwrap_or("");
+    if let Some(body) = one_item_per_line(value) {
+        return format!("{comments}{body}\n");
     }
     let body = match value {
         FileValue::Manifest(v) => ron(v, 2),
@@ -165,8 +307,48 @@ pub fn render(value: &FileValue, original: Option<&str>) -> String {
         FileValue::Battleland(v) => ron(v, 2),
         FileValue::Rules(v) => ron(v, 2),
     };
-    let comments = original.map(leading_comments).unwrap_or("");
     format!("{comments}{body}\n")
+}
+
+/// A list file, board or battleland with one item per line, as the bundled
+/// files are written (checked to read back the same).
+fn one_item_per_line(value: &FileValue) -> Option<String> {
+    use crate::patch::one_line;
+    fn lines<T: Serialize + DeserializeOwned + PartialEq>(
+        items: &[T],
+        indent: &str,
+    ) -> Option<String> {
+        items
+            .iter()
+            .map(|i| Some(format!("{indent}{},\n", one_line(i)?)))
+            .collect()
+    }
+    let text = match value {
+        FileValue::Terrains(v) => format!("[\n{}]", lines(v, "    ")?),
+        FileValue::Hazards(v) => format!("[\n{}]", lines(v, "    ")?),
+        FileValue::Characters(v) => format!("[\n{}]", lines(v, "    ")?),
+        FileValue::Mustering(v) => format!("[\n{}]", lines(v, "    ")?),
+        FileValue::Masterboard(v) => {
+            format!("(\n    lands: [\n{}    ],\n)", lines(&v.lands, "        ")?)
+        }
+        FileValue::Battleland(b) => {
+            let mut t = format!("(\n    terrain: {:?},\n    hexes: {{\n", b.terrain);
+            for (label, hex) in &b.hexes {
+                t.push_str(&format!("        {label:?}: {},\n", one_line(hex)?));
+            }
+            t.push_str("    },\n");
+            if let Some(edge) = b.attacker_edge {
+                t.push_str(&format!("    attacker_edge: {edge:?},\n"));
+            }
+            if !b.defender_area.is_empty() {
+                t.push_str(&format!("    defender_area: {:?},\n", b.defender_area));
+            }
+            t.push(')');
+            t
+        }
+        _ => return None,
+    };
+    (kind_of(value).parse(&text).ok()? == *value).then_some(text)
 }
 
 /// A file of the edited variant as it is on disk.
@@ -668,7 +850,10 @@ impl Project {
     }
 
     pub fn battleland(&self, terrain: &str) -> Option<&BattlelandDef> {
-        self.data().battlelands.iter().find(|b| b.terrain == terrain)
+        self.data()
+            .battlelands
+            .iter()
+            .find(|b| b.terrain == terrain)
     }
 
     pub fn character(&self, name: &str) -> Option<&CharacterDef> {
