@@ -28,8 +28,16 @@ pub use app::{EditorApp, HexTool, Pending, Tab};
 /// Opens the editor window on the variant in `dir`, offering the variants
 /// under `variants_root` to switch to. Returns when the window is closed.
 pub fn run(dir: &Path, variants_root: &Path) -> Result<(), String> {
-    let app = EditorApp::new(dir, variants_root);
-    let title = format!("Titan editor: {}", dir.display());
+    run_app(EditorApp::new(dir, variants_root))
+}
+
+/// Opens the editor window on an app already set up (a page chosen, a land
+/// selected: what the screenshots show).
+pub fn run_app(app: EditorApp) -> Result<(), String> {
+    let title = match &app.project {
+        Some(p) => format!("Titan editor: {}", p.dir().display()),
+        None => "Titan editor".to_string(),
+    };
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(title.clone())

@@ -390,6 +390,7 @@ pub struct Project {
     redo: Vec<BTreeMap<String, FileValue>>,
     /// Consecutive edits with the same key (dragging a number) undo as one.
     last_key: Option<String>,
+    last_edit: Option<std::time::Instant>,
     /// The last merged view that loaded.
     loaded: Loaded,
     /// What `titan check` would say about the current edits, plus files
@@ -434,6 +435,7 @@ impl Project {
             undo: Vec::new(),
             redo: Vec::new(),
             last_key: None,
+            last_edit: None,
             loaded,
             problems: Vec::new(),
             broken: BTreeMap::new(),
@@ -581,10 +583,16 @@ impl Project {
         if self.own == before {
             return;
         }
-        if self.last_key.as_deref() != Some(key) {
+        // The same item edited again within a moment (a drag, typing) is
+        // one undo step.
+        let recent = self
+            .last_edit
+            .is_some_and(|t| t.elapsed() < std::time::Duration::from_millis(1500));
+        if self.last_key.as_deref() != Some(key) || !recent {
             self.undo.push(before);
             self.last_key = Some(key.to_string());
         }
+        self.last_edit = Some(std::time::Instant::now());
         self.redo.clear();
         self.revalidate();
     }

@@ -1,0 +1,29 @@
+//! Opens the editor window on a chosen page and selection: how the README's
+//! screenshots are taken (under Xvfb, see docs/editor.md).
+//!
+//! ```sh
+//! cargo run --release -p titan-editor --example show -- masterboard 1
+//! cargo run --release -p titan-editor --example show -- battleland Tower D4
+//! ```
+
+use std::path::Path;
+
+use titan_editor::{EditorApp, Tab};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants");
+    let mut app = EditorApp::new(&root.join("titan"), &root);
+    match args.first().map(String::as_str) {
+        Some("battleland") => {
+            app.tab = Tab::Battlelands;
+            app.battleland = args.get(1).cloned();
+            app.selected_hex = args.get(2).cloned();
+        }
+        _ => {
+            app.tab = Tab::Masterboard;
+            app.selected_land = args.get(1).and_then(|n| n.parse().ok());
+        }
+    }
+    titan_editor::run_app(app)
+}
