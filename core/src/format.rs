@@ -686,6 +686,10 @@ pub struct MovementRules {
     pub titan_teleport: Option<TitanTeleport>,
     /// Teleports allowed in one movement phase.
     pub teleports_per_turn: u8,
+    /// The mover chooses the distance, 1 to `die`, instead of rolling it
+    /// (as in Gods of Titan).
+    #[serde(default)]
+    pub chosen_distance: bool,
 }
 
 /// Tower teleport: a legion with a character of a class that may teleport,

@@ -20,6 +20,7 @@ pub mod battleland;
 pub mod compile;
 pub mod diag;
 pub mod format;
+pub mod game;
 pub mod load;
 pub mod lua;
 pub mod model;

@@ -19,7 +19,10 @@ use crate::lua::ScriptSource;
 macro_rules! id {
     ($(#[$doc:meta])* $name:ident($ty:ty)) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
         pub struct $name(pub $ty);
         impl $name {
             pub fn index(self) -> usize {

@@ -1,0 +1,586 @@
+//! Masterplay: a whole game of Titan on the masterboard.
+//!
+//! A [`Game`] is a variant, its options and a [`GameState`]. Every player
+//! decision is an [`Action`]: [`Game::legal_actions`] lists them for a player,
+//! [`Game::apply`] checks one and either changes the state and returns what
+//! happened ([`Event`]s) or returns a [`RuleError`] that cites the rule and
+//! leaves the state unchanged. All randomness (tower rolls, movement rolls)
+//! comes from the seeded generator kept in the state, so a game is fully
+//! determined by variant, options, seed and actions (see [`save`]).
+//!
+//! Battles are resolved outside this module: an engagement ends by flight,
+//! concession, agreement, or a battle result handed back by the battle engine
+//! ([`Action::BattleResult`]).
+
+pub mod movement;
+pub mod muster;
+pub mod random;
+mod rules;
+pub mod save;
+pub mod view;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::format::OptionValue;
+use crate::model::{CharacterId, LandId, Variant};
+use crate::rng::GameRng;
+
+pub use movement::{Exits, MoveTarget, Occupancy};
+pub use muster::MusterOption;
+pub use rules::TeleportKind;
+
+/// A player, by seat: 0 is the first player given to [`Game::new`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PlayerId(pub u8);
+
+/// A legion marker: player and number (1 to the markers per player). A legion
+/// is known by its marker. Written `"P1-03"` (player 1, marker 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Marker {
+    pub player: PlayerId,
+    pub number: u8,
+}
+
+impl fmt::Display for Marker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "P{}-{:02}", self.player.0 + 1, self.number)
+    }
+}
+
+impl std::str::FromStr for Marker {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("{s:?} is no legion marker (like \"P1-03\")");
+        let rest = s.strip_prefix('P').ok_or_else(bad)?;
+        let (p, n) = rest.split_once('-').ok_or_else(bad)?;
+        let p: u8 = p.parse().map_err(|_| bad())?;
+        let n: u8 = n.parse().map_err(|_| bad())?;
+        if p == 0 || n == 0 {
+            return Err(bad());
+        }
+        Ok(Marker {
+            player: PlayerId(p - 1),
+            number: n,
+        })
+    }
+}
+
+impl Serialize for Marker {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Marker {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// A player and what the player has.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub name: String,
+    pub score: u32,
+    pub alive: bool,
+    /// The tower the player started in.
+    pub tower: Option<LandId>,
+    /// Markers not on the board, ready for splits.
+    pub markers: Vec<Marker>,
+    /// Turns this player has begun.
+    pub turns: u32,
+}
+
+/// A legion on the masterboard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Legion {
+    pub marker: Marker,
+    /// Usually the marker's player; a slayer of a Titan takes its markers.
+    pub owner: PlayerId,
+    pub land: LandId,
+    /// Sorted.
+    pub characters: Vec<CharacterId>,
+    /// Moved (or teleported) this turn.
+    pub moved: bool,
+    /// The land it entered its present land from this turn.
+    pub entered_from: Option<LandId>,
+    pub mustered: bool,
+    /// Split off this turn from this legion (they must part, or recombine).
+    pub split_from: Option<Marker>,
+    /// Characters every player has been shown (sorted).
+    pub revealed: Vec<CharacterId>,
+    /// Players (bit per seat) who have seen all of it since it last changed.
+    pub seen_by: u64,
+}
+
+impl Legion {
+    pub fn owner(&self) -> PlayerId {
+        self.owner
+    }
+
+    pub fn height(&self) -> usize {
+        self.characters.len()
+    }
+
+    pub fn count(&self, c: CharacterId) -> usize {
+        self.characters.iter().filter(|&&x| x == c).count()
+    }
+}
+
+/// Where the game is in a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Players divide their starting characters into legions, in turn order.
+    InitialSplit,
+    /// Commencement: the mover may split legions.
+    Split,
+    /// The mover rolls and moves.
+    Move,
+    /// The mover picks engagements to resolve.
+    Engage,
+    /// The mover's legions that moved may muster.
+    Muster,
+    /// The game is over.
+    Over,
+}
+
+/// An engagement being resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Engagement {
+    pub land: LandId,
+    pub attacker: Marker,
+    pub defender: Marker,
+    pub step: EngagementStep,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EngagementStep {
+    /// The defender may flee (if it has no lord) or stand.
+    DefenderChoice,
+    /// Either side may concede, propose an agreement, or fight.
+    Negotiate { proposal: Option<Proposal> },
+    /// The battle is being fought by the battle engine.
+    Battle,
+    /// The winner's legion may summon, acquire and reinforce.
+    After(After),
+}
+
+/// A proposed agreement: who loses what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub by: PlayerId,
+    pub attacker_losses: Vec<CharacterId>,
+    pub defender_losses: Vec<CharacterId>,
+}
+
+/// What the winner of an engagement may still do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct After {
+    pub winner: Marker,
+    /// The attacker may summon a character from another legion.
+    pub summon: bool,
+    /// Score thresholds passed, each worth an acquisition.
+    pub acquisitions: Vec<u32>,
+    /// The defender may muster a reinforcement.
+    pub reinforce: bool,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Winner(PlayerId),
+    /// The last players died together, or tied at the point limit.
+    Draw(Vec<PlayerId>),
+}
+
+/// The whole state of a game: serializable, comparable, hashable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    pub players: Vec<Player>,
+    /// Sorted by marker.
+    pub legions: Vec<Legion>,
+    /// Counters the caretaker has, by character.
+    pub caretaker: Vec<u32>,
+    /// Game turn: every player's turn once per game turn.
+    pub turn: u32,
+    pub active: PlayerId,
+    pub phase: Phase,
+    pub roll: Option<u8>,
+    pub mulligan_used: bool,
+    pub teleports: u8,
+    pub engagement: Option<Engagement>,
+    pub outcome: Option<Outcome>,
+    pub rng_seed: u64,
+    /// Words drawn from the generator (with the seed, restores it).
+    pub rng_pos: u64,
+}
+
+/// A player's decision.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "action")]
+pub enum Action {
+    /// Divide the starting characters: one list per legion.
+    InitialSplit {
+        legions: Vec<Vec<CharacterId>>,
+    },
+    /// Split new legions off `legion`: one list per new legion.
+    Split {
+        legion: Marker,
+        parts: Vec<Vec<CharacterId>>,
+    },
+    DoneSplitting,
+    /// Roll for movement (or, where the variant lets the mover choose, pick
+    /// the distance).
+    Roll {
+        #[serde(default)]
+        distance: Option<u8>,
+    },
+    /// The first-turn re-roll.
+    Mulligan,
+    Move {
+        legion: Marker,
+        to: LandId,
+        entered_from: LandId,
+    },
+    Teleport {
+        legion: Marker,
+        to: LandId,
+        kind: TeleportKind,
+        /// The lord shown (tower teleport).
+        lord: CharacterId,
+    },
+    DoneMoving,
+    /// Resolve the engagement in this land next.
+    Engage {
+        land: LandId,
+    },
+    Flee,
+    /// The defender declines to flee.
+    Stand,
+    Concede,
+    Propose {
+        attacker_losses: Vec<CharacterId>,
+        defender_losses: Vec<CharacterId>,
+    },
+    Accept,
+    Reject,
+    /// Demand that the battle be fought.
+    Fight,
+    /// The outcome of the battle, from the battle engine.
+    BattleResult(BattleOutcome),
+    /// Summon a character from another legion into the winning legion.
+    Summon {
+        from: Marker,
+        character: CharacterId,
+    },
+    /// Take a character for a score threshold passed.
+    Acquire {
+        character: CharacterId,
+    },
+    /// Muster a reinforcement into the winning defender.
+    Reinforce {
+        recruit: CharacterId,
+        reveal: Vec<CharacterId>,
+    },
+    /// Pass on what the winner may still do.
+    DoneAfter,
+    Muster {
+        legion: Marker,
+        recruit: CharacterId,
+        reveal: Vec<CharacterId>,
+    },
+    EndTurn,
+    /// Leave the game: the player's legions are removed.
+    ConcedeGame,
+}
+
+/// A battle's result as masterplay needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BattleOutcome {
+    /// Characters of the attacking legion slain (or never brought on).
+    pub attacker_slain: Vec<CharacterId>,
+    pub defender_slain: Vec<CharacterId>,
+    /// The attacker lost by time (Law of the Battlelands 25.E): it is
+    /// eliminated and the defender scores nothing for it.
+    pub time_loss: bool,
+    /// Summoned into the attacker during the battle: from which legion.
+    pub summoned: Option<(Marker, CharacterId)>,
+    /// Mustered into the defender during the battle.
+    pub reinforced: Option<CharacterId>,
+}
+
+/// What happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event")]
+pub enum Event {
+    TowerRolls {
+        rolls: Vec<(PlayerId, u8)>,
+    },
+    Placed {
+        player: PlayerId,
+        tower: LandId,
+    },
+    LegionFormed {
+        legion: Marker,
+        land: LandId,
+        height: usize,
+    },
+    TurnBegins {
+        player: PlayerId,
+        turn: u32,
+    },
+    Split {
+        legion: Marker,
+        into: Vec<Marker>,
+    },
+    Rolled {
+        player: PlayerId,
+        roll: u8,
+    },
+    Moved {
+        legion: Marker,
+        from: LandId,
+        to: LandId,
+    },
+    Teleported {
+        legion: Marker,
+        from: LandId,
+        to: LandId,
+    },
+    Revealed {
+        legion: Marker,
+        characters: Vec<CharacterId>,
+        to: Option<PlayerId>,
+    },
+    Recombined {
+        legion: Marker,
+        with: Marker,
+    },
+    EngagementBegins {
+        land: LandId,
+        attacker: Marker,
+        defender: Marker,
+    },
+    Fled {
+        legion: Marker,
+    },
+    Conceded {
+        legion: Marker,
+    },
+    Proposed {
+        by: PlayerId,
+    },
+    Rejected {
+        by: PlayerId,
+    },
+    BattleBegins {
+        land: LandId,
+    },
+    Slain {
+        legion: Marker,
+        characters: Vec<CharacterId>,
+    },
+    LegionEliminated {
+        legion: Marker,
+    },
+    Scored {
+        player: PlayerId,
+        points: u32,
+        score: u32,
+    },
+    Summoned {
+        legion: Marker,
+        from: Marker,
+        character: CharacterId,
+    },
+    Acquired {
+        legion: Marker,
+        character: CharacterId,
+    },
+    Mustered {
+        legion: Marker,
+        character: CharacterId,
+    },
+    PlayerEliminated {
+        player: PlayerId,
+        by: Option<PlayerId>,
+    },
+    GameOver {
+        outcome: Outcome,
+    },
+}
+
+/// A refused action: what is wrong, and the rule that says so.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RuleError {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.rule)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+pub(crate) fn refuse<T>(rule: &'static str, message: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError {
+        rule,
+        message: message.into(),
+    })
+}
+
+/// Why a game could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// The variant's scripts, for the hook points masterplay calls.
+pub(crate) struct Hooks {
+    host: crate::lua::LuaHost,
+    rng: Rc<std::cell::RefCell<GameRng>>,
+}
+
+/// A game: the variant, its options, the state, and the variant's scripts.
+#[derive(Clone)]
+pub struct Game {
+    pub variant: Arc<Variant>,
+    pub options: BTreeMap<String, OptionValue>,
+    pub state: GameState,
+    /// Movement tables, built once.
+    pub exits: Arc<Exits>,
+    rng: GameRng,
+    hooks: Option<Rc<Hooks>>,
+    /// How the game began, and every action since: what a save records.
+    pub start: save::Start,
+    pub history: Vec<(PlayerId, Action)>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("variant", &self.variant.id)
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+/// Hook points masterplay calls when a script registered them.
+pub mod hook {
+    /// `titan_power(score, base_power) -> power`.
+    pub const TITAN_POWER: &str = "titan_power";
+    /// `game_over(turn, alive, leader_score) -> winner seat (0-based) or nil`.
+    pub const GAME_OVER: &str = "game_over";
+}
+
+impl Game {
+    /// A new game of `variant` for these players, from `seed`: the tower
+    /// rolls are made and the first player found; players then divide their
+    /// starting characters ([`Action::InitialSplit`]).
+    pub fn new(
+        variant: Arc<Variant>,
+        options: BTreeMap<String, OptionValue>,
+        players: &[String],
+        seed: u64,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
+        rules::new_game(variant, options, players, seed)
+    }
+
+    /// A game with this state (a position or a replayed save).
+    pub fn from_state(
+        variant: Arc<Variant>,
+        options: BTreeMap<String, OptionValue>,
+        state: GameState,
+    ) -> Result<Game, SetupError> {
+        let hooks = rules::hooks_for(&variant)?;
+        let rng = GameRng::at(state.rng_seed, u128::from(state.rng_pos));
+        Ok(Game {
+            exits: Arc::new(Exits::new(&variant)),
+            variant,
+            options,
+            start: save::Start::Position(Box::new(state.clone())),
+            state,
+            rng,
+            hooks,
+            history: Vec::new(),
+        })
+    }
+
+    /// Every action `player` may take now.
+    pub fn legal_actions(&self, player: PlayerId) -> Vec<Action> {
+        rules::legal_actions(self, player)
+    }
+
+    /// Checks `action` by `player` against the rules and carries it out; on
+    /// error the game is unchanged.
+    pub fn apply(&mut self, player: PlayerId, action: &Action) -> Result<Vec<Event>, RuleError> {
+        let mut next = self.clone();
+        let events = rules::apply(&mut next, player, action)?;
+        next.state.rng_pos = next.rng.word_pos() as u64;
+        next.history.push((player, action.clone()));
+        *self = next;
+        Ok(events)
+    }
+
+    /// The players who have something to decide now.
+    pub fn to_act(&self) -> Vec<PlayerId> {
+        rules::to_act(self)
+    }
+
+    pub fn legion(&self, marker: Marker) -> Option<&Legion> {
+        self.state.legions.iter().find(|l| l.marker == marker)
+    }
+
+    /// The legion in a land (outside engagements there is at most one).
+    pub fn legions_in(&self, land: LandId) -> impl Iterator<Item = &Legion> {
+        self.state.legions.iter().filter(move |l| l.land == land)
+    }
+
+    /// A player's Titan power: base + one per step of points, or what the
+    /// variant's `titan_power` hook says.
+    pub fn titan_power(&self, player: PlayerId) -> u8 {
+        rules::titan_power(self, player)
+    }
+
+    /// Points a character is worth to whoever slays it.
+    pub fn value(&self, owner: PlayerId, c: CharacterId) -> u32 {
+        rules::value(self, owner, c)
+    }
+
+    /// A value of a rule option: the game's setting or the variant's default.
+    pub fn option(&self, name: &str) -> Option<&OptionValue> {
+        self.options.get(name).or_else(|| self.variant.option(name))
+    }
+
+    /// A stable hash of the state, to check that a replay reaches the same
+    /// position (FNV-1a over the state's RON text).
+    pub fn state_hash(&self) -> u64 {
+        let text = ron::to_string(&self.state).unwrap_or_else(|e| e.to_string());
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        })
+    }
+
+    /// Checks the invariants of a position; the soak test runs this after
+    /// every action. Returns what is broken.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        rules::check_invariants(self)
+    }
+}

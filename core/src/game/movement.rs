@@ -1,0 +1,259 @@
+//! Movement on the masterboard: following the signs, and teleports.
+//!
+//! This is a hot path (every legal-move query of every legion), so it works
+//! on a compact table of exits built once per variant ([`Exits`]) and a
+//! per-land occupancy array, with no allocation but the result.
+
+use crate::format::Sign;
+use crate::model::{LandId, Variant};
+
+/// What stands in a land, as seen by the moving player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Occupancy {
+    #[default]
+    Empty,
+    /// One of the mover's legions: it may be passed, not ended on.
+    Friendly,
+    /// Another player's legion: entering it ends the move (an engagement).
+    Enemy,
+    /// An engagement already made this turn: no entering or crossing
+    /// (reference sheet, "Movement").
+    Engaged,
+}
+
+/// A place a move can end, and the land it was entered from (which fixes the
+/// battleland side the attacker enters by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveTarget {
+    pub land: LandId,
+    pub entered_from: LandId,
+}
+
+/// Every land's exits, by land index, with the sign kinds pre-sorted.
+#[derive(Debug, Clone)]
+pub struct Exits {
+    lands: Vec<LandExits>,
+    tower: Vec<bool>,
+    /// Neighbours whatever the signs, both directions (for tower teleport).
+    adjacent: Vec<Vec<u32>>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct LandExits {
+    block: Vec<u32>,
+    arch: Vec<u32>,
+    arrow: Vec<u32>,
+    triple: Vec<u32>,
+}
+
+impl Exits {
+    /// Builds the table from a compiled variant.
+    pub fn new(variant: &Variant) -> Exits {
+        let board = &variant.board;
+        let n = board.land_count();
+        let mut lands = vec![LandExits::default(); n];
+        let mut adjacent = vec![Vec::new(); n];
+        for land in board.lands() {
+            let i = land.index();
+            for (sign, to) in board.exits(land) {
+                let t = to.index() as u32;
+                match sign {
+                    Sign::Block => lands[i].block.push(t),
+                    Sign::Arch => lands[i].arch.push(t),
+                    Sign::Arrow => lands[i].arrow.push(t),
+                    Sign::TripleArrow => lands[i].triple.push(t),
+                }
+                for (a, b) in [(i, t as usize), (t as usize, i)] {
+                    if !adjacent[a].contains(&(b as u32)) {
+                        adjacent[a].push(b as u32);
+                    }
+                }
+            }
+        }
+        for (l, ex) in lands.iter_mut().enumerate() {
+            for v in [&mut ex.block, &mut ex.arch, &mut ex.arrow, &mut ex.triple] {
+                // Petgraph lists edges newest first; keep a stable order.
+                v.sort_by_key(|&t| board.land(LandId::new(t as usize)).number);
+            }
+            adjacent[l].sort_unstable();
+        }
+        let tower = board
+            .lands()
+            .map(|l| variant.terrains[board.land(l).terrain.index()].tower)
+            .collect();
+        Exits {
+            lands,
+            tower,
+            adjacent,
+        }
+    }
+
+    pub fn is_tower(&self, land: LandId) -> bool {
+        self.tower[land.index()]
+    }
+
+    /// Where a legion starting on `land` may begin its move (reference sheet,
+    /// "Movement Signs"): a block must be followed; otherwise any arch or
+    /// triple arrow, and from a tower any arrow.
+    fn starting(&self, land: usize) -> impl Iterator<Item = u32> + '_ {
+        let ex = &self.lands[land];
+        let (a, b, c): (&[u32], &[u32], &[u32]) = if !ex.block.is_empty() {
+            (&ex.block, &[], &[])
+        } else if self.tower[land] {
+            (&ex.arch, &ex.triple, &ex.arrow)
+        } else {
+            (&ex.arch, &ex.triple, &[])
+        };
+        a.iter().chain(b).chain(c).copied()
+    }
+
+    /// Where a legion passing through `land` may go on: a triple arrow must
+    /// be followed; otherwise any single arrow.
+    fn continuing(&self, land: usize) -> &[u32] {
+        let ex = &self.lands[land];
+        if ex.triple.is_empty() {
+            &ex.arrow
+        } else {
+            &ex.triple
+        }
+    }
+
+    /// Every place a legion on `start` can end a move of exactly `roll` lands
+    /// (or fewer, on entering an enemy), given what stands where.
+    ///
+    /// `occupancy` is indexed by land. A land may appear with several
+    /// `entered_from` lands; the result is sorted and has no duplicates.
+    pub fn moves(&self, start: LandId, roll: u8, occupancy: &[Occupancy]) -> Vec<MoveTarget> {
+        let mut out = Vec::new();
+        if roll == 0 {
+            return out;
+        }
+        let s = start.index();
+        for next in self.starting(s) {
+            self.step(next as usize, s, roll - 1, occupancy, &mut out);
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn step(
+        &self,
+        land: usize,
+        from: usize,
+        left: u8,
+        occ: &[Occupancy],
+        out: &mut Vec<MoveTarget>,
+    ) {
+        let target = MoveTarget {
+            land: LandId::new(land),
+            entered_from: LandId::new(from),
+        };
+        match occ.get(land).copied().unwrap_or_default() {
+            Occupancy::Engaged => return,
+            Occupancy::Enemy => {
+                out.push(target);
+                return;
+            }
+            Occupancy::Friendly if left == 0 => return,
+            Occupancy::Empty if left == 0 => {
+                out.push(target);
+                return;
+            }
+            _ => {}
+        }
+        for &next in self.continuing(land) {
+            // No backtracking.
+            if next as usize != from {
+                self.step(next as usize, land, left - 1, occ, out);
+            }
+        }
+    }
+
+    /// Lands within `range` of `start` counting any border, whatever the
+    /// signs (tower teleport), not counting `start`.
+    pub fn within(&self, start: LandId, range: u8) -> Vec<LandId> {
+        let n = self.lands.len();
+        let mut dist = vec![u8::MAX; n];
+        dist[start.index()] = 0;
+        let mut frontier = vec![start.index()];
+        let mut out = Vec::new();
+        for d in 1..=range {
+            let mut next = Vec::new();
+            for &l in &frontier {
+                for &a in &self.adjacent[l] {
+                    if dist[a as usize] == u8::MAX {
+                        dist[a as usize] = d;
+                        next.push(a as usize);
+                        out.push(LandId::new(a as usize));
+                    }
+                }
+            }
+            frontier = next;
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titan() -> Variant {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        crate::load(&dir, &Default::default()).unwrap()
+    }
+
+    fn numbers(v: &Variant, targets: &[MoveTarget]) -> Vec<u32> {
+        let mut n: Vec<u32> = targets
+            .iter()
+            .map(|t| v.board.land(t.land).number)
+            .collect();
+        n.dedup();
+        n
+    }
+
+    #[test]
+    fn a_block_must_be_followed() {
+        // Land 1000 has a block toward land 1 (reference sheet, "Block").
+        let v = titan();
+        let ex = Exits::new(&v);
+        let start = v.board.by_number(1000).unwrap();
+        let occ = vec![Occupancy::Empty; v.board.land_count()];
+        let one = ex.moves(start, 1, &occ);
+        assert_eq!(numbers(&v, &one), [1]);
+    }
+
+    #[test]
+    fn an_enemy_stops_the_move_and_an_engagement_blocks_it() {
+        let v = titan();
+        let ex = Exits::new(&v);
+        let start = v.board.by_number(1).unwrap();
+        let mut occ = vec![Occupancy::Empty; v.board.land_count()];
+        let far = ex.moves(start, 3, &occ);
+        assert!(!far.is_empty());
+        let two = v.board.by_number(2).unwrap();
+        occ[two.index()] = Occupancy::Enemy;
+        let stopped = ex.moves(start, 3, &occ);
+        assert!(stopped.iter().any(|t| t.land == two));
+        occ[two.index()] = Occupancy::Engaged;
+        let blocked = ex.moves(start, 3, &occ);
+        assert!(blocked.iter().all(|t| t.land != two));
+        // A friendly legion may be passed but not ended on.
+        occ[two.index()] = Occupancy::Friendly;
+        assert!(ex.moves(start, 1, &occ).iter().all(|t| t.land != two));
+    }
+
+    #[test]
+    fn teleport_range_ignores_signs() {
+        let v = titan();
+        let ex = Exits::new(&v);
+        let tower = v.board.by_number(100).unwrap();
+        let near = ex.within(tower, 1);
+        assert!(!near.is_empty() && near.len() <= 3);
+        let six = ex.within(tower, 6);
+        assert!(six.len() > near.len());
+        assert!(!six.contains(&tower));
+    }
+}

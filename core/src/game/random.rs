@@ -1,0 +1,58 @@
+//! A player that picks legal actions at random: for soak tests, benchmarks
+//! and as the simplest opponent.
+
+use super::{Action, Game, PlayerId};
+use crate::rng::GameRng;
+
+/// One random legal action of a player who has a decision to make, or None
+/// when the game is over. Conceding the game is picked only rarely.
+pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action)> {
+    let players = game.to_act();
+    if players.is_empty() {
+        return None;
+    }
+    let player = players[rng.int_in(0, players.len() as i64 - 1) as usize];
+    let mut actions = game.legal_actions(player);
+    let concede = actions.iter().position(|a| *a == Action::ConcedeGame);
+    if let Some(i) = concede
+        && actions.len() > 1
+        && rng.roll(2000) > 1
+    {
+        actions.swap_remove(i);
+    }
+    if actions.is_empty() {
+        return None;
+    }
+    // Splitting is optional and its choices are many: mostly pass.
+    if actions.contains(&Action::DoneSplitting) && rng.roll(4) > 1 {
+        return Some((player, Action::DoneSplitting));
+    }
+    let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
+    Some((player, actions.swap_remove(pick)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_games_are_reproducible() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = std::sync::Arc::new(crate::load(&dir, &Default::default()).unwrap());
+        let play = |seed| {
+            let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+            let (mut g, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+            let mut rng = GameRng::new(seed);
+            for _ in 0..400 {
+                let Some((p, a)) = random_action(&g, &mut rng) else {
+                    break;
+                };
+                g.apply(p, &a).unwrap();
+                g.check_invariants().unwrap();
+            }
+            g.state_hash()
+        };
+        assert_eq!(play(3), play(3));
+        assert_ne!(play(3), play(4));
+    }
+}

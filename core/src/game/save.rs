@@ -1,0 +1,286 @@
+//! Saves, replays and positions.
+//!
+//! A save is RON: the variant's id and version, the options, how the game
+//! began (players and seed, or a position), and every action since, with a
+//! hash of the state reached. Loading checks the variant, replays the actions
+//! and compares the hash, so a save can never silently diverge. Positions
+//! (scenario files) set up any state by name, for tests and what-if analysis.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Action, Game, GameState, Legion, Marker, Phase, Player, PlayerId};
+use crate::format::OptionValue;
+use crate::model::Variant;
+
+/// How a game began.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Start {
+    New { players: Vec<String>, seed: u64 },
+    Position(Box<GameState>),
+}
+
+/// A saved game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaveFile {
+    pub variant: String,
+    pub version: String,
+    pub options: BTreeMap<String, OptionValue>,
+    pub start: Start,
+    pub actions: Vec<(PlayerId, Action)>,
+    /// [`Game::state_hash`] after the last action.
+    pub state_hash: u64,
+}
+
+/// Why a save or position could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError(pub String);
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl Game {
+    /// The save of this game.
+    pub fn to_save(&self) -> SaveFile {
+        SaveFile {
+            variant: self.variant.id.clone(),
+            version: self.variant.version.clone(),
+            options: self.options.clone(),
+            start: self.start.clone(),
+            actions: self.history.clone(),
+            state_hash: self.state_hash(),
+        }
+    }
+
+    /// Writes the save atomically (a temporary file, then a rename).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let text = crate::write::to_ron(&self.to_save()).map_err(std::io::Error::other)?;
+        crate::write::write_atomic(path, text.as_bytes())
+    }
+
+    /// Replays a save on `variant`, checking the variant and the final state.
+    pub fn from_save(variant: Arc<Variant>, save: &SaveFile) -> Result<Game, LoadError> {
+        if save.variant != variant.id || save.version != variant.version {
+            return Err(LoadError(format!(
+                "the save was made with variant {} version {}, but the variant loaded is {} version {}: replaying it could diverge",
+                save.variant, save.version, variant.id, variant.version
+            )));
+        }
+        let mut game = match &save.start {
+            Start::New { players, seed } => {
+                Game::new(variant, save.options.clone(), players, *seed)
+                    .map_err(|e| LoadError(e.to_string()))?
+                    .0
+            }
+            Start::Position(state) => {
+                Game::from_state(variant, save.options.clone(), (**state).clone())
+                    .map_err(|e| LoadError(e.to_string()))?
+            }
+        };
+        for (i, (player, action)) in save.actions.iter().enumerate() {
+            game.apply(*player, action).map_err(|e| {
+                LoadError(format!(
+                    "action {} of the save ({action:?}) is refused: {e}",
+                    i + 1
+                ))
+            })?;
+        }
+        if game.state_hash() != save.state_hash {
+            return Err(LoadError(
+                "replaying the save reaches another position than the one saved (state hash differs)".into(),
+            ));
+        }
+        Ok(game)
+    }
+
+    /// Reads a save file and replays it.
+    pub fn load(variant: Arc<Variant>, path: &Path) -> Result<Game, LoadError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError(format!("cannot read {}: {e}", path.display())))?;
+        let save: SaveFile = crate::load::ron_options().from_str(&text).map_err(|e| {
+            LoadError(format!(
+                "{}:{}:{}: {}",
+                path.display(),
+                e.span.start.line,
+                e.span.start.col,
+                e.code
+            ))
+        })?;
+        Game::from_save(variant, &save)
+    }
+}
+
+/// A position by name: a scenario file's contents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
+    #[serde(default)]
+    pub seed: u64,
+    pub players: Vec<PositionPlayer>,
+    pub legions: Vec<PositionLegion>,
+    /// Seat of the player to move (0-based).
+    pub active: u8,
+    pub phase: Phase,
+    #[serde(default)]
+    pub roll: Option<u8>,
+    #[serde(default = "one")]
+    pub turn: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionPlayer {
+    pub name: String,
+    #[serde(default)]
+    pub score: u32,
+    /// The number of the player's tower land.
+    pub tower: u32,
+    #[serde(default = "yes")]
+    pub alive: bool,
+    /// Turns already begun (1: in the first turn).
+    #[serde(default = "two")]
+    pub turns: u32,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn two() -> u32 {
+    2
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionLegion {
+    pub marker: Marker,
+    /// Land number.
+    pub land: u32,
+    pub characters: Vec<String>,
+    #[serde(default)]
+    pub moved: bool,
+    /// Land number it entered from, if it moved.
+    #[serde(default)]
+    pub entered_from: Option<u32>,
+}
+
+impl Position {
+    /// Reads a position file.
+    pub fn read(path: &Path) -> Result<Position, LoadError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| LoadError(format!("cannot read {}: {e}", path.display())))?;
+        crate::load::ron_options().from_str(&text).map_err(|e| {
+            LoadError(format!(
+                "{}:{}:{}: {}",
+                path.display(),
+                e.span.start.line,
+                e.span.start.col,
+                e.code
+            ))
+        })
+    }
+
+    /// The game at this position.
+    pub fn to_game(&self, variant: Arc<Variant>) -> Result<Game, LoadError> {
+        let v = &variant;
+        let land = |n: u32| {
+            v.board
+                .by_number(n)
+                .ok_or_else(|| LoadError(format!("there is no land {n}")))
+        };
+        let per = v.rules.legions.markers_per_player;
+        let mut players = Vec::new();
+        for (i, p) in self.players.iter().enumerate() {
+            players.push(Player {
+                name: p.name.clone(),
+                score: p.score,
+                alive: p.alive,
+                tower: Some(land(p.tower)?),
+                markers: (1..=per)
+                    .map(|n| Marker {
+                        player: PlayerId(i as u8),
+                        number: n,
+                    })
+                    .filter(|m| !self.legions.iter().any(|l| l.marker == *m))
+                    .collect(),
+                turns: p.turns,
+            });
+        }
+        let mut caretaker: Vec<u32> = v.characters.iter().map(|c| c.count).collect();
+        let mut legions = Vec::new();
+        for l in &self.legions {
+            if l.marker.player.0 as usize >= players.len() {
+                return Err(LoadError(format!(
+                    "legion {} belongs to no player",
+                    l.marker
+                )));
+            }
+            let mut characters = Vec::new();
+            for name in &l.characters {
+                let c = v.character_by_name(name).ok_or_else(|| {
+                    LoadError(format!(
+                        "legion {}: {name:?} is no character of {}",
+                        l.marker, v.id
+                    ))
+                })?;
+                let stock = &mut caretaker[c.index()];
+                if *stock == 0 {
+                    return Err(LoadError(format!(
+                        "more {} than the caretaker has",
+                        v.character(c).plural
+                    )));
+                }
+                *stock -= 1;
+                characters.push(c);
+            }
+            characters.sort_unstable();
+            legions.push(Legion {
+                marker: l.marker,
+                owner: l.marker.player,
+                land: land(l.land)?,
+                characters,
+                moved: l.moved,
+                entered_from: l.entered_from.map(land).transpose()?,
+                mustered: false,
+                split_from: None,
+                revealed: Vec::new(),
+                seen_by: 0,
+            });
+        }
+        legions.sort_by_key(|l| l.marker);
+        let state = GameState {
+            players,
+            legions,
+            caretaker,
+            turn: self.turn,
+            active: PlayerId(self.active),
+            phase: self.phase,
+            roll: self.roll,
+            mulligan_used: false,
+            teleports: 0,
+            engagement: None,
+            outcome: None,
+            rng_seed: self.seed,
+            rng_pos: 0,
+        };
+        let game = Game::from_state(variant, self.options.clone(), state)
+            .map_err(|e| LoadError(e.to_string()))?;
+        game.check_invariants().map_err(LoadError)?;
+        Ok(game)
+    }
+}

@@ -1,0 +1,92 @@
+//! What a player may see: [`view`] is everything that leaves the engine for
+//! a player.
+//!
+//! A player sees his own legions in full and other legions as marker, land
+//! and height, plus the characters the rules have revealed: those shown to
+//! muster or teleport (to everyone), and the whole of an opposing legion in
+//! an engagement (to the engaged players).
+
+use serde::Serialize;
+
+use super::{Engagement, Game, Legion, Outcome, Phase, PlayerId};
+use crate::model::{CharacterId, LandId};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerView {
+    pub me: PlayerId,
+    pub turn: u32,
+    pub active: PlayerId,
+    pub phase: Phase,
+    pub roll: Option<u8>,
+    pub players: Vec<PlayerSummary>,
+    pub legions: Vec<LegionView>,
+    /// The caretaker's stacks are open to all.
+    pub caretaker: Vec<u32>,
+    pub engagement: Option<Engagement>,
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerSummary {
+    pub name: String,
+    pub score: u32,
+    pub alive: bool,
+    pub tower: Option<LandId>,
+    pub titan_power: u8,
+    pub markers_left: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegionView {
+    pub marker: super::Marker,
+    pub owner: PlayerId,
+    pub land: LandId,
+    pub height: usize,
+    /// All its characters, when this player may know them.
+    pub characters: Option<Vec<CharacterId>>,
+    /// Characters everyone has been shown.
+    pub revealed: Vec<CharacterId>,
+    pub moved: bool,
+}
+
+fn legion_view(me: PlayerId, l: &Legion) -> LegionView {
+    let known = l.owner == me || l.seen_by & (1 << me.0) != 0;
+    LegionView {
+        marker: l.marker,
+        owner: l.owner,
+        land: l.land,
+        height: l.height(),
+        characters: known.then(|| l.characters.clone()),
+        revealed: l.revealed.clone(),
+        moved: l.moved,
+    }
+}
+
+/// The game as `me` may see it.
+pub fn view(game: &Game, me: PlayerId) -> PlayerView {
+    let s = &game.state;
+    PlayerView {
+        me,
+        turn: s.turn,
+        active: s.active,
+        phase: s.phase,
+        roll: s.roll,
+        players: s
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PlayerSummary {
+                name: p.name.clone(),
+                score: p.score,
+                alive: p.alive,
+                tower: p.tower,
+                titan_power: game.titan_power(PlayerId(i as u8)),
+                markers_left: p.markers.len(),
+            })
+            .collect(),
+        legions: s.legions.iter().map(|l| legion_view(me, l)).collect(),
+        caretaker: s.caretaker.clone(),
+        engagement: s.engagement.clone(),
+        outcome: s.outcome.clone(),
+    }
+}

@@ -1,0 +1,753 @@
+//! The rules of masterplay on the `titan` variant, each test naming the rule
+//! it checks. Positions are scenario files under `tests/scenarios/`.
+
+mod common;
+
+use std::sync::Arc;
+
+use titan_core::Variant;
+use titan_core::game::save::Position;
+use titan_core::game::view::view;
+use titan_core::game::{Action, Event, Game, Marker, Outcome, Phase, PlayerId, TeleportKind};
+use titan_core::model::{CharacterId, LandId};
+
+fn variant(name: &str) -> Arc<Variant> {
+    let dir = common::root().join("variants").join(name);
+    Arc::new(titan_core::load(&dir, &common::options()).unwrap())
+}
+
+fn at(file: &str) -> Game {
+    let path = common::root().join("tests/scenarios").join(file);
+    Position::read(&path)
+        .unwrap()
+        .to_game(variant("titan"))
+        .unwrap()
+}
+
+fn ch(g: &Game, name: &str) -> CharacterId {
+    g.variant.character_by_name(name).unwrap()
+}
+
+fn chs(g: &Game, names: &[&str]) -> Vec<CharacterId> {
+    names.iter().map(|n| ch(g, n)).collect()
+}
+
+fn land(g: &Game, n: u32) -> LandId {
+    g.variant.board.by_number(n).unwrap()
+}
+
+fn number(g: &Game, l: LandId) -> u32 {
+    g.variant.board.land(l).number
+}
+
+fn m(s: &str) -> Marker {
+    s.parse().unwrap()
+}
+
+const P1: PlayerId = PlayerId(0);
+const P2: PlayerId = PlayerId(1);
+
+/// Applies an action that must be refused citing `rule`, and checks that the
+/// game did not change.
+fn refused(g: &mut Game, p: PlayerId, a: Action, rule: &str) {
+    let before = g.state_hash();
+    let err = g.apply(p, &a).expect_err("the action must be refused");
+    assert!(err.rule.contains(rule), "{a:?}: {err}");
+    assert_eq!(g.state_hash(), before, "a refused action changed the game");
+}
+
+fn ok(g: &mut Game, p: PlayerId, a: Action) -> Vec<Event> {
+    g.apply(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"))
+}
+
+fn moves_of(g: &Game, p: PlayerId, legion: &str) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = g
+        .legal_actions(p)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move {
+                legion: l,
+                to,
+                entered_from,
+            } if l == m(legion) => Some((number(g, to), number(g, entered_from))),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+// --- Setup -----------------------------------------------------------------
+
+/// Reference sheet, Setup 3-5: towers by roll with ties re-rolled, the player
+/// in the highest tower first, two legions of one lord and three creatures,
+/// no split on the first turn.
+#[test]
+fn setup_towers_first_player_and_starting_legions() {
+    let v = variant("titan");
+    let names: Vec<String> = ["A", "B", "C", "D", "E", "F"].map(String::from).to_vec();
+    let (mut g, events) = Game::new(v, Default::default(), &names, 42).unwrap();
+    let mut towers: Vec<u32> = g
+        .state
+        .players
+        .iter()
+        .map(|p| number(&g, p.tower.unwrap()))
+        .collect();
+    let first = g.state.active;
+    assert_eq!(
+        number(&g, g.state.players[first.0 as usize].tower.unwrap()),
+        *towers.iter().max().unwrap()
+    );
+    towers.sort();
+    towers.dedup();
+    assert_eq!(towers.len(), 6, "every player has a tower of his own");
+    assert!(matches!(events[0], Event::TowerRolls { .. }));
+    // A split that puts both lords together is refused.
+    let p = g.state.active;
+    let bad = Action::InitialSplit {
+        legions: vec![
+            chs(&g, &["Titan", "Angel", "Centaur", "Centaur"]),
+            chs(&g, &["Gargoyle", "Gargoyle", "Ogre", "Ogre"]),
+        ],
+    };
+    refused(&mut g, p, bad, "Setup");
+    let splits = g
+        .legal_actions(p)
+        .into_iter()
+        .filter(|a| matches!(a, Action::InitialSplit { .. }))
+        .count();
+    assert_eq!(
+        splits, 7,
+        "three of the six creatures go with the Titan: 7 ways"
+    );
+    // Everyone divides; then the first player moves, without a split.
+    while g.state.phase == Phase::InitialSplit {
+        let p = g.state.active;
+        let a = g.legal_actions(p).into_iter().next().unwrap();
+        ok(&mut g, p, a);
+    }
+    assert_eq!(g.state.phase, Phase::Move);
+    assert_eq!(g.state.active, first);
+    assert_eq!(g.state.legions.len(), 12);
+    assert!(g.state.legions.iter().all(|l| l.height() == 4));
+}
+
+// --- Movement --------------------------------------------------------------
+
+/// Reference sheet, Movement Signs: from land 1 (an arch to 1000, a triple
+/// arrow to 2) a roll of 2 goes on along the triple arrow from 2, or along
+/// either arrow of 1000; the enemy on land 3 stops a move there.
+#[test]
+fn signs_are_followed_and_enemies_stop_the_move() {
+    let g = at("move-from-land-1.ron");
+    assert_eq!(
+        moves_of(&g, P1, "P1-01"),
+        [(3, 2), (2000, 1000), (6000, 1000)]
+    );
+    // From the tower every arrow may start a move: 100 -> 41, 101, 3; then on.
+    let from_tower = moves_of(&g, P1, "P1-02");
+    assert!(
+        from_tower.iter().any(|&(to, from)| to == 3 && from == 100),
+        "{from_tower:?}"
+    );
+    assert!(from_tower.iter().all(|&(to, _)| to != 100));
+}
+
+/// Reference sheet, Movement: a legion may pass its own legions but not end
+/// on one; it must move at least one legion; a refused move changes nothing.
+#[test]
+fn moving_legions_the_full_count() {
+    let mut g = at("move-from-land-1.ron");
+    refused(&mut g, P1, Action::DoneMoving, "Movement");
+    let to = land(&g, 7);
+    let from = land(&g, 2);
+    refused(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-01"),
+            to,
+            entered_from: from,
+        },
+        "Movement Signs",
+    );
+    refused(&mut g, P2, Action::DoneMoving, "Game Turn");
+    let (to, from) = (land(&g, 3), land(&g, 2));
+    let events = ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-01"),
+            to,
+            entered_from: from,
+        },
+    );
+    assert!(matches!(events[0], Event::Moved { .. }));
+    refused(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-01"),
+            to,
+            entered_from: from,
+        },
+        "Movement",
+    );
+    ok(&mut g, P1, Action::DoneMoving);
+    assert_eq!(g.state.phase, Phase::Engage);
+    assert!(g.legal_actions(P1).contains(&Action::Engage { land: to }));
+}
+
+/// Reference sheet, Movement: no further movement into or across a land
+/// already engaged this turn.
+#[test]
+fn an_engaged_land_cannot_be_entered() {
+    let mut g = at("move-from-land-1.ron");
+    let (to, from) = (land(&g, 2000), land(&g, 1000));
+    // P2-02 stands on 2000: moving there engages it.
+    ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-01"),
+            to,
+            entered_from: from,
+        },
+    );
+    assert!(!moves_of(&g, P1, "P1-02").iter().any(|&(to, _)| to == 2000));
+}
+
+/// Law of the Battlelands 23.A: the mulligan, on the very first turn only.
+#[test]
+fn mulligan_on_the_first_turn_only() {
+    let mut g = at("move-from-land-1.ron");
+    refused(&mut g, P1, Action::Mulligan, "23.A");
+    g.state.players[0].turns = 1;
+    let events = ok(&mut g, P1, Action::Mulligan);
+    assert!(matches!(events[0], Event::Rolled { .. }));
+    refused(&mut g, P1, Action::Mulligan, "23.A");
+}
+
+/// Reference sheet, Teleportation: a lord in a tower on a 6 may go to any
+/// vacant tower or vacant land within six; the lord is revealed; one
+/// teleport per turn.
+#[test]
+fn tower_teleport() {
+    let mut g = at("move-from-land-1.ron");
+    g.state.roll = Some(6);
+    let teleports: Vec<Action> = g
+        .legal_actions(P1)
+        .into_iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Teleport {
+                    kind: TeleportKind::Tower,
+                    ..
+                }
+            )
+        })
+        .collect();
+    let targets: Vec<u32> = teleports
+        .iter()
+        .filter_map(|a| match a {
+            Action::Teleport { to, .. } => Some(number(&g, *to)),
+            _ => None,
+        })
+        .collect();
+    for tower in [200, 300, 500, 600] {
+        assert!(targets.contains(&tower), "{tower}");
+    }
+    assert!(!targets.contains(&400) || g.legions_in(land(&g, 400)).next().is_none());
+    assert!(!targets.contains(&3), "land 3 is occupied");
+    assert!(!targets.contains(&1), "land 1 is occupied");
+    // P1-01 is not in a tower: no tower teleport for it.
+    assert!(
+        teleports
+            .iter()
+            .all(|a| matches!(a, Action::Teleport { legion, .. } if *legion == m("P1-02")))
+    );
+    let angel = ch(&g, "Angel");
+    let to = land(&g, 200);
+    let events = ok(
+        &mut g,
+        P1,
+        Action::Teleport {
+            legion: m("P1-02"),
+            to,
+            kind: TeleportKind::Tower,
+            lord: angel,
+        },
+    );
+    assert!(events.iter().any(
+        |e| matches!(e, Event::Revealed { characters, to: None, .. } if *characters == vec![angel])
+    ));
+    assert!(
+        view(&g, P2)
+            .legions
+            .iter()
+            .any(|l| l.marker == m("P1-02") && l.revealed == vec![angel])
+    );
+    // One teleport per movement phase: the Titan teleport is not offered now.
+    g.state.players[0].score = 400;
+    assert!(
+        !g.legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::Teleport { .. }))
+    );
+}
+
+/// Reference sheet, Teleportation: with 400 points, the Titan's legion may
+/// teleport onto an enemy legion on a 6.
+#[test]
+fn titan_teleport() {
+    let mut g = at("move-from-land-1.ron");
+    g.state.roll = Some(6);
+    let titan_teleports = |g: &Game| {
+        g.legal_actions(P1)
+            .into_iter()
+            .filter(|a| {
+                matches!(
+                    a,
+                    Action::Teleport {
+                        kind: TeleportKind::Titan,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    assert_eq!(titan_teleports(&g), 0);
+    g.state.players[0].score = 400;
+    assert_eq!(titan_teleports(&g), 2, "onto each of the two enemy legions");
+    g.state.roll = Some(5);
+    assert_eq!(titan_teleports(&g), 0);
+}
+
+/// Law of the Battlelands 23.B: a legion of seven may move.
+#[test]
+fn seven_character_legions_move() {
+    let mut g = at("move-from-land-1.ron");
+    let i = g
+        .state
+        .legions
+        .iter()
+        .position(|l| l.marker == m("P1-01"))
+        .unwrap();
+    g.state.legions[i].characters = chs(
+        &g,
+        &["Titan", "Ogre", "Ogre", "Ogre", "Troll", "Troll", "Troll"],
+    );
+    let (troll, ogre) = (ch(&g, "Troll"), ch(&g, "Ogre"));
+    g.state.caretaker[troll.index()] -= 2;
+    g.state.caretaker[ogre.index()] -= 1;
+    assert!(!moves_of(&g, P1, "P1-01").is_empty());
+}
+
+// --- Splitting -------------------------------------------------------------
+
+/// Reference sheet, Commencement: splits of at least two characters each,
+/// into two or three legions; split legions must end in different lands if
+/// possible, else recombine.
+#[test]
+fn splitting_and_separating() {
+    let mut g = at("move-from-land-1.ron");
+    g.state.phase = Phase::Split;
+    g.state.roll = None;
+    let titan = ch(&g, "Titan");
+    let ogre = ch(&g, "Ogre");
+    refused(
+        &mut g,
+        P1,
+        Action::Split {
+            legion: m("P1-01"),
+            parts: vec![vec![titan]],
+        },
+        "Commencement",
+    );
+    refused(
+        &mut g,
+        P1,
+        Action::Split {
+            legion: m("P2-01"),
+            parts: vec![vec![titan, ogre]],
+        },
+        "Legions",
+    );
+    let events = ok(
+        &mut g,
+        P1,
+        Action::Split {
+            legion: m("P1-01"),
+            parts: vec![vec![ogre, ogre]],
+        },
+    );
+    let Event::Split { into, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(into.len(), 1);
+    let child = into[0];
+    assert_eq!(g.legion(child).unwrap().height(), 2);
+    assert_eq!(g.legion(m("P1-01")).unwrap().height(), 2);
+    refused(
+        &mut g,
+        P1,
+        Action::Split {
+            legion: m("P1-01"),
+            parts: vec![vec![titan]],
+        },
+        "Commencement",
+    );
+    ok(&mut g, P1, Action::DoneSplitting);
+    ok(&mut g, P1, Action::Roll { distance: None });
+    // Both legions on land 1 can move: they may not both stay.
+    let (to, from) = {
+        let a = g.legal_actions(P1).into_iter().find_map(|a| match a {
+            Action::Move {
+                legion,
+                to,
+                entered_from,
+            } if legion == m("P1-02") => Some((to, entered_from)),
+            _ => None,
+        });
+        a.unwrap()
+    };
+    ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-02"),
+            to,
+            entered_from: from,
+        },
+    );
+    refused(&mut g, P1, Action::DoneMoving, "Commencement");
+}
+
+/// Reference sheet, Commencement: legions that could not part recombine at
+/// the end of the movement phase.
+#[test]
+fn split_legions_that_cannot_part_recombine() {
+    let mut g = at("recombine.ron");
+    let ogre = ch(&g, "Ogre");
+    ok(
+        &mut g,
+        P1,
+        Action::Split {
+            legion: m("P1-01"),
+            parts: vec![vec![ogre, ogre]],
+        },
+    );
+    assert_eq!(g.state.legions.iter().filter(|l| l.owner == P1).count(), 3);
+    ok(&mut g, P1, Action::DoneSplitting);
+    // The test fixes the die: a 1. P1-05 engages land 1; then the only way
+    // out of land 1000, the block toward land 1, is closed.
+    g.state.roll = Some(1);
+    let (one, from) = (land(&g, 1), land(&g, 42));
+    ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-05"),
+            to: one,
+            entered_from: from,
+        },
+    );
+    assert!(
+        !g.legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::Move { .. }))
+    );
+    let events = ok(&mut g, P1, Action::DoneMoving);
+    assert!(
+        events.iter().any(|e| matches!(e, Event::Recombined { .. })),
+        "{events:?}"
+    );
+    let l = g.legion(m("P1-01")).unwrap();
+    assert_eq!(l.height(), 4);
+    assert!(
+        g.state.players[0].markers.contains(&m("P1-02")),
+        "the marker comes back"
+    );
+    g.check_invariants().unwrap();
+}
+
+// --- Engagements and scoring -------------------------------------------------
+
+/// Reference sheet, Engagement: a defender without a lord may flee; the
+/// attacker scores half its value, rounded down, and may not summon.
+#[test]
+fn flight_scores_half() {
+    let mut g = at("engagement.ron");
+    let five = land(&g, 5);
+    refused(&mut g, P2, Action::Engage { land: five }, "Game Turn");
+    ok(&mut g, P1, Action::Engage { land: five });
+    // Each side sees the other's legion now, and nobody else does.
+    let seen = |g: &Game, p: PlayerId, legion: &str| {
+        view(g, p)
+            .legions
+            .iter()
+            .find(|l| l.marker == m(legion))
+            .unwrap()
+            .characters
+            .is_some()
+    };
+    assert!(seen(&g, P1, "P2-01") && seen(&g, P2, "P1-01"));
+    assert!(!seen(&g, PlayerId(2), "P2-01") && !seen(&g, PlayerId(2), "P1-01"));
+    refused(&mut g, P1, Action::Flee, "Game Turn");
+    let events = ok(&mut g, P2, Action::Flee);
+    // Gargoyle 12 + Gargoyle 12 + Troll 16 = 40, half is 20: 90 -> 110.
+    assert!(
+        events.iter().any(
+            |e| matches!(e, Event::Scored { player, points: 20, score: 110 } if *player == P1)
+        )
+    );
+    assert!(g.legion(m("P2-01")).is_none());
+    // 110 passes 100: an Angel for the winner, no summoning after a flight.
+    let after = g.legal_actions(P1);
+    assert!(
+        after.contains(&Action::DoneAfter),
+        "{:?} {:?}",
+        after,
+        g.state.engagement
+    );
+    assert!(after.contains(&Action::Acquire {
+        character: ch(&g, "Angel")
+    }));
+    assert!(!after.iter().any(|a| matches!(a, Action::Summon { .. })));
+    let angel = ch(&g, "Angel");
+    ok(&mut g, P1, Action::Acquire { character: angel });
+    assert_eq!(g.legion(m("P1-01")).unwrap().count(angel), 1);
+    assert_eq!(g.state.phase, Phase::Muster);
+}
+
+/// Reference sheet, Engagement: a legion with a lord may not flee; a
+/// concession gives the winner the full value and lets the attacker summon.
+#[test]
+fn lords_may_not_flee_and_concession_scores_in_full() {
+    let mut g = at("titan-duel.ron");
+    let twenty = land(&g, 20);
+    ok(&mut g, P1, Action::Engage { land: twenty });
+    refused(&mut g, P2, Action::Flee, "Engagement");
+    let before = g.state.players[0].score;
+    let events = ok(&mut g, P2, Action::Concede);
+    // The Titan at 120 points has power 7: 7x4 = 28; Lion 15, Gargoyle 12.
+    let titan_value = 7 * 4;
+    let points = titan_value + 15 + 12;
+    // Then half the value of the dead player's other legion: Angel 24 and
+    // two Trolls 16 each, 56, half 28.
+    let half_rest = 28;
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Scored { points: p, .. } if *p == points)),
+        "{events:?}"
+    );
+    assert_eq!(g.state.players[0].score, before + points + half_rest);
+    // A slain Titan ends its player, and with the last rival gone the game.
+    assert!(events.iter().any(|e| matches!(e, Event::PlayerEliminated { player, by: Some(by) } if *player == P2 && *by == P1)));
+    assert_eq!(g.state.outcome, Some(Outcome::Winner(P1)));
+    assert_eq!(g.state.phase, Phase::Over);
+    refused(&mut g, P1, Action::EndTurn, "Game Turn");
+}
+
+/// Reference sheet, Engagement: an agreement must eliminate at least one
+/// legion; mutual elimination scores nothing; two Titans dying together end
+/// the game in a draw.
+#[test]
+fn agreements_and_mutual_elimination() {
+    let mut g = at("titan-duel.ron");
+    let twenty = land(&g, 20);
+    ok(&mut g, P1, Action::Engage { land: twenty });
+    let ogre = ch(&g, "Ogre");
+    let lion = ch(&g, "Lion");
+    refused(
+        &mut g,
+        P1,
+        Action::Propose {
+            attacker_losses: vec![ogre],
+            defender_losses: vec![lion],
+        },
+        "Engagement",
+    );
+    let all_att = g.legion(m("P1-01")).unwrap().characters.clone();
+    let all_def = g.legion(m("P2-01")).unwrap().characters.clone();
+    ok(
+        &mut g,
+        P1,
+        Action::Propose {
+            attacker_losses: all_att,
+            defender_losses: all_def,
+        },
+    );
+    refused(&mut g, P1, Action::Accept, "Engagement");
+    let events = ok(&mut g, P2, Action::Accept);
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Scored { .. })),
+        "{events:?}"
+    );
+    let mut draw = vec![P1, P2];
+    draw.sort();
+    assert_eq!(g.state.outcome, Some(Outcome::Draw(draw)), "{events:?}");
+}
+
+/// Reference sheet, Titans: a slain Titan's player is out; the slayer scores
+/// half the value of his other legions and takes his markers. Titan power is
+/// 6 + 1 per 100 points.
+#[test]
+fn a_slain_titan_eliminates_its_player() {
+    let mut g = at("engagement.ron");
+    assert_eq!(g.titan_power(P1), 6);
+    g.state.players[0].score = 250;
+    assert_eq!(g.titan_power(P1), 8);
+    // Player 3 concedes the game: his legions leave, nobody scores.
+    let before: Vec<u32> = g.state.players.iter().map(|p| p.score).collect();
+    let events = ok(&mut g, PlayerId(2), Action::ConcedeGame);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::PlayerEliminated {
+            player: PlayerId(2),
+            by: None
+        }
+    )));
+    assert!(g.state.legions.iter().all(|l| l.owner != PlayerId(2)));
+    assert_eq!(
+        before,
+        g.state.players.iter().map(|p| p.score).collect::<Vec<_>>()
+    );
+    // Player 2's Titan legion (on 400) dies by agreement in a new engagement.
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    let def = g.legion(m("P2-01")).unwrap().characters.clone();
+    ok(
+        &mut g,
+        P2,
+        Action::Propose {
+            attacker_losses: vec![],
+            defender_losses: def,
+        },
+    );
+    ok(&mut g, P1, Action::Accept);
+    // Not a Titan: player 2 lives on.
+    assert!(g.state.players[1].alive);
+}
+
+// --- Mustering -------------------------------------------------------------
+
+/// Reference sheet, Enlistment and Tower Lands.
+#[test]
+fn mustering() {
+    let mut g = at("muster.ron");
+    let musters: Vec<(Marker, String)> = g
+        .legal_actions(P1)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Muster {
+                legion, recruit, ..
+            } => Some((legion, g.variant.character(recruit).name.clone())),
+            _ => None,
+        })
+        .collect();
+    let of = |l: &str| {
+        musters
+            .iter()
+            .filter(|(x, _)| *x == m(l))
+            .map(|(_, n)| n.as_str())
+            .collect::<Vec<_>>()
+    };
+    // Marsh with two Ogres and a Troll: Ogre, Troll (for two Ogres, or like).
+    assert!(of("P1-01").contains(&"Troll") && of("P1-01").contains(&"Ogre"));
+    assert!(!of("P1-01").contains(&"Ranger"));
+    // The tower with the Titan and three Lions: Tower creatures, a Guardian
+    // for three identical creatures, a Warlock for the Titan.
+    for n in ["Centaur", "Gargoyle", "Ogre", "Guardian", "Warlock"] {
+        assert!(of("P1-02").contains(&n), "{n}");
+    }
+    // Did not move; full legion: nothing.
+    assert!(of("P1-03").is_empty() && of("P1-04").is_empty());
+    // Muster must show what qualifies it.
+    let (troll, ogre) = (ch(&g, "Troll"), ch(&g, "Ogre"));
+    refused(
+        &mut g,
+        P1,
+        Action::Muster {
+            legion: m("P1-01"),
+            recruit: troll,
+            reveal: vec![ogre],
+        },
+        "Enlistment",
+    );
+    let events = ok(
+        &mut g,
+        P1,
+        Action::Muster {
+            legion: m("P1-01"),
+            recruit: troll,
+            reveal: vec![ogre, ogre],
+        },
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Revealed { to: None, .. }))
+    );
+    assert_eq!(g.legion(m("P1-01")).unwrap().count(troll), 2);
+    // One muster per legion per turn.
+    refused(
+        &mut g,
+        P1,
+        Action::Muster {
+            legion: m("P1-01"),
+            recruit: ogre,
+            reveal: vec![ogre],
+        },
+        "Enlistment",
+    );
+    // The caretaker's stacks are finite.
+    let guardian = ch(&g, "Guardian");
+    let lion = ch(&g, "Lion");
+    g.state.caretaker[guardian.index()] = 0;
+    refused(
+        &mut g,
+        P1,
+        Action::Muster {
+            legion: m("P1-02"),
+            recruit: guardian,
+            reveal: vec![lion, lion, lion],
+        },
+        "Enlistment",
+    );
+}
+
+// --- Saves -----------------------------------------------------------------
+
+/// A save replays to the identical state; another variant version is refused.
+#[test]
+fn save_load_replay() {
+    let v = variant("titan");
+    let names: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
+    let (mut g, _) = Game::new(v.clone(), Default::default(), &names, 77).unwrap();
+    let mut rng = titan_core::rng::GameRng::new(1);
+    for _ in 0..150 {
+        let Some((p, a)) = titan_core::game::random::random_action(&g, &mut rng) else {
+            break;
+        };
+        ok(&mut g, p, a);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.ron");
+    g.save(&path).unwrap();
+    let back = Game::load(v.clone(), &path).unwrap();
+    assert_eq!(back.state, g.state);
+    assert_eq!(back.state_hash(), g.state_hash());
+    // Tampering with the version is caught.
+    let mut save = g.to_save();
+    save.version = "0.9.0".into();
+    let err = Game::from_save(v.clone(), &save).unwrap_err();
+    assert!(err.0.contains("version 0.9.0"), "{err}");
+    // A save whose actions do not reach the saved state is caught.
+    let mut save = g.to_save();
+    save.state_hash ^= 1;
+    assert!(Game::from_save(v, &save).is_err());
+}
