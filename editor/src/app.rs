@@ -123,6 +123,9 @@ pub struct EditorApp {
     pub watch: bool,
     pub tab: Tab,
     pub selected_land: Option<u32>,
+    /// A movement roll whose reachable lands are shown from the selected
+    /// land.
+    pub move_roll: Option<u8>,
     /// When set, the next click on an empty cell of the board adds a land.
     pub adding_land: bool,
     pub battleland: Option<String>,
@@ -151,6 +154,7 @@ impl EditorApp {
             watch: true,
             tab: Tab::Masterboard,
             selected_land: None,
+            move_roll: None,
             adding_land: false,
             battleland: None,
             selected_hex: None,
@@ -598,6 +602,19 @@ impl EditorApp {
                 Color32::BLACK,
             );
         }
+        // Where a legion on the selected land could move with the roll.
+        for n in self.move_targets() {
+            if let Some(land) = project.land(n) {
+                let pts: Vec<Pos2> = triangle(land.position)
+                    .iter()
+                    .map(|p| view.to_screen(*p))
+                    .collect();
+                painter.add(Shape::closed_line(
+                    pts,
+                    Stroke::new(3.0, Color32::from_rgb(0, 220, 255)),
+                ));
+            }
+        }
         // Signs on top of every land.
         for land in &data.masterboard.lands {
             for exit in &land.exits {
@@ -614,6 +631,16 @@ impl EditorApp {
         {
             let board = view.to_board(pointer);
             self.board_click(board);
+        }
+    }
+
+    /// The lands a legion on the selected land could reach with
+    /// `move_roll` (empty when no roll is chosen or the variant does not
+    /// validate).
+    pub fn move_targets(&self) -> Vec<u32> {
+        match (&self.project, self.selected_land, self.move_roll) {
+            (Some(p), Some(land), Some(roll)) => p.moves_from(land, roll).unwrap_or_default(),
+            _ => Vec::new(),
         }
     }
 
@@ -731,6 +758,27 @@ impl EditorApp {
             {
                 ui.label(format!("to {} (not a neighbour): {:?}", e.to, e.sign));
             }
+        }
+        ui.separator();
+        ui.label("Where a legion here could move (empty board, no teleports):");
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut self.move_roll, None, "no roll");
+            for roll in 1..=6u8 {
+                ui.selectable_value(&mut self.move_roll, Some(roll), format!("roll {roll}"));
+            }
+        });
+        if let Some(roll) = self.move_roll {
+            match project.moves_from(land.number, roll) {
+                Some(ends) => ui.label(format!(
+                    "{} lands: {}",
+                    ends.len(),
+                    ends.iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
+                None => ui.label("(fix the problems first)"),
+            };
         }
         ui.separator();
         let delete = ui.button("Delete land").clicked();

@@ -391,6 +391,8 @@ pub struct Project {
     /// Consecutive edits with the same key (dragging a number) undo as one.
     last_key: Option<String>,
     last_edit: Option<std::time::Instant>,
+    /// The compiled variant, when the current state passes validation.
+    compiled: Option<titan_core::Variant>,
     /// The last merged view that loaded.
     loaded: Loaded,
     /// What `titan check` would say about the current edits, plus files
@@ -436,6 +438,7 @@ impl Project {
             redo: Vec::new(),
             last_key: None,
             last_edit: None,
+            compiled: None,
             loaded,
             problems: Vec::new(),
             broken: BTreeMap::new(),
@@ -563,8 +566,12 @@ impl Project {
         let mut problems: Vec<Diagnostic> = self.broken.values().cloned().collect();
         match load_data_with(&self.dir, &self.opts, &self.overlay()) {
             Ok(loaded) => {
-                if let Err(errors) = titan_core::compile(&loaded) {
-                    problems.extend(errors);
+                match titan_core::compile(&loaded) {
+                    Ok(variant) => self.compiled = Some(variant),
+                    Err(errors) => {
+                        problems.extend(errors);
+                        self.compiled = None;
+                    }
                 }
                 self.loaded = loaded;
             }
@@ -870,6 +877,33 @@ impl Project {
 
     pub fn muster_table(&self, terrain: &str) -> Option<&MusterTable> {
         self.data().mustering.iter().find(|m| m.terrain == terrain)
+    }
+
+    /// The lands where a legion alone on the board, on land `from`, may end
+    /// its move with `roll`, following the signs (the masterplay engine's
+    /// movement, Law of Titan 7; teleports not included). `None` while the
+    /// variant does not validate.
+    ///
+    /// ```
+    /// use titan_editor::project::Project;
+    /// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+    /// let project = Project::open(&dir).unwrap();
+    /// let ends = project.moves_from(1, 2).unwrap();
+    /// assert!(!ends.is_empty());
+    /// ```
+    pub fn moves_from(&self, from: u32, roll: u8) -> Option<Vec<u32>> {
+        use titan_core::game::{Exits, Occupancy};
+        let variant = self.compiled.as_ref()?;
+        let start = variant.board.by_number(from)?;
+        let empty = vec![Occupancy::Empty; variant.board.land_count()];
+        let mut ends: Vec<u32> = Exits::new(variant)
+            .moves(start, roll, &empty)
+            .into_iter()
+            .map(|t| variant.board.land(t.land).number)
+            .collect();
+        ends.sort_unstable();
+        ends.dedup();
+        Some(ends)
     }
 
     /// Whether an item of the merged view comes from a base variant rather

@@ -502,3 +502,41 @@ fn add_and_delete_a_land() {
     h.run_steps(2);
     assert!(h.state().project.as_ref().unwrap().land(new).is_none());
 }
+
+#[test]
+fn a_selected_land_shows_where_a_legion_could_move() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/titan");
+    let mut h = harness(&dir, false);
+    let pos = h.state().land_screen_pos(1).unwrap();
+    click_at(&mut h, pos);
+    h.get_by_label("roll 1").click();
+    h.run_steps(2);
+    // Reference sheet, "Movement Signs": off a land without a block, a
+    // legion may take any arch or triple arrow; land 1 has a triple arrow
+    // to 2 and an arch to the tower 1000.
+    assert_eq!(h.state().move_targets(), vec![2, 1000]);
+    assert!(h.query_by_label("2 lands: 2 1000").is_some());
+    h.get_by_label("roll 3").click();
+    h.run_steps(2);
+    let three = h.state().move_targets();
+    assert!(!three.is_empty() && !three.contains(&1), "{three:?}");
+    // A block added on land 1 must then be followed (same sheet).
+    let one = land(&h, 1);
+    let project = h.state().project.as_ref().unwrap();
+    let to = titan_editor::app::neighbours(one.position)
+        .into_iter()
+        .filter_map(|p| project.land_at(p))
+        .map(|l| l.number)
+        .find(|n| !one.exits.iter().any(|e| e.to == *n))
+        .unwrap();
+    h.state_mut()
+        .project
+        .as_mut()
+        .unwrap()
+        .set_sign(1, to, Some(Sign::Block));
+    h.get_by_label("roll 1").click();
+    h.run_steps(2);
+    // The variant no longer validates (an unanswered block), so no moves.
+    assert_eq!(h.state().move_targets(), Vec::<u32>::new());
+}
