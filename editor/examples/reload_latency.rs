@@ -53,7 +53,9 @@ fn main() {
             &format!("(number: 1, terrain: \"{terrain}\""),
             1,
         );
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(150));
+        // Nothing left over from the previous write.
+        let _ = watcher.changed();
         let written = Instant::now();
         std::fs::write(&board, text).unwrap();
         loop {

@@ -2,7 +2,7 @@
 //! screenshots are taken (under Xvfb, see docs/editor.md).
 //!
 //! ```sh
-//! cargo run --release -p titan-editor --example show -- masterboard 1
+//! cargo run --release -p titan-editor --example show -- masterboard 1 3   # land 1, a roll of 3
 //! cargo run --release -p titan-editor --example show -- battleland Tower D4
 //! ```
 
@@ -12,7 +12,10 @@ use titan_editor::{EditorApp, Tab};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../variants")
+        .canonicalize()
+        .map_err(|e| e.to_string())?;
     let mut app = EditorApp::new(&root.join("titan"), &root);
     match args.first().map(String::as_str) {
         Some("battleland") => {
@@ -23,6 +26,7 @@ fn main() -> Result<(), String> {
         _ => {
             app.tab = Tab::Masterboard;
             app.selected_land = args.get(1).and_then(|n| n.parse().ok());
+            app.move_roll = args.get(2).and_then(|n| n.parse().ok());
         }
     }
     titan_editor::run_app(app)

@@ -582,23 +582,17 @@ impl EditorApp {
                 .iter()
                 .map(|p| view.to_screen(*p))
                 .collect();
-            let selected = self.selected_land == Some(land.number);
-            let stroke = if selected {
-                Stroke::new(3.0, Color32::YELLOW)
-            } else {
-                Stroke::new(1.0, Color32::BLACK)
-            };
             painter.add(Shape::convex_polygon(
                 pts.clone(),
                 colour(&land.terrain),
-                stroke,
+                Stroke::new(1.0, Color32::BLACK),
             ));
             let c = centroid(pts[0], pts[1], pts[2]);
             painter.text(
                 c,
                 egui::Align2::CENTER_CENTER,
                 land.number.to_string(),
-                egui::FontId::proportional((11.0 * view.zoom).clamp(6.0, 40.0)),
+                egui::FontId::proportional((8.0 * view.zoom).clamp(6.0, 30.0)),
                 Color32::BLACK,
             );
         }
@@ -614,6 +608,17 @@ impl EditorApp {
                     Stroke::new(3.0, Color32::from_rgb(0, 220, 255)),
                 ));
             }
+        }
+        // The selected land on top of its neighbours' borders.
+        if let Some(land) = self.selected_land.and_then(|n| project.land(n)) {
+            let pts: Vec<Pos2> = triangle(land.position)
+                .iter()
+                .map(|p| view.to_screen(*p))
+                .collect();
+            painter.add(Shape::closed_line(
+                pts,
+                Stroke::new(4.0, Color32::from_rgb(255, 0, 200)),
+            ));
         }
         // Signs on top of every land.
         for land in &data.masterboard.lands {
@@ -1405,7 +1410,7 @@ fn draw_battleland(
     colour: &dyn Fn(&str) -> Color32,
     selected: Option<&str>,
 ) {
-    let font = egui::FontId::proportional((10.0 * view.zoom).clamp(6.0, 30.0));
+    let font = egui::FontId::proportional((8.0 * view.zoom).clamp(6.0, 24.0));
     for hex in HexId::all() {
         let c = hex_centre(hex);
         let label = hex.label();
@@ -1422,7 +1427,7 @@ fn draw_battleland(
         if let Some(d) = def {
             text = format!("{label}\n{}", d.hazard);
             if d.elevation > 0 {
-                text.push_str(&format!("\nelevation {}", d.elevation));
+                text.push_str(&format!("\nelev. {}", d.elevation));
             }
         }
         painter.text(
@@ -1442,11 +1447,13 @@ fn draw_battleland(
         for (side, hazard) in &def.sides {
             let (a, b) = side_corners(c, *side);
             let inset = |p: Pos2| view.to_screen(p + (c - p) * 0.08);
+            // A white casing so that dark hazards show on dark hexes.
+            let width = (5.0 * view.zoom).clamp(3.0, 12.0);
             painter.line_segment(
                 [inset(a), inset(b)],
-                Stroke::new((5.0 * view.zoom).clamp(2.0, 12.0), colour(hazard)),
+                Stroke::new(width + 3.0, Color32::WHITE),
             );
-            painter.line_segment([inset(a), inset(b)], Stroke::new(1.0, Color32::BLACK));
+            painter.line_segment([inset(a), inset(b)], Stroke::new(width, colour(hazard)));
         }
     }
     if let Some(sel) = selected.and_then(HexId::from_label) {

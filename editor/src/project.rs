@@ -418,9 +418,11 @@ impl Project {
         let mut own = BTreeMap::new();
         let mut disk = BTreeMap::new();
         let manifest_text = read(&dir.join(MANIFEST)).map_err(|d| vec![d])?;
+        // The loader parsed it a moment ago, but the file may have changed.
         let manifest = match FileKind::Manifest.parse(&manifest_text) {
             Ok(FileValue::Manifest(m)) => m,
-            _ => unreachable!("the loader parsed it"),
+            Ok(_) => unreachable!("a manifest parses as a manifest"),
+            Err(e) => return Err(vec![spanned(&dir.join(MANIFEST), &e)]),
         };
         for (name, kind) in files_of(&manifest) {
             let path = dir.join(&name);
@@ -787,27 +789,44 @@ impl Project {
                 default_name.to_string()
             }
         };
-        self.own.get_mut(&name).expect("named files are loaded")
+        // Named but missing (the file was not on disk): start it empty.
+        if !self.own.contains_key(&name) {
+            let empty = match kind {
+                FileKind::Terrains => FileValue::Terrains(Vec::new()),
+                FileKind::Hazards => FileValue::Hazards(Vec::new()),
+                FileKind::Characters => FileValue::Characters(Vec::new()),
+                FileKind::Mustering => FileValue::Mustering(Vec::new()),
+                FileKind::Masterboard => {
+                    FileValue::Masterboard(MasterboardDef { lands: Vec::new() })
+                }
+                _ => FileValue::Rules(RulesDef::default()),
+            };
+            self.own.insert(name.clone(), empty);
+        }
+        self.own.get_mut(&name).expect("inserted above")
     }
 
-    fn own_lands(&mut self) -> &mut Vec<LandDef> {
+    /// `None` when the manifest names one file for two kinds.
+    fn own_lands(&mut self) -> Option<&mut Vec<LandDef>> {
         match self.own_file(FileKind::Masterboard, "masterboard.ron") {
-            FileValue::Masterboard(b) => &mut b.lands,
-            _ => unreachable!(),
+            FileValue::Masterboard(b) => Some(&mut b.lands),
+            _ => None,
         }
     }
 
-    fn own_characters(&mut self) -> &mut Vec<CharacterDef> {
+    /// `None` when the manifest names one file for two kinds.
+    fn own_characters(&mut self) -> Option<&mut Vec<CharacterDef>> {
         match self.own_file(FileKind::Characters, "characters.ron") {
-            FileValue::Characters(c) => c,
-            _ => unreachable!(),
+            FileValue::Characters(c) => Some(c),
+            _ => None,
         }
     }
 
-    fn own_mustering(&mut self) -> &mut Vec<MusterTable> {
+    /// `None` when the manifest names one file for two kinds.
+    fn own_mustering(&mut self) -> Option<&mut Vec<MusterTable>> {
         match self.own_file(FileKind::Mustering, "mustering.ron") {
-            FileValue::Mustering(m) => m,
-            _ => unreachable!(),
+            FileValue::Mustering(m) => Some(m),
+            _ => None,
         }
     }
 
@@ -927,10 +946,11 @@ impl Project {
     pub fn set_land(&mut self, land: LandDef) {
         let key = format!("land {}", land.number);
         self.edit(&key, |p| {
-            let lands = p.own_lands();
-            match lands.iter_mut().find(|l| l.number == land.number) {
-                Some(slot) => *slot = land,
-                None => lands.push(land),
+            if let Some(lands) = p.own_lands() {
+                match lands.iter_mut().find(|l| l.number == land.number) {
+                    Some(slot) => *slot = land,
+                    None => lands.push(land),
+                }
             }
         });
     }
@@ -996,10 +1016,11 @@ impl Project {
             if !in_base {
                 for mut land in pointing {
                     land.exits.retain(|e| e.to != number);
-                    let lands = p.own_lands();
-                    match lands.iter_mut().find(|l| l.number == land.number) {
-                        Some(slot) => *slot = land,
-                        None => lands.push(land),
+                    if let Some(lands) = p.own_lands() {
+                        match lands.iter_mut().find(|l| l.number == land.number) {
+                            Some(slot) => *slot = land,
+                            None => lands.push(land),
+                        }
                     }
                 }
             }
@@ -1028,7 +1049,9 @@ impl Project {
             .collect();
         self.last_key = None;
         self.edit(&format!("renumber land {old}"), |p| {
-            let lands = p.own_lands();
+            let Some(lands) = p.own_lands() else {
+                return;
+            };
             lands.retain(|l| l.number != old);
             lands.push(land);
             for mut l in pointing {
@@ -1129,10 +1152,11 @@ impl Project {
         let key = format!("character {old_name}");
         let old = old_name.to_string();
         self.edit(&key, |p| {
-            let list = p.own_characters();
-            match list.iter_mut().find(|c| c.name == old) {
-                Some(slot) => *slot = character,
-                None => list.push(character),
+            if let Some(list) = p.own_characters() {
+                match list.iter_mut().find(|c| c.name == old) {
+                    Some(slot) => *slot = character,
+                    None => list.push(character),
+                }
             }
         });
     }
@@ -1141,10 +1165,11 @@ impl Project {
     pub fn set_muster_table(&mut self, table: MusterTable) {
         let key = format!("mustering {}", table.terrain);
         self.edit(&key, |p| {
-            let list = p.own_mustering();
-            match list.iter_mut().find(|t| t.terrain == table.terrain) {
-                Some(slot) => *slot = table,
-                None => list.push(table),
+            if let Some(list) = p.own_mustering() {
+                match list.iter_mut().find(|t| t.terrain == table.terrain) {
+                    Some(slot) => *slot = table,
+                    None => list.push(table),
+                }
             }
         });
     }
