@@ -5,6 +5,9 @@
 
 mod check;
 mod edit;
+mod engine;
+mod rules_battle;
+mod rules_masterboard;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +51,27 @@ enum Command {
         #[arg(default_value = "titan")]
         variant: String,
     },
+    /// Play over stdin and stdout in JSON lines, for bots, GUIs and tests.
+    ///
+    /// One JSON request per line in, one JSON response per line out: new
+    /// games, positions, saves, views as a player, legal actions, actions,
+    /// battles and rules queries. End of input ends the session. See
+    /// docs/protocol.md.
+    Engine,
+    /// Ask the rules a question; the answer is one JSON object.
+    Rules {
+        #[command(subcommand)]
+        query: RulesQuery,
+    },
+}
+
+/// The questions `titan rules` answers.
+#[derive(Subcommand)]
+enum RulesQuery {
+    #[command(flatten)]
+    Masterboard(rules_masterboard::Query),
+    #[command(flatten)]
+    Battle(rules_battle::BattleQuery),
 }
 
 fn main() -> ExitCode {
@@ -60,5 +84,10 @@ fn main() -> ExitCode {
             scripts,
         } => check::run(dirs, json, variants, scripts),
         Command::Edit { variant } => edit::run(variant),
+        Command::Engine => engine::run(),
+        Command::Rules { query } => match query {
+            RulesQuery::Masterboard(q) => rules_masterboard::run(q),
+            RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),
+        },
     }
 }

@@ -751,3 +751,173 @@ fn save_load_replay() {
     save.state_hash ^= 1;
     assert!(Game::from_save(v, &save).is_err());
 }
+
+// --- Battles, summoning, acquiring, reinforcing -------------------------------
+
+/// Reference sheet, Battle Overview: either player may demand the battle;
+/// masterplay hands it to the battle engine, the engaged players fight it
+/// through the game, and the result comes back to be scored.
+#[test]
+fn a_battle_is_fought_inside_the_game_and_scored() {
+    use titan_core::battle::BattleSide;
+    use titan_core::format::Edge;
+    let mut g = at("engagement.ron");
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    assert!(g.battle_request().is_none() && g.battle().is_none());
+    let events = ok(&mut g, P2, Action::Fight);
+    assert!(events.contains(&Event::BattleBegins { land: five }));
+    let req = g.battle_request().unwrap();
+    assert_eq!(g.variant.terrains[req.terrain.index()].name, "Jungle");
+    assert_eq!(req.attacker_characters.len(), 4);
+    let titan = ch(&g, "Titan");
+    assert!(
+        req.attacker_characters.contains(&(titan, 6)),
+        "90 points: power 6"
+    );
+    assert!(
+        g.variant
+            .rules
+            .battle
+            .attacker_edges
+            .contains(&req.attacker_edge)
+    );
+    assert_ne!(req.attacker_edge, Edge::West);
+    // P1-02 (Angel) stands in a tower, not engaged: it may be summoned.
+    assert!(req.summonable.contains(&(m("P1-02"), ch(&g, "Angel"))));
+    // Law of the Battlelands 25.D: the defender maneuvers first.
+    assert_eq!(g.battle().unwrap().to_act(), BattleSide::Defender);
+    assert_eq!(g.to_act(), vec![P2]);
+    assert!(
+        g.legal_actions(P2)
+            .iter()
+            .all(|a| matches!(a, Action::Battle { .. } | Action::ConcedeGame))
+    );
+    refused(&mut g, P1, Action::Fight, "Game Turn");
+    // Both sides play random legal battle actions until it ends.
+    let before: Vec<u32> = g.state.players.iter().map(|p| p.score).collect();
+    let mut rng = titan_core::rng::GameRng::new(8);
+    let mut steps = 0;
+    while g.battle().is_some() {
+        let p = g.to_act()[0];
+        let mut actions: Vec<Action> = g
+            .legal_actions(p)
+            .into_iter()
+            .filter(|a| matches!(a, Action::Battle { .. }))
+            .collect();
+        // No concessions: let it be fought out.
+        actions.retain(|a| {
+            !matches!(
+                a,
+                Action::Battle {
+                    battle: titan_core::battle::Action::Concede(_)
+                }
+            )
+        });
+        let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
+        ok(&mut g, p, actions.swap_remove(pick));
+        steps += 1;
+        assert!(steps < 5000, "the battle must end");
+        g.check_invariants().unwrap();
+    }
+    // One side is gone from land 5, and whoever won scored.
+    let here: Vec<PlayerId> = g.legions_in(five).map(|l| l.owner).collect();
+    assert!(here.len() <= 1, "{here:?}");
+    let after: Vec<u32> = g.state.players.iter().map(|p| p.score).collect();
+    let scored = after.iter().zip(&before).any(|(a, b)| a > b);
+    // Law of the Battlelands 25.E: after a time loss only the defender is
+    // left, and it scores nothing.
+    let time_loss = !scored && here == vec![P2] && g.legion(m("P1-01")).is_none();
+    assert!(
+        scored || time_loss || here.is_empty(),
+        "{before:?} -> {after:?}, {here:?}"
+    );
+    // The replay of the battle reaches the same game.
+    let back = Game::from_save(g.variant.clone(), &g.to_save()).unwrap();
+    assert_eq!(back.state, g.state);
+}
+
+/// Law of the Battlelands 24.A, reference sheet "Acquiring Angels": an
+/// Archangel for a multiple of 500, in the stead of the Angel; one
+/// acquisition per multiple of 100 passed.
+#[test]
+fn archangels_at_five_hundred() {
+    let mut g = at("titan-duel.ron");
+    g.state.players[0].score = 470;
+    let twenty = land(&g, 20);
+    ok(&mut g, P1, Action::Engage { land: twenty });
+    // Player 2 concedes the Titan legion: 28 + 15 + 12 = 55 -> 525, plus
+    // half the other legion, 28. The game ends at once with player 2 gone.
+    ok(&mut g, P2, Action::Concede);
+    assert_eq!(g.state.phase, Phase::Over);
+
+    let mut g = at("engagement.ron");
+    g.state.players[0].score = 480;
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Concede);
+    // 480 + 40 = 520: the 500 mark.
+    let offers = g.legal_actions(P1);
+    let (angel, archangel) = (ch(&g, "Angel"), ch(&g, "Archangel"));
+    assert!(offers.contains(&Action::Acquire {
+        character: archangel
+    }));
+    assert!(offers.contains(&Action::Acquire { character: angel }));
+    ok(
+        &mut g,
+        P1,
+        Action::Acquire {
+            character: archangel,
+        },
+    );
+    assert_eq!(g.legion(m("P1-01")).unwrap().count(archangel), 1);
+    assert!(
+        g.state.engagement.is_none()
+            || !g
+                .legal_actions(P1)
+                .iter()
+                .any(|a| matches!(a, Action::Acquire { .. }))
+    );
+}
+
+/// Reference sheet, Reinforcement: a defender that wins by agreement may
+/// still muster after the battle.
+#[test]
+fn a_winning_defender_reinforces() {
+    let mut g = at("engagement.ron");
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    // The attacker gives up its legion (a Titan: player 1 is out too).
+    let (gargoyle, cyclops) = (ch(&g, "Gargoyle"), ch(&g, "Cyclops"));
+    let att = g.legion(m("P1-01")).unwrap().characters.clone();
+    ok(
+        &mut g,
+        P2,
+        Action::Propose {
+            attacker_losses: att,
+            defender_losses: vec![],
+        },
+    );
+    ok(&mut g, P1, Action::Accept);
+    // Jungle: two Gargoyles show for a Cyclops.
+    let offers = g.legal_actions(P2);
+    assert!(
+        offers.contains(&Action::Reinforce {
+            recruit: cyclops,
+            reveal: vec![gargoyle, gargoyle]
+        }),
+        "{offers:?}"
+    );
+    ok(
+        &mut g,
+        P2,
+        Action::Reinforce {
+            recruit: cyclops,
+            reveal: vec![gargoyle, gargoyle],
+        },
+    );
+    assert_eq!(g.legion(m("P2-01")).unwrap().count(cyclops), 1);
+}

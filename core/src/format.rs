@@ -768,6 +768,10 @@ pub struct BattleRules {
     /// The edges on which an attacker may enter; the defender enters on the
     /// opposite edge.
     pub attacker_edges: Vec<Edge>,
+    /// A hex higher than both ends of a rangestrike blocks its line of sight
+    /// (default true; the Avalon Hill reading of the hills and mountains).
+    #[serde(default = "yes")]
+    pub elevation_blocks_sight: bool,
 }
 
 /// Limits on variant scripts.

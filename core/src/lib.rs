@@ -16,6 +16,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod battle;
 pub mod battleland;
 pub mod compile;
 pub mod diag;

@@ -8,9 +8,10 @@
 //! comes from the seeded generator kept in the state, so a game is fully
 //! determined by variant, options, seed and actions (see [`save`]).
 //!
-//! Battles are resolved outside this module: an engagement ends by flight,
-//! concession, agreement, or a battle result handed back by the battle engine
-//! ([`Action::BattleResult`]).
+//! An engagement ends by flight, concession, agreement, or a battle: the
+//! game hands the battle to the battle engine ([`BattleRequest`], see
+//! [`crate::battle`]), keeps it while it is fought through [`Action::Battle`],
+//! and scores its result.
 
 pub mod movement;
 pub mod muster;
@@ -274,8 +275,10 @@ pub enum Action {
     Reject,
     /// Demand that the battle be fought.
     Fight,
-    /// The outcome of the battle, from the battle engine.
-    BattleResult(BattleOutcome),
+    /// An action in the battle being fought (by the side whose turn it is).
+    Battle {
+        battle: crate::battle::Action,
+    },
     /// Summon a character from another legion into the winning legion.
     Summon {
         from: Marker,
@@ -315,6 +318,32 @@ pub struct BattleOutcome {
     pub summoned: Option<(Marker, CharacterId)>,
     /// Mustered into the defender during the battle.
     pub reinforced: Option<CharacterId>,
+    /// Removed without being scored: the attacker's survivors at a time loss
+    /// and a slain Titan's legion-mates (reference sheet, "Titans").
+    #[serde(default)]
+    pub attacker_removed: Vec<CharacterId>,
+    #[serde(default)]
+    pub defender_removed: Vec<CharacterId>,
+}
+
+/// A battle to fight: what masterplay hands the battle engine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleRequest {
+    pub land: LandId,
+    pub terrain: crate::model::TerrainId,
+    pub attacker: Marker,
+    pub defender: Marker,
+    /// Each character with its power for this battle (a Titan's grows with
+    /// its player's score).
+    pub attacker_characters: Vec<(CharacterId, u8)>,
+    pub defender_characters: Vec<(CharacterId, u8)>,
+    /// The battleland edge the attacker enters by (see ARCHITECTURE.md,
+    /// "Entry sides"), unless the battleland fixes one.
+    pub attacker_edge: crate::format::Edge,
+    /// Characters the attacker could summon, and from which legion.
+    pub summonable: Vec<(Marker, CharacterId)>,
+    /// Characters the defender may muster as a reinforcement here.
+    pub reinforcements: Vec<CharacterId>,
 }
 
 /// What happened.
@@ -416,6 +445,10 @@ pub enum Event {
     GameOver {
         outcome: Outcome,
     },
+    /// What happened in the battle being fought.
+    Battle {
+        events: Vec<crate::battle::BattleEvent>,
+    },
 }
 
 /// A refused action: what is wrong, and the rule that says so.
@@ -454,7 +487,7 @@ impl std::error::Error for SetupError {}
 
 /// The variant's scripts, for the hook points masterplay calls.
 pub(crate) struct Hooks {
-    host: crate::lua::LuaHost,
+    host: Rc<crate::lua::LuaHost>,
     rng: Rc<std::cell::RefCell<GameRng>>,
 }
 
@@ -468,6 +501,8 @@ pub struct Game {
     pub exits: Arc<Exits>,
     rng: GameRng,
     hooks: Option<Rc<Hooks>>,
+    /// The battle being fought, if any (see [`Game::battle`]).
+    battle: Option<crate::battle::BattleSnapshot>,
     /// How the game began, and every action since: what a save records.
     pub start: save::Start,
     pub history: Vec<(PlayerId, Action)>,
@@ -519,6 +554,7 @@ impl Game {
             state,
             rng,
             hooks,
+            battle: None,
             history: Vec::new(),
         })
     }
@@ -576,6 +612,18 @@ impl Game {
         text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         })
+    }
+
+    /// The battle being fought, to look at (its view, legal actions, line
+    /// of sight). Acting in it goes through [`Action::Battle`].
+    pub fn battle(&self) -> Option<crate::battle::Battle<'_>> {
+        rules::resume_battle(self).ok().flatten()
+    }
+
+    /// What the battle engine needs to fight the engagement now in its
+    /// Battle step, or None.
+    pub fn battle_request(&self) -> Option<BattleRequest> {
+        rules::battle_request(self)
     }
 
     /// Checks the invariants of a position; the soak test runs this after

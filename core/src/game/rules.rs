@@ -52,7 +52,10 @@ pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupErr
     for s in &variant.scripts {
         host.load_script(s).map_err(|e| SetupError(e.to_string()))?;
     }
-    Ok(Some(Rc::new(Hooks { host, rng })))
+    Ok(Some(Rc::new(Hooks {
+        host: Rc::new(host),
+        rng,
+    })))
 }
 
 /// Calls a hook point if a script registered it, with the game's generator
@@ -150,6 +153,7 @@ pub(super) fn new_game(
             players: names.to_vec(),
             seed,
         },
+        battle: None,
         history: Vec::new(),
     };
     // Setup 4: each player rolls for a tower; ties roll again.
@@ -540,6 +544,18 @@ pub(super) fn to_act(game: &Game) -> Vec<PlayerId> {
                 let owner = |m: Marker| game.legion(m).map(|l| l.owner);
                 match &e.step {
                     EngagementStep::DefenderChoice => owner(e.defender).into_iter().collect(),
+                    EngagementStep::Battle if game.battle.is_some() => {
+                        let side = resume_battle(game).ok().flatten().map(|b| b.to_act());
+                        match side {
+                            Some(crate::battle::BattleSide::Attacker) => {
+                                owner(e.attacker).into_iter().collect()
+                            }
+                            Some(crate::battle::BattleSide::Defender) => {
+                                owner(e.defender).into_iter().collect()
+                            }
+                            None => Vec::new(),
+                        }
+                    }
                     EngagementStep::Negotiate { .. } | EngagementStep::Battle => owner(e.attacker)
                         .into_iter()
                         .chain(owner(e.defender))
@@ -664,6 +680,7 @@ fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut V
         }
         EngagementStep::Negotiate { proposal } => {
             out.push(Action::Concede);
+            out.push(Action::Fight);
             // The simplest agreements: one side gives up its whole legion.
             if proposal.is_none() {
                 out.push(Action::Propose {
@@ -682,9 +699,14 @@ fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut V
                 out.push(Action::Reject);
             }
         }
-        EngagementStep::Battle => {
-            out.push(Action::Concede);
-        }
+        EngagementStep::Battle => match resume_battle(game).ok().flatten() {
+            Some(battle) => {
+                for a in battle.legal_actions() {
+                    out.push(Action::Battle { battle: a });
+                }
+            }
+            None => out.push(Action::Concede),
+        },
         EngagementStep::After(_) => {}
     }
 }
@@ -1367,8 +1389,8 @@ fn engagement_step(
                 events,
             );
             let thresholds = score(game, attacker, points, events);
-            bury(game, deaths, events);
             finish_engagement(game, e.attacker, false, thresholds, false, events);
+            bury(game, deaths, events);
         }
         (EngagementStep::DefenderChoice, Action::Stand) => {
             set_step(game, EngagementStep::Negotiate { proposal: None });
@@ -1392,7 +1414,6 @@ fn engagement_step(
                 Some(w) => score(game, w, points, events),
                 None => Vec::new(),
             };
-            bury(game, deaths, events);
             let in_battle = e.step == EngagementStep::Battle;
             // The attacker may summon after winning by concession; the
             // defender may muster only if the battle had begun.
@@ -1404,6 +1425,7 @@ fn engagement_step(
                 is_att && in_battle,
                 events,
             );
+            bury(game, deaths, events);
         }
         (
             EngagementStep::Negotiate { .. },
@@ -1450,13 +1472,13 @@ fn engagement_step(
             agreement(game, &e, &p, events);
         }
         (EngagementStep::Negotiate { .. }, Action::Fight) => {
-            return refuse(
-                "reference sheet, Battle Overview",
-                "battles are fought by the battle engine; this game resolves engagements by flight, concession or agreement",
-            );
+            // "Either player may demand that the battle be played out."
+            set_step(game, EngagementStep::Battle);
+            start_battle(game)?;
+            events.push(Event::BattleBegins { land: e.land });
         }
-        (EngagementStep::Battle, Action::BattleResult(outcome)) => {
-            battle_result(game, &e, outcome, events)?;
+        (EngagementStep::Battle, Action::Battle { battle: a }) => {
+            battle_action(game, player, &e, a, events)?;
         }
         (EngagementStep::After(a), _) => after_step(game, player, &e, a, action, events)?,
         (step, action) => {
@@ -1515,11 +1537,11 @@ fn agreement(game: &mut Game, e: &Engagement, p: &Proposal, events: &mut Vec<Eve
         Some((_, owner)) => score(game, owner, points, events),
         None => Vec::new(),
     };
-    bury(game, deaths, events);
     match winner {
         Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
         None => end_engagement(game, events),
     }
+    bury(game, deaths, events);
 }
 
 fn battle_result(
@@ -1548,8 +1570,16 @@ fn battle_result(
             "the battle result names characters that were not in the battle",
         );
     }
-    let att_gone = r.time_loss || r.attacker_slain.len() == attacker_chars.len();
-    let def_gone = r.defender_slain.len() == defender_chars.len();
+    let att_out = [r.attacker_slain.clone(), r.attacker_removed.clone()].concat();
+    let def_out = [r.defender_slain.clone(), r.defender_removed.clone()].concat();
+    if !contains_all(&attacker_chars, &att_out) || !contains_all(&defender_chars, &def_out) {
+        return refuse(
+            ENGAGEMENT,
+            "the battle result names characters that were not in the battle",
+        );
+    }
+    let att_gone = r.time_loss || att_out.len() == attacker_chars.len();
+    let def_gone = def_out.len() == defender_chars.len();
     if !att_gone && !def_gone {
         return refuse(
             "Law of the Battlelands 25.F",
@@ -1594,6 +1624,28 @@ fn battle_result(
         &mut deaths,
         events,
     );
+    // Removed without being scored (a slain Titan's legion-mates).
+    slay(
+        game,
+        e.attacker,
+        &r.attacker_removed,
+        None,
+        &mut deaths,
+        events,
+    );
+    slay(
+        game,
+        e.defender,
+        &r.defender_removed,
+        None,
+        &mut deaths,
+        events,
+    );
+    let survivors_att: Vec<CharacterId> = {
+        let mut v = survivors_att;
+        remove_all(&mut v, &r.attacker_removed);
+        v
+    };
     if r.time_loss && !survivors_att.is_empty() {
         slay(game, e.attacker, &survivors_att, None, &mut deaths, events);
     }
@@ -1619,11 +1671,11 @@ fn battle_result(
         Some((_, owner)) => score(game, owner, points, events),
         None => Vec::new(),
     };
-    bury(game, deaths, events);
     match winner {
         Some((legion, _)) => finish_engagement(game, legion, summon, thresholds, reinforce, events),
         None => end_engagement(game, events),
     }
+    bury(game, deaths, events);
     Ok(())
 }
 
@@ -1731,7 +1783,7 @@ fn finish_engagement(
     summon: bool,
     acquisitions: Vec<u32>,
     reinforce: bool,
-    events: &mut [Event],
+    events: &mut Vec<Event>,
 ) {
     if game.state.phase == Phase::Over || game.legion(winner).is_none() {
         end_engagement(game, events);
@@ -1752,10 +1804,15 @@ fn finish_engagement(
     );
 }
 
-fn end_engagement(game: &mut Game, _events: &mut [Event]) {
+fn end_engagement(game: &mut Game, events: &mut Vec<Event>) {
     game.state.engagement = None;
     if game.state.phase == Phase::Engage && engaged_lands(game).is_empty() {
         game.state.phase = Phase::Muster;
+    }
+    // A mover whose Titan fell waited for the winner to finish: play passes.
+    let active = game.state.active;
+    if game.state.phase != Phase::Over && !game.state.players[active.0 as usize].alive {
+        next_player(game, events);
     }
 }
 
@@ -2033,7 +2090,8 @@ fn after_elimination(game: &mut Game, events: &mut Vec<Event>) {
         game.state.engagement = None;
     }
     let active = game.state.active;
-    if !game.state.players[active.0 as usize].alive {
+    let waiting = game.state.engagement.is_some();
+    if !game.state.players[active.0 as usize].alive && !waiting {
         if game.state.phase == Phase::InitialSplit {
             let order = turn_order(game);
             match order.iter().copied().find(|p| {
@@ -2188,6 +2246,202 @@ fn next_player(game: &mut Game, events: &mut Vec<Event>) {
             return;
         }
     }
+}
+
+/// The battleland edge an attacker entering `land` from `from` comes in by.
+///
+/// Lands are triangles (ARCHITECTURE.md, "Masterboard grid"). Their three
+/// borders, taken clockwise, map onto the attacker edges of
+/// `rules.battle.attacker_edges` taken in order: for a land whose third border
+/// is below it (pointing up) the bottom, left and right borders; for one
+/// pointing down the top, right and left borders. The printed board's
+/// name-sides are not in our sources, so this is the project's convention.
+pub(super) fn entry_edge(game: &Game, land: LandId, from: Option<LandId>) -> crate::format::Edge {
+    let edges = &game.variant.rules.battle.attacker_edges;
+    let first = edges
+        .first()
+        .copied()
+        .unwrap_or(crate::format::Edge::SouthWest);
+    let Some(from) = from else { return first };
+    let board = &game.variant.board;
+    let (a, b) = (board.land(land).position, board.land(from).position);
+    let points_up = (a.x + a.y).rem_euclid(2) == 1;
+    let border = match (b.x - a.x, b.y - a.y) {
+        (0, _) => 0,
+        (dx, _) if (dx < 0) == points_up => 1,
+        _ => 2,
+    };
+    edges.get(border).copied().unwrap_or(first)
+}
+
+/// A legion marker as the battle engine's legion id.
+fn marker_id(m: Marker) -> u32 {
+    (u32::from(m.player.0) << 8) | u32::from(m.number)
+}
+
+fn marker_of(id: u32) -> Marker {
+    Marker {
+        player: PlayerId((id >> 8) as u8),
+        number: (id & 0xff) as u8,
+    }
+}
+
+/// The generator and Lua VM a battle draws from: the game's VM when the
+/// variant has scripts (started once per game), else a fresh generator.
+fn battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
+    match &game.hooks {
+        Some(h) => (h.rng.clone(), Some(h.host.clone())),
+        None => (Rc::new(RefCell::new(GameRng::new(0))), None),
+    }
+}
+
+fn battle_error(e: crate::battle::BattleError) -> RuleError {
+    RuleError {
+        rule: "Law of the Battlelands",
+        message: e.to_string(),
+    }
+}
+
+/// The battle being fought, rebuilt around the game's variant.
+pub(super) fn resume_battle(game: &Game) -> Result<Option<crate::battle::Battle<'_>>, RuleError> {
+    let Some(snap) = game.battle.clone() else {
+        return Ok(None);
+    };
+    let (rng, lua) = battle_host(game);
+    crate::battle::Battle::resume(&game.variant, snap, rng, lua)
+        .map(Some)
+        .map_err(battle_error)
+}
+
+/// Starts the battle of the engagement in its Battle step.
+fn start_battle(game: &mut Game) -> Result<(), RuleError> {
+    use crate::battle::{Battle, BattleSetup, Fighter};
+    let Some(req) = battle_request(game) else {
+        return refuse(ENGAGEMENT, "no battle to fight");
+    };
+    let teleported = game
+        .legion(req.attacker)
+        .is_some_and(|l| l.moved && l.entered_from.is_none());
+    let fighters = |list: &[(CharacterId, u8)]| -> Vec<Fighter> {
+        list.iter()
+            .map(|&(character, power)| Fighter { character, power })
+            .collect()
+    };
+    let setup = BattleSetup {
+        terrain: req.terrain,
+        attacker: fighters(&req.attacker_characters),
+        defender: fighters(&req.defender_characters),
+        attacker_edge: req.attacker_edge,
+        summonable: req
+            .summonable
+            .iter()
+            .map(|&(m, c)| (marker_id(m), c))
+            .collect(),
+        reinforcements: req.reinforcements.clone(),
+        teleported,
+    };
+    // The battle's dice come from the game's generator, through a seed.
+    let seed = game.rng.next_u64();
+    let (rng, lua) = battle_host(game);
+    *rng.borrow_mut() = GameRng::new(seed);
+    let variant = game.variant.clone();
+    let battle = Battle::with_scripts(&variant, setup, rng, lua).map_err(battle_error)?;
+    game.battle = Some(battle.snapshot());
+    Ok(())
+}
+
+/// One action in the battle; when the battle ends, its result is scored.
+fn battle_action(
+    game: &mut Game,
+    player: PlayerId,
+    e: &Engagement,
+    a: &crate::battle::Action,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    use crate::battle::BattleSide;
+    let variant = game.variant.clone();
+    let Some(snap) = game.battle.clone() else {
+        return refuse(ENGAGEMENT, "no battle is being fought");
+    };
+    let (rng, lua) = battle_host(game);
+    let mut battle =
+        crate::battle::Battle::resume(&variant, snap, rng, lua).map_err(battle_error)?;
+    let side_legion = match battle.to_act() {
+        BattleSide::Attacker => e.attacker,
+        BattleSide::Defender => e.defender,
+    };
+    if game.legion(side_legion).map(|l| l.owner) != Some(player) {
+        return refuse(
+            "Law of the Battlelands 25.C",
+            "it is the other side's move in the battle",
+        );
+    }
+    let battle_events = battle.apply(a.clone()).map_err(battle_error)?;
+    events.push(Event::Battle {
+        events: battle_events,
+    });
+    let Some(r) = battle.result() else {
+        game.battle = Some(battle.snapshot());
+        return Ok(());
+    };
+    game.battle = None;
+    let outcome = BattleOutcome {
+        attacker_slain: r.attacker_slain,
+        defender_slain: r.defender_slain,
+        time_loss: r.time_loss,
+        summoned: r.summoned.map(|(id, c)| (marker_of(id), c)),
+        reinforced: r.reinforced,
+        // At a time loss masterplay removes the attacker's survivors itself.
+        attacker_removed: if r.time_loss {
+            Vec::new()
+        } else {
+            r.attacker_removed
+        },
+        defender_removed: r.defender_removed,
+    };
+    battle_result(game, e, &outcome, events)
+}
+
+pub(super) fn battle_request(game: &Game) -> Option<BattleRequest> {
+    let e = game.state.engagement.as_ref()?;
+    if e.step != EngagementStep::Battle {
+        return None;
+    }
+    let att = game.legion(e.attacker)?;
+    let def = game.legion(e.defender)?;
+    let powered = |l: &Legion| -> Vec<(CharacterId, u8)> {
+        l.characters
+            .iter()
+            .map(|&c| {
+                let power = if c == game.variant.rules.titan.character {
+                    titan_power(game, l.owner)
+                } else {
+                    game.variant.character(c).power
+                };
+                (c, power)
+            })
+            .collect()
+    };
+    let mut reinforcements: Vec<CharacterId> = if def.mustered {
+        Vec::new()
+    } else {
+        muster_options(game, def)
+            .into_iter()
+            .map(|o| o.recruit)
+            .collect()
+    };
+    reinforcements.dedup();
+    Some(BattleRequest {
+        land: e.land,
+        terrain: game.variant.board.land(e.land).terrain,
+        attacker: e.attacker,
+        defender: e.defender,
+        attacker_characters: powered(att),
+        defender_characters: powered(def),
+        attacker_edge: entry_edge(game, e.land, att.entered_from),
+        summonable: summonable(game, att),
+        reinforcements,
+    })
 }
 
 pub(super) fn check_invariants(game: &Game) -> Result<(), String> {

@@ -1,0 +1,385 @@
+//! Battleland geometry the battle needs: contact, movement and line of sight,
+//! all over the compiled [`Battleland`] and the hazard data.
+
+use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
+use crate::format::{Crossing, Edge, Move, Side, Sight};
+use crate::model::{CharacterId, Effect, Variant};
+
+/// The side of `a` that faces `b`, if they are neighbours.
+pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
+    let hex = land.hex(a);
+    (0..6)
+        .find(|&i| hex.neighbours[i] == Some(b))
+        .map(Side::from_index)
+}
+
+/// Hex distance on the battleland.
+pub fn distance(a: HexId, b: HexId) -> u32 {
+    a.coord().unsigned_distance_to(b.coord())
+}
+
+/// Per-battleland tables computed once per battle, so the hot paths index
+/// arrays instead of walking effect lists.
+#[derive(Debug, Clone)]
+pub struct Geometry {
+    /// `contact_across[hex][side]`: characters on the two sides of this
+    /// hexside are in contact (a neighbour exists and no `NoContact` hazard
+    /// lies between them; Law of the Battlelands 26.C, footnote on cliffs).
+    pub contact_across: [[bool; 6]; HEX_COUNT],
+}
+
+impl Geometry {
+    pub fn new(variant: &Variant, land: &Battleland) -> Geometry {
+        let mut contact_across = [[false; 6]; HEX_COUNT];
+        for id in HexId::all() {
+            let hex = land.hex(id);
+            for (i, slot) in contact_across[id.0 as usize].iter_mut().enumerate() {
+                let Some(_) = hex.neighbours[i] else { continue };
+                let broken = hex.sides[i].is_some_and(|hs| {
+                    variant
+                        .hazard(hs.hazard)
+                        .effects
+                        .iter()
+                        .any(|e| matches!(e, Effect::NoContact))
+                });
+                *slot = !broken;
+            }
+        }
+        Geometry { contact_across }
+    }
+
+    /// Are characters on `a` and `b` in contact?
+    pub fn in_contact(&self, land: &Battleland, a: HexId, b: HexId) -> bool {
+        side_between(land, a, b).is_some_and(|s| self.contact_across[a.0 as usize][s.index()])
+    }
+}
+
+/// What it costs a walker to step from `from` across `side` into its
+/// neighbour `to`: `None` if forbidden, else (hexes counted, movement stops).
+/// Hazards act on the hex entered and the hexside crossed, never on the hex
+/// left (reference sheet, "Maneuver Phase").
+pub fn step_cost(
+    variant: &Variant,
+    land: &Battleland,
+    character: CharacterId,
+    side: Option<Side>,
+    to: HexId,
+) -> Option<(u8, bool)> {
+    let mut effect = [Move::Free; 2];
+    let hex = land.hex(to);
+    let hazard = variant.hazard(hex.hazard);
+    effect[0] = hazard.movement_for(false, variant.is_native(character, hex.hazard));
+    if let Some(side) = side
+        && let Some(hs) = land.hexside(to, side.opposite())
+    {
+        let h = variant.hazard(hs.hazard);
+        // `hs.top`: `to` is the top side, so this step climbs.
+        let applies = match h.movement.crossing {
+            Crossing::Up => hs.top,
+            Crossing::Down => !hs.top,
+            Crossing::Both => true,
+        };
+        if applies {
+            effect[1] = h.movement_for(false, variant.is_native(character, hs.hazard));
+        }
+    }
+    combine(effect)
+}
+
+fn combine(effects: [Move; 2]) -> Option<(u8, bool)> {
+    let mut cost = 1;
+    let mut stop = false;
+    for m in effects {
+        match m {
+            Move::Free => {}
+            Move::Slow => cost = 2,
+            Move::Block => return None,
+            Move::Stop => stop = true,
+        }
+    }
+    Some((cost, stop))
+}
+
+/// Where a move starts: a hex, or off the battleland along an edge (entering).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum From {
+    Hex(HexId),
+    Edge(Edge),
+    /// Deployed anywhere in these hexes at no cost (the Tower's defender).
+    Area,
+}
+
+/// Every hex a character may end its move on: up to `skill` hexes, slowed,
+/// blocked or stopped by hazards, never through or onto another character
+/// unless it flies (then it passes over both and lands by the landing rules).
+/// `occupied[hex]` marks hexes holding a character.
+pub fn reach(
+    variant: &Variant,
+    land: &Battleland,
+    character: CharacterId,
+    from: From,
+    occupied: &[bool; HEX_COUNT],
+) -> Vec<HexId> {
+    let c = variant.character(character);
+    let skill = c.skill as i8;
+    let mut best = [-1i8; HEX_COUNT];
+    let mut queue: Vec<HexId> = Vec::with_capacity(HEX_COUNT);
+    match from {
+        From::Area => {
+            return land
+                .defender_area
+                .iter()
+                .copied()
+                .filter(|h| !occupied[h.0 as usize])
+                .collect();
+        }
+        From::Hex(h) => {
+            best[h.0 as usize] = skill;
+            queue.push(h);
+        }
+        From::Edge(edge) => {
+            // Law of the Battlelands 26.D: the first hex lies along the
+            // side of entry and is the first count of the move.
+            for e in edge_hexes(edge) {
+                if occupied[e.0 as usize] {
+                    continue;
+                }
+                if let Some((cost, stop)) = step_cost(variant, land, character, None, e)
+                    && cost as i8 <= skill
+                {
+                    best[e.0 as usize] = if stop { 0 } else { skill - cost as i8 };
+                    queue.push(e);
+                }
+            }
+        }
+    }
+    while let Some(h) = queue.pop() {
+        let rem = best[h.0 as usize];
+        for (i, n) in land.hex(h).neighbours.iter().enumerate() {
+            let Some(n) = *n else { continue };
+            if occupied[n.0 as usize] {
+                continue;
+            }
+            let Some((cost, stop)) =
+                step_cost(variant, land, character, Some(Side::from_index(i)), n)
+            else {
+                continue;
+            };
+            if cost as i8 > rem {
+                continue;
+            }
+            let r = if stop { 0 } else { rem - cost as i8 };
+            if r > best[n.0 as usize] {
+                best[n.0 as usize] = r;
+                queue.push(n);
+            }
+        }
+    }
+    let mut out: Vec<HexId> = HexId::all()
+        .filter(|h| best[h.0 as usize] >= 0 && Some(*h) != start_hex(from))
+        .collect();
+    if c.flies {
+        // Flyers pass over characters and hazards; landing in a hex that
+        // slows them counts it as two (reference sheet, "Maneuver Phase").
+        for t in HexId::all() {
+            if occupied[t.0 as usize] || out.contains(&t) || Some(t) == start_hex(from) {
+                continue;
+            }
+            let steps = match from {
+                From::Hex(h) => distance(h, t) as i8,
+                From::Edge(edge) => {
+                    edge_hexes(edge).map(|e| distance(e, t)).min().unwrap_or(99) as i8 + 1
+                }
+                From::Area => continue,
+            };
+            let hz = land.hex(t).hazard;
+            let landing = variant
+                .hazard(hz)
+                .movement_for(true, variant.is_native(character, hz));
+            let extra = match landing {
+                Move::Block => continue,
+                Move::Slow => 1,
+                _ => 0,
+            };
+            if steps + extra <= skill {
+                out.push(t);
+            }
+        }
+        out.sort();
+    }
+    out
+}
+
+fn start_hex(from: From) -> Option<HexId> {
+    match from {
+        From::Hex(h) => Some(h),
+        _ => None,
+    }
+}
+
+/// The hexes a centre-to-centre line from `a` to `b` crosses, both ends
+/// included. Where the line runs along a hexside there are two readings; the
+/// second is returned when it differs (the rangestriker picks; reference
+/// sheet, "Rangestriking").
+pub fn sight_lines(a: HexId, b: HexId) -> (Vec<HexId>, Option<Vec<HexId>>) {
+    let n = distance(a, b);
+    let line = |nudge: f64| -> Vec<HexId> {
+        let (aq, ar) = (a.coord().x as f64, a.coord().y as f64);
+        let (bq, br) = (b.coord().x as f64, b.coord().y as f64);
+        let mut out = Vec::with_capacity(n as usize + 1);
+        for i in 0..=n {
+            let t = if n == 0 { 0.0 } else { i as f64 / n as f64 };
+            let q = aq + (bq - aq) * t + nudge;
+            let r = ar + (br - ar) * t + nudge;
+            let s = -q - r;
+            let hex = cube_round(q, r, s);
+            if let Some(id) = HexId::at(hex)
+                && out.last() != Some(&id)
+            {
+                out.push(id);
+            }
+        }
+        out
+    };
+    let first = line(1e-6);
+    let second = line(-1e-6);
+    if first == second {
+        (first, None)
+    } else {
+        (first, Some(second))
+    }
+}
+
+fn cube_round(q: f64, r: f64, s: f64) -> hexx::Hex {
+    let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+    let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+    if dq > dr && dq > ds {
+        rq = -rr - rs;
+    } else if dr > ds {
+        rr = -rq - rs;
+    }
+    hexx::Hex::new(rq as i32, rr as i32)
+}
+
+/// Why a line of sight is blocked, if it is: by a character, a hazard in a
+/// hex, a hexside hazard, or higher ground. `occupant(hex)` names a character
+/// standing there (other than the two ends).
+pub fn blocked(
+    variant: &Variant,
+    land: &Battleland,
+    path: &[HexId],
+    occupant: &dyn Fn(HexId) -> Option<String>,
+) -> Option<String> {
+    let (from, to) = (path[0], path[path.len() - 1]);
+    let (ef, et) = (land.hex(from).elevation, land.hex(to).elevation);
+    for &h in &path[1..path.len() - 1] {
+        let hex = land.hex(h);
+        if let Some(name) = occupant(h)
+            && !(hex.elevation < ef && hex.elevation < et)
+        {
+            // Reference sheet, "Rangestriking": a character blocks unless it
+            // stands lower than both ends.
+            return Some(format!("{name} in {} blocks the line of sight", h.label()));
+        }
+        let hazard = variant.hazard(hex.hazard);
+        if hazard
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::BlocksSight(_)))
+        {
+            return Some(format!(
+                "{} in {} blocks the line of sight",
+                hazard.name,
+                h.label()
+            ));
+        }
+        if variant.rules.battle.elevation_blocks_sight && hex.elevation > ef && hex.elevation > et {
+            return Some(format!(
+                "{} (elevation {}) is higher than both ends",
+                h.label(),
+                hex.elevation
+            ));
+        }
+    }
+    for pair in path.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        let Some(side) = side_between(land, p, q) else {
+            continue;
+        };
+        let Some(hs) = land.hexside(p, side) else {
+            continue;
+        };
+        let top = if hs.top { p } else { q };
+        let hazard = variant.hazard(hs.hazard);
+        for e in &hazard.effects {
+            let Effect::BlocksSight(sight) = e else {
+                continue;
+            };
+            let blocks = match sight {
+                Sight::Always => true,
+                Sight::UnlessEndAtop => top != from && top != to,
+            };
+            if blocks {
+                return Some(format!(
+                    "the {} between {} and {} blocks the line of sight",
+                    hazard.name,
+                    p.label(),
+                    q.label()
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(l: &str) -> HexId {
+        HexId::from_label(l).unwrap()
+    }
+
+    #[test]
+    fn straight_lines_have_one_reading() {
+        let (a, b) = sight_lines(hex("A1"), hex("A3"));
+        assert_eq!(a, vec![hex("A1"), hex("A2"), hex("A3")]);
+        assert!(b.is_none());
+    }
+
+    #[test]
+    fn lines_along_a_hexside_have_two_readings() {
+        // D4 to B3... pick a pair two apart off-axis: C3 to E3 (or similar).
+        let mut found = false;
+        for a in HexId::all() {
+            for b in HexId::all() {
+                if distance(a, b) == 2
+                    && let (p, Some(q)) = sight_lines(a, b)
+                {
+                    assert_eq!(p.len(), 3);
+                    assert_eq!(q.len(), 3);
+                    assert_ne!(p[1], q[1]);
+                    found = true;
+                }
+            }
+        }
+        assert!(found);
+    }
+
+    #[test]
+    fn every_reading_is_a_chain_of_neighbours() {
+        for a in HexId::all() {
+            for b in HexId::all() {
+                let d = distance(a, b);
+                let (p, q) = sight_lines(a, b);
+                for path in std::iter::once(p).chain(q) {
+                    assert_eq!(path.len() as u32, d + 1, "{} {}", a.label(), b.label());
+                    assert_eq!((path[0], path[path.len() - 1]), (a, b));
+                    for w in path.windows(2) {
+                        assert_eq!(distance(w[0], w[1]), 1, "{} {}", a.label(), b.label());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Strike numbers and dice: the strike chart, hazard effects from the data
+//! and character ability hooks (Lua).
+
+use crate::battleland::{Battleland, HexId};
+use crate::format::{At, Who};
+use crate::model::{CharacterId, Effect, HazardId, RangeStrength, Variant};
+
+use super::geometry::side_between;
+
+/// What a strike (or rangestrike) needs and rolls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct StrikeParams {
+    /// The strike number needed (each die at or above it hits).
+    pub strike_number: u8,
+    pub dice: u8,
+    /// Skill and dice gained from hazard bonuses (positive changes only):
+    /// carry-over goes only to targets the same bonuses apply to.
+    pub bonus_skill: i8,
+    pub bonus_dice: i8,
+}
+
+/// One side of a strike: who, with which power, where.
+#[derive(Debug, Clone, Copy)]
+pub struct Fighter {
+    pub character: CharacterId,
+    pub power: u8,
+    pub hex: HexId,
+}
+
+fn who(w: Who, native: bool) -> bool {
+    match w {
+        Who::Anyone => true,
+        Who::Natives => native,
+        Who::Others => !native,
+    }
+}
+
+/// Skill and dice changes of one effect list, for a strike between `s` and `t`.
+struct Changes {
+    skill: i8,
+    dice: i8,
+    bonus_skill: i8,
+    bonus_dice: i8,
+}
+
+impl Changes {
+    fn add(&mut self, skill: i8, dice: i8, forgo: bool) {
+        // A player may forgo hazard bonuses to keep carry-over open
+        // (reference sheet, "Strike Phase").
+        if forgo && (skill > 0 || dice > 0) {
+            return;
+        }
+        self.skill += skill;
+        self.dice += dice;
+        self.bonus_skill += skill.max(0);
+        self.bonus_dice += dice.max(0);
+    }
+}
+
+/// The hazard effects that apply to a strike (`ranged`: a rangestrike, whose
+/// `StrikingDown`/`StrikingUp` look at the first and last hexside crossed).
+#[allow(clippy::too_many_arguments)]
+fn hazard_changes(
+    variant: &Variant,
+    land: &Battleland,
+    s: Fighter,
+    t: Fighter,
+    ranged: bool,
+    path: &[HexId],
+    forgo: bool,
+) -> Changes {
+    let mut ch = Changes {
+        skill: 0,
+        dice: 0,
+        bonus_skill: 0,
+        bonus_dice: 0,
+    };
+    let native = |c: CharacterId, h: HazardId| variant.is_native(c, h);
+    let mut apply = |hazard: HazardId, place: At| {
+        for e in &variant.hazard(hazard).effects {
+            let (at, sw, tw, skill, dice) = match (e, ranged) {
+                (
+                    Effect::Strike {
+                        at,
+                        striker,
+                        target,
+                        skill,
+                        dice,
+                    },
+                    false,
+                )
+                | (
+                    Effect::Rangestrike {
+                        at,
+                        striker,
+                        target,
+                        skill,
+                        dice,
+                    },
+                    true,
+                ) => (*at, *striker, *target, *skill, *dice),
+                _ => continue,
+            };
+            if at == place
+                && who(sw, native(s.character, hazard))
+                && who(tw, native(t.character, hazard))
+            {
+                ch.add(skill, dice, forgo);
+            }
+        }
+    };
+    apply(land.hex(s.hex).hazard, At::StrikerIn);
+    apply(land.hex(t.hex).hazard, At::TargetIn);
+    // The hexside the strike leaves by, and the one it arrives by.
+    let first = if ranged {
+        path.get(1).copied()
+    } else {
+        Some(t.hex)
+    };
+    if let Some(next) = first
+        && let Some(side) = side_between(land, s.hex, next)
+        && let Some(hs) = land.hexside(s.hex, side)
+    {
+        apply(
+            hs.hazard,
+            if hs.top {
+                At::StrikingDown
+            } else {
+                At::StrikingUp
+            },
+        );
+    }
+    if ranged
+        && path.len() >= 3
+        && let Some(side) = side_between(land, t.hex, path[path.len() - 2])
+        && let Some(hs) = land.hexside(t.hex, side)
+        && hs.top
+    {
+        // The target stands atop the hexside the strike climbs.
+        apply(hs.hazard, At::StrikingUp);
+    }
+    if ranged {
+        for &h in &path[1..path.len().saturating_sub(1)] {
+            let hz = land.hex(h).hazard;
+            for e in &variant.hazard(hz).effects {
+                if let Effect::RangestrikeThrough { striker, skill } = e
+                    && who(*striker, native(s.character, hz))
+                {
+                    ch.add(*skill, 0, forgo);
+                }
+            }
+        }
+    }
+    ch
+}
+
+/// A normal strike of `s` at `t` (in contact).
+pub fn strike(
+    variant: &Variant,
+    land: &Battleland,
+    s: Fighter,
+    t: Fighter,
+    forgo: bool,
+) -> StrikeParams {
+    let sc = variant.character(s.character);
+    let tc = variant.character(t.character);
+    let ch = hazard_changes(variant, land, s, t, false, &[], forgo);
+    let chart = &variant.rules.strike_chart;
+    StrikeParams {
+        strike_number: chart.strike_number(
+            i32::from(sc.skill) + i32::from(ch.skill),
+            i32::from(tc.skill),
+        ),
+        dice: (i32::from(s.power) + i32::from(ch.dice)).max(0) as u8,
+        bonus_skill: ch.bonus_skill,
+        bonus_dice: ch.bonus_dice,
+    }
+}
+
+/// The dice of a rangestrike before hazards, from the variant's range
+/// strength rule; `None` when the strength is a Lua hook (the caller asks it).
+pub fn range_strength(strength: RangeStrength, power: u8) -> Option<u8> {
+    match strength {
+        RangeStrength::HalfPower => Some(power / 2),
+        RangeStrength::Power => Some(power),
+        RangeStrength::Fixed(n) => Some(n),
+        RangeStrength::Hook(_) => None,
+    }
+}
+
+/// A rangestrike of `s` at `t` along `path` (both ends included) with
+/// `strength` dice before hazards. Magic rangestrikes ignore hazards and the
+/// long-range penalty (Law of the Battlelands 27.F).
+pub fn rangestrike(
+    variant: &Variant,
+    land: &Battleland,
+    s: Fighter,
+    t: Fighter,
+    path: &[HexId],
+    strength: u8,
+    magic: bool,
+) -> StrikeParams {
+    let sc = variant.character(s.character);
+    let tc = variant.character(t.character);
+    let rules = &variant.rules.battle;
+    let range = path.len() as u8;
+    let (mut skill, mut dice) = (0i32, 0i32);
+    if !magic {
+        let ch = hazard_changes(variant, land, s, t, true, path, false);
+        skill += i32::from(ch.skill);
+        dice += i32::from(ch.dice);
+        if range >= rules.long_range {
+            // Law of the Battlelands 27.C: a distance of four loses a factor.
+            skill += i32::from(rules.long_range_skill);
+        }
+    }
+    let chart = &variant.rules.strike_chart;
+    StrikeParams {
+        strike_number: chart.strike_number(i32::from(sc.skill) + skill, i32::from(tc.skill)),
+        dice: (i32::from(strength) + dice).max(0) as u8,
+        bonus_skill: 0,
+        bonus_dice: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titan() -> Variant {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        crate::load(&dir, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn range_strength_follows_the_rule() {
+        assert_eq!(range_strength(RangeStrength::HalfPower, 9), Some(4));
+        assert_eq!(range_strength(RangeStrength::Power, 9), Some(9));
+        assert_eq!(range_strength(RangeStrength::Fixed(2), 9), Some(2));
+        assert_eq!(
+            range_strength(RangeStrength::Hook(crate::model::HookId(0)), 9),
+            None
+        );
+    }
+
+    #[test]
+    fn on_plains_a_strike_is_the_chart() {
+        let v = titan();
+        let land = v.battleland(v.terrain_by_name("Plains").unwrap());
+        let ogre = v.character_by_name("Ogre").unwrap();
+        let centaur = v.character_by_name("Centaur").unwrap();
+        let at = |c, h: &str| Fighter {
+            character: c,
+            power: v.character(c).power,
+            hex: HexId::from_label(h).unwrap(),
+        };
+        let p = strike(&v, land, at(ogre, "C3"), at(centaur, "C4"), false);
+        assert_eq!((p.strike_number, p.dice), (6, 6));
+        let p = strike(&v, land, at(centaur, "C4"), at(ogre, "C3"), false);
+        assert_eq!((p.strike_number, p.dice), (2, 3));
+        assert_eq!((p.bonus_skill, p.bonus_dice), (0, 0));
+    }
+
+    #[test]
+    fn forgoing_drops_only_bonuses() {
+        let v = titan();
+        let land = v.battleland(v.terrain_by_name("Mountains").unwrap());
+        let ogre = v.character_by_name("Ogre").unwrap();
+        let troll = v.character_by_name("Troll").unwrap();
+        let at = |c, h: &str| Fighter {
+            character: c,
+            power: v.character(c).power,
+            hex: HexId::from_label(h).unwrap(),
+        };
+        // The Ogre (slope native) atop B2 striking down to B3: a bonus die.
+        let with = strike(&v, land, at(ogre, "B2"), at(troll, "B3"), false);
+        let without = strike(&v, land, at(ogre, "B2"), at(troll, "B3"), true);
+        assert_eq!((with.dice, with.bonus_dice), (7, 1));
+        assert_eq!((without.dice, without.bonus_dice), (6, 0));
+        // The Troll striking up loses a factor, bonus or not.
+        let up = strike(&v, land, at(troll, "B3"), at(ogre, "B2"), true);
+        assert_eq!(up.strike_number, 5);
+    }
+}

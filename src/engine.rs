@@ -1,0 +1,639 @@
+//! `titan engine`: a game engine on stdin and stdout for bots, GUIs and tests
+//! in any language.
+//!
+//! One JSON request per line in, one JSON response per line out (see
+//! `docs/protocol.md`, whose examples are run as tests). A session holds at
+//! most one game; every answer that concerns the game is given as one player
+//! sees it. Errors are responses (`{"ok": false, "error": {...}}`) and never
+//! end the session; end of input does.
+
+pub mod wire;
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use titan_core::format::OptionValue;
+use titan_core::game::save::{Position, SaveFile};
+use titan_core::game::{Action, Event, Game, PlayerId, view};
+use titan_core::model::Variant;
+
+use crate::rules_masterboard::{self as queries, Place};
+
+/// Reads requests from stdin until it ends, answering each on stdout.
+pub fn run() -> ExitCode {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    match serve(stdin.lock(), stdout.lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // stdout closed: the other side has gone; nothing more to say.
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// Serves a session: one response line per non-blank request line.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    let mut session = Session::default();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        let response = match std::str::from_utf8(&bytes) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => session.handle_line(line),
+            Err(e) => failure(None, Failure::json(format!("the line is not UTF-8: {e}"))),
+        };
+        writeln!(output, "{response}")?;
+        output.flush()?;
+    }
+}
+
+/// Why a request failed: `kind` says whose fault, `rule` cites the rule that
+/// refuses an action (only for kind "rule").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    kind: &'static str,
+    rule: Option<String>,
+    message: String,
+}
+
+impl Failure {
+    fn new(kind: &'static str, message: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            rule: None,
+            message: message.into(),
+        }
+    }
+    fn json(message: impl Into<String>) -> Failure {
+        Failure::new("json", message)
+    }
+    fn request(message: impl Into<String>) -> Failure {
+        Failure::new("request", message)
+    }
+}
+
+fn failure(id: Option<Value>, f: Failure) -> Value {
+    let mut out = json!({
+        "ok": false,
+        "error": {"kind": f.kind, "rule": f.rule, "message": f.message},
+    });
+    if let Some(id) = id {
+        out["id"] = id;
+    }
+    out
+}
+
+/// A player named in a request: by seat (0 is the first player given to
+/// `new_game`) or by name.
+#[derive(Debug, Clone)]
+enum PlayerRef {
+    Seat(u8),
+    Name(String),
+}
+
+impl<'de> Deserialize<'de> for PlayerRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(name) => Ok(PlayerRef::Name(name)),
+            Value::Number(n) if n.as_u64().is_some_and(|s| s <= u64::from(u8::MAX)) => {
+                Ok(PlayerRef::Seat(n.as_u64().unwrap_or_default() as u8))
+            }
+            other => Err(serde::de::Error::custom(format!(
+                "a player is a seat (0, 1, ...) or a name, not {other}"
+            ))),
+        }
+    }
+}
+
+/// The requests, by their `cmd`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case", deny_unknown_fields)]
+enum Request {
+    Variants,
+    NewGame {
+        variant: String,
+        players: Vec<String>,
+        #[serde(default)]
+        seed: u64,
+        #[serde(default)]
+        options: Map<String, Value>,
+    },
+    LoadPosition {
+        variant: String,
+        #[serde(default)]
+        path: Option<PathBuf>,
+        #[serde(default)]
+        position: Option<Value>,
+    },
+    Save {
+        path: PathBuf,
+    },
+    Load {
+        path: PathBuf,
+        /// The variant to replay on (a name or folder), when it is not the
+        /// bundled variant the save names (say, a variant loaded by path).
+        #[serde(default)]
+        variant: Option<String>,
+    },
+    View {
+        player: PlayerRef,
+    },
+    LegalActions {
+        player: PlayerRef,
+    },
+    Apply {
+        player: PlayerRef,
+        action: Value,
+    },
+    ToAct,
+    Battle {
+        player: PlayerRef,
+    },
+    Moves {
+        #[serde(default)]
+        variant: Option<String>,
+        land: u32,
+        roll: u8,
+    },
+    Recruits {
+        #[serde(default)]
+        variant: Option<String>,
+        #[serde(default)]
+        land: Option<u32>,
+        #[serde(default)]
+        terrain: Option<String>,
+        legion: Vec<String>,
+    },
+}
+
+/// A session: loaded variants (by the name asked for) and the game, if any.
+#[derive(Default)]
+pub struct Session {
+    variants: HashMap<String, Arc<Variant>>,
+    game: Option<Game>,
+}
+
+type Answer = Result<Map<String, Value>, Failure>;
+
+fn answer(value: Value) -> Answer {
+    match value {
+        Value::Object(map) => Ok(map),
+        other => Ok(Map::from_iter([("value".to_string(), other)])),
+    }
+}
+
+impl Session {
+    /// Answers one request line.
+    pub fn handle_line(&mut self, line: &str) -> Value {
+        let request: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => return failure(None, Failure::json(format!("malformed JSON: {e}"))),
+        };
+        let Value::Object(mut fields) = request else {
+            return failure(None, Failure::request("a request is a JSON object"));
+        };
+        let id = fields.remove("id");
+        let result = serde_json::from_value::<Request>(Value::Object(fields))
+            .map_err(|e| Failure::request(format!("bad request: {e}")))
+            .and_then(|r| {
+                // A bug must not end a session that others rely on. The game
+                // is replaced only once a request has succeeded (and
+                // `Game::apply` works on a copy), so after a panic the
+                // session's game is the one before the request.
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(r)))
+                    .unwrap_or_else(|_| {
+                        Err(Failure::new(
+                            "internal",
+                            "the engine failed on this request (a bug: please report it with the request); the game is as it was before it",
+                        ))
+                    })
+            });
+        match result {
+            Ok(mut map) => {
+                map.insert("ok".into(), Value::Bool(true));
+                if let Some(id) = id {
+                    map.insert("id".into(), id);
+                }
+                Value::Object(map)
+            }
+            Err(f) => failure(id, f),
+        }
+    }
+
+    fn handle(&mut self, request: Request) -> Answer {
+        match request {
+            Request::Variants => self.list_variants(),
+            Request::NewGame {
+                variant,
+                players,
+                seed,
+                options,
+            } => {
+                let v = self.variant(&variant)?;
+                let options = game_options(&options)?;
+                let (game, events) = Game::new(v.clone(), options, &players, seed)
+                    .map_err(|e| Failure::new("setup", e.to_string()))?;
+                self.game = Some(game);
+                // The tower rolls and placings are public.
+                answer(json!({"events": wire::to_wire(&v, &events), "to_act": self.to_act()?}))
+            }
+            Request::LoadPosition {
+                variant,
+                path,
+                position,
+            } => {
+                let v = self.variant(&variant)?;
+                let position = match (path, position) {
+                    (Some(p), None) => {
+                        Position::read(&p).map_err(|e| Failure::new("load", e.to_string()))?
+                    }
+                    (None, Some(inline)) => inline_position(inline)?,
+                    _ => {
+                        return Err(Failure::request(
+                            "load_position takes a `path` or an inline `position`, one of them",
+                        ));
+                    }
+                };
+                check_position(&position)?;
+                let game = position
+                    .to_game(v)
+                    .map_err(|e| Failure::new("load", e.to_string()))?;
+                self.game = Some(game);
+                answer(json!({"to_act": self.to_act()?}))
+            }
+            Request::Save { path } => {
+                self.game()?.save(&path).map_err(|e| {
+                    Failure::new("io", format!("cannot write {}: {e}", path.display()))
+                })?;
+                answer(json!({"path": path}))
+            }
+            Request::Load { path, variant } => {
+                let game = self.load(&path, variant.as_deref())?;
+                self.game = Some(game);
+                answer(json!({"variant": self.game()?.variant.id, "to_act": self.to_act()?}))
+            }
+            Request::View { player } => {
+                let game = self.game()?;
+                let p = seat(game, &player)?;
+                answer(json!({
+                    "view": wire::to_wire(&game.variant, &view::view(game, p)),
+                    "to_act": self.to_act()?,
+                }))
+            }
+            Request::LegalActions { player } => {
+                let game = self.game()?;
+                let p = seat(game, &player)?;
+                answer(json!({"actions": wire::to_wire(&game.variant, &game.legal_actions(p))}))
+            }
+            Request::Apply { player, action } => {
+                let game = self.game.as_mut().ok_or_else(no_game)?;
+                let p = seat(game, &player)?;
+                let variant = game.variant.clone();
+                let parsed: Action = wire::from_wire(&variant, &action)
+                    .map_err(|e| Failure::request(format!("bad action: {e}")))?;
+                unknown_fields(&action, &wire::to_wire(&variant, &parsed))?;
+                let action = parsed;
+                let events = game.apply(p, &action).map_err(|e| Failure {
+                    kind: "rule",
+                    rule: Some(e.rule.to_string()),
+                    message: e.message,
+                })?;
+                let seen = events_seen_by(events, p);
+                answer(json!({"events": wire::to_wire(&variant, &seen), "to_act": self.to_act()?}))
+            }
+            Request::ToAct => answer(json!({"to_act": self.to_act()?})),
+            Request::Battle { player } => {
+                let game = self.game()?;
+                let p = seat(game, &player)?;
+                answer(json!({"battle": battle_seen_by(game, p)?}))
+            }
+            Request::Moves {
+                variant,
+                land,
+                roll,
+            } => {
+                let v = self.query_variant(variant.as_deref())?;
+                queries::moves(&v, land, roll)
+                    .map_err(Failure::request)
+                    .and_then(answer)
+            }
+            Request::Recruits {
+                variant,
+                land,
+                terrain,
+                legion,
+            } => {
+                let v = self.query_variant(variant.as_deref())?;
+                let place = match (land, terrain) {
+                    (Some(n), None) => Place::Land(n),
+                    (None, Some(t)) => Place::Terrain(t),
+                    _ => {
+                        return Err(Failure::request(
+                            "recruits takes a `land` or a `terrain`, one of them",
+                        ));
+                    }
+                };
+                queries::recruits(&v, &place, &legion)
+                    .map_err(Failure::request)
+                    .and_then(answer)
+            }
+        }
+    }
+
+    fn game(&self) -> Result<&Game, Failure> {
+        self.game.as_ref().ok_or_else(no_game)
+    }
+
+    fn to_act(&self) -> Result<Value, Failure> {
+        Ok(json!(self.game()?.to_act()))
+    }
+
+    /// A variant by name or folder, loaded once per session.
+    fn variant(&mut self, spec: &str) -> Result<Arc<Variant>, Failure> {
+        if let Some(v) = self.variants.get(spec) {
+            return Ok(v.clone());
+        }
+        let v = Arc::new(queries::find_variant(spec).map_err(|e| Failure::new("variant", e))?);
+        self.variants.insert(spec.to_string(), v.clone());
+        Ok(v)
+    }
+
+    /// The variant a query names, or the game's.
+    fn query_variant(&mut self, spec: Option<&str>) -> Result<Arc<Variant>, Failure> {
+        match spec {
+            Some(s) => self.variant(s),
+            None => match &self.game {
+                Some(g) => Ok(g.variant.clone()),
+                None => Err(Failure::request(
+                    "name a `variant`, or start a game whose variant is used",
+                )),
+            },
+        }
+    }
+
+    fn list_variants(&mut self) -> Answer {
+        let (root, _) = queries::load_options();
+        let mut list = Vec::new();
+        for name in queries::bundled_variants(&root) {
+            let v = self.variant(&name)?;
+            let options: Map<String, Value> = v
+                .options
+                .iter()
+                .map(|o| (o.name.clone(), option_value(&o.default)))
+                .collect();
+            list.push(json!({
+                "id": v.id,
+                "title": v.title,
+                "version": v.version,
+                "players": {"min": v.players.min, "max": v.players.max},
+                "options": options,
+            }));
+        }
+        answer(json!({"variants": list}))
+    }
+
+    /// Reads a save, loads the variant it names (or `spec`) and replays it.
+    fn load(&mut self, path: &Path, spec: Option<&str>) -> Result<Game, Failure> {
+        let fail = |m: String| Failure::new("load", m);
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
+        let save: SaveFile = titan_core::load::ron_options()
+            .from_str(&text)
+            .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let variant = self.variant(spec.unwrap_or(&save.variant))?;
+        Game::from_save(variant, &save).map_err(|e| fail(e.to_string()))
+    }
+}
+
+/// What a position must have before the core sets it up: players, and an
+/// active seat among them.
+fn check_position(position: &Position) -> Result<(), Failure> {
+    let n = position.players.len();
+    if n == 0 {
+        return Err(Failure::new("load", "a position needs players"));
+    }
+    if usize::from(position.active) >= n {
+        return Err(Failure::new(
+            "load",
+            format!(
+                "the active seat is {}, but the seats are 0 to {}",
+                position.active,
+                n - 1
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn no_game() -> Failure {
+    Failure::request("there is no game: send new_game, load_position or load first")
+}
+
+/// The seat of a player named by seat or name.
+fn seat(game: &Game, player: &PlayerRef) -> Result<PlayerId, Failure> {
+    let players = &game.state.players;
+    let found = match player {
+        PlayerRef::Seat(s) => (usize::from(*s) < players.len()).then_some(*s),
+        PlayerRef::Name(n) => players.iter().position(|p| &p.name == n).map(|i| i as u8),
+    };
+    found.map(PlayerId).ok_or_else(|| {
+        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        let asked = match player {
+            PlayerRef::Seat(s) => format!("in seat {s}"),
+            PlayerRef::Name(n) => format!("{n:?}"),
+        };
+        Failure::request(format!(
+            "no player {asked} in this game (seats 0 to {}: {})",
+            players.len().saturating_sub(1),
+            names.join(", ")
+        ))
+    })
+}
+
+/// The events `player` may see: characters revealed to another player only
+/// are not shown.
+pub fn events_seen_by(events: Vec<Event>, player: PlayerId) -> Vec<Event> {
+    events
+        .into_iter()
+        .filter(|e| !matches!(e, Event::Revealed { to: Some(to), .. } if *to != player))
+        .collect()
+}
+
+/// Refuses fields of a sent action that the action does not have (a
+/// misspelled field would otherwise be ignored): every field sent must be in
+/// the action as read back.
+fn unknown_fields(sent: &Value, read: &Value) -> Result<(), Failure> {
+    let (Some(sent), Some(read)) = (sent.as_object(), read.as_object()) else {
+        return Ok(());
+    };
+    match sent.keys().find(|k| !read.contains_key(*k)) {
+        Some(k) => Err(Failure::request(format!(
+            "bad action: {} has no field {k:?}",
+            read.get("action")
+                .and_then(Value::as_str)
+                .unwrap_or("this action")
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The battle being fought, as `player` may see it: what was handed to the
+/// battle engine and the battleland now (`view`). Only the engaged players
+/// are told, and only the attacker is told what could be summoned from the
+/// attacker's other legions. `null` when no battle is being fought.
+fn battle_seen_by(game: &Game, player: PlayerId) -> Result<Value, Failure> {
+    let Some(mut battle) = game.battle_request() else {
+        return Ok(Value::Null);
+    };
+    let owner = |m| game.legion(m).map(|l| l.owner);
+    let attacker = owner(battle.attacker);
+    if attacker != Some(player) && owner(battle.defender) != Some(player) {
+        return Err(Failure::request(format!(
+            "{} is not in this battle: only the engaged players see it",
+            game.state.players[usize::from(player.0)].name
+        )));
+    }
+    if attacker != Some(player) {
+        battle.summonable.clear();
+    }
+    let side = if attacker == Some(player) {
+        titan_core::battle::BattleSide::Attacker
+    } else {
+        titan_core::battle::BattleSide::Defender
+    };
+    let mut answer = wire::to_wire(&game.variant, &battle);
+    if let Some(fight) = game.battle() {
+        answer["view"] = wire::to_wire(&game.variant, &fight.view(side));
+    }
+    Ok(answer)
+}
+
+/// Rule options from plain JSON: true/false, integers, strings.
+fn game_options(options: &Map<String, Value>) -> Result<BTreeMap<String, OptionValue>, Failure> {
+    options
+        .iter()
+        .map(|(name, v)| {
+            let value = match v {
+                Value::Bool(b) => OptionValue::Bool(*b),
+                Value::Number(n) if n.as_i64().is_some() => {
+                    OptionValue::Int(n.as_i64().unwrap_or_default())
+                }
+                Value::String(s) => OptionValue::Text(s.clone()),
+                other => {
+                    return Err(Failure::request(format!(
+                        "option {name:?}: {other} is no option value (true/false, an integer or a string)"
+                    )));
+                }
+            };
+            Ok((name.clone(), value))
+        })
+        .collect()
+}
+
+fn option_value(v: &OptionValue) -> Value {
+    match v {
+        OptionValue::Bool(b) => json!(b),
+        OptionValue::Int(i) => json!(i),
+        OptionValue::Text(s) => json!(s),
+    }
+}
+
+/// An inline position: the scenario file's fields as JSON, its options as
+/// plain JSON values.
+fn inline_position(mut inline: Value) -> Result<Position, Failure> {
+    if let Some(options) = inline.get_mut("options") {
+        let map = options
+            .as_object()
+            .ok_or_else(|| Failure::request("position options are an object"))?;
+        let converted: Map<String, Value> = game_options(map)?
+            .into_iter()
+            .map(|(k, v)| (k, serde_json::to_value(v).unwrap_or(Value::Null)))
+            .collect();
+        *options = Value::Object(converted);
+    }
+    serde_json::from_value(inline).map_err(|e| Failure::request(format!("bad position: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(lines: &[&str]) -> Vec<Value> {
+        let input = lines.join("\n");
+        let mut out = Vec::new();
+        serve(input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn errors_are_answers_and_the_session_goes_on() {
+        let r = session(&[
+            "{not json",
+            r#"{"id": 5, "cmd": "fly"}"#,
+            r#"[1, 2]"#,
+            r#"{"id": "v", "cmd": "view", "player": 0}"#,
+            "",
+            r#"{"id": 6, "cmd": "moves", "variant": "titan", "land": 1, "roll": 1}"#,
+        ]);
+        assert_eq!(r.len(), 5);
+        assert_eq!(r[0]["ok"], false);
+        assert_eq!(r[0]["error"]["kind"], "json");
+        assert_eq!(r[1]["id"], 5);
+        assert_eq!(r[1]["error"]["kind"], "request");
+        assert_eq!(r[2]["error"]["kind"], "request");
+        assert_eq!(r[3]["id"], "v");
+        assert!(
+            r[3]["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no game")
+        );
+        assert_eq!(r[4]["ok"], true);
+        assert_eq!(r[4]["moves"][1]["land"], 1000);
+    }
+
+    #[test]
+    fn invalid_utf8_is_an_error_response() {
+        let mut out = Vec::new();
+        serve(&b"\xff\xfe\n{\"cmd\": \"to_act\"}\n"[..], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["error"]["kind"], "json");
+        assert_eq!(lines[1]["error"]["kind"], "request");
+    }
+
+    #[test]
+    fn revealed_events_for_others_are_dropped() {
+        let m = "P1-01".parse().unwrap();
+        let events = vec![
+            Event::Revealed {
+                legion: m,
+                characters: vec![],
+                to: Some(PlayerId(1)),
+            },
+            Event::Revealed {
+                legion: m,
+                characters: vec![],
+                to: None,
+            },
+            Event::Fled { legion: m },
+        ];
+        assert_eq!(events_seen_by(events.clone(), PlayerId(0)).len(), 2);
+        assert_eq!(events_seen_by(events, PlayerId(1)).len(), 3);
+    }
+}

@@ -1,0 +1,372 @@
+//! Battle scenarios: each file under `tests/battle/` is a position, fixed
+//! dice, and steps (actions and what must follow), with the rule it checks.
+//! The format is described in `docs/battle.md` ("Scenario files").
+
+mod common;
+
+use std::path::Path;
+
+use serde::Deserialize;
+use titan_core::battle::{Action, Battle, BattleSide, Phase, Position, Status, UnitId, Winner};
+use titan_core::battleland::HexId;
+use titan_core::format::Edge;
+use titan_core::rng::GameRng;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    /// The rule checked, with its section.
+    rule: String,
+    #[serde(default = "titan")]
+    variant: String,
+    position: Position,
+    #[serde(default)]
+    dice: Vec<u8>,
+    steps: Vec<Step>,
+}
+
+fn titan() -> String {
+    "titan".into()
+}
+
+/// Characters are named `NAME@HEX` (on the battleland) or `NAME` (the first
+/// of that name still waiting to enter).
+#[derive(Deserialize, Debug, Clone)]
+enum Step {
+    ChooseEdge(Edge),
+    Move(String, String),
+    Summon(u8, String),
+    Reinforce(u8, String),
+    EndManeuver,
+    Strike(String, String),
+    /// Striker, target, declared strike number, forgo hazard bonuses.
+    StrikeWith(String, String, Option<u8>, bool),
+    Rangestrike(String, String),
+    CarryOver(Option<String>),
+    EndStrikes,
+    Concede(BattleSide),
+    /// The step is refused with a message containing the text, and nothing changes.
+    Refused(Box<Step>, String),
+    // Checks.
+    Damage(String, u8),
+    At(String, String),
+    Gone(String),
+    Reach(String, Vec<String>),
+    StrikeNumber(String, String, u8),
+    Dice(String, String, u8),
+    Contact(String, String, bool),
+    /// Striker, target, possible, and the path when given.
+    Sight(String, String, bool, Option<Vec<String>>),
+    CarryTargets(Vec<String>),
+    Phase(Phase),
+    Moving(BattleSide),
+    DefenderManeuver(u8),
+    Legal(Box<Step>),
+    NotLegal(Box<Step>),
+    Winner(Winner),
+    TimeLoss(bool),
+    Slain(BattleSide, Vec<String>),
+    Left(BattleSide, Vec<String>),
+    Removed(BattleSide, Vec<String>),
+    Summoned(Option<String>),
+    Reinforced(Option<String>),
+    MaySummonAfter(bool),
+    MayReinforceAfter(bool),
+    Points(u32),
+}
+
+fn hex(label: &str) -> HexId {
+    HexId::from_label(label).unwrap_or_else(|| panic!("no hex {label}"))
+}
+
+fn unit(b: &Battle, who: &str) -> UnitId {
+    let v = b.variant();
+    match who.split_once('@') {
+        Some((name, h)) => {
+            let id = b
+                .unit_at(hex(h))
+                .unwrap_or_else(|| panic!("nobody on {h} (looking for {who})"));
+            assert_eq!(
+                v.character(b.units()[id as usize].character).name,
+                name,
+                "{who}"
+            );
+            id
+        }
+        None => b
+            .units()
+            .iter()
+            .position(|u| u.status == Status::Waiting && v.character(u.character).name == who)
+            .unwrap_or_else(|| panic!("no {who} waiting to enter")) as UnitId,
+    }
+}
+
+fn action(b: &Battle, step: &Step) -> Action {
+    match step {
+        Step::ChooseEdge(e) => Action::ChooseEdge(*e),
+        Step::Move(w, to) => Action::Move {
+            unit: unit(b, w),
+            to: hex(to),
+        },
+        Step::Summon(c, to) => Action::Summon {
+            choice: *c,
+            to: hex(to),
+        },
+        Step::Reinforce(c, to) => Action::Reinforce {
+            choice: *c,
+            to: hex(to),
+        },
+        Step::EndManeuver => Action::EndManeuver,
+        Step::Strike(s, t) => Action::Strike {
+            unit: unit(b, s),
+            target: unit(b, t),
+            strike_number: None,
+            forgo_bonus: false,
+        },
+        Step::StrikeWith(s, t, n, f) => Action::Strike {
+            unit: unit(b, s),
+            target: unit(b, t),
+            strike_number: *n,
+            forgo_bonus: *f,
+        },
+        Step::Rangestrike(s, t) => Action::Rangestrike {
+            unit: unit(b, s),
+            target: unit(b, t),
+        },
+        Step::CarryOver(t) => Action::CarryOver {
+            target: t.as_ref().map(|t| unit(b, t)),
+        },
+        Step::EndStrikes => Action::EndStrikes,
+        Step::Concede(s) => Action::Concede(*s),
+        other => panic!("{other:?} is a check, not an action"),
+    }
+}
+
+fn names(b: &Battle, list: &[titan_core::model::CharacterId]) -> Vec<String> {
+    let mut n: Vec<String> = list
+        .iter()
+        .map(|c| b.variant().character(*c).name.clone())
+        .collect();
+    n.sort();
+    n
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
+    let result = || {
+        b.result()
+            .unwrap_or_else(|| panic!("{ctx}: the battle is not over"))
+    };
+    match step {
+        Step::Refused(inner, text) => {
+            let before = format!("{b:?}");
+            let a = action(b, inner);
+            match b.apply(a) {
+                Ok(_) => panic!("{ctx}: {inner:?} was accepted"),
+                Err(e) => assert!(
+                    e.to_string().contains(text.as_str()),
+                    "{ctx}: refused with {e:?}, expected {text:?}"
+                ),
+            }
+            assert_eq!(
+                before,
+                format!("{b:?}"),
+                "{ctx}: a refused action changed the battle"
+            );
+        }
+        Step::Damage(w, d) => {
+            let u = unit(b, w);
+            assert_eq!(b.units()[u as usize].damage, *d, "{ctx}: damage of {w}");
+        }
+        Step::At(name, h) => {
+            let u = b
+                .unit_at(hex(h))
+                .unwrap_or_else(|| panic!("{ctx}: nobody on {h}"));
+            assert_eq!(
+                &b.variant().character(b.units()[u as usize].character).name,
+                name,
+                "{ctx}"
+            );
+        }
+        Step::Gone(h) => assert_eq!(b.unit_at(hex(h)), None, "{ctx}: {h} should be empty"),
+        Step::Reach(w, hexes) => {
+            let got: Vec<String> = b
+                .reach(unit(b, w))
+                .unwrap()
+                .into_iter()
+                .map(|h| h.label())
+                .collect();
+            assert_eq!(sorted(got), sorted(hexes.clone()), "{ctx}: reach of {w}");
+        }
+        Step::StrikeNumber(s, t, n) => {
+            let r = b.strike_report(unit(b, s), unit(b, t)).unwrap();
+            assert_eq!(r.strike_number, *n, "{ctx}: strike number {s} -> {t}");
+        }
+        Step::Dice(s, t, n) => {
+            let r = b.strike_report(unit(b, s), unit(b, t)).unwrap();
+            assert_eq!(r.dice, *n, "{ctx}: dice {s} -> {t}");
+        }
+        Step::Contact(s, t, c) => {
+            let r = b.strike_report(unit(b, s), unit(b, t)).unwrap();
+            assert_eq!(r.contact, *c, "{ctx}: contact {s} -> {t}");
+        }
+        Step::Sight(s, t, possible, path) => {
+            let r = b.line_of_sight(unit(b, s), unit(b, t)).unwrap();
+            assert_eq!(r.possible, *possible, "{ctx}: sight {s} -> {t}: {r:?}");
+            if let Some(p) = path {
+                assert_eq!(&r.path, p, "{ctx}: path {s} -> {t}");
+            }
+        }
+        Step::CarryTargets(list) => {
+            let mut got = Vec::new();
+            for a in b.legal_actions() {
+                if let Action::CarryOver { target: Some(t) } = a {
+                    let u = &b.units()[t as usize];
+                    got.push(format!(
+                        "{}@{}",
+                        b.variant().character(u.character).name,
+                        u.hex().unwrap().label()
+                    ));
+                }
+            }
+            assert_eq!(
+                sorted(got),
+                sorted(list.clone()),
+                "{ctx}: carry-over targets"
+            );
+        }
+        Step::Phase(p) => assert_eq!(b.phase(), *p, "{ctx}: phase"),
+        Step::Moving(s) => assert_eq!(b.moving(), *s, "{ctx}: moving player"),
+        Step::DefenderManeuver(n) => {
+            assert_eq!(b.defender_maneuver(), *n, "{ctx}: defender maneuver")
+        }
+        Step::Legal(inner) => {
+            let a = action(b, inner);
+            assert!(
+                b.legal_actions().contains(&a),
+                "{ctx}: {inner:?} should be legal"
+            );
+        }
+        Step::NotLegal(inner) => {
+            let a = action(b, inner);
+            assert!(
+                !b.legal_actions().contains(&a),
+                "{ctx}: {inner:?} should not be legal"
+            );
+        }
+        Step::Winner(w) => assert_eq!(result().winner, *w, "{ctx}: winner"),
+        Step::TimeLoss(t) => assert_eq!(result().time_loss, *t, "{ctx}: time loss"),
+        Step::Slain(side, list) => {
+            let r = result();
+            let got = match side {
+                BattleSide::Attacker => &r.attacker_slain,
+                BattleSide::Defender => &r.defender_slain,
+            };
+            assert_eq!(names(b, got), sorted(list.clone()), "{ctx}: {side:?} slain");
+        }
+        Step::Left(side, list) => {
+            let r = result();
+            let got = match side {
+                BattleSide::Attacker => &r.attacker_left,
+                BattleSide::Defender => &r.defender_left,
+            };
+            assert_eq!(names(b, got), sorted(list.clone()), "{ctx}: {side:?} left");
+        }
+        Step::Removed(side, list) => {
+            let r = result();
+            let got = match side {
+                BattleSide::Attacker => &r.attacker_removed,
+                BattleSide::Defender => &r.defender_removed,
+            };
+            assert_eq!(
+                names(b, got),
+                sorted(list.clone()),
+                "{ctx}: {side:?} removed"
+            );
+        }
+        Step::Summoned(c) => {
+            let got = result()
+                .summoned
+                .map(|(_, c)| b.variant().character(c).name.clone());
+            assert_eq!(&got, c, "{ctx}: summoned");
+        }
+        Step::Reinforced(c) => {
+            let got = result()
+                .reinforced
+                .map(|c| b.variant().character(c).name.clone());
+            assert_eq!(&got, c, "{ctx}: reinforced");
+        }
+        Step::MaySummonAfter(m) => assert_eq!(result().may_summon_after, *m, "{ctx}"),
+        Step::Points(n) => assert_eq!(result().points, *n, "{ctx}: points"),
+        Step::MayReinforceAfter(m) => assert_eq!(result().may_reinforce_after, *m, "{ctx}"),
+        other => {
+            let a = action(b, other);
+            if let Err(e) = b.apply(a) {
+                panic!("{ctx}: {other:?} refused: {e}");
+            }
+            b.check_invariants()
+                .unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        }
+    }
+}
+
+fn run(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let sc: Scenario = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(
+        sc.rule.contains("Law of")
+            || sc.rule.contains("reference sheet")
+            || sc.rule.contains("hazard chart")
+            || sc.rule.contains("variant README")
+            || sc.rule.contains("hook point"),
+        "{}: the rule must cite its source",
+        path.display()
+    );
+    // A bare name is a bundled variant; a path is relative to the repository.
+    let dir = if sc.variant.contains('/') {
+        common::root().join(&sc.variant)
+    } else {
+        common::root().join("variants").join(&sc.variant)
+    };
+    let v = titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{:?}", e));
+    let mut b = Battle::from_position(&v, &sc.position, GameRng::new(1))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    b.fix_dice(sc.dice.iter().copied());
+    for (i, step) in sc.steps.iter().enumerate() {
+        let ctx = format!("{} step {} ({})", path.display(), i + 1, sc.rule);
+        run_step(&mut b, step, &ctx);
+    }
+}
+
+#[test]
+fn every_scenario() {
+    let dir = common::root().join("tests/battle");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    let only = std::env::var("SCENARIO").ok();
+    assert!(
+        only.is_some() || files.len() >= 20,
+        "scenarios: {}",
+        files.len()
+    );
+    for f in &files {
+        if only
+            .as_ref()
+            .is_some_and(|o| !f.to_string_lossy().contains(o.as_str()))
+        {
+            continue;
+        }
+        run(f);
+    }
+}
