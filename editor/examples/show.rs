@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release -p titan-editor --example show -- masterboard 1 3   # land 1, a roll of 3
-//! cargo run --release -p titan-editor --example show -- battleland Tower D4
+//! cargo run --release -p titan-editor --example show -- battleland Desert D4 D5 D2   # line of sight D5-D2
 //! ```
 
 use std::path::Path;
@@ -22,6 +22,10 @@ fn main() -> Result<(), String> {
             app.tab = Tab::Battlelands;
             app.battleland = args.get(1).cloned();
             app.selected_hex = args.get(2).cloned();
+            if let (Some(a), Some(b)) = (args.get(3), args.get(4)) {
+                app.hex_tool = titan_editor::HexTool::Sight;
+                app.sight = Some((a.clone(), Some(b.clone())));
+            }
         }
         _ => {
             app.tab = Tab::Masterboard;

@@ -39,6 +39,9 @@ pub enum HexTool {
     Elevation(u8),
     /// Sets (or with `None` clears) the hazard of the clicked hexside.
     Hexside(Option<String>),
+    /// The first click picks one end of a line of sight, the second the
+    /// other.
+    Sight,
 }
 
 /// Something waiting for the user to say what happens to unsaved edits.
@@ -131,6 +134,8 @@ pub struct EditorApp {
     pub battleland: Option<String>,
     pub selected_hex: Option<String>,
     pub hex_tool: HexTool,
+    /// The ends of the line of sight shown (the second once picked).
+    pub sight: Option<(String, Option<String>)>,
     pub selected_character: Option<String>,
     pub muster_terrain: Option<String>,
     pub pending: Option<Pending>,
@@ -159,6 +164,7 @@ impl EditorApp {
             battleland: None,
             selected_hex: None,
             hex_tool: HexTool::Select,
+            sight: None,
             selected_character: None,
             muster_terrain: None,
             pending: None,
@@ -900,7 +906,29 @@ impl EditorApp {
                 ));
             }
         }
-        ui.small("Line of sight is shown once the battle engine has landed.");
+        ui.separator();
+        ui.selectable_value(&mut self.hex_tool, HexTool::Sight, "line of sight")
+            .on_hover_text("Click two hexes");
+        if let Some(lines) = self.sight_lines() {
+            let (from, to) = match &self.sight {
+                Some((a, Some(b))) => (a.clone(), b.clone()),
+                _ => (String::new(), String::new()),
+            };
+            for (i, line) in lines.iter().enumerate() {
+                let reading = if lines.len() > 1 {
+                    format!(" (reading {})", i + 1)
+                } else {
+                    String::new()
+                };
+                ui.label(format!(
+                    "{from} to {to}{reading}: {}; {}",
+                    line.hexes.join(" "),
+                    line.blocked.as_deref().unwrap_or("clear")
+                ));
+            }
+        } else if let Some((a, None)) = &self.sight {
+            ui.label(format!("Line of sight from {a}: click the other end."));
+        }
     }
 
     fn battleland_canvas(&mut self, ui: &mut egui::Ui) {
@@ -942,12 +970,50 @@ impl EditorApp {
             &colour,
             self.selected_hex.as_deref(),
         );
+        if let Some(lines) = self.sight_lines() {
+            for (i, line) in lines.iter().enumerate() {
+                let ink = if line.blocked.is_some() {
+                    Color32::RED
+                } else {
+                    Color32::from_rgb(0, 200, 255)
+                };
+                for label in &line.hexes {
+                    if let Some(h) = HexId::from_label(label) {
+                        let r = HEX * (0.3 - 0.08 * i as f32) * view.zoom;
+                        painter.circle_stroke(
+                            view.to_screen(hex_centre(h)),
+                            r,
+                            Stroke::new(2.0, ink),
+                        );
+                    }
+                }
+                let ends: Vec<Pos2> = [line.hexes.first(), line.hexes.last()]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|l| HexId::from_label(l))
+                    .map(|h| view.to_screen(hex_centre(h)))
+                    .collect();
+                if let [a, b] = ends[..] {
+                    painter.line_segment([a, b], Stroke::new(2.0, ink));
+                }
+            }
+        }
         if response.clicked()
             && let Some(pointer) = response.interact_pointer_pos()
         {
             let terrain = land.terrain.clone();
             self.hex_click(&terrain, view.to_board(pointer));
         }
+    }
+
+    /// The line of sight between the two picked hexes on the battleland
+    /// shown (the battle engine's geometry, no characters on the board).
+    pub fn sight_lines(&self) -> Option<Vec<crate::project::SightLine>> {
+        let (Some((a, Some(b))), Some(t), Some(p)) = (&self.sight, &self.battleland, &self.project)
+        else {
+            return None;
+        };
+        p.line_of_sight(t, a, b)
     }
 
     fn hex_click(&mut self, terrain: &str, board: Pos2) {
@@ -977,6 +1043,12 @@ impl EditorApp {
                 if let Some(side) = side {
                     project.set_hexside(terrain, &label, side, h.as_deref());
                 }
+            }
+            HexTool::Sight => {
+                self.sight = match self.sight.take() {
+                    Some((a, None)) => Some((a, Some(label))),
+                    _ => Some((label, None)),
+                };
             }
         }
     }

@@ -369,6 +369,14 @@ pub struct Conflict {
     pub text: String,
 }
 
+/// One reading of a line of sight: the hexes it crosses, both ends
+/// included, and why it is blocked, if it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SightLine {
+    pub hexes: Vec<String>,
+    pub blocked: Option<String>,
+}
+
 /// What an error in the problems panel is about, to select it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Subject {
@@ -923,6 +931,43 @@ impl Project {
         ends.sort_unstable();
         ends.dedup();
         Some(ends)
+    }
+
+    /// The line of sight between two hexes of a terrain's battleland, with
+    /// no character on it, as the battle engine draws it: each reading of
+    /// the centre-to-centre line (two where it runs along a hexside; the
+    /// rangestriker picks, reference sheet "Rangestriking") with the hexes
+    /// it crosses and what blocks it, if anything (a non-magic rangestrike;
+    /// magic ones are never blocked). `None` while the variant does not
+    /// validate or the labels are wrong.
+    ///
+    /// ```
+    /// use titan_editor::project::Project;
+    /// let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+    /// let project = Project::open(&dir).unwrap();
+    /// let lines = project.line_of_sight("Plains", "A1", "A3").unwrap();
+    /// assert_eq!(lines[0].hexes, ["A1", "A2", "A3"]);
+    /// assert_eq!(lines[0].blocked, None);
+    /// ```
+    pub fn line_of_sight(&self, terrain: &str, from: &str, to: &str) -> Option<Vec<SightLine>> {
+        use titan_core::battle::geometry::{blocked, sight_lines};
+        let variant = self.compiled.as_ref()?;
+        let land = variant.battleland(variant.terrain_by_name(terrain)?);
+        let (a, b) = (HexId::from_label(from)?, HexId::from_label(to)?);
+        let (first, second) = sight_lines(a, b);
+        Some(
+            std::iter::once(first)
+                .chain(second)
+                .map(|path| SightLine {
+                    blocked: if path.len() > 2 {
+                        blocked(variant, land, &path, &|_| None)
+                    } else {
+                        None
+                    },
+                    hexes: path.iter().map(|h| h.label()).collect(),
+                })
+                .collect(),
+        )
     }
 
     /// Whether an item of the merged view comes from a base variant rather

@@ -540,3 +540,40 @@ fn a_selected_land_shows_where_a_legion_could_move() {
     // The variant no longer validates (an unanswered block), so no moves.
     assert_eq!(h.state().move_targets(), Vec::<u32>::new());
 }
+
+#[test]
+fn line_of_sight_between_two_hexes_follows_the_edits() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/titan");
+    let mut h = harness(&dir, false);
+    h.state_mut().tab = Tab::Battlelands;
+    h.state_mut().battleland = Some("Desert".into());
+    h.run_steps(2);
+    h.get_by_label("line of sight").click();
+    h.run_steps(2);
+    let d5 = h.state().hex_screen_pos("D5").unwrap();
+    let d3 = h.state().hex_screen_pos("D3").unwrap();
+    click_at(&mut h, d5);
+    click_at(&mut h, d3);
+    // Hazard chart (Cliff); reference sheet, "Rangestriking": from D5,
+    // neither end is atop the cliff between D4 and D3, so it blocks (the
+    // battle engine's scenario tests/battle/sight-desert-cliff-blocked.ron).
+    let lines = h.state().sight_lines().unwrap();
+    assert_eq!(lines[0].hexes, ["D5", "D4", "D3"]);
+    let why = lines[0].blocked.clone().unwrap();
+    assert!(why.contains("Cliff between D4 and D3"), "{why}");
+    assert!(
+        h.query_by_label_contains("Cliff between D4 and D3")
+            .is_some(),
+        "the panel says why"
+    );
+    // Clear that hexside: the line is clear at once.
+    h.get_by_label("clear side").click();
+    h.run_steps(2);
+    let side = h.state().hexside_screen_pos("D4", Side::S).unwrap();
+    click_at(&mut h, side);
+    h.state_mut().sight = Some(("D5".into(), Some("D3".into())));
+    h.run_steps(2);
+    let lines = h.state().sight_lines().unwrap();
+    assert_eq!(lines[0].blocked, None, "{lines:?}");
+}
