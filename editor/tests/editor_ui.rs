@@ -577,3 +577,45 @@ fn line_of_sight_between_two_hexes_follows_the_edits() {
     let lines = h.state().sight_lines().unwrap();
     assert_eq!(lines[0].blocked, None, "{lines:?}");
 }
+
+#[test]
+fn the_board_zooms_about_the_pointer_and_pans() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/titan");
+    let mut h = harness(&dir, false);
+    let (a, b) = (
+        h.state().land_screen_pos(1).unwrap(),
+        h.state().land_screen_pos(2).unwrap(),
+    );
+    h.hover_at(a);
+    h.step();
+    h.event(egui::Event::Zoom(2.0));
+    h.run_steps(2);
+    let (a2, b2) = (
+        h.state().land_screen_pos(1).unwrap(),
+        h.state().land_screen_pos(2).unwrap(),
+    );
+    assert!(((b2 - a2).length() / (b - a).length() - 2.0).abs() < 0.05);
+    assert!((a2 - a).length() < 1.0, "the point under the pointer stays");
+    // A right-drag pans.
+    h.event(egui::Event::PointerButton {
+        pos: a2,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for i in 1..=5 {
+        h.hover_at(a2 + Vec2::new(20.0 * i as f32, 0.0));
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: a2 + Vec2::new(100.0, 0.0),
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+    let a3 = h.state().land_screen_pos(1).unwrap();
+    assert!((a3.x - a2.x) > 50.0, "{a2:?} -> {a3:?}");
+}
