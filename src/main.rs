@@ -4,6 +4,7 @@
 //! calls the library and prints what it returns.
 
 mod check;
+mod edit;
 mod engine;
 mod rules_battle;
 mod rules_masterboard;
@@ -42,6 +43,14 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
     },
+    /// Open the variant editor (a window): masterboard, battlelands,
+    /// characters and mustering tables, validated as you go, reloaded when
+    /// the files change on disk.
+    Edit {
+        /// A variant name under variants/, or a variant folder.
+        #[arg(default_value = "titan")]
+        variant: String,
+    },
     /// Play over stdin and stdout in JSON lines, for bots, GUIs and tests.
     ///
     /// One JSON request per line in, one JSON response per line out: new
@@ -74,6 +83,7 @@ fn main() -> ExitCode {
             variants,
             scripts,
         } => check::run(dirs, json, variants, scripts),
+        Command::Edit { variant } => edit::run(variant),
         Command::Engine => engine::run(),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),

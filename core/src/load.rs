@@ -72,9 +72,34 @@ pub fn ron_options() -> ron::Options {
 
 /// Reads the variant in `dir` and the variants it extends.
 pub fn load_data(dir: &Path, opts: &LoadOptions) -> Result<Loaded, Vec<Diagnostic>> {
+    load_data_with(dir, opts, &Overlay::new())
+}
+
+/// Texts that stand in for files on disk, by the path the loader forms
+/// (`dir.join(name)`): an editor validates unsaved edits through the same
+/// loader without writing them.
+pub type Overlay = HashMap<PathBuf, String>;
+
+/// [`load_data`], reading the files in `overlay` from it instead of the disk
+/// (a file in the overlay need not exist on disk).
+///
+/// ```
+/// use std::path::Path;
+/// use titan_core::load::{load_data_with, Overlay};
+/// let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+/// let mut overlay = Overlay::new();
+/// overlay.insert(dir.join("terrains.ron"), "[]".into());
+/// let loaded = load_data_with(&dir, &Default::default(), &overlay).unwrap();
+/// assert!(loaded.data.terrains.is_empty());
+/// ```
+pub fn load_data_with(
+    dir: &Path,
+    opts: &LoadOptions,
+    overlay: &Overlay,
+) -> Result<Loaded, Vec<Diagnostic>> {
     let mut sources = Sources::default();
     let mut chain = Vec::new();
-    let (data, origins) = load_layer(dir, opts, &mut sources, &mut chain)?;
+    let (data, origins) = load_layer(dir, opts, overlay, &mut sources, &mut chain)?;
     Ok(Loaded {
         dir: dir.to_path_buf(),
         data,
@@ -86,9 +111,10 @@ pub fn load_data(dir: &Path, opts: &LoadOptions) -> Result<Loaded, Vec<Diagnosti
 /// Reads and parses one RON file.
 fn parse<T: DeserializeOwned>(
     sources: &mut Sources,
+    overlay: &Overlay,
     path: &Path,
 ) -> Result<(T, FileId), Diagnostic> {
-    let text = std::fs::read_to_string(path)
+    let text = read_text(overlay, path)
         .map_err(|e| Diagnostic::file(path, format!("cannot read the file: {e}")))?;
     let id = sources.add(path.to_path_buf(), text);
     let text = &sources.get(id).text;
@@ -103,21 +129,30 @@ fn parse<T: DeserializeOwned>(
     }
 }
 
+/// A file's text, from the overlay when it has it.
+fn read_text(overlay: &Overlay, path: &Path) -> std::io::Result<String> {
+    match overlay.get(path) {
+        Some(text) => Ok(text.clone()),
+        None => std::fs::read_to_string(path),
+    }
+}
+
 fn load_layer(
     dir: &Path,
     opts: &LoadOptions,
+    overlay: &Overlay,
     sources: &mut Sources,
     chain: &mut Vec<String>,
 ) -> Result<(VariantData, Origins), Vec<Diagnostic>> {
     let manifest_path = dir.join("variant.ron");
-    if !manifest_path.is_file() {
+    if !manifest_path.is_file() && !overlay.contains_key(&manifest_path) {
         return Err(vec![Diagnostic::file(
             &manifest_path,
             format!("no variant here: {} has no variant.ron", dir.display()),
         )]);
     }
     let (manifest, manifest_id): (Manifest, FileId) =
-        parse(sources, &manifest_path).map_err(|d| vec![d])?;
+        parse(sources, overlay, &manifest_path).map_err(|d| vec![d])?;
 
     if let Some(seen) = chain.iter().position(|id| *id == manifest.id) {
         let mut cycle = chain[seen..].to_vec();
@@ -143,7 +178,7 @@ fn load_layer(
                     ),
                 )]);
             };
-            let (base, origins) = load_layer(&base_dir, opts, sources, chain)?;
+            let (base, origins) = load_layer(&base_dir, opts, overlay, sources, chain)?;
             if base.manifest.id != *base_id {
                 return Err(vec![sources.at(
                     manifest_id,
@@ -166,7 +201,7 @@ fn load_layer(
     let read = |name: &Option<String>| name.as_ref().map(|n| dir.join(n));
 
     if let Some(path) = read(&files.terrains) {
-        match parse::<Vec<TerrainDef>>(sources, &path) {
+        match parse::<Vec<TerrainDef>>(sources, overlay, &path) {
             Ok((list, file)) => merge(
                 &mut data.terrains,
                 list,
@@ -180,7 +215,7 @@ fn load_layer(
         }
     }
     if let Some(path) = read(&files.hazards) {
-        match parse::<Vec<HazardDef>>(sources, &path) {
+        match parse::<Vec<HazardDef>>(sources, overlay, &path) {
             Ok((list, file)) => merge(
                 &mut data.hazards,
                 list,
@@ -194,7 +229,7 @@ fn load_layer(
         }
     }
     if let Some(path) = read(&files.characters) {
-        match parse::<Vec<CharacterDef>>(sources, &path) {
+        match parse::<Vec<CharacterDef>>(sources, overlay, &path) {
             Ok((list, file)) => merge(
                 &mut data.characters,
                 list,
@@ -208,7 +243,7 @@ fn load_layer(
         }
     }
     if let Some(path) = read(&files.mustering) {
-        match parse::<Vec<MusterTable>>(sources, &path) {
+        match parse::<Vec<MusterTable>>(sources, overlay, &path) {
             Ok((list, file)) => merge(
                 &mut data.mustering,
                 list,
@@ -222,7 +257,7 @@ fn load_layer(
         }
     }
     if let Some(path) = read(&files.masterboard) {
-        match parse::<MasterboardDef>(sources, &path) {
+        match parse::<MasterboardDef>(sources, overlay, &path) {
             Ok((board, file)) => merge(
                 &mut data.masterboard.lands,
                 board.lands,
@@ -236,7 +271,7 @@ fn load_layer(
         }
     }
     for name in &files.battlelands {
-        match parse::<BattlelandDef>(sources, &dir.join(name)) {
+        match parse::<BattlelandDef>(sources, overlay, &dir.join(name)) {
             Ok((land, file)) => merge(
                 &mut data.battlelands,
                 vec![land],
@@ -250,7 +285,7 @@ fn load_layer(
         }
     }
     if let Some(path) = read(&files.rules) {
-        match parse::<RulesDef>(sources, &path) {
+        match parse::<RulesDef>(sources, overlay, &path) {
             Ok((rules, file)) => merge_rules(&mut data.rules, rules, &mut origins, file),
             Err(d) => errors.push(d),
         }
@@ -264,7 +299,7 @@ fn load_layer(
         if data.scripts.iter().any(|s| s.name == display) {
             continue; // a base already runs it
         }
-        match std::fs::read_to_string(&path) {
+        match read_text(overlay, &path) {
             Ok(code) => {
                 sources.add(path.clone(), code.clone());
                 data.scripts.push(ScriptSource {

@@ -1,0 +1,37 @@
+//! Opens the editor window on a chosen page and selection: how the README's
+//! screenshots are taken (under Xvfb, see docs/editor.md).
+//!
+//! ```sh
+//! cargo run --release -p titan-editor --example show -- masterboard 1 3   # land 1, a roll of 3
+//! cargo run --release -p titan-editor --example show -- battleland Desert D4 D5 D2   # line of sight D5-D2
+//! ```
+
+use std::path::Path;
+
+use titan_editor::{EditorApp, Tab};
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../variants")
+        .canonicalize()
+        .map_err(|e| e.to_string())?;
+    let mut app = EditorApp::new(&root.join("titan"), &root);
+    match args.first().map(String::as_str) {
+        Some("battleland") => {
+            app.tab = Tab::Battlelands;
+            app.battleland = args.get(1).cloned();
+            app.selected_hex = args.get(2).cloned();
+            if let (Some(a), Some(b)) = (args.get(3), args.get(4)) {
+                app.hex_tool = titan_editor::HexTool::Sight;
+                app.sight = Some((a.clone(), Some(b.clone())));
+            }
+        }
+        _ => {
+            app.tab = Tab::Masterboard;
+            app.selected_land = args.get(1).and_then(|n| n.parse().ok());
+            app.move_roll = args.get(2).and_then(|n| n.parse().ok());
+        }
+    }
+    titan_editor::run_app(app)
+}

@@ -1,0 +1,58 @@
+//! The Titan variant editor: masterboards, battlelands, characters and
+//! mustering tables of a variant, edited in an egui app and validated as
+//! you go, with files watched and reloaded when another program changes them.
+//!
+//! The crate is a library so that the whole app runs headlessly in tests
+//! (egui_kittest drives [`EditorApp::ui`]); [`run`] is the thin eframe shell
+//! that `titan edit` opens. [`project::Project`] is the model without any GUI.
+//!
+//! ```
+//! use titan_editor::EditorApp;
+//! let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants");
+//! let app = EditorApp::new(&root.join("titan-shorter"), &root);
+//! let project = app.project.as_ref().unwrap();
+//! assert_eq!(project.data().masterboard.lands.len(), 96);
+//! assert!(project.problems().is_empty());
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod patch;
+pub mod project;
+pub mod watch;
+
+use std::path::Path;
+
+pub use app::{EditorApp, HexTool, Pending, Tab};
+
+/// Opens the editor window on the variant in `dir`, offering the variants
+/// under `variants_root` to switch to. Returns when the window is closed.
+pub fn run(dir: &Path, variants_root: &Path) -> Result<(), String> {
+    run_app(EditorApp::new(dir, variants_root))
+}
+
+/// Opens the editor window on an app already set up (a page chosen, a land
+/// selected: what the screenshots show).
+pub fn run_app(app: EditorApp) -> Result<(), String> {
+    let title = match &app.project {
+        Some(p) => format!("Titan editor: {}", p.dir().display()),
+        None => "Titan editor".to_string(),
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title(title.clone())
+            .with_inner_size([1280.0, 860.0]),
+        ..Default::default()
+    };
+    eframe::run_native(&title, options, Box::new(|_cc| Ok(Box::new(Shell(app)))))
+        .map_err(|e| e.to_string())
+}
+
+/// The eframe shell around the app.
+struct Shell(EditorApp);
+
+impl eframe::App for Shell {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.0.ui(ui);
+    }
+}
