@@ -844,6 +844,44 @@ impl<'v> Battle<'v> {
         out
     }
 
+    /// Brings a summoned character (attacker) or a reinforcement (defender)
+    /// onto `to`, which it must reach from its side's edge this phase.
+    fn enter_newcomer(
+        &self,
+        s: &mut State,
+        ch: CharacterId,
+        side: BattleSide,
+        to: HexId,
+        what: &str,
+    ) -> Result<(), BattleError> {
+        let edge = match side {
+            BattleSide::Attacker => s.attacker_edge,
+            BattleSide::Defender => s.attacker_edge.opposite(),
+        };
+        let occ = occupied(s);
+        if !geometry::reach(self.variant, self.land, ch, From::Edge(edge), &occ).contains(&to) {
+            let whose = match side {
+                BattleSide::Attacker => "attacker",
+                BattleSide::Defender => "defender",
+            };
+            return refuse(format!(
+                "{what} enters from the {whose}'s side and cannot reach {}",
+                to.label()
+            ));
+        }
+        s.units.push(Unit {
+            character: ch,
+            side,
+            power: self.variant.character(ch).power,
+            status: Status::OnBoard(to),
+            damage: 0,
+            moved: true,
+            locked: false,
+            strikes_left: 0,
+        });
+        Ok(())
+    }
+
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
         let mut next = self.state.clone();
@@ -940,31 +978,7 @@ impl<'v> Battle<'v> {
                     self.setup.summonable.get(*choice as usize).ok_or_else(|| {
                         BattleError::Refused(format!("no summonable character {choice}"))
                     })?;
-                let occ = occupied(s);
-                if !geometry::reach(
-                    self.variant,
-                    self.land,
-                    ch,
-                    From::Edge(s.attacker_edge),
-                    &occ,
-                )
-                .contains(to)
-                {
-                    return refuse(format!(
-                        "a summoned character enters from the attacker's side and cannot reach {}",
-                        to.label()
-                    ));
-                }
-                s.units.push(Unit {
-                    character: ch,
-                    side: BattleSide::Attacker,
-                    power: self.variant.character(ch).power,
-                    status: Status::OnBoard(*to),
-                    damage: 0,
-                    moved: true,
-                    locked: false,
-                    strikes_left: 0,
-                });
+                self.enter_newcomer(s, ch, BattleSide::Attacker, *to, "a summoned character")?;
                 s.summoned = Some((legion, ch));
                 s.summon = SummonState::Done;
                 ev.push(BattleEvent::Summoned {
@@ -983,31 +997,7 @@ impl<'v> Battle<'v> {
                     .reinforcements
                     .get(*choice as usize)
                     .ok_or_else(|| BattleError::Refused(format!("no reinforcement {choice}")))?;
-                let occ = occupied(s);
-                if !geometry::reach(
-                    self.variant,
-                    self.land,
-                    ch,
-                    From::Edge(s.attacker_edge.opposite()),
-                    &occ,
-                )
-                .contains(to)
-                {
-                    return refuse(format!(
-                        "a reinforcement enters from the defender's side and cannot reach {}",
-                        to.label()
-                    ));
-                }
-                s.units.push(Unit {
-                    character: ch,
-                    side: BattleSide::Defender,
-                    power: self.variant.character(ch).power,
-                    status: Status::OnBoard(*to),
-                    damage: 0,
-                    moved: true,
-                    locked: false,
-                    strikes_left: 0,
-                });
+                self.enter_newcomer(s, ch, BattleSide::Defender, *to, "a reinforcement")?;
                 s.reinforced = Some(ch);
                 ev.push(BattleEvent::Reinforced {
                     unit: (s.units.len() - 1) as UnitId,
