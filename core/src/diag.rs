@@ -166,6 +166,6 @@ mod tests {
         assert_eq!(f.locate(&["number: 1", "10"]), (2, 17));
         assert_eq!(f.locate(&["number: 1", "missing"]), (2, 2));
         assert_eq!(f.locate(&["missing"]), (1, 1));
-        assert_eq!(f.locate(&["\"Ogre\""]), (1, 1));
+        assert_eq!(f.locate(&["\"absent\""]), (1, 1));
     }
 }

@@ -971,7 +971,7 @@ impl<'v> Battle<'v> {
             (Phase::Maneuver, Action::Summon { choice, to }) => {
                 if !self.may_summon(s) {
                     return refuse(
-                        "no summon now: only in the attacker's first maneuver after the first strike phase that slays a defender, once, into a legion of fewer than 7 (reference sheet, \"Summon Angel\")",
+                        "no summon now: only in the attacker's first maneuver after the first strike phase that slays a defender, once, into a legion of fewer than 7 (Law of the Battlelands 28.A)",
                     );
                 }
                 let &(legion, ch) =
@@ -1948,30 +1948,10 @@ pub struct CarryReport {
 mod tests {
     use super::*;
 
-    fn titan() -> Variant {
-        crate::titan_for_tests()
-    }
-
     #[test]
     fn sides_alternate() {
         assert_eq!(BattleSide::Attacker.other(), BattleSide::Defender);
         assert_eq!(BattleSide::Defender.other(), BattleSide::Attacker);
-    }
-
-    #[test]
-    fn an_ended_battle_refuses_every_action() {
-        let v = titan();
-        let p = Position::from_ron(
-            r#"(battleland: "Plains", attacker: [(character: "Ogre", hex: "A1")],
-                defender: [(character: "Troll", hex: "F4")])"#,
-        )
-        .unwrap();
-        let mut b = Battle::from_position(&v, &p, GameRng::new(0)).unwrap();
-        b.apply(Action::Concede(BattleSide::Defender)).unwrap();
-        assert_eq!(b.phase(), Phase::Over);
-        assert!(b.legal_actions().is_empty());
-        assert_eq!(b.apply(Action::EndManeuver), Err(BattleError::Over));
-        assert_eq!(b.result().unwrap().conceded, Some(BattleSide::Defender));
     }
 
     #[test]

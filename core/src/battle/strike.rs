@@ -227,10 +227,6 @@ pub fn rangestrike(
 mod tests {
     use super::*;
 
-    fn titan() -> Variant {
-        crate::titan_for_tests()
-    }
-
     #[test]
     fn range_strength_follows_the_rule() {
         assert_eq!(range_strength(RangeStrength::HalfPower, 9), Some(4));
@@ -240,44 +236,5 @@ mod tests {
             range_strength(RangeStrength::Hook(crate::model::HookId(0)), 9),
             None
         );
-    }
-
-    #[test]
-    fn on_plains_a_strike_is_the_chart() {
-        let v = titan();
-        let land = v.battleland(v.terrain_by_name("Plains").unwrap());
-        let ogre = v.character_by_name("Ogre").unwrap();
-        let centaur = v.character_by_name("Centaur").unwrap();
-        let at = |c, h: &str| Fighter {
-            character: c,
-            power: v.character(c).power,
-            hex: HexId::from_label(h).unwrap(),
-        };
-        let p = strike(&v, land, at(ogre, "C3"), at(centaur, "C4"), false);
-        assert_eq!((p.strike_number, p.dice), (6, 6));
-        let p = strike(&v, land, at(centaur, "C4"), at(ogre, "C3"), false);
-        assert_eq!((p.strike_number, p.dice), (2, 3));
-        assert_eq!((p.bonus_skill, p.bonus_dice), (0, 0));
-    }
-
-    #[test]
-    fn forgoing_drops_only_bonuses() {
-        let v = titan();
-        let land = v.battleland(v.terrain_by_name("Mountains").unwrap());
-        let ogre = v.character_by_name("Ogre").unwrap();
-        let troll = v.character_by_name("Troll").unwrap();
-        let at = |c, h: &str| Fighter {
-            character: c,
-            power: v.character(c).power,
-            hex: HexId::from_label(h).unwrap(),
-        };
-        // The Ogre (slope native) atop B2 striking down to B3: a bonus die.
-        let with = strike(&v, land, at(ogre, "B2"), at(troll, "B3"), false);
-        let without = strike(&v, land, at(ogre, "B2"), at(troll, "B3"), true);
-        assert_eq!((with.dice, with.bonus_dice), (7, 1));
-        assert_eq!((without.dice, without.bonus_dice), (6, 0));
-        // The Troll striking up loses a factor, bonus or not.
-        let up = strike(&v, land, at(troll, "B3"), at(ogre, "B2"), true);
-        assert_eq!(up.strike_number, 5);
     }
 }

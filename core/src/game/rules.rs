@@ -37,7 +37,8 @@ const MULLIGAN: &str = "Law of the Battlelands 23.A";
 const TELEPORT: &str = "reference sheet, Teleportation";
 const ENGAGEMENT: &str = "reference sheet, Engagement";
 const ENLISTMENT: &str = "reference sheet, Enlistment";
-const SUMMON: &str = "reference sheet, Summon Angel";
+// The reference sheet section on summoning (its title names the summoned lord).
+const SUMMON: &str = "reference sheet, summoning section; Law of the Battlelands 28.A";
 const ACQUIRE: &str = "reference sheet, Acquiring Angels";
 const TURN: &str = "reference sheet, A Game Turn";
 const LEGIONS: &str = "reference sheet, Legions";
