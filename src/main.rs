@@ -8,6 +8,7 @@ mod edit;
 mod engine;
 mod rules_battle;
 mod rules_masterboard;
+mod simulate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,6 +59,13 @@ enum Command {
     /// battles and rules queries. End of input ends the session. See
     /// docs/protocol.md.
     Engine,
+    /// Play many seeded random battles or games and report how they ended,
+    /// their average length and how many ran per second: a balance check
+    /// for variant authors and the engine's throughput measure.
+    Simulate {
+        #[command(subcommand)]
+        what: simulate::Simulate,
+    },
     /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
@@ -85,6 +93,7 @@ fn main() -> ExitCode {
         } => check::run(dirs, json, variants, scripts),
         Command::Edit { variant } => edit::run(variant),
         Command::Engine => engine::run(),
+        Command::Simulate { what } => simulate::run(what),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),

@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use titan_core::battle::{Battle, BattleSetup, Fighter};
 use titan_core::format::Edge;
+use titan_core::game::random::random_battle_action;
 use titan_core::lua::LuaHost;
 use titan_core::rng::GameRng;
 use titan_core::{LoadOptions, Variant};
@@ -85,9 +86,7 @@ fn play(v: &Variant, seed: u64, lua: Lua, shared: &Shared) -> usize {
     };
     let mut pick = GameRng::new(seed ^ 0xbeef);
     let mut n = 0;
-    while b.result().is_none() {
-        let actions = b.legal_actions();
-        let a = actions[(pick.roll(actions.len() as u32) - 1) as usize].clone();
+    while let Some(a) = random_battle_action(&b, &mut pick) {
         b.apply(a).expect("legal");
         n += 1;
     }

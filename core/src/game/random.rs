@@ -31,6 +31,28 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     Some((player, actions.swap_remove(pick)))
 }
 
+/// One random legal battle action, or None when the battle is over.
+/// Conceding is picked only rarely (as conceding the game is above), so that
+/// random battles are mostly fought out.
+pub fn random_battle_action(
+    battle: &crate::battle::Battle<'_>,
+    rng: &mut GameRng,
+) -> Option<crate::battle::Action> {
+    if battle.result().is_some() {
+        return None;
+    }
+    let mut actions = battle.legal_actions();
+    let fight = |a: &crate::battle::Action| !matches!(a, crate::battle::Action::Concede(_));
+    if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(2000) > 1 {
+        actions.retain(fight);
+    }
+    if actions.is_empty() {
+        return None;
+    }
+    let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
+    Some(actions.swap_remove(pick))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,569 @@
+//! `titan simulate battles|games`: plays many seeded random battles or games
+//! and reports how they ended, how long they took and how fast they ran.
+//!
+//! A variant author's balance check ("how often does this legion beat that
+//! one on the Mountains?") and the project's throughput measure. Every run is
+//! reproducible: battle or game `i` uses seed `--seed + i`, both for the
+//! engine's dice and for the random players' choices.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Value, json};
+use titan_core::Variant;
+use titan_core::battle::{Battle, BattleSetup, Fighter, Winner};
+use titan_core::format::Edge;
+use titan_core::game::random::{random_action, random_battle_action};
+use titan_core::game::{Game, Outcome};
+use titan_core::model::{CharacterId, TerrainId};
+use titan_core::rng::GameRng;
+
+use crate::rules_masterboard::{character_named, find_variant, terrain_named};
+
+/// Mixed into a run's seed for the random players' generator, so that their
+/// choices do not repeat the dice.
+const PLAYERS_SEED: u64 = 0x5eed_0fba_771e;
+
+/// What to simulate.
+#[derive(Subcommand)]
+pub enum Simulate {
+    /// Plays N random battles between two legions and prints who won, how
+    /// many rounds they took and battles per second.
+    ///
+    /// Without --battleland each battle is fought on a battleland picked at
+    /// random; without --attacker or --defender that side is 7 characters
+    /// drawn at random from those the caretaker holds (the Titan excepted).
+    Battles {
+        #[command(flatten)]
+        common: Common,
+        /// The terrain whose battleland is fought on (e.g. Mountains).
+        #[arg(long, value_name = "TERRAIN")]
+        battleland: Option<String>,
+        /// The attacking legion, as a comma-separated list of characters.
+        #[arg(long, value_name = "NAMES")]
+        attacker: Option<String>,
+        /// The defending legion, as a comma-separated list of characters.
+        #[arg(long, value_name = "NAMES")]
+        defender: Option<String>,
+        /// The edge the attacker enters by (default: the variant's first
+        /// attacker edge).
+        #[arg(long, value_name = "EDGE")]
+        edge: Option<String>,
+    },
+    /// Plays N random games to their end (or --max-turns) and prints the
+    /// winners by seat, draws, the average length and games per second.
+    Games {
+        #[command(flatten)]
+        common: Common,
+        /// The seats: a number of random players (2 to 6), or a
+        /// comma-separated list of player levels, one per seat. The only level
+        /// so far is `random`.
+        #[arg(long, default_value = "4", value_name = "SEATS")]
+        players: String,
+        /// A game still running after this many game turns is counted as
+        /// unfinished.
+        #[arg(long, default_value_t = 300, value_name = "TURNS")]
+        max_turns: u32,
+    },
+}
+
+/// Options of both simulations.
+#[derive(Args)]
+pub struct Common {
+    /// A variant folder, or the name of one under variants/.
+    #[arg(long, default_value = "titan", value_name = "VARIANT")]
+    variant: String,
+    /// How many battles or games to play.
+    #[arg(long, short, default_value_t = 1000)]
+    n: u64,
+    /// The seed of the first battle or game; the i-th uses seed + i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object instead of text, for other programs.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(what: Simulate) -> ExitCode {
+    let result = match what {
+        Simulate::Battles {
+            common,
+            battleland,
+            attacker,
+            defender,
+            edge,
+        } => battles(&common, battleland, attacker, defender, edge).map(|r| (r, common.json)),
+        Simulate::Games {
+            common,
+            players,
+            max_turns,
+        } => games(&common, &players, max_turns).map(|r| (r, common.json)),
+    };
+    match result {
+        Ok((report, json)) => {
+            if json {
+                println!("{}", report.json);
+            } else {
+                print!("{}", report.text);
+            }
+            if report.script_errors > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(message) => {
+            eprintln!("titan simulate: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What a simulation prints.
+struct Report {
+    text: String,
+    json: Value,
+    /// Runs stopped by an error of the variant's scripts.
+    script_errors: u64,
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+fn progress(n: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(n);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {what} ({{per_sec}}, {{eta}} left)"
+        ))
+        .expect("a valid template"),
+    );
+    bar
+}
+
+/// Splits a comma-separated list of character names.
+fn legion_named(variant: &Variant, list: &str) -> Result<Vec<CharacterId>, String> {
+    let names: Vec<&str> = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Err(format!("{list:?} names no character"));
+    }
+    let max = usize::from(variant.rules.legions.max_size);
+    if names.len() > max {
+        return Err(format!(
+            "{list:?} has {} characters; a legion holds at most {max}",
+            names.len()
+        ));
+    }
+    names.iter().map(|n| character_named(variant, n)).collect()
+}
+
+/// Seven characters drawn at random from those the caretaker holds, the
+/// Titan excepted (a random legion as a game could field it).
+fn random_legion(variant: &Variant, pool: &[CharacterId], rng: &mut GameRng) -> Vec<CharacterId> {
+    let size = usize::from(variant.rules.legions.max_size).min(7);
+    (0..size)
+        .map(|_| pool[rng.int_in(0, pool.len() as i64 - 1) as usize])
+        .collect()
+}
+
+fn fighters(variant: &Variant, legion: &[CharacterId]) -> Vec<Fighter> {
+    legion
+        .iter()
+        .map(|&c| Fighter {
+            character: c,
+            power: variant.character(c).power,
+        })
+        .collect()
+}
+
+fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge, String> {
+    let edges = &variant.rules.battle.attacker_edges;
+    let Some(name) = name else {
+        return edges
+            .first()
+            .copied()
+            .ok_or_else(|| "the variant lists no attacker edge".to_string());
+    };
+    let all = [
+        Edge::West,
+        Edge::NorthWest,
+        Edge::NorthEast,
+        Edge::East,
+        Edge::SouthEast,
+        Edge::SouthWest,
+    ];
+    all.into_iter()
+        .find(|e| format!("{e:?}").eq_ignore_ascii_case(&name))
+        .ok_or_else(|| {
+            format!(
+                "{name:?} is no edge (edges: West, NorthWest, NorthEast, East, SouthEast, SouthWest)"
+            )
+        })
+}
+
+/// Time as the rates count it: the CPU time of this thread where the system
+/// tells it (Linux), so that other programs running do not change the
+/// figures; the wall clock elsewhere.
+struct Clock {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: thread_cpu_time(),
+        }
+    }
+
+    /// Wall-clock time and, where known, CPU time since the start.
+    fn elapsed(&self) -> (Duration, Option<Duration>) {
+        let cpu = match (self.cpu, thread_cpu_time()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        (self.wall.elapsed(), cpu)
+    }
+}
+
+/// This thread's time on a CPU, from `/proc/thread-self/schedstat` (nanoseconds).
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+fn rate(n: u64, time: Duration) -> f64 {
+    n as f64 / time.as_secs_f64().max(1e-9)
+}
+
+fn timing(wall: Duration, cpu: Option<Duration>) -> String {
+    match cpu {
+        Some(cpu) => format!(
+            "{:.2} s ({:.2} s of CPU)",
+            wall.as_secs_f64(),
+            cpu.as_secs_f64()
+        ),
+        None => format!("{:.2} s", wall.as_secs_f64()),
+    }
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+fn battles(
+    common: &Common,
+    battleland: Option<String>,
+    attacker: Option<String>,
+    defender: Option<String>,
+    edge: Option<String>,
+) -> Result<Report, String> {
+    let variant = find_variant(&common.variant)?;
+    let terrain = battleland
+        .as_deref()
+        .map(|t| terrain_named(&variant, t))
+        .transpose()?;
+    let attacker = attacker
+        .as_deref()
+        .map(|l| legion_named(&variant, l))
+        .transpose()?;
+    let defender = defender
+        .as_deref()
+        .map(|l| legion_named(&variant, l))
+        .transpose()?;
+    let edge = edge_named(&variant, edge)?;
+    let titan = variant.rules.titan.character;
+    let pool: Vec<CharacterId> = (0..variant.characters.len())
+        .map(|i| CharacterId(i as u16))
+        .filter(|&c| c != titan && variant.character(c).count > 0)
+        .collect();
+    if (attacker.is_none() || defender.is_none()) && pool.is_empty() {
+        return Err("the variant has no characters to draw random legions from".into());
+    }
+
+    let bar = progress(common.n, "battles");
+    let (mut attacker_wins, mut defender_wins, mut mutual, mut time_losses, mut conceded) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut actions, mut rounds, mut points) = (0u64, 0u64, 0u64);
+    let mut errors: Vec<Value> = Vec::new();
+    let clock = Clock::start();
+    for i in 0..common.n {
+        let seed = common.seed.wrapping_add(i);
+        let mut pick = GameRng::new(seed ^ PLAYERS_SEED);
+        let terrain = terrain
+            .unwrap_or_else(|| TerrainId(pick.int_in(0, variant.terrains.len() as i64 - 1) as u8));
+        let a = attacker
+            .clone()
+            .unwrap_or_else(|| random_legion(&variant, &pool, &mut pick));
+        let d = defender
+            .clone()
+            .unwrap_or_else(|| random_legion(&variant, &pool, &mut pick));
+        let setup = BattleSetup {
+            terrain,
+            attacker: fighters(&variant, &a),
+            defender: fighters(&variant, &d),
+            attacker_edge: edge,
+            summonable: vec![],
+            reinforcements: vec![],
+            teleported: false,
+        };
+        let mut battle = match Battle::new(&variant, setup, GameRng::new(seed)) {
+            Ok(b) => b,
+            Err(e) => {
+                errors.push(json!({"seed": seed, "error": e.to_string()}));
+                bar.inc(1);
+                continue;
+            }
+        };
+        let mut n = 0u64;
+        let failed = loop {
+            if battle.result().is_some() {
+                break None;
+            }
+            let Some(action) = random_battle_action(&battle, &mut pick) else {
+                break Some("no legal action before the battle ended".to_string());
+            };
+            if let Err(e) = battle.apply(action.clone()) {
+                break Some(format!("{action:?}: {e}"));
+            }
+            n += 1;
+        };
+        bar.inc(1);
+        if let Some(error) = failed {
+            errors.push(json!({"seed": seed, "error": error}));
+            continue;
+        }
+        let result = battle.result().expect("the battle ended");
+        match result.winner {
+            Winner::Attacker => attacker_wins += 1,
+            Winner::Defender => defender_wins += 1,
+            Winner::Neither => mutual += 1,
+        }
+        time_losses += u64::from(result.time_loss);
+        conceded += u64::from(result.conceded.is_some());
+        actions += n;
+        rounds += u64::from(battle.defender_maneuver());
+        points += u64::from(result.points);
+    }
+    let (wall, cpu) = clock.elapsed();
+    let time = cpu.unwrap_or(wall);
+    bar.finish_and_clear();
+
+    let finished = common.n - errors.len() as u64;
+    let avg = |x: u64| x as f64 / finished.max(1) as f64;
+    let json = json!({
+        "variant": variant.id,
+        "battles": common.n,
+        "seed": common.seed,
+        "attacker_wins": attacker_wins,
+        "defender_wins": defender_wins,
+        "mutual": mutual,
+        "time_losses": time_losses,
+        "conceded": conceded,
+        "average_actions": avg(actions),
+        "average_rounds": avg(rounds),
+        "average_points": avg(points),
+        "errors": errors,
+        "seconds": wall.as_secs_f64(),
+        "cpu_seconds": cpu.map(|c| c.as_secs_f64()),
+        "battles_per_second": rate(common.n, time),
+    });
+    let mut text = format!(
+        "{} random battles of {} (seeds {} to {}):\n",
+        common.n,
+        variant.id,
+        common.seed,
+        common.seed.wrapping_add(common.n.saturating_sub(1))
+    );
+    text += &format!(
+        "  attacker wins  {attacker_wins:>8}  {:5.1}%\n",
+        percent(attacker_wins, common.n)
+    );
+    text += &format!(
+        "  defender wins  {defender_wins:>8}  {:5.1}%  ({time_losses} on time)\n",
+        percent(defender_wins, common.n)
+    );
+    text += &format!(
+        "  mutual         {mutual:>8}  {:5.1}%\n",
+        percent(mutual, common.n)
+    );
+    text += &format!(
+        "  conceded {conceded}; average {:.1} actions, {:.2} rounds, {:.1} points to the winner\n",
+        avg(actions),
+        avg(rounds),
+        avg(points)
+    );
+    for e in &errors {
+        text += &format!("  error at seed {}: {}\n", e["seed"], e["error"]);
+    }
+    text += &format!(
+        "  {}, {:.0} battles per second\n",
+        timing(wall, cpu),
+        rate(common.n, time)
+    );
+    Ok(Report {
+        text,
+        json,
+        script_errors: errors.len() as u64,
+    })
+}
+
+/// The seats of `--players`: a count or a list of levels.
+fn seats(players: &str) -> Result<usize, String> {
+    if let Ok(n) = players.trim().parse::<usize>() {
+        return Ok(n);
+    }
+    let levels: Vec<&str> = players.split(',').map(str::trim).collect();
+    for level in &levels {
+        if *level != "random" {
+            return Err(format!("{level:?} is no player level (levels: random)"));
+        }
+    }
+    Ok(levels.len())
+}
+
+fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, String> {
+    let variant = Arc::new(find_variant(&common.variant)?);
+    let seats = seats(players)?;
+    let (min, max) = (variant.players.min, variant.players.max);
+    if seats < usize::from(min) || seats > usize::from(max) {
+        return Err(format!(
+            "{} is played by {min} to {max} players, not {seats}",
+            variant.id
+        ));
+    }
+    let names: Vec<String> = (1..=seats).map(|i| format!("P{i}")).collect();
+
+    let bar = progress(common.n, "games");
+    let mut wins = vec![0u64; seats];
+    let (mut draws, mut unfinished) = (0u64, 0u64);
+    let (mut turns, mut actions, mut battles) = (0u64, 0u64, 0u64);
+    let mut errors: Vec<Value> = Vec::new();
+    let clock = Clock::start();
+    for i in 0..common.n {
+        let seed = common.seed.wrapping_add(i);
+        let (mut game, _) = Game::new(variant.clone(), Default::default(), &names, seed)
+            .map_err(|e| format!("a game of {} cannot start: {e}", variant.id))?;
+        let mut pick = GameRng::new(seed ^ PLAYERS_SEED);
+        let mut n = 0u64;
+        let failed = loop {
+            if game.state.outcome.is_some() || game.state.turn > max_turns {
+                break None;
+            }
+            let Some((player, action)) = random_action(&game, &mut pick) else {
+                break None;
+            };
+            if matches!(action, titan_core::game::Action::Fight) {
+                battles += 1;
+            }
+            if let Err(e) = game.apply(player, &action) {
+                break Some(format!("{action:?} by player {}: {e}", player.0));
+            }
+            n += 1;
+        };
+        bar.inc(1);
+        actions += n;
+        turns += u64::from(game.state.turn.min(max_turns));
+        if let Some(error) = failed {
+            errors.push(json!({"seed": seed, "action": n, "error": error}));
+            continue;
+        }
+        match &game.state.outcome {
+            Some(Outcome::Winner(p)) => wins[usize::from(p.0)] += 1,
+            Some(Outcome::Draw(_)) => draws += 1,
+            None => unfinished += 1,
+        }
+    }
+    let (wall, cpu) = clock.elapsed();
+    let time = cpu.unwrap_or(wall);
+    bar.finish_and_clear();
+
+    let avg = |x: u64| x as f64 / common.n.max(1) as f64;
+    let peak = peak_memory_kib();
+    let json = json!({
+        "variant": variant.id,
+        "games": common.n,
+        "players": seats,
+        "seed": common.seed,
+        "max_turns": max_turns,
+        "wins": wins,
+        "draws": draws,
+        "unfinished": unfinished,
+        "average_turns": avg(turns),
+        "average_actions": avg(actions),
+        "average_battles": avg(battles),
+        "errors": errors,
+        "seconds": wall.as_secs_f64(),
+        "cpu_seconds": cpu.map(|c| c.as_secs_f64()),
+        "games_per_second": rate(common.n, time),
+        "actions_per_second": rate(actions, time),
+        "peak_memory_kib": peak,
+    });
+    let mut text = format!(
+        "{} random {seats}-player games of {} (seeds {} to {}, at most {max_turns} turns):\n",
+        common.n,
+        variant.id,
+        common.seed,
+        common.seed.wrapping_add(common.n.saturating_sub(1))
+    );
+    for (seat, w) in wins.iter().enumerate() {
+        text += &format!(
+            "  seat {} wins  {w:>8}  {:5.1}%\n",
+            seat + 1,
+            percent(*w, common.n)
+        );
+    }
+    text += &format!(
+        "  draws        {draws:>8}  {:5.1}%\n",
+        percent(draws, common.n)
+    );
+    text += &format!(
+        "  unfinished   {unfinished:>8}  {:5.1}%\n",
+        percent(unfinished, common.n)
+    );
+    text += &format!(
+        "  average {:.1} turns, {:.0} actions, {:.1} battles\n",
+        avg(turns),
+        avg(actions),
+        avg(battles)
+    );
+    for e in &errors {
+        text += &format!(
+            "  error at seed {}, action {}: {}\n",
+            e["seed"], e["action"], e["error"]
+        );
+    }
+    text += &format!(
+        "  {}, {:.1} games per second, {:.0} actions per second",
+        timing(wall, cpu),
+        rate(common.n, time),
+        rate(actions, time)
+    );
+    if let Some(kib) = peak {
+        text += &format!(", peak memory {:.1} MiB", kib as f64 / 1024.0);
+    }
+    text += "\n";
+    Ok(Report {
+        text,
+        json,
+        script_errors: errors.len() as u64,
+    })
+}
+
+/// The process's peak resident memory, where the system tells it (Linux).
+fn peak_memory_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -1,0 +1,180 @@
+//! `titan simulate battles|games` as a user runs it: reproducible counts that
+//! add up, limits respected, bad input refused with a clear message.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn titan(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("titan runs")
+}
+
+/// The JSON report without its timings (which differ run to run).
+fn report(args: &[&str]) -> Value {
+    let out = titan(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let o = v.as_object_mut().unwrap();
+    for timing in [
+        "seconds",
+        "cpu_seconds",
+        "battles_per_second",
+        "games_per_second",
+        "actions_per_second",
+        "peak_memory_kib",
+    ] {
+        o.remove(timing);
+    }
+    v
+}
+
+const SEVEN_ON_SEVEN: [&str; 6] = [
+    "--battleland",
+    "Mountains",
+    "--attacker",
+    "Ogre,Troll,Lion,Minotaur,Giant,Dragon,Colossus",
+    "--defender",
+    "Cyclops,Warbear,Unicorn,Behemoth,Hydra,Gorgon,Ranger",
+];
+
+#[test]
+fn battles_add_up_and_repeat_for_a_seed() {
+    let mut args = vec!["simulate", "battles", "--n", "40", "--seed", "5", "--json"];
+    args.extend(SEVEN_ON_SEVEN);
+    let a = report(&args);
+    assert_eq!(a, report(&args), "the same seed plays the same battles");
+    let n = |k: &str| a[k].as_u64().unwrap();
+    assert_eq!(n("battles"), 40);
+    assert_eq!(n("attacker_wins") + n("defender_wins") + n("mutual"), 40);
+    assert!(n("time_losses") <= n("defender_wins"));
+    assert_eq!(a["errors"], serde_json::json!([]));
+    // A battle lasts at most 7 rounds (Law of the Battlelands 25.E).
+    let rounds = a["average_rounds"].as_f64().unwrap();
+    assert!((1.0..=7.0).contains(&rounds), "{rounds}");
+    args[5] = "6";
+    assert_ne!(a, report(&args), "another seed, other battles");
+}
+
+#[test]
+fn random_legions_on_random_battlelands() {
+    let a = report(&["simulate", "battles", "--n", "30", "--json"]);
+    let n = |k: &str| a[k].as_u64().unwrap();
+    assert_eq!(n("attacker_wins") + n("defender_wins") + n("mutual"), 30);
+}
+
+#[test]
+fn games_add_up_and_stop_at_the_turn_limit() {
+    let args = [
+        "simulate",
+        "games",
+        "--players",
+        "3",
+        "--n",
+        "4",
+        "--seed",
+        "2",
+        "--json",
+    ];
+    let a = report(&args);
+    assert_eq!(a, report(&args));
+    let wins: u64 = a["wins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .sum();
+    assert_eq!(a["wins"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        wins + a["draws"].as_u64().unwrap() + a["unfinished"].as_u64().unwrap(),
+        4
+    );
+    // Nobody wins the first game turn: every game stopped there is unfinished.
+    let short = report(&[
+        "simulate",
+        "games",
+        "--players",
+        "random,random",
+        "--n",
+        "3",
+        "--max-turns",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(short["unfinished"], 3);
+    assert_eq!(short["average_turns"], 1.0);
+}
+
+#[test]
+fn text_report_names_rates() {
+    let out = titan(&["simulate", "battles", "--n", "5"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("5 random battles of titan"), "{text}");
+    assert!(text.contains("battles per second"), "{text}");
+}
+
+#[test]
+fn bad_input_is_refused_clearly() {
+    for (args, says) in [
+        (
+            vec![
+                "simulate",
+                "battles",
+                "--attacker",
+                "Ogre,Nobody",
+                "--n",
+                "1",
+            ],
+            "\"Nobody\" is no character of titan",
+        ),
+        (
+            vec!["simulate", "battles", "--battleland", "Moon", "--n", "1"],
+            "\"Moon\" is no terrain of titan",
+        ),
+        (
+            vec!["simulate", "battles", "--edge", "Up", "--n", "1"],
+            "\"Up\" is no edge",
+        ),
+        (
+            vec!["simulate", "games", "--players", "7", "--n", "1"],
+            "played by 2 to 6 players, not 7",
+        ),
+        (
+            vec![
+                "simulate",
+                "games",
+                "--players",
+                "random,genius",
+                "--n",
+                "1",
+            ],
+            "\"genius\" is no player level",
+        ),
+        (
+            vec!["simulate", "games", "--variant", "nowhere", "--n", "1"],
+            "no variant \"nowhere\"",
+        ),
+    ] {
+        let out = titan(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_describes_both_simulations() {
+    let out = titan(&["simulate", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("battles") && text.contains("games"), "{text}");
+}
