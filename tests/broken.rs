@@ -72,12 +72,17 @@ cases! {
     hook_missing => "hook-missing",
     lua_bytecode => "lua-bytecode",
     lua_dump => "lua-dump",
+    lua_handler => "lua-handler",
     lua_io => "lua-io",
+    lua_limits => "lua-limits",
     lua_loop => "lua-loop",
     lua_memory => "lua-memory",
+    lua_metamethods => "lua-metamethods",
     lua_os => "lua-os",
+    lua_pattern => "lua-pattern",
     lua_require => "lua-require",
     lua_syntax => "lua-syntax",
+    lua_tostring => "lua-tostring",
     malformed_ron => "malformed-ron",
     missing_battleland => "missing-battleland",
     unknown_field => "unknown-field",
@@ -85,6 +90,18 @@ cases! {
     unknown_recruit => "unknown-recruit",
     unknown_terrain => "unknown-terrain",
     unpaired_sign => "unpaired-sign",
+}
+
+/// `lua-os` asks the shell for a harmless marker file: a sandbox that let
+/// `os.execute` through would create it.
+#[test]
+fn the_sandbox_runs_no_program() {
+    let marker = std::path::Path::new("lua-os-marker.txt");
+    let _ = std::fs::remove_file(marker);
+    let dir = common::root().join("tests/broken/lua-os");
+    assert!(titan_core::load(&dir, &common::options()).is_err());
+    assert!(!marker.exists(), "os.execute ran: the sandbox is broken");
+    assert!(!common::root().join("lua-os-marker.txt").exists());
 }
 
 #[test]

@@ -39,8 +39,12 @@ pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
 pub fn script_limits(rules: &format::RulesDef) -> LuaLimits {
     match &rules.scripts {
         Some(s) => LuaLimits {
-            memory_bytes: (s.memory_mib as usize).saturating_mul(1 << 20),
-            instructions_per_call: s.instructions_per_call,
+            // Clamped (and reported by `rules`) so that no variant runs unbounded.
+            memory_bytes: (s.memory_mib.min(crate::lua::MAX_MEMORY_MIB) as usize)
+                .saturating_mul(1 << 20),
+            instructions_per_call: s
+                .instructions_per_call
+                .min(crate::lua::MAX_INSTRUCTIONS_PER_CALL),
         },
         None => LuaLimits::default(),
     }
@@ -1077,6 +1081,19 @@ impl<'a> Compiler<'a> {
                 self.origins.rules_file("scripts"),
                 &["scripts"],
                 "rules.scripts: limits must be positive",
+            );
+        }
+        if scripts.memory_mib > crate::lua::MAX_MEMORY_MIB
+            || scripts.instructions_per_call > crate::lua::MAX_INSTRUCTIONS_PER_CALL
+        {
+            self.error(
+                self.origins.rules_file("scripts"),
+                &["scripts"],
+                format!(
+                    "rules.scripts: limits may be at most memory_mib: {}, instructions_per_call: {}",
+                    crate::lua::MAX_MEMORY_MIB,
+                    crate::lua::MAX_INSTRUCTIONS_PER_CALL
+                ),
             );
         }
         Some(Rules {
