@@ -57,7 +57,13 @@ enum Command {
     /// games, positions, saves, views as a player, legal actions, actions,
     /// battles and rules queries. End of input ends the session. See
     /// docs/protocol.md.
-    Engine,
+    Engine {
+        /// The folder saves are written below (`save` paths are relative to
+        /// it, or absolute inside it), and relative `load` paths read from.
+        /// Default: the user's data folder (`~/.local/share/titan/saves`).
+        #[arg(long, value_name = "DIR")]
+        saves: Option<PathBuf>,
+    },
     /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
@@ -84,7 +90,7 @@ fn main() -> ExitCode {
             scripts,
         } => check::run(dirs, json, variants, scripts),
         Command::Edit { variant } => edit::run(variant),
-        Command::Engine => engine::run(),
+        Command::Engine { saves } => engine::run(saves),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),

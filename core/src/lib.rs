@@ -20,6 +20,7 @@ pub mod battle;
 pub mod battleland;
 pub mod compile;
 pub mod diag;
+pub mod files;
 pub mod format;
 pub mod game;
 pub mod load;
