@@ -61,6 +61,8 @@ macro_rules! cases {
 }
 
 cases! {
+    battleland_redefined => "battleland-redefined",
+    battleland_twice => "battleland-twice",
     count_zero => "count-zero",
     cycle_a => "cycle-a",
     cycle_b => "cycle-b",
@@ -88,11 +90,39 @@ cases! {
     path_absolute => "path-absolute",
     path_parent => "path-parent",
     path_shared => "path-shared",
+    previous_99 => "previous-99",
+    split_size => "split-size",
+    tower_removed => "tower-removed",
     unknown_field => "unknown-field",
     unknown_native => "unknown-native",
     unknown_recruit => "unknown-recruit",
     unknown_terrain => "unknown-terrain",
     unpaired_sign => "unpaired-sign",
+}
+
+/// "compile reports every error it finds, not just the first"
+/// (ARCHITECTURE.md): a variant broken in four places in three files is
+/// reported in all four.
+#[test]
+fn compile_reports_every_error() {
+    let dir = common::root().join("tests/fixtures/many-errors");
+    let errors = titan_core::load(&dir, &common::options()).unwrap_err();
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let expected = [
+        ("variant.ron", "only 5 tower lands"),
+        ("rules.ron", "min_split_size 8 is larger than max_size 7"),
+        ("mustering.ron", "Warbear needs 99 characters shown"),
+        ("mustering.ron", "\"Orc\", which is no character"),
+    ];
+    for (file, message) in expected {
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.file.ends_with(file) && e.message.contains(message)),
+            "{file}: {message}\n{text:#?}"
+        );
+    }
+    assert_eq!(errors.len(), expected.len(), "{text:#?}");
 }
 
 /// `lua-os` asks the shell for a harmless marker file: a sandbox that let

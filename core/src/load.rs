@@ -283,17 +283,52 @@ fn load_layer(
             Err(d) => errors.push(d),
         }
     }
+    // One file per battleland in a layer: a name listed twice, or two files
+    // of one terrain, would silently keep only the last.
+    let mut listed: Vec<&String> = Vec::new();
+    let mut terrains: HashMap<String, PathBuf> = HashMap::new();
     for name in &files.battlelands {
+        if listed.contains(&name) {
+            errors.push(sources.at(
+                manifest_id,
+                &[
+                    "battlelands",
+                    &format!("\"{name}\""),
+                    &format!("\"{name}\""),
+                ],
+                format!("battleland file {name:?} is listed twice"),
+            ));
+            continue;
+        }
+        listed.push(name);
         match parse::<BattlelandDef>(sources, overlay, &dir.join(name)) {
-            Ok((land, file)) => merge(
-                &mut data.battlelands,
-                vec![land],
-                |b| b.terrain.clone(),
-                &mut origins.battlelands,
-                file,
-                sources,
-                &mut errors,
-            ),
+            Ok((land, file))
+                if terrains
+                    .get(&land.terrain)
+                    .is_some_and(|other| *other != dir.join(name)) =>
+            {
+                errors.push(sources.at(
+                    file,
+                    &["terrain"],
+                    format!(
+                        "this file is the battleland of {:?}, which {} already is: one file per terrain",
+                        land.terrain,
+                        terrains[&land.terrain].display()
+                    ),
+                ));
+            }
+            Ok((land, file)) => {
+                terrains.insert(land.terrain.clone(), dir.join(name));
+                merge(
+                    &mut data.battlelands,
+                    vec![land],
+                    |b| b.terrain.clone(),
+                    &mut origins.battlelands,
+                    file,
+                    sources,
+                    &mut errors,
+                )
+            }
             Err(d) => errors.push(d),
         }
     }
