@@ -111,7 +111,8 @@ fn refused_by_script(g: &mut Game, p: PlayerId, action: Action, line: u32) {
         .expect_err("a failing hook refuses the action");
     assert!(
         e.message.starts_with("script error: ")
-            && e.message.contains(&format!("hooks.lua:{line}:")),
+            && e.message.contains(&format!("hooks.lua:{line}:"))
+            && e.rule == "the variant's scripts",
         "{e}"
     );
     assert_eq!(
@@ -141,10 +142,10 @@ fn failing_game_over_hooks_refuse_the_action() {
         ))
     };
     at_turn(4).apply(PlayerId(0), &Action::EndTurn).unwrap();
-    refused_by_script(&mut at_turn(5), PlayerId(0), Action::EndTurn, 12);
+    refused_by_script(&mut at_turn(5), PlayerId(0), Action::EndTurn, 16);
     // An endless loop in the hook: the instruction budget ends it.
     let mut g = at_turn(7);
-    refused_by_script(&mut g, PlayerId(0), Action::EndTurn, 11);
+    refused_by_script(&mut g, PlayerId(0), Action::EndTurn, 15);
     assert!(g.take_script_failure().is_none(), "reported once");
 }
 
@@ -178,7 +179,10 @@ fn failing_titan_power_hooks_refuse_the_action() {
     g.apply(PlayerId(1), &Action::Concede).unwrap();
     let mut g = duel(250);
     engage(&mut g);
-    refused_by_script(&mut g, PlayerId(1), Action::Concede, 5);
+    refused_by_script(&mut g, PlayerId(1), Action::Concede, 9);
+    let mut g = duel(350);
+    engage(&mut g);
+    refused_by_script(&mut g, PlayerId(1), Action::Concede, 7);
     // A query that met the failing hook answers with the data's value and
     // says so.
     g.titan_power(PlayerId(1));
@@ -210,5 +214,5 @@ fn failing_mustering_hooks_refuse_the_action() {
         .expect("listing met the failing hook");
     assert!(failure.message.contains("instruction budget"), "{failure}");
     // The pattern bomb in the hook ends by the budget, at its line.
-    refused_by_script(&mut g, PlayerId(0), unicorn, 18);
+    refused_by_script(&mut g, PlayerId(0), unicorn, 22);
 }
