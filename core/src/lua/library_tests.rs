@@ -212,7 +212,7 @@ fn hostile_library_calls_end_with_an_error_naming_script_and_line() {
         .unwrap();
         let call = host.call_hook::<_, i64>("h", ()).expect_err(name);
         assert_eq!(call.script, "hook.lua", "{call}");
-        assert!(call.line.is_some(), "{name}: {call}");
+        assert_eq!(call.line, Some(2), "{name}: {call}");
         host.load_script(&ScriptSource {
             name: "ok.lua".into(),
             code: "titan.hook('ok', function() return ('a,b'):find(',') end)".into(),
