@@ -26,11 +26,13 @@ use titan_core::model::Variant;
 
 use crate::rules_masterboard::{self as queries, Place};
 
-/// Reads requests from stdin until it ends, answering each on stdout.
-pub fn run() -> ExitCode {
+/// Reads requests from stdin until it ends, answering each on stdout;
+/// saves go below `saves` (default: the user's data folder).
+pub fn run(saves: Option<PathBuf>) -> ExitCode {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    match serve(stdin.lock(), stdout.lock()) {
+    let saves = saves.unwrap_or_else(titan_core::files::default_saves_dir);
+    match serve_in(&saves, stdin.lock(), stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
         // stdout closed: the other side has gone; nothing more to say.
         Err(_) => ExitCode::FAILURE,
@@ -38,8 +40,21 @@ pub fn run() -> ExitCode {
 }
 
 /// Serves a session: one response line per non-blank request line.
-pub fn serve(mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    let mut session = Session::default();
+#[cfg(test)]
+pub fn serve(input: impl BufRead, output: impl Write) -> std::io::Result<()> {
+    serve_in(&titan_core::files::default_saves_dir(), input, output)
+}
+
+/// [`serve`] with saves below `saves`.
+pub fn serve_in(
+    saves: &Path,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> std::io::Result<()> {
+    let mut session = Session {
+        saves: saves.to_path_buf(),
+        ..Session::default()
+    };
     let mut bytes = Vec::new();
     loop {
         bytes.clear();
@@ -212,6 +227,8 @@ enum Request {
 pub struct Session {
     variants: HashMap<String, Arc<Variant>>,
     game: Option<Game>,
+    /// The folder saves are written below, and relative paths read from.
+    saves: PathBuf,
 }
 
 type Answer = Result<Map<String, Value>, Failure>;
@@ -293,9 +310,8 @@ impl Session {
             } => {
                 let v = self.variant(&variant)?;
                 let position = match (path, position) {
-                    (Some(p), None) => {
-                        Position::read(&p).map_err(|e| Failure::new("load", e.to_string()))?
-                    }
+                    (Some(p), None) => Position::read_in(&self.saves, &p)
+                        .map_err(|e| Failure::new("load", e.to_string()))?,
                     (None, Some(inline)) => inline_position(inline)?,
                     _ => {
                         return Err(Failure::request(
@@ -311,7 +327,7 @@ impl Session {
                 answer(json!({"to_act": self.to_act()?}))
             }
             Request::Save { path } => {
-                self.game()?.save(&path).map_err(|e| {
+                self.game()?.save_in(&self.saves, &path).map_err(|e| {
                     Failure::new("io", format!("cannot write {}: {e}", path.display()))
                 })?;
                 answer(json!({"path": path}))
@@ -504,11 +520,8 @@ impl Session {
     /// Reads a save, loads the variant it names (or `spec`) and replays it.
     fn load(&mut self, path: &Path, spec: Option<&str>) -> Result<Game, Failure> {
         let fail = |m: String| Failure::new("load", m);
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
-        let save: SaveFile = titan_core::load::ron_options()
-            .from_str(&text)
-            .map_err(|e| fail(format!("{}: {e}", path.display())))?;
+        let save: SaveFile = titan_core::game::save::read_save_in(&self.saves, path)
+            .map_err(|e| fail(e.to_string()))?;
         let variant = self.variant(spec.unwrap_or(&save.variant))?;
         Game::from_save(variant, &save).map_err(|e| fail(e.to_string()))
     }

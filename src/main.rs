@@ -58,7 +58,13 @@ enum Command {
     /// games, positions, saves, views as a player, legal actions, actions,
     /// battles and rules queries. End of input ends the session. See
     /// docs/protocol.md.
-    Engine,
+    Engine {
+        /// The folder saves are written below (`save` paths are relative to
+        /// it, or absolute inside it), and relative `load` paths read from.
+        /// Default: the user's data folder (`~/.local/share/titan/saves`).
+        #[arg(long, value_name = "DIR")]
+        saves: Option<PathBuf>,
+    },
     /// Play many seeded random battles or games and report how they ended,
     /// their average length and how many ran per second: a balance check
     /// for variant authors and the engine's throughput measure.
@@ -92,7 +98,7 @@ fn main() -> ExitCode {
             scripts,
         } => check::run(dirs, json, variants, scripts),
         Command::Edit { variant } => edit::run(variant),
-        Command::Engine => engine::run(),
+        Command::Engine { saves } => engine::run(saves),
         Command::Simulate { what } => simulate::run(what),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),

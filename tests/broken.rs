@@ -61,6 +61,8 @@ macro_rules! cases {
 }
 
 cases! {
+    battleland_redefined => "battleland-redefined",
+    battleland_twice => "battleland-twice",
     count_zero => "count-zero",
     cycle_a => "cycle-a",
     cycle_b => "cycle-b",
@@ -72,19 +74,67 @@ cases! {
     hook_missing => "hook-missing",
     lua_bytecode => "lua-bytecode",
     lua_dump => "lua-dump",
+    lua_handler => "lua-handler",
     lua_io => "lua-io",
+    lua_limits => "lua-limits",
     lua_loop => "lua-loop",
     lua_memory => "lua-memory",
+    lua_metamethods => "lua-metamethods",
     lua_os => "lua-os",
+    lua_pattern => "lua-pattern",
     lua_require => "lua-require",
     lua_syntax => "lua-syntax",
+    lua_tostring => "lua-tostring",
     malformed_ron => "malformed-ron",
     missing_battleland => "missing-battleland",
+    path_absolute => "path-absolute",
+    path_parent => "path-parent",
+    path_shared => "path-shared",
+    previous_99 => "previous-99",
+    split_size => "split-size",
+    tower_removed => "tower-removed",
     unknown_field => "unknown-field",
     unknown_native => "unknown-native",
     unknown_recruit => "unknown-recruit",
     unknown_terrain => "unknown-terrain",
     unpaired_sign => "unpaired-sign",
+}
+
+/// "compile reports every error it finds, not just the first"
+/// (ARCHITECTURE.md): a variant broken in four places in three files is
+/// reported in all four.
+#[test]
+fn compile_reports_every_error() {
+    let dir = common::root().join("tests/fixtures/many-errors");
+    let errors = titan_core::load(&dir, &common::options()).unwrap_err();
+    let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let expected = [
+        ("variant.ron", "only 5 tower lands"),
+        ("rules.ron", "min_split_size 8 is larger than max_size 7"),
+        ("mustering.ron", "Warbear needs 99 characters shown"),
+        ("mustering.ron", "\"Orc\", which is no character"),
+    ];
+    for (file, message) in expected {
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.file.ends_with(file) && e.message.contains(message)),
+            "{file}: {message}\n{text:#?}"
+        );
+    }
+    assert_eq!(errors.len(), expected.len(), "{text:#?}");
+}
+
+/// `lua-os` asks the shell for a harmless marker file: a sandbox that let
+/// `os.execute` through would create it.
+#[test]
+fn the_sandbox_runs_no_program() {
+    let marker = std::path::Path::new("lua-os-marker.txt");
+    let _ = std::fs::remove_file(marker);
+    let dir = common::root().join("tests/broken/lua-os");
+    assert!(titan_core::load(&dir, &common::options()).is_err());
+    assert!(!marker.exists(), "os.execute ran: the sandbox is broken");
+    assert!(!common::root().join("lua-os-marker.txt").exists());
 }
 
 #[test]

@@ -17,8 +17,15 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::start_saving_in(&std::env::temp_dir())
+    }
+
+    /// An engine whose saves go below `saves`.
+    fn start_saving_in(saves: &std::path::Path) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
             .arg("engine")
+            .arg("--saves")
+            .arg(saves)
             .current_dir(common::root())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -96,7 +103,7 @@ fn legion<'a>(view: &'a Value, marker: &str) -> &'a Value {
 #[test]
 fn a_short_game_over_the_protocol() {
     let dir = tempfile::tempdir().unwrap();
-    let mut e = Engine::start();
+    let mut e = Engine::start_saving_in(dir.path());
     let started = e.ok(json!({"id": 1, "cmd": "new_game", "variant": "titan",
         "players": ["Ann", "Bob"], "seed": 7}));
     assert_eq!(started["id"], 1);
@@ -221,7 +228,7 @@ fn a_short_game_over_the_protocol() {
     let views: Vec<Value> = [0, 1].iter().map(|&p| e.view(p)).collect();
     let actions = e.actions(mover);
     e.finish();
-    let mut e2 = Engine::start();
+    let mut e2 = Engine::start_saving_in(dir.path());
     let loaded = e2.ok(json!({"cmd": "load", "path": path}));
     assert_eq!(loaded["variant"], "titan");
     assert_eq!(loaded["to_act"], json!([mover]));
@@ -385,7 +392,7 @@ fn positions_load_from_files_and_bad_ones_are_errors() {
         )"#,
     )
     .unwrap();
-    let mut e = Engine::start();
+    let mut e = Engine::start_saving_in(dir.path());
     let loaded = e.ok(json!({"cmd": "load_position", "variant": "titan", "path": file}));
     assert_eq!(loaded["to_act"], json!([1]));
     let v = e.view(1);
@@ -423,7 +430,7 @@ fn positions_load_from_files_and_bad_ones_are_errors() {
 fn a_save_of_another_variant_version_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game.ron");
-    let mut e = Engine::start();
+    let mut e = Engine::start_saving_in(dir.path());
     e.ok(json!({"cmd": "new_game", "variant": "titan", "players": ["A", "B", "C"], "seed": 3}));
     e.ok(json!({"cmd": "save", "path": path}));
     let text = std::fs::read_to_string(&path).unwrap();
@@ -505,7 +512,7 @@ fn malformed_requests_are_answers_not_crashes() {
 fn a_variant_by_path_saves_and_loads() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("hooked.ron");
-    let mut e = Engine::start();
+    let mut e = Engine::start_saving_in(dir.path());
     let fixture = "tests/fixtures/muster-hook";
     e.ok(json!({"cmd": "new_game", "variant": fixture, "players": ["A", "B"], "seed": 5}));
     // Queries without a variant use the game's: its Marsh has the hook.

@@ -73,6 +73,8 @@ fn parse(text: &str) -> Doc {
 fn run(dir: &Path, requests: &[&str]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
         .arg("engine")
+        .arg("--saves")
+        .arg(dir)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -39,8 +39,12 @@ pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
 pub fn script_limits(rules: &format::RulesDef) -> LuaLimits {
     match &rules.scripts {
         Some(s) => LuaLimits {
-            memory_bytes: (s.memory_mib as usize).saturating_mul(1 << 20),
-            instructions_per_call: s.instructions_per_call,
+            // Clamped (and reported by `rules`) so that no variant runs unbounded.
+            memory_bytes: (s.memory_mib.min(crate::lua::MAX_MEMORY_MIB) as usize)
+                .saturating_mul(1 << 20),
+            instructions_per_call: s
+                .instructions_per_call
+                .min(crate::lua::MAX_INSTRUCTIONS_PER_CALL),
         },
         None => LuaLimits::default(),
     }
@@ -112,6 +116,7 @@ impl<'a> Compiler<'a> {
             .collect();
         let mustering = self.mustering(&terrain_ids, &character_ids, &class_ids);
         let board = self.masterboard(&terrain_ids);
+        self.towers_for_players(&board);
         let battlelands = self.battlelands(&terrain_ids, &hazard_ids, &hazards);
         let rules = self.rules(&character_ids);
 
@@ -524,6 +529,7 @@ impl<'a> Compiler<'a> {
                             if *count == 0 {
                                 self.error(file, &[&q, &rq, "Previous"], "Previous(0): counts must be positive");
                             }
+                            self.fits_a_legion(file, &[&q, &rq, "Previous"], &r.character, *count);
                             Needs::Previous(*count)
                         }
                         format::Needs::Free => Needs::Free,
@@ -531,6 +537,7 @@ impl<'a> Compiler<'a> {
                             if *count == 0 {
                                 self.error(file, &[&q, &rq, "Identical"], "Identical(count: 0): counts must be positive");
                             }
+                            self.fits_a_legion(file, &[&q, &rq, "Identical"], &r.character, *count);
                             let class = class.as_ref().and_then(|cl| {
                                 let found = lookup(classes, cl);
                                 if found.is_none() {
@@ -698,6 +705,53 @@ impl<'a> Compiler<'a> {
         let board = Masterboard::new(graph);
         self.reachability(&board);
         board
+    }
+
+    /// A mustering need of `count` characters is met only if a legion can
+    /// hold them (`rules.legions.max_size`); otherwise the row is dead.
+    fn fits_a_legion(&mut self, file: FileId, anchors: &[&str], recruit: &str, count: u8) {
+        let Some(max) = self.data.rules.legions.as_ref().map(|l| l.max_size) else {
+            return;
+        };
+        if count > max {
+            self.error(
+                file,
+                anchors,
+                format!(
+                    "{recruit} needs {count} characters shown, more than a legion holds (rules.legions.max_size: {max}): it could never be mustered"
+                ),
+            );
+        }
+    }
+
+    /// Each player starts in a tower of his own: the board needs as many
+    /// tower lands as the variant allows players.
+    fn towers_for_players(&mut self, board: &Masterboard) {
+        let Some(players) = self.data.manifest.players else {
+            return;
+        };
+        if board.land_count() == 0 {
+            return;
+        }
+        let towers = board
+            .lands()
+            .filter(|&l| {
+                self.data
+                    .terrains
+                    .get(board.land(l).terrain.index())
+                    .is_some_and(|t| t.tower)
+            })
+            .count();
+        if towers < usize::from(players.max) {
+            self.error(
+                self.manifest(),
+                &["players", "max"],
+                format!(
+                    "players: up to {} may play, but the masterboard has only {towers} tower lands (one per player)",
+                    players.max
+                ),
+            );
+        }
     }
 
     /// Every land must be reachable by moving from where legions start.
@@ -973,6 +1027,16 @@ impl<'a> Compiler<'a> {
             {
                 self.error(file, &["legions"], "rules.legions: sizes and markers must be positive, and a split makes at least 2 parts");
             }
+            if l.min_split_size > l.max_size {
+                self.error(
+                    file,
+                    &["legions", "min_split_size"],
+                    format!(
+                        "rules.legions: min_split_size {} is larger than max_size {}: no legion could ever split",
+                        l.min_split_size, l.max_size
+                    ),
+                );
+            }
         }
         let start = start.map(|s| {
             let file = self.origins.rules_file("start");
@@ -1077,6 +1141,19 @@ impl<'a> Compiler<'a> {
                 self.origins.rules_file("scripts"),
                 &["scripts"],
                 "rules.scripts: limits must be positive",
+            );
+        }
+        if scripts.memory_mib > crate::lua::MAX_MEMORY_MIB
+            || scripts.instructions_per_call > crate::lua::MAX_INSTRUCTIONS_PER_CALL
+        {
+            self.error(
+                self.origins.rules_file("scripts"),
+                &["scripts"],
+                format!(
+                    "rules.scripts: limits may be at most memory_mib: {}, instructions_per_call: {}",
+                    crate::lua::MAX_MEMORY_MIB,
+                    crate::lua::MAX_INSTRUCTIONS_PER_CALL
+                ),
             );
         }
         Some(Rules {

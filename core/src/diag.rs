@@ -115,6 +115,8 @@ fn find_word(text: &str, needle: &str, from: usize) -> Option<usize> {
 #[derive(Debug, Clone, Default)]
 pub struct Sources {
     files: Vec<SourceFile>,
+    /// The folders the variant being loaded may read (see `load`).
+    pub(crate) roots: Vec<PathBuf>,
 }
 
 impl Sources {

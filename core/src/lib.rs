@@ -4,8 +4,9 @@
 //! A variant is a folder of RON files and Lua scripts (see
 //! `docs/variant-format.md`). [`load`] reads one, merges the variants it
 //! extends, validates it and compiles it into a [`Variant`], in which every
-//! name is resolved to an id. Nothing here draws, reads the clock or keeps
-//! global state; randomness comes only from a seeded [`rng::GameRng`].
+//! name is resolved to an id. Nothing here draws, reads the clock (but to
+//! end a script run that takes too long) or keeps global state; randomness
+//! comes only from a seeded [`rng::GameRng`].
 //!
 //! ```
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
@@ -20,6 +21,7 @@ pub mod battle;
 pub mod battleland;
 pub mod compile;
 pub mod diag;
+pub mod files;
 pub mod format;
 pub mod game;
 pub mod load;

@@ -114,7 +114,7 @@ fn parse<T: DeserializeOwned>(
     overlay: &Overlay,
     path: &Path,
 ) -> Result<(T, FileId), Diagnostic> {
-    let text = read_text(overlay, path)
+    let text = read_text(overlay, path, &sources.roots)
         .map_err(|e| Diagnostic::file(path, format!("cannot read the file: {e}")))?;
     let id = sources.add(path.to_path_buf(), text);
     let text = &sources.get(id).text;
@@ -129,11 +129,19 @@ fn parse<T: DeserializeOwned>(
     }
 }
 
-/// A file's text, from the overlay when it has it.
-fn read_text(overlay: &Overlay, path: &Path) -> std::io::Result<String> {
+/// A file's text, from the overlay when it has it. The file must lie in one
+/// of `roots` (symbolic links resolved) and be a regular file of at most
+/// [`crate::files::MAX_VARIANT_FILE_BYTES`].
+fn read_text(overlay: &Overlay, path: &Path, roots: &[PathBuf]) -> std::io::Result<String> {
+    if !crate::files::inside(path, roots) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the path leads out of the variant (a variant reads only its folder, the folders of the variants it extends and the shared scripts folder)",
+        ));
+    }
     match overlay.get(path) {
         Some(text) => Ok(text.clone()),
-        None => std::fs::read_to_string(path),
+        None => crate::files::read_regular(path, crate::files::MAX_VARIANT_FILE_BYTES),
     }
 }
 
@@ -151,8 +159,10 @@ fn load_layer(
             format!("no variant here: {} has no variant.ron", dir.display()),
         )]);
     }
-    let (manifest, manifest_id): (Manifest, FileId) =
-        parse(sources, overlay, &manifest_path).map_err(|d| vec![d])?;
+    sources.roots.push(dir.to_path_buf());
+    let manifest = parse(sources, overlay, &manifest_path);
+    sources.roots.pop();
+    let (manifest, manifest_id): (Manifest, FileId) = manifest.map_err(|d| vec![d])?;
 
     if let Some(seen) = chain.iter().position(|id| *id == manifest.id) {
         let mut cycle = chain[seen..].to_vec();
@@ -195,9 +205,12 @@ fn load_layer(
         None => (empty_data(manifest.clone()), Origins::default()),
     };
     chain.pop();
+    // This layer reads in its folder and its bases' (pushed before this).
+    sources.roots.push(dir.to_path_buf());
 
     let mut errors = Vec::new();
-    let files = manifest.files.clone();
+    let mut files = manifest.files.clone();
+    confine(&mut files, dir, opts, sources, manifest_id, &mut errors);
     let read = |name: &Option<String>| name.as_ref().map(|n| dir.join(n));
 
     if let Some(path) = read(&files.terrains) {
@@ -270,17 +283,52 @@ fn load_layer(
             Err(d) => errors.push(d),
         }
     }
+    // One file per battleland in a layer: a name listed twice, or two files
+    // of one terrain, would silently keep only the last.
+    let mut listed: Vec<&String> = Vec::new();
+    let mut terrains: HashMap<String, PathBuf> = HashMap::new();
     for name in &files.battlelands {
+        if listed.contains(&name) {
+            errors.push(sources.at(
+                manifest_id,
+                &[
+                    "battlelands",
+                    &format!("\"{name}\""),
+                    &format!("\"{name}\""),
+                ],
+                format!("battleland file {name:?} is listed twice"),
+            ));
+            continue;
+        }
+        listed.push(name);
         match parse::<BattlelandDef>(sources, overlay, &dir.join(name)) {
-            Ok((land, file)) => merge(
-                &mut data.battlelands,
-                vec![land],
-                |b| b.terrain.clone(),
-                &mut origins.battlelands,
-                file,
-                sources,
-                &mut errors,
-            ),
+            Ok((land, file))
+                if terrains
+                    .get(&land.terrain)
+                    .is_some_and(|other| *other != dir.join(name)) =>
+            {
+                errors.push(sources.at(
+                    file,
+                    &["terrain"],
+                    format!(
+                        "this file is the battleland of {:?}, which {} already is: one file per terrain",
+                        land.terrain,
+                        terrains[&land.terrain].display()
+                    ),
+                ));
+            }
+            Ok((land, file)) => {
+                terrains.insert(land.terrain.clone(), dir.join(name));
+                merge(
+                    &mut data.battlelands,
+                    vec![land],
+                    |b| b.terrain.clone(),
+                    &mut origins.battlelands,
+                    file,
+                    sources,
+                    &mut errors,
+                )
+            }
             Err(d) => errors.push(d),
         }
     }
@@ -299,7 +347,11 @@ fn load_layer(
         if data.scripts.iter().any(|s| s.name == display) {
             continue; // a base already runs it
         }
-        match read_text(overlay, &path) {
+        let roots = match name.strip_prefix(SHARED_PREFIX) {
+            Some(_) => vec![shared_dir(dir, opts)],
+            None => sources.roots.clone(),
+        };
+        match read_text(overlay, &path, &roots) {
             Ok(code) => {
                 sources.add(path.clone(), code.clone());
                 data.scripts.push(ScriptSource {
@@ -360,6 +412,54 @@ fn empty_data(manifest: Manifest) -> VariantData {
         rules: RulesDef::default(),
         scripts: Vec::new(),
     }
+}
+
+/// Drops (as errors at the manifest) the file names that lead out of the
+/// folders this layer may read: its own and its bases' (`sources.roots`),
+/// and the shared scripts folder for `shared:` scripts.
+fn confine(
+    files: &mut crate::format::Files,
+    dir: &Path,
+    opts: &LoadOptions,
+    sources: &Sources,
+    manifest_id: FileId,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let mut keep = |name: &String, shared: bool| {
+        let (path, roots) = match name.strip_prefix(SHARED_PREFIX) {
+            Some(rest) if shared => {
+                let root = shared_dir(dir, opts);
+                (root.join(rest), vec![root])
+            }
+            _ => (dir.join(name), sources.roots.clone()),
+        };
+        let inside = crate::files::inside(&path, &roots);
+        if !inside {
+            errors.push(sources.at(
+                manifest_id,
+                &["files", name],
+                format!(
+                    "{name:?} leads out of the variant: a variant reads only files in its folder, the folders of the variants it extends{}",
+                    if shared { " and the shared scripts folder" } else { "" }
+                ),
+            ));
+        }
+        inside
+    };
+    for slot in [
+        &mut files.terrains,
+        &mut files.hazards,
+        &mut files.characters,
+        &mut files.mustering,
+        &mut files.masterboard,
+        &mut files.rules,
+    ] {
+        if slot.as_ref().is_some_and(|n| !keep(n, false)) {
+            *slot = None;
+        }
+    }
+    files.battlelands.retain(|n| keep(n, false));
+    files.scripts.retain(|n| keep(n, true));
 }
 
 /// The folder of a base variant named `id`.

@@ -20,12 +20,15 @@
 //! cannot replace it; the `titan` table itself is the scripts' API table and
 //! later engine issues add functions to it through [`LuaHost::api`].
 //!
-//! Known gaps, for later work: the budget counts VM instructions, not the
-//! work inside one C library call, so pathological string patterns
-//! (`string.find` backtracking) or operations on strings of tens of MiB can
-//! still take long per instruction. The order of `pairs` is not
-//! reproducible between VMs (Lua seeds its string hash per state), which
-//! `docs/scripting.md` tells authors.
+//! The budget counts VM instructions, so the library functions whose C code
+//! could run for long inside one instruction are replaced (`lua/library.lua`):
+//! patterns run in a Lua port of the matcher (every step counts), the rest
+//! are charged their worst-case work. What no count can see (say, comparing
+//! two 16 MiB strings a million times) is ended by a wall-clock limit per
+//! run ([`RUN_TIME_LIMIT`]), checked with the budget: a safety net that never
+//! changes the result of a run that ends in time. Message handlers of
+//! `xpcall` do not run once a run must end (Lua would run them unhooked).
+//! `pairs` and `next` have their own order (see the prelude).
 //!
 //! `docs/scripting.md` is the guide for variant authors.
 
@@ -33,6 +36,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 use mlua::chunk::ChunkMode;
 use mlua::debug::{Debug, DebugEvent};
@@ -100,6 +104,8 @@ pub enum ScriptErrorKind {
     Forbidden,
     /// A run went over [`LuaLimits::instructions_per_call`].
     InstructionBudget,
+    /// A run went over the wall-clock limit ([`RUN_TIME_LIMIT`]).
+    TimeLimit,
     /// The VM went over [`LuaLimits::memory_bytes`].
     Memory,
     /// [`LuaHost::call_hook`] named a hook no script registered.
@@ -108,6 +114,12 @@ pub enum ScriptErrorKind {
 
 /// How often, in VM instructions, the budget is checked.
 pub const HOOK_INTERVAL: u32 = 1000;
+/// The most memory a variant may give its scripts (`rules.scripts`).
+pub const MAX_MEMORY_MIB: u32 = 1024;
+/// The most instructions a variant may give one run (`rules.scripts`).
+pub const MAX_INSTRUCTIONS_PER_CALL: u64 = 1_000_000_000;
+/// The longest one run may take by the clock (see the module doc).
+pub const RUN_TIME_LIMIT: Duration = Duration::from_secs(5);
 /// The script name of errors from the sandbox itself.
 pub const SANDBOX: &str = "[titan sandbox]";
 /// The script name of [`ScriptErrorKind::MissingHook`] errors.
@@ -129,13 +141,14 @@ const NOT_AVAILABLE: &str = "is not available to variant scripts";
 /// every [`HOOK_INTERVAL`] instructions.
 const PRECISE_LINES: u32 = 10_000;
 /// How many stack levels to search for the script that called the engine.
-const MAX_STACK_SEARCH: usize = 64;
+/// (The pattern matcher of the library nests up to 200 frames.)
+const MAX_STACK_SEARCH: usize = 256;
 
 /// The sandbox, run once in every new VM before any script. It receives the
 /// engine's functions as arguments and keeps them in locals, out of the
 /// scripts' reach.
 const PRELUDE: &str = r##"
-local titan, unit, int_in, bits, log_line, register, check_failure = ...
+local titan, unit, int_in, bits, log_line, register, check_failure, aborting = ...
 
 local error, select, type, tostring, tonumber = error, select, type, tostring, tonumber
 local ipairs, rawget, raw_setmetatable = ipairs, rawget, setmetatable
@@ -227,7 +240,11 @@ xpcall = function(f, handler, ...)
   if type(handler) ~= "function" then
     error("bad argument #2 to 'xpcall' (function expected, got " .. type(handler) .. ")", 2)
   end
-  return finish(raw_xpcall(f, handler, ...))
+  -- Once a run must end, Lua calls the handler with hooks off: skip it.
+  return finish(raw_xpcall(f, function(m)
+    if aborting() then return m end
+    return handler(m)
+  end, ...))
 end
 
 -- load compiles text only; bytecode could break the VM.
@@ -438,6 +455,7 @@ struct Location {
 enum AbortKind {
     Budget,
     Memory,
+    Time,
 }
 
 /// A run that must end: set once, re-raised by `pcall` and `load`.
@@ -497,6 +515,9 @@ struct Shared {
     /// Nesting of runs; the budget is reset when a run starts at depth 0.
     depth: Cell<u32>,
     used: Cell<u64>,
+    /// When the outermost run must end by the clock.
+    deadline: Cell<Option<Instant>>,
+    time_limit: Cell<Duration>,
     abort: Cell<Option<Abort>>,
     /// The last place in a script the VM hook saw.
     location: Cell<Option<Location>>,
@@ -542,6 +563,10 @@ impl Shared {
                 "memory limit exceeded: the variant's scripts may use at most {} together",
                 bytes_text(self.limits.memory_bytes)
             ),
+            AbortKind::Time => format!(
+                "time limit exceeded: a run may take at most {} ms (an endless loop?)",
+                self.time_limit.get().as_millis()
+            ),
         }
     }
 
@@ -550,6 +575,23 @@ impl Shared {
             self.abort.set(Some(Abort { kind, at }));
         }
         mlua::Error::runtime(self.abort_message(kind))
+    }
+
+    /// Counts `n` more instructions of the run, and checks the clock; an
+    /// abort is placed at the innermost script frame (the script's line,
+    /// also when the run is inside the sandbox's library code).
+    fn spend(&self, lua: &Lua, n: u64) -> mlua::Result<()> {
+        let used = self.used.get().saturating_add(n);
+        self.used.set(used);
+        let kind = if used > self.limits.instructions_per_call {
+            AbortKind::Budget
+        } else if self.deadline.get().is_some_and(|d| Instant::now() >= d) {
+            AbortKind::Time
+        } else {
+            return Ok(());
+        };
+        let at = caller_location(lua, self).or(self.location.get());
+        Err(self.abort(kind, at))
     }
 }
 
@@ -646,13 +688,7 @@ fn on_vm_hook(shared: &Rc<Shared>, lua: &Lua, debug: &Debug) -> mlua::Result<VmS
     }
     shared.note(debug);
     match debug.event() {
-        DebugEvent::Count => {
-            let used = shared.used.get().saturating_add(u64::from(shared.interval));
-            shared.used.set(used);
-            if used > shared.limits.instructions_per_call {
-                return Err(shared.abort(AbortKind::Budget, shared.location.get()));
-            }
-        }
+        DebugEvent::Count => shared.spend(lua, u64::from(shared.interval))?,
         DebugEvent::Line => {
             let n = shared.line_events.get() + 1;
             shared.line_events.set(n);
@@ -692,6 +728,9 @@ impl<'a> Run<'a> {
     fn enter(lua: &Lua, shared: &'a Rc<Shared>, precise: bool) -> Self {
         if shared.depth.get() == 0 {
             shared.used.set(0);
+            shared
+                .deadline
+                .set(Instant::now().checked_add(shared.time_limit.get()));
             shared.abort.set(None);
             shared.location.set(None);
             // On failure the previous hook stays, which still counts.
@@ -770,6 +809,8 @@ impl LuaHost {
             rng,
             depth: Cell::new(0),
             used: Cell::new(0),
+            deadline: Cell::new(None),
+            time_limit: Cell::new(RUN_TIME_LIMIT),
             abort: Cell::new(None),
             location: Cell::new(None),
             line_events: Cell::new(0),
@@ -790,7 +831,7 @@ impl LuaHost {
             .into_function()
             .map_err(sandbox_error)?;
         let host = LuaHost { lua, shared, api };
-        let (unit, int_in, bits, log_line, register, check_failure) = functions;
+        let (unit, int_in, bits, log_line, register, check_failure, aborting, charge) = functions;
         let args = (
             host.api.clone(),
             unit,
@@ -798,7 +839,8 @@ impl LuaHost {
             bits,
             log_line,
             register,
-            check_failure,
+            check_failure.clone(),
+            aborting,
         );
         host.run::<()>(
             &prelude,
@@ -809,7 +851,28 @@ impl LuaHost {
             },
             false,
         )?;
+        let library = host
+            .lua
+            .load(LIBRARY)
+            .set_name(format!("={SANDBOX}"))
+            .set_mode(ChunkMode::Text)
+            .into_function()
+            .map_err(sandbox_error)?;
+        host.run::<()>(
+            &library,
+            (charge, check_failure),
+            &Context {
+                script: None,
+                name: SANDBOX,
+            },
+            false,
+        )?;
         Ok(host)
+    }
+
+    /// Sets the wall-clock limit of each run (default [`RUN_TIME_LIMIT`]).
+    pub fn set_time_limit(&self, limit: Duration) {
+        self.shared.time_limit.set(limit);
     }
 
     /// Compiles the script as text (never bytecode) and runs its top level
@@ -1066,6 +1129,7 @@ impl LuaHost {
             let kind = match abort.kind {
                 AbortKind::Budget => ScriptErrorKind::InstructionBudget,
                 AbortKind::Memory => ScriptErrorKind::Memory,
+                AbortKind::Time => ScriptErrorKind::TimeLimit,
             };
             let at = abort.at.or(shared.location.get());
             return self.error_at(kind, at, context, shared.abort_message(abort.kind));
@@ -1112,12 +1176,24 @@ impl LuaHost {
     }
 }
 
+/// Library functions made countable (see its opening comment).
+const LIBRARY: &str = include_str!("lua/library.lua");
+
 /// The Lua chunk name of a script: "@" keeps the end of long names.
 fn chunk_name(name: &str) -> String {
     format!("@{}", name.replace('\0', "?"))
 }
 
-type EngineFunctions = (Function, Function, Function, Function, Function, Function);
+type EngineFunctions = (
+    Function,
+    Function,
+    Function,
+    Function,
+    Function,
+    Function,
+    Function,
+    Function,
+);
 
 /// The Rust functions the sandbox prelude gets: math.random's three draws,
 /// the log, the hook registry, and the check that keeps pcall from catching
@@ -1229,8 +1305,31 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
         Ok(())
     })?;
 
-    Ok((unit, int_in, bits, log_line, register, check_failure))
+    let s = Rc::clone(shared);
+    let aborting = lua.create_function(move |_, ()| Ok(s.abort.get().is_some()))?;
+
+    let s = Rc::clone(shared);
+    let charge = lua.create_function(move |lua, n: i64| {
+        if s.depth.get() == 0 {
+            return Ok(());
+        }
+        s.spend(lua, u64::try_from(n).unwrap_or(0))
+    })?;
+
+    Ok((
+        unit,
+        int_in,
+        bits,
+        log_line,
+        register,
+        check_failure,
+        aborting,
+        charge,
+    ))
 }
+
+#[cfg(test)]
+mod library_tests;
 
 #[cfg(test)]
 mod tests {

@@ -22,24 +22,9 @@ pub fn to_ron<T: Serialize>(value: &T) -> Result<String, ron::Error> {
 
 /// Writes `contents` to `path` through a temporary file in the same folder and
 /// a rename, so a reader never sees half a file and a failure loses nothing.
+/// (See [`crate::files::write_atomic`].)
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::other("no file name"))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::files::write_atomic(path, contents)
 }
 
 fn file_stem(name: &str) -> String {

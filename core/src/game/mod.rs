@@ -493,6 +493,10 @@ impl std::error::Error for SetupError {}
 pub(crate) struct Hooks {
     host: Rc<crate::lua::LuaHost>,
     rng: Rc<std::cell::RefCell<GameRng>>,
+    /// The first hook that failed since [`Game::apply`] began: the action
+    /// is refused with it (hooks are called deep inside the rules, which
+    /// carry on with the data's answer until the action ends).
+    failure: std::cell::RefCell<Option<crate::lua::ScriptError>>,
 }
 
 /// A game: the variant, its options, the state, and the variant's scripts.
@@ -572,11 +576,26 @@ impl Game {
     /// error the game is unchanged.
     pub fn apply(&mut self, player: PlayerId, action: &Action) -> Result<Vec<Event>, RuleError> {
         let mut next = self.clone();
-        let events = rules::apply(&mut next, player, action)?;
+        self.take_script_failure();
+        let events = rules::apply(&mut next, player, action);
+        if let Some(e) = self.take_script_failure() {
+            return refuse(
+                "the variant's scripts",
+                format!("script error: {e} (the action is refused)"),
+            );
+        }
+        let events = events?;
         next.state.rng_pos = next.rng.word_pos() as u64;
         next.history.push((player, action.clone()));
         *self = next;
         Ok(events)
+    }
+
+    /// The first masterplay hook that failed since the last action (or the
+    /// last call of this), cleared. A query (`legal_actions`, a view) that
+    /// met a failing hook answered with the data's fallback: this says so.
+    pub fn take_script_failure(&self) -> Option<crate::lua::ScriptError> {
+        self.hooks.as_ref()?.failure.borrow_mut().take()
     }
 
     /// The players who have something to decide now.

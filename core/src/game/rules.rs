@@ -56,11 +56,14 @@ pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupErr
     Ok(Some(Rc::new(Hooks {
         host: Rc::new(host),
         rng,
+        failure: RefCell::new(None),
     })))
 }
 
 /// Calls a hook point if a script registered it, with the game's generator
-/// (so that a hook's dice are the game's dice).
+/// (so that a hook's dice are the game's dice). A failure is kept for
+/// `Game::apply`, which refuses the action with it; meanwhile the caller
+/// goes on with the data's answer.
 fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
     game: &Game,
     name: &str,
@@ -71,7 +74,13 @@ fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
         return None;
     }
     *hooks.rng.borrow_mut() = game.rng.clone();
-    hooks.host.call_hook(name, args).ok()
+    match hooks.host.call_hook(name, args) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            hooks.failure.borrow_mut().get_or_insert(e);
+            None
+        }
+    }
 }
 
 pub(super) fn new_game(

@@ -61,10 +61,36 @@ impl Game {
         }
     }
 
-    /// Writes the save atomically (a temporary file, then a rename).
+    /// Writes the save atomically (a temporary file, then a rename). An
+    /// existing file is replaced only if it is a save; what interrupted
+    /// saves of this file left behind is removed first.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        self.save_with(path, |_| Ok(()))
+    }
+
+    /// [`Game::save`] with a step before the rename, where tests interrupt it.
+    pub(crate) fn save_with(
+        &self,
+        path: &Path,
+        before_rename: impl FnOnce(&Path) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         let text = crate::write::to_ron(&self.to_save()).map_err(std::io::Error::other)?;
-        crate::write::write_atomic(path, text.as_bytes())
+        if std::fs::symlink_metadata(path).is_ok() && read_save(path).is_err() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "the file there is not a save: it is not replaced",
+            ));
+        }
+        crate::files::clean_leftovers(path);
+        crate::files::write_atomic_with(path, text.as_bytes(), before_rename)
+    }
+
+    /// Saves below the folder `saves` (see [`crate::files::save_target`]):
+    /// `path` relative to it, or absolute inside it. Returns where.
+    pub fn save_in(&self, saves: &Path, path: &Path) -> std::io::Result<std::path::PathBuf> {
+        let target = crate::files::save_target(saves, path)?;
+        self.save(&target)?;
+        Ok(target)
     }
 
     /// Replays a save on `variant`, checking the variant and the final state.
@@ -104,22 +130,40 @@ impl Game {
 
     /// Reads a save file and replays it.
     pub fn load(variant: Arc<Variant>, path: &Path) -> Result<Game, LoadError> {
-        let save: SaveFile = read_ron(path)?;
+        let save = read_save(path)?;
         Game::from_save(variant, &save)
     }
 }
 
-/// Reads a RON file; errors name the file, line and column.
-fn read_ron<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, LoadError> {
-    let text = std::fs::read_to_string(path)
+/// Reads a save file (a regular file of at most
+/// [`crate::files::MAX_SAVE_BYTES`]).
+/// What interrupted saves of it left behind is removed.
+pub fn read_save(path: &Path) -> Result<SaveFile, LoadError> {
+    read_save_in(Path::new(""), path)
+}
+
+/// [`read_save`] of `dir.join(path)`, naming `path` in errors.
+pub fn read_save_in(dir: &Path, path: &Path) -> Result<SaveFile, LoadError> {
+    let save = read_ron(dir, path, "a save")?;
+    crate::files::clean_leftovers(&dir.join(path));
+    Ok(save)
+}
+
+/// Reads a RON file. Errors name the file and the place, but never quote
+/// it: the file may be anything readable (say, `/etc/shadow`).
+fn read_ron<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    path: &Path,
+    what: &str,
+) -> Result<T, LoadError> {
+    let text = crate::files::read_regular(&dir.join(path), crate::files::MAX_SAVE_BYTES)
         .map_err(|e| LoadError(format!("cannot read {}: {e}", path.display())))?;
     crate::load::ron_options().from_str(&text).map_err(|e| {
         LoadError(format!(
-            "{}:{}:{}: {}",
+            "{} is not {what}: it does not read as one (line {}, column {})",
             path.display(),
             e.span.start.line,
             e.span.start.col,
-            e.code
         ))
     })
 }
@@ -187,7 +231,12 @@ pub struct PositionLegion {
 impl Position {
     /// Reads a position file.
     pub fn read(path: &Path) -> Result<Position, LoadError> {
-        read_ron(path)
+        Position::read_in(Path::new(""), path)
+    }
+
+    /// Reads `dir.join(path)`, naming `path` in errors.
+    pub fn read_in(dir: &Path, path: &Path) -> Result<Position, LoadError> {
+        read_ron(dir, path, "a position")
     }
 
     /// The game at this position.
@@ -278,5 +327,76 @@ impl Position {
             .map_err(|e| LoadError(e.to_string()))?;
         game.check_invariants().map_err(LoadError)?;
         Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// "Saves are atomic": a save interrupted after its text is written but
+    /// before the rename leaves the old save whole and loadable, and what a
+    /// killed save left behind goes at the next save.
+    #[test]
+    fn an_interrupted_save_keeps_the_old_save() {
+        let variant = Arc::new(crate::titan_for_tests());
+        let names = ["A".to_string(), "B".to_string()];
+        let (mut game, _) = Game::new(variant.clone(), BTreeMap::new(), &names, 3).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.ron");
+        game.save(&path).unwrap();
+        let saved = game.state.clone();
+        let p = game.to_act()[0];
+        let action = game.legal_actions(p).remove(0);
+        game.apply(p, &action).unwrap();
+        assert_ne!(game.state, saved);
+        let mut written = None;
+        let interrupted = game.save_with(&path, |tmp| {
+            written = std::fs::read_to_string(tmp).ok();
+            Err(std::io::Error::other("killed before the rename"))
+        });
+        assert!(interrupted.is_err());
+        assert!(
+            written.is_some_and(|t| t.contains("InitialSplit")),
+            "the new save was written"
+        );
+        assert_eq!(Game::load(variant.clone(), &path).unwrap().state, saved);
+        // A killed process leaves its temporary file: the next save removes it.
+        let leftover = dir.path().join(".game.ron.tmp4242");
+        std::fs::write(&leftover, "half a save").unwrap();
+        game.save(&path).unwrap();
+        assert!(!leftover.exists());
+        assert_eq!(
+            Game::load(variant.clone(), &path).unwrap().state,
+            game.state
+        );
+        // ... and so does the next load.
+        std::fs::write(&leftover, "half a save").unwrap();
+        Game::load(variant, &path).unwrap();
+        assert!(!leftover.exists());
+    }
+
+    /// A save never replaces a file that is not a save, and a load names a
+    /// foreign file without quoting it.
+    #[test]
+    fn saves_replace_only_saves_and_loads_quote_nothing() {
+        let variant = Arc::new(crate::titan_for_tests());
+        let names = ["A".to_string(), "B".to_string()];
+        let (game, _) = Game::new(variant.clone(), BTreeMap::new(), &names, 3).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("passwd");
+        std::fs::write(&other, "root:x:0:0:secret:/root:/bin/sh\n").unwrap();
+        assert!(game.save(&other).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&other).unwrap(),
+            "root:x:0:0:secret:/root:/bin/sh\n"
+        );
+        for e in [
+            Game::load(variant.clone(), &other).unwrap_err().0,
+            Position::read(&other).unwrap_err().0,
+        ] {
+            assert!(e.contains("is not a"), "{e}");
+            assert!(!e.contains("root:") && !e.contains("secret"), "{e}");
+        }
     }
 }
