@@ -768,10 +768,20 @@ pub struct BattleRules {
     /// The edges on which an attacker may enter; the defender enters on the
     /// opposite edge.
     pub attacker_edges: Vec<Edge>,
+    /// The narrow edge that carries the battleland's name, which lies on the
+    /// land's numbered corner (Law of the Battlelands 25.A, 25.B); attackers
+    /// enter by the edge as far round from it as the border they crossed is
+    /// from that corner (default `NorthEast`).
+    #[serde(default = "north_east")]
+    pub name_side: Edge,
     /// A hex higher than both ends of a rangestrike blocks its line of sight
     /// (default true; the Avalon Hill reading of the hills and mountains).
     #[serde(default = "yes")]
     pub elevation_blocks_sight: bool,
+}
+
+fn north_east() -> Edge {
+    Edge::NorthEast
 }
 
 /// Limits on variant scripts.
