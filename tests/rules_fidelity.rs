@@ -31,8 +31,8 @@ fn only_the_player_whose_roll_is_taken_rolls_again() {
     let mut rerolled_against_assigned = 0;
     for players in 2..=6 {
         for seed in 0..40 {
-            let (g, events) = Game::new(v.clone(), Default::default(), &names(players), seed)
-                .unwrap();
+            let (g, events) =
+                Game::new(v.clone(), Default::default(), &names(players), seed).unwrap();
             let mut assigned: Vec<Option<u8>> = vec![None; players];
             for e in &events {
                 let Event::TowerRolls { rolls } = e else {
@@ -76,10 +76,18 @@ fn an_assigned_tower_stands() {
         .collect();
     assert!(rounds[0].contains(&(PlayerId(0), 4)), "{rounds:?}");
     assert!(
-        rounds[1..].iter().all(|r| r.iter().all(|&(p, _)| p != PlayerId(0))),
+        rounds[1..]
+            .iter()
+            .all(|r| r.iter().all(|&(p, _)| p != PlayerId(0))),
         "{rounds:?}"
     );
-    assert_eq!(g.variant.board.land(g.state.players[0].tower.unwrap()).number, 400);
+    assert_eq!(
+        g.variant
+            .board
+            .land(g.state.players[0].tower.unwrap())
+            .number,
+        400
+    );
 }
 
 fn player(name: &str, tower: u32) -> PositionPlayer {
@@ -174,7 +182,12 @@ fn tower_order_is_an_option() {
 fn the_highest_tower_plays_first() {
     for seed in 0..20 {
         let (g, _) = Game::new(titan(), Default::default(), &names(4), seed).unwrap();
-        let tower = |p: usize| g.variant.board.land(g.state.players[p].tower.unwrap()).number;
+        let tower = |p: usize| {
+            g.variant
+                .board
+                .land(g.state.players[p].tower.unwrap())
+                .number
+        };
         let best = (0..4).max_by_key(|&p| tower(p)).unwrap();
         assert_eq!(g.state.active.0 as usize, best, "seed {seed}");
     }
@@ -268,7 +281,13 @@ fn every_border_of_every_land_gives_its_own_wide_edge() {
                 continue;
             }
             let (req, battle) = entry_in(&v, land.number, v.board.land(n).number);
-            assert_eq!(req, battle, "land {} from {}", land.number, v.board.land(n).number);
+            assert_eq!(
+                req,
+                battle,
+                "land {} from {}",
+                land.number,
+                v.board.land(n).number
+            );
             assert!(v.rules.battle.attacker_edges.contains(&req));
             seen.push(req);
         }
@@ -277,4 +296,303 @@ fn every_border_of_every_land_gives_its_own_wide_edge() {
         unique.dedup();
         assert_eq!(unique.len(), seen.len(), "land {}: {seen:?}", land.number);
     }
+}
+
+// --- Refusals that say why ---------------------------------------------------
+
+fn game_at(
+    players: Vec<PositionPlayer>,
+    legions: Vec<PositionLegion>,
+    phase: Phase,
+    roll: Option<u8>,
+) -> Game {
+    Position {
+        options: Default::default(),
+        seed: 2,
+        players,
+        legions,
+        active: 0,
+        phase,
+        roll,
+        turn: 3,
+    }
+    .to_game(titan())
+    .unwrap()
+}
+
+/// The action is refused naming `rule` and saying `why`, and nothing changes.
+fn refused_because(g: &mut Game, p: u8, a: Action, rule: &str, why: &str) {
+    let before = g.state_hash();
+    let err = g.apply(PlayerId(p), &a).expect_err("refused");
+    assert!(err.rule.contains(rule), "{a:?}: {err}");
+    assert!(err.message.contains(why), "{a:?}: {err}");
+    assert_eq!(g.state_hash(), before);
+}
+
+fn two_players() -> Vec<PositionPlayer> {
+    vec![player("Ann", 100), player("Bob", 400)]
+}
+
+fn mv(g: &Game, marker: &str, to: u32, from: u32) -> Action {
+    Action::Move {
+        legion: marker.parse().unwrap(),
+        to: g.variant.board.by_number(to).unwrap(),
+        entered_from: g.variant.board.by_number(from).unwrap(),
+    }
+}
+
+/// Reference sheet, Movement: "A Legion may move through a friendly Legion's
+/// Land but may not end its move there."
+#[test]
+fn ending_on_a_friendly_legion_says_so() {
+    let mut g = game_at(
+        two_players(),
+        vec![
+            legion("P1-01", 1, &["Titan", "Ogre"]),
+            legion("P1-02", 2, &["Angel", "Ogre"]),
+            legion("P2-01", 400, &["Titan", "Ogre"]),
+        ],
+        Phase::Move,
+        Some(1),
+    );
+    let a = mv(&g, "P1-01", 2, 1);
+    refused_because(&mut g, 0, a, "Movement", "your legion P1-02 is there");
+}
+
+/// Reference sheet, Movement: once engaged, "no further movement into or
+/// across that Land is allowed this turn".
+#[test]
+fn entering_an_engaged_land_says_so() {
+    let mut engaged = legion("P1-02", 2, &["Angel", "Ogre"]);
+    engaged.moved = true;
+    engaged.entered_from = Some(1);
+    let mut g = game_at(
+        two_players(),
+        vec![
+            legion("P1-01", 1, &["Titan", "Ogre"]),
+            engaged,
+            legion("P2-01", 2, &["Titan", "Ogre"]),
+        ],
+        Phase::Move,
+        Some(1),
+    );
+    let a = mv(&g, "P1-01", 2, 1);
+    refused_because(&mut g, 0, a, "Movement", "land 2 is engaged this turn");
+}
+
+/// A move the signs do not allow names the signs (reference sheet, Movement
+/// Signs).
+#[test]
+fn a_move_against_the_signs_says_so() {
+    let mut g = game_at(
+        two_players(),
+        vec![
+            legion("P1-01", 1, &["Titan", "Ogre"]),
+            legion("P2-01", 400, &["Titan", "Ogre"]),
+        ],
+        Phase::Move,
+        Some(1),
+    );
+    let a = mv(&g, "P1-01", 42, 1);
+    refused_because(
+        &mut g,
+        0,
+        a,
+        "Movement Signs",
+        "the signs do not lead there",
+    );
+}
+
+fn teleport(
+    g: &Game,
+    marker: &str,
+    to: u32,
+    kind: titan_core::game::TeleportKind,
+    lord: &str,
+) -> Action {
+    Action::Teleport {
+        legion: marker.parse().unwrap(),
+        to: g.variant.board.by_number(to).unwrap(),
+        kind,
+        lord: g.variant.character_by_name(lord).unwrap(),
+    }
+}
+
+/// Reference sheet, Teleportation: "Only one Legion may be teleported per
+/// Movement Phase."
+#[test]
+fn a_second_teleport_says_so() {
+    use titan_core::game::TeleportKind::Tower;
+    let mut g = game_at(
+        vec![player("Ann", 100), player("Bob", 400), player("Cy", 600)],
+        vec![
+            legion("P1-01", 100, &["Titan", "Ogre"]),
+            legion("P1-02", 200, &["Angel", "Ogre"]),
+            legion("P2-01", 400, &["Titan", "Ogre"]),
+            legion("P3-01", 600, &["Titan", "Ogre"]),
+        ],
+        Phase::Move,
+        Some(6),
+    );
+    let first = teleport(&g, "P1-01", 300, Tower, "Titan");
+    g.apply(PlayerId(0), &first).unwrap();
+    let second = teleport(&g, "P1-02", 500, Tower, "Angel");
+    refused_because(
+        &mut g,
+        0,
+        second,
+        "Teleportation",
+        "only 1 legion may be teleported",
+    );
+}
+
+/// Reference sheet, Teleportation: Titan teleportation goes "to any Land that
+/// contains another player's Legion".
+#[test]
+fn a_titan_teleport_onto_a_vacant_land_says_so() {
+    use titan_core::game::TeleportKind::Titan;
+    let mut ann = player("Ann", 100);
+    ann.score = 400;
+    let mut g = game_at(
+        vec![ann, player("Bob", 400)],
+        vec![
+            legion("P1-01", 1, &["Titan", "Ogre"]),
+            legion("P2-01", 400, &["Titan", "Ogre"]),
+        ],
+        Phase::Move,
+        Some(6),
+    );
+    let a = teleport(&g, "P1-01", 20, Titan, "Titan");
+    refused_because(&mut g, 0, a, "Teleportation", "land 20 holds none");
+    let ok = teleport(&g, "P1-01", 400, Titan, "Titan");
+    g.apply(PlayerId(0), &ok).unwrap();
+}
+
+/// Law of Titan 1982 5.0: the caretaker hands out the counters there are; when
+/// a stack is empty, nobody musters that character.
+#[test]
+fn mustering_from_an_empty_stack_says_so() {
+    let mut here = legion("P1-01", 100, &["Titan", "Ogre"]);
+    here.moved = true;
+    here.entered_from = Some(3);
+    let mut g = game_at(
+        two_players(),
+        vec![
+            here,
+            // All six Warlocks are in play.
+            legion("P1-02", 1, &["Warlock", "Warlock", "Warlock"]),
+            legion("P2-01", 400, &["Titan", "Warlock", "Warlock", "Warlock"]),
+        ],
+        Phase::Muster,
+        None,
+    );
+    let a = Action::Muster {
+        legion: "P1-01".parse().unwrap(),
+        recruit: g.variant.character_by_name("Warlock").unwrap(),
+        reveal: vec![g.variant.character_by_name("Titan").unwrap()],
+    };
+    refused_because(&mut g, 0, a, "caretaker", "no Warlock is left");
+    // What does not qualify says that instead.
+    let b = Action::Muster {
+        legion: "P1-01".parse().unwrap(),
+        recruit: g.variant.character_by_name("Guardian").unwrap(),
+        reveal: vec![],
+    };
+    refused_because(
+        &mut g,
+        0,
+        b,
+        "Enlistment",
+        "does not qualify to muster a Guardian",
+    );
+}
+
+/// Reference sheet, Engagement: the defender may flee "as long as his Legion
+/// does not contain a Lord".
+#[test]
+fn fleeing_with_a_lord_says_so() {
+    let mut att = legion("P1-01", 5, &["Titan", "Ogre"]);
+    att.moved = true;
+    att.entered_from = Some(4);
+    let mut g = game_at(
+        two_players(),
+        vec![
+            att,
+            legion("P2-01", 5, &["Angel", "Ogre"]),
+            legion("P2-02", 400, &["Titan"]),
+        ],
+        Phase::Engage,
+        None,
+    );
+    let land = g.variant.board.by_number(5).unwrap();
+    g.apply(PlayerId(0), &Action::Engage { land }).unwrap();
+    refused_because(
+        &mut g,
+        1,
+        Action::Flee,
+        "Engagement",
+        "holds Angel: a legion with a lord may not flee",
+    );
+}
+
+/// Law of the Battlelands 25.D: a character not brought on in its side's first
+/// maneuver phase is out of the battle; moving it later says so.
+#[test]
+fn a_character_that_failed_to_enter_cannot_move() {
+    use titan_core::battle::{Action as B, Battle, BattleSetup, Fighter};
+    use titan_core::rng::GameRng;
+    let v = titan();
+    let f = |n: &str| {
+        let c = v.character_by_name(n).unwrap();
+        Fighter {
+            character: c,
+            power: v.character(c).power,
+        }
+    };
+    let setup = BattleSetup {
+        terrain: v.terrain_by_name("Plains").unwrap(),
+        attacker: vec![f("Ogre"), f("Centaur")],
+        defender: vec![f("Troll"), f("Lion")],
+        attacker_edge: Edge::SouthWest,
+        summonable: vec![],
+        reinforcements: vec![],
+        teleported: false,
+    };
+    let mut b = Battle::new(&v, setup, GameRng::new(1)).unwrap();
+    // Units 2 and 3 are the defender's: the Troll enters, the Lion does not.
+    let hex = |l: &str| titan_core::battleland::HexId::from_label(l).unwrap();
+    let end_maneuver = |b: &mut Battle| {
+        b.apply(B::EndManeuver).unwrap();
+        while b.phase() != titan_core::battle::Phase::Maneuver {
+            b.apply(B::EndStrikes).unwrap();
+        }
+    };
+    b.apply(B::Move {
+        unit: 2,
+        to: hex("E5"),
+    })
+    .unwrap();
+    end_maneuver(&mut b);
+    // The attacker's maneuver, then the defender's second one.
+    b.apply(B::Move {
+        unit: 0,
+        to: hex("A1"),
+    })
+    .unwrap();
+    b.apply(B::Move {
+        unit: 1,
+        to: hex("B1"),
+    })
+    .unwrap();
+    end_maneuver(&mut b);
+    let err = b
+        .apply(B::Move {
+            unit: 3,
+            to: hex("E4"),
+        })
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("failed to enter") && err.to_string().contains("25.D"),
+        "{err}"
+    );
 }

@@ -46,7 +46,10 @@ fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
     let tmp = tempfile::tempdir().unwrap();
     // The bundled variants only: a user's own beside them is not the tests'.
     for v in ["battlelands-1981", "titan", "titan-shorter"] {
-        copy_tree(&repo().join("variants").join(v), &tmp.path().join("variants").join(v));
+        copy_tree(
+            &repo().join("variants").join(v),
+            &tmp.path().join("variants").join(v),
+        );
     }
     copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
     for f in std::fs::read_dir(repo().join("tests/fixtures")).unwrap() {

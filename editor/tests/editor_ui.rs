@@ -35,7 +35,10 @@ fn workspace() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     // The bundled variants only: a user's own beside them is not the tests'.
     for v in ["battlelands-1981", "titan", "titan-shorter"] {
-        copy_tree(&repo().join("variants").join(v), &tmp.path().join("variants").join(v));
+        copy_tree(
+            &repo().join("variants").join(v),
+            &tmp.path().join("variants").join(v),
+        );
     }
     copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
     tmp

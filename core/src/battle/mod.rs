@@ -950,7 +950,15 @@ impl<'v> Battle<'v> {
                     } else if u.locked {
                         "a character in contact at the start of the maneuver phase cannot move (Law of the Battlelands 26.C)"
                     } else {
-                        "this character cannot move now"
+                        match u.status {
+                            Status::Gone(Fate::NotEntered) => {
+                                "this character failed to enter in its side's first maneuver phase and is out of the battle (Law of the Battlelands 25.D)"
+                            }
+                            Status::Gone(_) => "this character is out of the battle",
+                            _ => {
+                                "characters enter only in their side's first maneuver phase (Law of the Battlelands 25.D)"
+                            }
+                        }
                     });
                 };
                 let occ = occupied(s);
@@ -1255,7 +1263,11 @@ impl<'v> Battle<'v> {
             && s.moving == BattleSide::Defender
             && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver
             && s.reinforced.is_none()
-            && self.setup.reinforcements.iter().any(|&c| self.qualifies(s, c))
+            && self
+                .setup
+                .reinforcements
+                .iter()
+                .any(|&c| self.qualifies(s, c))
             && self.legion_size(s, BattleSide::Defender)
                 < self.variant.rules.legions.max_size as usize
     }
@@ -1271,7 +1283,9 @@ impl<'v> Battle<'v> {
             .map(|u| u.character)
             .collect();
         let mut judge = |h: crate::model::HookId, r: CharacterId, chars: &[CharacterId]| {
-            let args: Vec<u16> = std::iter::once(r.0).chain(chars.iter().map(|c| c.0)).collect();
+            let args: Vec<u16> = std::iter::once(r.0)
+                .chain(chars.iter().map(|c| c.0))
+                .collect();
             self.lua.as_ref().is_some_and(|lua| {
                 lua.call_hook::<_, bool>(
                     &self.variant.hooks[h.index()],

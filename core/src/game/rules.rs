@@ -20,6 +20,8 @@ use crate::compile::script_limits;
 use crate::lua::LuaHost;
 use crate::model::ClassId;
 
+mod refusal;
+
 /// Which teleport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TeleportKind {
@@ -37,6 +39,7 @@ const MULLIGAN: &str = "Law of the Battlelands 23.A";
 const TELEPORT: &str = "reference sheet, Teleportation";
 const ENGAGEMENT: &str = "reference sheet, Engagement";
 const ENLISTMENT: &str = "reference sheet, Enlistment";
+const CARETAKER: &str = "Law of Titan 1982 5.0 (the caretaker's stacks)";
 // The reference sheet section on summoning (its title names the summoned lord).
 const SUMMON: &str = "reference sheet, summoning section; Law of the Battlelands 28.A";
 const ACQUIRE: &str = "reference sheet, Acquiring Angels";
@@ -1192,17 +1195,7 @@ fn move_legion(
         entered_from: from,
     };
     if !targets.contains(&target) {
-        let number = |l: LandId| game.variant.board.land(l).number;
-        return refuse(
-            SIGNS,
-            format!(
-                "legion {marker} cannot move from land {} to land {} entering from land {} with a roll of {}",
-                number(legion.land),
-                number(to),
-                number(from),
-                game.state.roll.unwrap_or(0)
-            ),
-        );
+        return Err(refusal::why_not_move(game, legion, to, from, &occ));
     }
     let start = legion.land;
     let l = &mut game.state.legions[i];
@@ -1236,10 +1229,8 @@ fn teleport(
         lord,
     };
     if !teleports(game, &game.state.legions[i], &occ).contains(&wanted) {
-        return refuse(
-            TELEPORT,
-            format!("legion {marker} cannot teleport there now"),
-        );
+        let l = &game.state.legions[i];
+        return Err(refusal::why_not_teleport(game, l, to, kind, lord, &occ));
     }
     let from = game.state.legions[i].land;
     game.state.teleports += 1;
@@ -1404,7 +1395,7 @@ fn engagement_step(
                 return refuse(ENGAGEMENT, "the defender is gone");
             };
             if !may_flee(game, def) {
-                return refuse(ENGAGEMENT, "a legion with a lord may not flee");
+                return Err(refusal::why_not_flee(game, def));
             }
             let chars = def.characters.clone();
             let (num, den) = game.variant.rules.scoring.flee_fraction;
@@ -1514,6 +1505,12 @@ fn engagement_step(
             battle_action(game, player, &e, a, events)?;
         }
         (EngagementStep::After(a), _) => after_step(game, player, &e, a, action, events)?,
+        (EngagementStep::Negotiate { .. }, Action::Flee)
+            if game.legion(e.defender).is_some_and(|d| !may_flee(game, d)) =>
+        {
+            let def = game.legion(e.defender).expect("checked");
+            return Err(refusal::why_not_flee(game, def));
+        }
         (step, action) => {
             return refuse(
                 ENGAGEMENT,
@@ -1794,10 +1791,7 @@ fn after_step(
                 reveal: sorted(reveal.clone()),
             };
             if !muster_options(game, winner).contains(&option) {
-                return refuse(
-                    ENLISTMENT,
-                    "the legion does not qualify to muster that character here",
-                );
+                return Err(refusal::why_not_muster(game, winner, &option));
             }
             do_muster(game, a.winner, option, events);
             next.reinforce = false;
@@ -2206,10 +2200,7 @@ fn muster(
         reveal: sorted(reveal.to_vec()),
     };
     if !muster_options(game, l).contains(&option) {
-        return refuse(
-            ENLISTMENT,
-            "the legion does not qualify to muster that character in this land, showing those characters, or none is left",
-        );
+        return Err(refusal::why_not_muster(game, l, &option));
     }
     do_muster(game, marker, option, events);
     Ok(())
@@ -2313,9 +2304,17 @@ fn next_player(game: &mut Game, events: &mut Vec<Event>) {
 pub(super) fn entry_edge(game: &Game, land: LandId, from: Option<LandId>) -> crate::format::Edge {
     use crate::format::Edge;
     let rules = &game.variant.rules.battle;
-    let first = rules.attacker_edges.first().copied().unwrap_or(Edge::SouthWest);
+    let first = rules
+        .attacker_edges
+        .first()
+        .copied()
+        .unwrap_or(Edge::SouthWest);
     let board = &game.variant.board;
-    if let Some(fixed) = game.variant.battleland(board.land(land).terrain).attacker_edge {
+    if let Some(fixed) = game
+        .variant
+        .battleland(board.land(land).terrain)
+        .attacker_edge
+    {
         return fixed;
     }
     let Some(from) = from else { return first };
@@ -2324,7 +2323,10 @@ pub(super) fn entry_edge(game: &Game, land: LandId, from: Option<LandId>) -> cra
         return first;
     };
     let steps = (border + 6 - numbered_corner(game, land)) % 6;
-    let name = Edge::ALL.iter().position(|&e| e == rules.name_side).unwrap_or(0);
+    let name = Edge::ALL
+        .iter()
+        .position(|&e| e == rules.name_side)
+        .unwrap_or(0);
     Edge::ALL[(name + steps) % 6]
 }
 
@@ -2376,7 +2378,14 @@ pub(super) fn numbered_corner(game: &Game, land: LandId) -> usize {
     let (x, y) = centre(p);
     let (dx, dy) = (x - cx / n, y - cy / n);
     // The six directions, screen coordinates (y grows downward).
-    let dirs = [(0.0, -1.0), (h, -0.5), (h, 0.5), (0.0, 1.0), (-h, 0.5), (-h, -0.5)];
+    let dirs = [
+        (0.0, -1.0),
+        (h, -0.5),
+        (h, 0.5),
+        (0.0, 1.0),
+        (-h, 0.5),
+        (-h, -0.5),
+    ];
     let axis = (0..6)
         .max_by(|&i, &j| {
             let dot = |k: usize| dirs[k].0 * dx + dirs[k].1 * dy;
