@@ -596,3 +596,73 @@ fn a_character_that_failed_to_enter_cannot_move() {
         "{err}"
     );
 }
+
+// --- Traps for a variant author ----------------------------------------------
+
+/// The Titan's power has one source, its row in the characters file: a game
+/// and `titan rules strike` give the same (reference sheet, Titans: the
+/// base power grows by one per 100 points).
+#[test]
+fn the_titans_power_is_the_same_in_a_game_and_in_rules_strike() {
+    let dir = common::root().join("tests/fixtures/strong-titan");
+    let v = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    let (g, _) = Game::new(v, Default::default(), &names(2), 1).unwrap();
+    assert_eq!(g.titan_power(PlayerId(0)), 8);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args([
+            "rules",
+            "strike",
+            "--variant",
+            "tests/fixtures/strong-titan",
+            "--battleland",
+            "Plains",
+            "--striker",
+            "Titan@C3",
+            "--target",
+            "Ogre@C4",
+        ])
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["dice"], 8);
+}
+
+/// docs/variant-format.md, `extends`: a `rules.ron` section of an extending
+/// variant names only the fields it changes; the others are the base's.
+#[test]
+fn a_rules_section_overrides_one_field() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("variant.ron"),
+        r#"(id: "longer-range", title: "Longer range", version: "0.1.0", extends: "titan",
+            files: (rules: "rules.ron"))"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("rules.ron"),
+        "// One field of one section.\n(\n    battle: (max_range: 5),\n)\n",
+    )
+    .unwrap();
+    let house = titan_core::load(dir.path(), &common::options()).unwrap();
+    let base = titan();
+    assert_eq!(house.rules.battle.max_range, 5);
+    let mut expected = base.rules.battle.clone();
+    expected.max_range = 5;
+    assert_eq!(house.rules.battle, expected);
+    assert_eq!(house.rules.legions, base.rules.legions);
+    // A misspelt field is still an error at its line.
+    std::fs::write(
+        dir.path().join("rules.ron"),
+        "(\n    battle: (\n        max_rnage: 5,\n    ),\n)\n",
+    )
+    .unwrap();
+    let errors = titan_core::load(dir.path(), &common::options()).unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.line == 3 && e.message.contains("max_rnage")),
+        "{errors:?}"
+    );
+}

@@ -1021,9 +1021,27 @@ impl<'a> Compiler<'a> {
                     "rules.titan: points_per_power must be positive",
                 );
             }
+            let power = self
+                .data
+                .characters
+                .iter()
+                .find(|c| c.name == t.character)
+                .map_or(0, |c| c.power);
+            if let Some(base) = t.base_power
+                && base != power
+            {
+                self.error(
+                    self.origins.rules_file("titan"),
+                    &["base_power"],
+                    format!(
+                        "rules.titan: base_power {base} differs from the {}'s power {power} in the characters file; the characters file gives it, so leave base_power out",
+                        t.character
+                    ),
+                );
+            }
             Some(TitanRules {
                 character: id,
-                base_power: t.base_power,
+                base_power: power,
                 points_per_power: t.points_per_power,
             })
         });

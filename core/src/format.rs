@@ -715,8 +715,11 @@ pub struct TitanTeleport {
 #[serde(deny_unknown_fields)]
 pub struct TitanRules {
     pub character: String,
-    /// Power is base + one per `points_per_power` points scored.
-    pub base_power: u8,
+    /// Power is base + one per `points_per_power` points scored. The base is
+    /// the character's `power` in `characters.ron` (one source of truth);
+    /// given here too, it must be the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_power: Option<u8>,
     pub points_per_power: u32,
 }
 
