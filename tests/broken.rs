@@ -80,6 +80,7 @@ cases! {
     lua_syntax => "lua-syntax",
     malformed_ron => "malformed-ron",
     missing_battleland => "missing-battleland",
+    muster_unreachable => "muster-unreachable",
     titan_power => "titan-power",
     unknown_field => "unknown-field",
     unknown_native => "unknown-native",

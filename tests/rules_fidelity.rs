@@ -624,7 +624,11 @@ fn the_titans_power_is_the_same_in_a_game_and_in_rules_strike() {
         .current_dir(common::root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["dice"], 8);
 }
@@ -664,5 +668,66 @@ fn a_rules_section_overrides_one_field() {
             .iter()
             .any(|e| e.line == 3 && e.message.contains("max_rnage")),
         "{errors:?}"
+    );
+}
+
+/// docs/variant-format.md, `mustering.ron`: a row with `ladder: false` is
+/// mustered only as its `like` and `needs` say ("only 2 Rangers may muster a
+/// Wolf"). Here the Plains' Lion row refuses the ladder: two Centaurs or a
+/// Lion muster a Lion, a Ranger (the row above) no longer does.
+#[test]
+fn a_mustering_row_can_refuse_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("variant.ron"),
+        r#"(id: "picky", title: "Picky", version: "0.1.0", extends: "titan",
+            files: (mustering: "mustering.ron"))"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("mustering.ron"),
+        r#"[(terrain: "Plains", rows: [
+            (character: "Centaur"),
+            (character: "Lion", needs: [Previous(2)], ladder: false),
+            (character: "Ranger", needs: [Previous(2)]),
+        ])]"#,
+    )
+    .unwrap();
+    let v = titan_core::load(dir.path(), &common::options()).unwrap();
+    let plains = v.terrain_by_name("Plains").unwrap();
+    let ids = |names: &[&str]| -> Vec<titan_core::model::CharacterId> {
+        names
+            .iter()
+            .map(|n| v.character_by_name(n).unwrap())
+            .collect()
+    };
+    let recruits = |legion: &[&str]| -> Vec<String> {
+        let mut judge = |_, _, _: &[titan_core::model::CharacterId]| false;
+        let mut r: Vec<String> =
+            titan_core::game::muster::options(&v, plains, &ids(legion), &mut judge)
+                .into_iter()
+                .map(|o| v.character(o.recruit).name.clone())
+                .collect();
+        r.dedup();
+        r
+    };
+    // A Ranger no longer brings a Lion; it still brings a Centaur (ladder).
+    assert_eq!(recruits(&["Ranger"]), ["Centaur", "Ranger"]);
+    assert_eq!(recruits(&["Centaur", "Centaur"]), ["Centaur", "Lion"]);
+    assert_eq!(recruits(&["Lion"]), ["Centaur", "Lion"]);
+    // The bundled Plains: the ladder lets a Ranger muster a Lion.
+    let t = titan();
+    let mut judge = |_, _, _: &[titan_core::model::CharacterId]| false;
+    let ranger = vec![t.character_by_name("Ranger").unwrap()];
+    let lion = t.character_by_name("Lion").unwrap();
+    assert!(
+        titan_core::game::muster::options(
+            &t,
+            t.terrain_by_name("Plains").unwrap(),
+            &ranger,
+            &mut judge
+        )
+        .iter()
+        .any(|o| o.recruit == lion)
     );
 }

@@ -553,10 +553,21 @@ impl<'a> Compiler<'a> {
                         format::Needs::Hook(name) => Needs::Hook(self.hook(file, &[&q, &format!("\"{name}\"")], name)),
                     });
                 }
+                if !r.like && (!r.ladder || !t.ladder) && r.needs.is_empty() {
+                    self.error(
+                        file,
+                        &anchors,
+                        format!(
+                            "{} in {} can never be mustered: the row has no needs, `like` is off and the ladder does not reach it",
+                            r.character, t.terrain
+                        ),
+                    );
+                }
                 rows.push(MusterRow {
                     character,
                     needs,
                     like: r.like,
+                    ladder: r.ladder,
                 });
             }
             tables[terrain.index()] = Some(MusterTable {

@@ -414,6 +414,16 @@ pub struct MusterRow {
     pub needs: Vec<Needs>,
     #[serde(default = "yes")]
     pub like: bool,
+    /// Whether, in a ladder table, a legion with a character of a higher row
+    /// qualifies (default true). `false` leaves only `like` and `needs`: a
+    /// row of Wolves with `ladder: false, like: false, needs:
+    /// [Character(name: "Ranger", count: 2)]` is mustered by two Rangers only.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub ladder: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// One way of qualifying to muster a row's character.

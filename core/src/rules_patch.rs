@@ -233,7 +233,10 @@ mod tests {
         let done = complete(text, &base());
         let r: RulesDef = crate::load::ron_options().from_str(&done).unwrap();
         let l = r.legions.unwrap();
-        assert_eq!((l.max_size, l.markers_per_player, l.max_split_parts), (8, 12, 2));
+        assert_eq!(
+            (l.max_size, l.markers_per_player, l.max_split_parts),
+            (8, 12, 2)
+        );
         assert!(r.strike_chart.is_none(), "sections not given stay out");
         assert_eq!(done.lines().count(), text.lines().count());
     }
