@@ -275,6 +275,11 @@ pub enum Sight {
     /// Unless the rangestriker or the target stands on the hexside's top side,
     /// next to it.
     UnlessEndAtop,
+    /// Counted over the whole line: crossing one or two such hexsides is clear
+    /// when the rangestriker or the target stands atop one of them (or atop
+    /// another sight-limiting hexside the line crosses); crossing three, when
+    /// both do (Gods of Titan 12.7, hazard chart).
+    UnlessEndAtopAny,
 }
 
 /// The closed set of hazard effects the engine evaluates in Rust.
@@ -305,7 +310,8 @@ pub enum Effect {
         dice: i8,
     },
     /// A change to a rangestriker's skill for each such hex its strike passes
-    /// through (not counting its own hex or the target's).
+    /// through (not counting its own hex or the target's); for a hexside
+    /// hazard, for each such hexside it crosses going up (onto the top side).
     RangestrikeThrough {
         #[serde(default)]
         striker: Who,
