@@ -731,3 +731,33 @@ fn a_mustering_row_can_refuse_the_ladder() {
         .any(|o| o.recruit == lion)
     );
 }
+
+/// Law of the Battlelands 25.B through `titan engine`: after entering land 100
+/// from 41, the battle answer's `attacker_edge` and its view agree (the
+/// Tower's lower left side).
+#[test]
+fn the_engine_answers_the_towers_entry_once() {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+        .arg("engine")
+        .current_dir(common::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    for line in [
+        r#"{"cmd": "load_position", "variant": "titan", "position": {"players": [{"name": "Ann", "tower": 500}, {"name": "Bob", "tower": 200}], "legions": [{"marker": "P1-01", "land": 100, "characters": ["Titan", "Ogre"], "moved": true, "entered_from": 41}, {"marker": "P2-01", "land": 100, "characters": ["Titan", "Ogre"]}, {"marker": "P2-02", "land": 200, "characters": ["Angel"]}], "active": 0, "phase": "Engage"}}"#,
+        r#"{"cmd": "apply", "player": 0, "action": {"action": "Engage", "land": 100}}"#,
+        r#"{"cmd": "apply", "player": 1, "action": {"action": "Fight"}}"#,
+        r#"{"cmd": "battle", "player": 0}"#,
+    ] {
+        writeln!(input, "{line}").unwrap();
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    let last = String::from_utf8(out.stdout).unwrap();
+    let answer: serde_json::Value = serde_json::from_str(last.lines().last().unwrap()).unwrap();
+    assert_eq!(answer["battle"]["attacker_edge"], "SouthWest", "{answer}");
+    assert_eq!(answer["battle"]["view"]["attacker_edge"], "SouthWest", "{answer}");
+}
