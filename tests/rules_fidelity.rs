@@ -759,5 +759,8 @@ fn the_engine_answers_the_towers_entry_once() {
     let last = String::from_utf8(out.stdout).unwrap();
     let answer: serde_json::Value = serde_json::from_str(last.lines().last().unwrap()).unwrap();
     assert_eq!(answer["battle"]["attacker_edge"], "SouthWest", "{answer}");
-    assert_eq!(answer["battle"]["view"]["attacker_edge"], "SouthWest", "{answer}");
+    assert_eq!(
+        answer["battle"]["view"]["attacker_edge"], "SouthWest",
+        "{answer}"
+    );
 }
