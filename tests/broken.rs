@@ -81,6 +81,7 @@ cases! {
     malformed_ron => "malformed-ron",
     missing_battleland => "missing-battleland",
     muster_unreachable => "muster-unreachable",
+    name_side => "name-side",
     titan_power => "titan-power",
     unknown_field => "unknown-field",
     unknown_native => "unknown-native",

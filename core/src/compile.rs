@@ -1101,6 +1101,26 @@ impl<'a> Compiler<'a> {
                 "rules.battle: the attacker needs at least one edge to enter by",
             );
         }
+        if let Some(b) = &battle {
+            // Entry edges are the name-side turned by 1, 3 or 5 edges
+            // (ARCHITECTURE.md, "Entry sides"): all must be attacker edges.
+            let at = format::Edge::ALL.iter().position(|&e| e == b.name_side);
+            let bad = at.is_some_and(|i| {
+                [1, 3, 5]
+                    .iter()
+                    .any(|k| !b.attacker_edges.contains(&format::Edge::ALL[(i + k) % 6]))
+            });
+            if bad {
+                self.error(
+                    self.origins.rules_file("battle"),
+                    &["name_side"],
+                    format!(
+                        "rules.battle: name_side {:?} puts entries on edges that are not attacker_edges {:?} (the name-side is a narrow edge; the three edges one, three and five edges round from it are the attacker's)",
+                        b.name_side, b.attacker_edges
+                    ),
+                );
+            }
+        }
         if scripts.memory_mib == 0 || scripts.instructions_per_call == 0 {
             self.error(
                 self.origins.rules_file("scripts"),
