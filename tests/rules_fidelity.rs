@@ -251,6 +251,25 @@ fn entry_sides_of_a_land_pointing_down() {
     assert_eq!(entry(1, 2).0, Edge::NorthWest);
 }
 
+/// The printed board is six like sectors turned about its centre, and the
+/// derivation of the numbered corners turns with them: the six lands 1, 8,
+/// 15, 22, 29 and 36, entered from their inner-ring neighbour (1000 to 6000),
+/// all give the same edge (Law of the Battlelands 25.A).
+#[test]
+fn entry_sides_turn_with_the_boards_sectors() {
+    let v = titan();
+    for (land, inner) in [
+        (1, 1000),
+        (8, 2000),
+        (15, 3000),
+        (22, 4000),
+        (29, 5000),
+        (36, 6000),
+    ] {
+        assert_eq!(entry_in(&v, land, inner).0, Edge::SouthWest, "land {land}");
+    }
+}
+
 /// Law of the Battlelands 25.B: in the Tower the attacker always enters by the
 /// lower left side; the engine's battle request says so too, as the battle
 /// does (land 100 entered from 41).
