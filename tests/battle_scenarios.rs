@@ -53,6 +53,8 @@ enum Step {
     Gone(String),
     Reach(String, Vec<String>),
     StrikeNumber(String, String, u8),
+    /// A rangestrike's strike number (the line must be open).
+    RangeStrikeNumber(String, String, u8),
     Dice(String, String, u8),
     Contact(String, String, bool),
     /// Striker, target, possible, and the path when given.
@@ -205,6 +207,14 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
         Step::StrikeNumber(s, t, n) => {
             let r = b.strike_report(unit(b, s), unit(b, t)).unwrap();
             assert_eq!(r.strike_number, *n, "{ctx}: strike number {s} -> {t}");
+        }
+        Step::RangeStrikeNumber(s, t, n) => {
+            let r = b.line_of_sight(unit(b, s), unit(b, t)).unwrap();
+            assert_eq!(
+                r.strike_number,
+                Some(*n),
+                "{ctx}: rangestrike number {s} -> {t}: {r:?}"
+            );
         }
         Step::Dice(s, t, n) => {
             let r = b.strike_report(unit(b, s), unit(b, t)).unwrap();

@@ -434,8 +434,8 @@ fn a_save_of_another_variant_version_is_a_clear_error() {
     e.ok(json!({"cmd": "new_game", "variant": "titan", "players": ["A", "B", "C"], "seed": 3}));
     e.ok(json!({"cmd": "save", "path": path}));
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("\"1.0.0\""), "{text}");
-    std::fs::write(&path, text.replace("\"1.0.0\"", "\"0.9.0\"")).unwrap();
+    assert!(text.contains("\"1.1.0\""), "{text}");
+    std::fs::write(&path, text.replace("\"1.1.0\"", "\"0.9.0\"")).unwrap();
     let refused = e.send(json!({"cmd": "load", "path": path}));
     assert_eq!(refused["ok"], false);
     let message = refused["error"]["message"].as_str().unwrap();

@@ -103,6 +103,9 @@ fn every_example_of_the_protocol_doc_runs() {
     for session in &doc.sessions {
         // A fresh folder per session: saves and files do not leak between.
         let dir = tempfile::tempdir().unwrap();
+        // The bundled variants only: a user's own under variants/ would
+        // change the `variants` answer.
+        common::copy_bundled_into(dir.path());
         for (name, body) in &doc.files {
             std::fs::write(dir.path().join(name), body).unwrap();
         }

@@ -716,7 +716,7 @@ fn mustering() {
             recruit: guardian,
             reveal: vec![lion, lion, lion],
         },
-        "Enlistment",
+        "caretaker",
     );
 }
 

@@ -24,8 +24,7 @@ fn load(name: &str) -> Variant {
 
 #[test]
 fn every_bundled_variant_loads() {
-    let dirs = common::variant_dirs(&common::root().join("variants"));
-    assert!(dirs.len() >= 2);
+    let dirs = common::bundled_dirs();
     for dir in dirs {
         if let Err(errors) = titan_core::load(&dir, &common::options()) {
             panic!("{}: {errors:#?}", dir.display());
@@ -205,7 +204,7 @@ fn titan_shorter_extends_titan() {
 
 #[test]
 fn every_variant_round_trips_through_ron() {
-    let mut dirs = common::variant_dirs(&common::root().join("variants"));
+    let mut dirs = common::bundled_dirs();
     // A variant with scripts and hooks, too.
     dirs.push(common::root().join("tests/fixtures/hooked"));
     for dir in dirs {

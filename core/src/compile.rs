@@ -560,10 +560,21 @@ impl<'a> Compiler<'a> {
                         format::Needs::Hook(name) => Needs::Hook(self.hook(file, &[&q, &format!("\"{name}\"")], name)),
                     });
                 }
+                if !r.like && (!r.ladder || !t.ladder) && r.needs.is_empty() {
+                    self.error(
+                        file,
+                        &anchors,
+                        format!(
+                            "{} in {} can never be mustered: the row has no needs, `like` is off and the ladder does not reach it",
+                            r.character, t.terrain
+                        ),
+                    );
+                }
                 rows.push(MusterRow {
                     character,
                     needs,
                     like: r.like,
+                    ladder: r.ladder,
                 });
             }
             tables[terrain.index()] = Some(MusterTable {
@@ -1085,9 +1096,27 @@ impl<'a> Compiler<'a> {
                     "rules.titan: points_per_power must be positive",
                 );
             }
+            let power = self
+                .data
+                .characters
+                .iter()
+                .find(|c| c.name == t.character)
+                .map_or(0, |c| c.power);
+            if let Some(base) = t.base_power
+                && base != power
+            {
+                self.error(
+                    self.origins.rules_file("titan"),
+                    &["base_power"],
+                    format!(
+                        "rules.titan: base_power {base} differs from the {}'s power {power} in the characters file; the characters file gives it, so leave base_power out",
+                        t.character
+                    ),
+                );
+            }
             Some(TitanRules {
                 character: id,
-                base_power: t.base_power,
+                base_power: power,
                 points_per_power: t.points_per_power,
             })
         });
@@ -1135,6 +1164,26 @@ impl<'a> Compiler<'a> {
                 &["attacker_edges"],
                 "rules.battle: the attacker needs at least one edge to enter by",
             );
+        }
+        if let Some(b) = &battle {
+            // Entry edges are the name-side turned by 1, 3 or 5 edges
+            // (ARCHITECTURE.md, "Entry sides"): all must be attacker edges.
+            let at = format::Edge::ALL.iter().position(|&e| e == b.name_side);
+            let bad = at.is_some_and(|i| {
+                [1, 3, 5]
+                    .iter()
+                    .any(|k| !b.attacker_edges.contains(&format::Edge::ALL[(i + k) % 6]))
+            });
+            if bad {
+                self.error(
+                    self.origins.rules_file("battle"),
+                    &["name_side"],
+                    format!(
+                        "rules.battle: name_side {:?} puts entries on edges that are not attacker_edges {:?} (the name-side is a narrow edge; the three edges one, three and five edges round from it are the attacker's)",
+                        b.name_side, b.attacker_edges
+                    ),
+                );
+            }
         }
         if scripts.memory_mib == 0 || scripts.instructions_per_call == 0 {
             self.error(

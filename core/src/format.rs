@@ -275,6 +275,11 @@ pub enum Sight {
     /// Unless the rangestriker or the target stands on the hexside's top side,
     /// next to it.
     UnlessEndAtop,
+    /// Counted over the whole line: crossing one or two such hexsides is clear
+    /// when the rangestriker or the target stands atop one of them (or atop
+    /// another sight-limiting hexside the line crosses); crossing three, when
+    /// both do (Gods of Titan 12.7, hazard chart).
+    UnlessEndAtopAny,
 }
 
 /// The closed set of hazard effects the engine evaluates in Rust.
@@ -305,7 +310,8 @@ pub enum Effect {
         dice: i8,
     },
     /// A change to a rangestriker's skill for each such hex its strike passes
-    /// through (not counting its own hex or the target's).
+    /// through (not counting its own hex or the target's); for a hexside
+    /// hazard, for each such hexside it crosses going up (onto the top side).
     RangestrikeThrough {
         #[serde(default)]
         striker: Who,
@@ -414,6 +420,16 @@ pub struct MusterRow {
     pub needs: Vec<Needs>,
     #[serde(default = "yes")]
     pub like: bool,
+    /// Whether, in a ladder table, a legion with a character of a higher row
+    /// qualifies (default true). `false` leaves only `like` and `needs`: a
+    /// row of Wolves with `ladder: false, like: false, needs:
+    /// [Character(name: "Ranger", count: 2)]` is mustered by two Rangers only.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub ladder: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// One way of qualifying to muster a row's character.
@@ -715,8 +731,11 @@ pub struct TitanTeleport {
 #[serde(deny_unknown_fields)]
 pub struct TitanRules {
     pub character: String,
-    /// Power is base + one per `points_per_power` points scored.
-    pub base_power: u8,
+    /// Power is base + one per `points_per_power` points scored. The base is
+    /// the character's `power` in `characters.ron` (one source of truth);
+    /// given here too, it must be the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_power: Option<u8>,
     pub points_per_power: u32,
 }
 
@@ -768,10 +787,20 @@ pub struct BattleRules {
     /// The edges on which an attacker may enter; the defender enters on the
     /// opposite edge.
     pub attacker_edges: Vec<Edge>,
+    /// The narrow edge that carries the battleland's name, which lies on the
+    /// land's numbered corner (Law of the Battlelands 25.A, 25.B); attackers
+    /// enter by the edge as far round from it as the border they crossed is
+    /// from that corner (default `NorthEast`).
+    #[serde(default = "north_east")]
+    pub name_side: Edge,
     /// A hex higher than both ends of a rangestrike blocks its line of sight
     /// (default true; the Avalon Hill reading of the hills and mountains).
     #[serde(default = "yes")]
     pub elevation_blocks_sight: bool,
+}
+
+fn north_east() -> Edge {
+    Edge::NorthEast
 }
 
 /// Limits on variant scripts.

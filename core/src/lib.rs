@@ -28,6 +28,7 @@ pub mod load;
 pub mod lua;
 pub mod model;
 pub mod rng;
+pub mod rules_patch;
 pub mod write;
 
 use std::path::Path;

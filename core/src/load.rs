@@ -114,11 +114,21 @@ fn parse<T: DeserializeOwned>(
     overlay: &Overlay,
     path: &Path,
 ) -> Result<(T, FileId), Diagnostic> {
+    parse_with(sources, overlay, path, &|t: &str| t.to_string())
+}
+
+/// [`parse`], reading the text as `prepare` makes it (its lines unmoved).
+fn parse_with<T: DeserializeOwned>(
+    sources: &mut Sources,
+    overlay: &Overlay,
+    path: &Path,
+    prepare: &dyn Fn(&str) -> String,
+) -> Result<(T, FileId), Diagnostic> {
     let text = read_text(overlay, path, &sources.roots)
         .map_err(|e| Diagnostic::file(path, format!("cannot read the file: {e}")))?;
     let id = sources.add(path.to_path_buf(), text);
-    let text = &sources.get(id).text;
-    match ron_options().from_str::<T>(text) {
+    let text = prepare(&sources.get(id).text);
+    match ron_options().from_str::<T>(&text) {
         Ok(value) => Ok((value, id)),
         Err(e) => Err(Diagnostic {
             file: path.display().to_string(),
@@ -333,7 +343,10 @@ fn load_layer(
         }
     }
     if let Some(path) = read(&files.rules) {
-        match parse::<RulesDef>(sources, overlay, &path) {
+        // Sections merge field by field over the base's (crate::rules_patch).
+        let base = data.rules.clone();
+        let complete = move |t: &str| crate::rules_patch::complete(t, &base);
+        match parse_with::<RulesDef>(sources, overlay, &path, &complete) {
             Ok((rules, file)) => merge_rules(&mut data.rules, rules, &mut origins, file),
             Err(d) => errors.push(d),
         }

@@ -186,6 +186,8 @@ pub struct MusterRow {
     pub character: CharacterId,
     pub needs: Vec<Needs>,
     pub like: bool,
+    /// Holders of a higher row's character qualify (in a ladder table).
+    pub ladder: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1239,6 +1239,7 @@ impl EditorApp {
                 character: c.name.clone(),
                 needs: Vec::new(),
                 like: true,
+                ladder: true,
             });
         }
         if t != table {

@@ -28,3 +28,36 @@ pub fn variant_dirs(dir: &Path) -> Vec<PathBuf> {
     dirs.sort();
     dirs
 }
+
+/// The variants this repository ships. The tests look at these only, so a
+/// user's own variant beside them under `variants/` (as the docs suggest)
+/// never breaks `cargo test`.
+pub const BUNDLED: [&str; 3] = ["battlelands-1981", "titan", "titan-shorter"];
+
+/// The bundled variants' folders, sorted.
+pub fn bundled_dirs() -> Vec<PathBuf> {
+    BUNDLED
+        .iter()
+        .map(|n| root().join("variants").join(n))
+        .collect()
+}
+
+/// Copies the bundled variants into `dir/variants`, so a `titan` run in
+/// `dir` sees them and nothing else.
+pub fn copy_bundled_into(dir: &Path) {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let target = to.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &target);
+            } else {
+                std::fs::copy(e.path(), target).unwrap();
+            }
+        }
+    }
+    for (name, from) in BUNDLED.iter().zip(bundled_dirs()) {
+        copy(&from, &dir.join("variants").join(name));
+    }
+}

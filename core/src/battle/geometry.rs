@@ -301,6 +301,8 @@ pub fn blocked(
             ));
         }
     }
+    // The sight-limiting hexsides crossed: (from, to, top hex, hazard, sight).
+    let mut crossed = Vec::new();
     for pair in path.windows(2) {
         let (p, q) = (pair[0], pair[1]);
         let Some(side) = side_between(land, p, q) else {
@@ -310,23 +312,33 @@ pub fn blocked(
             continue;
         };
         let top = if hs.top { p } else { q };
-        let hazard = variant.hazard(hs.hazard);
-        for e in &hazard.effects {
-            let Effect::BlocksSight(sight) = e else {
-                continue;
-            };
-            let blocks = match sight {
-                Sight::Always => true,
-                Sight::UnlessEndAtop => top != from && top != to,
-            };
-            if blocks {
-                return Some(format!(
-                    "the {} between {} and {} blocks the line of sight",
-                    hazard.name,
-                    p.label(),
-                    q.label()
-                ));
+        for e in &variant.hazard(hs.hazard).effects {
+            if let Effect::BlocksSight(sight) = e {
+                crossed.push((p, q, top, hs.hazard, *sight));
             }
+        }
+    }
+    let atop = |end: HexId| crossed.iter().any(|c| c.2 == end);
+    for &(p, q, top, hz, sight) in &crossed {
+        let blocks = match sight {
+            Sight::Always => true,
+            Sight::UnlessEndAtop => top != from && top != to,
+            Sight::UnlessEndAtopAny => {
+                let count = crossed.iter().filter(|c| c.3 == hz).count();
+                if count >= 3 {
+                    !(atop(from) && atop(to))
+                } else {
+                    !(atop(from) || atop(to))
+                }
+            }
+        };
+        if blocks {
+            return Some(format!(
+                "the {} between {} and {} blocks the line of sight",
+                variant.hazard(hz).name,
+                p.label(),
+                q.label()
+            ));
         }
     }
     None
@@ -364,6 +376,45 @@ mod tests {
             }
         }
         assert!(found);
+    }
+
+    /// Gods of Titan 14.3: the path is the hexes the centre-to-centre line
+    /// passes through. Sampled finely in the plane, the line meets exactly
+    /// the hexes of its reading wherever it has one reading (it does not run
+    /// along a hexside).
+    #[test]
+    fn the_path_is_the_hexes_the_centre_line_passes_through() {
+        let centre = |h: HexId| {
+            let c = h.coord();
+            (
+                1.5 * c.x as f64,
+                3f64.sqrt() * (c.y as f64 + c.x as f64 / 2.0),
+            )
+        };
+        let at = |x: f64, y: f64| {
+            let q = x / 1.5;
+            let r = y / 3f64.sqrt() - q / 2.0;
+            HexId::at(cube_round(q, r, -q - r))
+        };
+        for a in HexId::all() {
+            for b in HexId::all() {
+                let (path, other) = sight_lines(a, b);
+                if a == b || other.is_some() {
+                    continue;
+                }
+                let ((x0, y0), (x1, y1)) = (centre(a), centre(b));
+                let mut met: Vec<HexId> = Vec::new();
+                for i in 0..=2000 {
+                    let t = f64::from(i) / 2000.0;
+                    if let Some(h) = at(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t)
+                        && met.last() != Some(&h)
+                    {
+                        met.push(h);
+                    }
+                }
+                assert_eq!(met, path, "{} to {}", a.label(), b.label());
+            }
+        }
     }
 
     #[test]

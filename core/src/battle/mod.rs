@@ -786,6 +786,9 @@ impl<'v> Battle<'v> {
                 }
                 if self.may_reinforce(s) {
                     for (c, &ch) in self.setup.reinforcements.iter().enumerate() {
+                        if !self.qualifies(s, ch) {
+                            continue;
+                        }
                         let from = From::Edge(s.attacker_edge.opposite());
                         for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
                             out.push(Action::Reinforce {
@@ -947,7 +950,15 @@ impl<'v> Battle<'v> {
                     } else if u.locked {
                         "a character in contact at the start of the maneuver phase cannot move (Law of the Battlelands 26.C)"
                     } else {
-                        "this character cannot move now"
+                        match u.status {
+                            Status::Gone(Fate::NotEntered) => {
+                                "this character failed to enter in its side's first maneuver phase and is out of the battle (Law of the Battlelands 25.D)"
+                            }
+                            Status::Gone(_) => "this character is out of the battle",
+                            _ => {
+                                "characters enter only in their side's first maneuver phase (Law of the Battlelands 25.D)"
+                            }
+                        }
                     });
                 };
                 let occ = occupied(s);
@@ -987,6 +998,16 @@ impl<'v> Battle<'v> {
                 });
             }
             (Phase::Maneuver, Action::Reinforce { choice, to }) => {
+                let now = s.moving == BattleSide::Defender
+                    && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver;
+                if now
+                    && let Some(&ch) = self.setup.reinforcements.get(*choice as usize)
+                    && !self.qualifies(s, ch)
+                {
+                    return refuse(
+                        "the defender's living characters do not qualify to muster that reinforcement: slain characters do not count (reference sheet, Reinforcement)",
+                    );
+                }
                 if !self.may_reinforce(s) {
                     return refuse(
                         "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)",
@@ -1242,9 +1263,40 @@ impl<'v> Battle<'v> {
             && s.moving == BattleSide::Defender
             && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver
             && s.reinforced.is_none()
-            && !self.setup.reinforcements.is_empty()
+            && self
+                .setup
+                .reinforcements
+                .iter()
+                .any(|&c| self.qualifies(s, c))
             && self.legion_size(s, BattleSide::Defender)
                 < self.variant.rules.legions.max_size as usize
+    }
+
+    /// Whether the defender's living characters qualify to muster `recruit`
+    /// as a reinforcement: "not counting characters already slain"
+    /// (reference sheet, Reinforcement; Law of Titan 1980 13.A).
+    fn qualifies(&self, s: &State, recruit: CharacterId) -> bool {
+        let living: Vec<CharacterId> = s
+            .units
+            .iter()
+            .filter(|u| u.side == BattleSide::Defender && u.alive())
+            .map(|u| u.character)
+            .collect();
+        let mut judge = |h: crate::model::HookId, r: CharacterId, chars: &[CharacterId]| {
+            let args: Vec<u16> = std::iter::once(r.0)
+                .chain(chars.iter().map(|c| c.0))
+                .collect();
+            self.lua.as_ref().is_some_and(|lua| {
+                lua.call_hook::<_, bool>(
+                    &self.variant.hooks[h.index()],
+                    mlua::Variadic::from_iter(args),
+                )
+                .unwrap_or(false)
+            })
+        };
+        crate::game::muster::options(self.variant, self.setup.terrain, &living, &mut judge)
+            .iter()
+            .any(|o| o.recruit == recruit)
     }
 
     fn begin_maneuver(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {

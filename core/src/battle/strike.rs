@@ -150,6 +150,22 @@ fn hazard_changes(
                 }
             }
         }
+        // Hexside hazards count each crossing going up, onto the top side.
+        for pair in path.windows(2) {
+            let Some(side) = side_between(land, pair[0], pair[1]) else {
+                continue;
+            };
+            let Some(hs) = land.hexside(pair[0], side).filter(|hs| !hs.top) else {
+                continue;
+            };
+            for e in &variant.hazard(hs.hazard).effects {
+                if let Effect::RangestrikeThrough { striker, skill } = e
+                    && who(*striker, native(s.character, hs.hazard))
+                {
+                    ch.add(*skill, 0, forgo);
+                }
+            }
+        }
     }
     ch
 }

@@ -342,7 +342,7 @@ pub struct BattleRequest {
     pub attacker_characters: Vec<(CharacterId, u8)>,
     pub defender_characters: Vec<(CharacterId, u8)>,
     /// The battleland edge the attacker enters by (see ARCHITECTURE.md,
-    /// "Entry sides"), unless the battleland fixes one.
+    /// "Entry sides"); the battleland's own where it fixes one (the Tower).
     pub attacker_edge: crate::format::Edge,
     /// Characters the attacker could summon, and from which legion.
     pub summonable: Vec<(Marker, CharacterId)>,

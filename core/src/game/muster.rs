@@ -2,8 +2,8 @@
 //!
 //! Reads the variant's mustering tables (the Masterchart): a legion may muster
 //! a row's character if it holds one already (`like`), if the table is a
-//! ladder and it holds a character of a higher row, or if one of the row's
-//! `needs` holds. Each way of qualifying is offered with the characters it
+//! ladder (and the row on it) and it holds a character of a higher row, or if
+//! one of the row's `needs` holds. Each way of qualifying is offered with the characters it
 //! reveals (reference sheet, "Enlistment": "Reveal the character(s) that
 //! qualify you to muster").
 
@@ -44,7 +44,7 @@ pub fn options(
         if row.like && count(legion, recruit) > 0 {
             offer(vec![recruit]);
         }
-        if table.ladder {
+        if table.ladder && row.ladder {
             for higher in &table.rows[i + 1..] {
                 if higher.character != recruit && count(legion, higher.character) > 0 {
                     offer(vec![higher.character]);

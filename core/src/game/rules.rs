@@ -20,6 +20,8 @@ use crate::compile::script_limits;
 use crate::lua::LuaHost;
 use crate::model::ClassId;
 
+mod refusal;
+
 /// Which teleport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TeleportKind {
@@ -37,6 +39,7 @@ const MULLIGAN: &str = "Law of the Battlelands 23.A";
 const TELEPORT: &str = "reference sheet, Teleportation";
 const ENGAGEMENT: &str = "reference sheet, Engagement";
 const ENLISTMENT: &str = "reference sheet, Enlistment";
+const CARETAKER: &str = "Law of Titan 1982 5.0 (the caretaker's stacks)";
 // The reference sheet section on summoning (its title names the summoned lord).
 const SUMMON: &str = "reference sheet, summoning section; Law of the Battlelands 28.A";
 const ACQUIRE: &str = "reference sheet, Acquiring Angels";
@@ -167,30 +170,26 @@ pub(super) fn new_game(
         battle: None,
         history: Vec::new(),
     };
-    // Setup 4: each player rolls for a tower; ties roll again.
+    // Setup 4 (Law of Titan 1982 5.1): each player rolls for a tower. Players
+    // whose rolls tie, or whose roll gives a tower already assigned, roll
+    // again; an assigned tower stands.
     let sides = towers.len() as u32;
     let mut rolls: Vec<Option<u8>> = vec![None; names.len()];
     let mut events = Vec::new();
-    loop {
-        let mut this_round = Vec::new();
-        for (i, r) in rolls.iter_mut().enumerate() {
-            if r.is_none() {
-                let roll = game.rng.roll(sides) as u8;
-                *r = Some(roll);
-                this_round.push((PlayerId(i as u8), roll));
+    while rolls.iter().any(Option::is_none) {
+        let this_round: Vec<(PlayerId, u8)> = (0..rolls.len())
+            .filter(|&i| rolls[i].is_none())
+            .map(|i| (PlayerId(i as u8), game.rng.roll(sides) as u8))
+            .collect();
+        events.push(Event::TowerRolls {
+            rolls: this_round.clone(),
+        });
+        for &(p, roll) in &this_round {
+            let taken = rolls.contains(&Some(roll));
+            let tied = this_round.iter().any(|&(q, r)| q != p && r == roll);
+            if !taken && !tied {
+                rolls[p.0 as usize] = Some(roll);
             }
-        }
-        events.push(Event::TowerRolls { rolls: this_round });
-        let mut any_tie = false;
-        let snapshot = rolls.clone();
-        for (i, r) in rolls.iter_mut().enumerate() {
-            if snapshot.iter().enumerate().any(|(j, o)| j != i && o == r) {
-                *r = None;
-                any_tie = true;
-            }
-        }
-        if !any_tie {
-            break;
         }
     }
     for (i, r) in rolls.iter().enumerate() {
@@ -201,13 +200,17 @@ pub(super) fn new_game(
             tower,
         });
     }
-    // Setup 5: the player in the highest numbered tower plays first.
+    // Setup 5 (Law of Titan 1982 5.1): the player in the highest numbered
+    // tower plays first.
     game.state.active = turn_order(&game)[0];
     game.state.rng_pos = game.rng.word_pos() as u64;
     Ok((game, events))
 }
 
-/// Players in turn order: by tower, highest number first.
+/// Players in turn order. The player in the highest numbered tower plays
+/// first (Law of Titan 1982 5.1); play then goes clockwise around the table
+/// (6.0), that is in the order the players were given (their seats). The
+/// option `tower_order` plays by tower instead, highest number first.
 pub(super) fn turn_order(game: &Game) -> Vec<PlayerId> {
     let mut order: Vec<PlayerId> = (0..game.state.players.len() as u8).map(PlayerId).collect();
     let number = |p: &PlayerId| {
@@ -215,7 +218,11 @@ pub(super) fn turn_order(game: &Game) -> Vec<PlayerId> {
             .tower
             .map_or(0, |t| game.variant.board.land(t).number)
     };
-    order.sort_by_key(|p| std::cmp::Reverse(number(p)));
+    if matches!(game.option("tower_order"), Some(OptionValue::Bool(true))) {
+        order.sort_by_key(|p| std::cmp::Reverse(number(p)));
+    } else if let Some(first) = order.iter().copied().max_by_key(|p| number(p)) {
+        order.rotate_left(first.0 as usize);
+    }
     order
 }
 
@@ -1197,17 +1204,7 @@ fn move_legion(
         entered_from: from,
     };
     if !targets.contains(&target) {
-        let number = |l: LandId| game.variant.board.land(l).number;
-        return refuse(
-            SIGNS,
-            format!(
-                "legion {marker} cannot move from land {} to land {} entering from land {} with a roll of {}",
-                number(legion.land),
-                number(to),
-                number(from),
-                game.state.roll.unwrap_or(0)
-            ),
-        );
+        return Err(refusal::why_not_move(game, legion, to, from, &occ));
     }
     let start = legion.land;
     let l = &mut game.state.legions[i];
@@ -1241,10 +1238,8 @@ fn teleport(
         lord,
     };
     if !teleports(game, &game.state.legions[i], &occ).contains(&wanted) {
-        return refuse(
-            TELEPORT,
-            format!("legion {marker} cannot teleport there now"),
-        );
+        let l = &game.state.legions[i];
+        return Err(refusal::why_not_teleport(game, l, to, kind, lord, &occ));
     }
     let from = game.state.legions[i].land;
     game.state.teleports += 1;
@@ -1409,7 +1404,7 @@ fn engagement_step(
                 return refuse(ENGAGEMENT, "the defender is gone");
             };
             if !may_flee(game, def) {
-                return refuse(ENGAGEMENT, "a legion with a lord may not flee");
+                return Err(refusal::why_not_flee(game, def));
             }
             let chars = def.characters.clone();
             let (num, den) = game.variant.rules.scoring.flee_fraction;
@@ -1519,6 +1514,12 @@ fn engagement_step(
             battle_action(game, player, &e, a, events)?;
         }
         (EngagementStep::After(a), _) => after_step(game, player, &e, a, action, events)?,
+        (EngagementStep::Negotiate { .. }, Action::Flee)
+            if game.legion(e.defender).is_some_and(|d| !may_flee(game, d)) =>
+        {
+            let def = game.legion(e.defender).expect("checked");
+            return Err(refusal::why_not_flee(game, def));
+        }
         (step, action) => {
             return refuse(
                 ENGAGEMENT,
@@ -1799,10 +1800,7 @@ fn after_step(
                 reveal: sorted(reveal.clone()),
             };
             if !muster_options(game, winner).contains(&option) {
-                return refuse(
-                    ENLISTMENT,
-                    "the legion does not qualify to muster that character here",
-                );
+                return Err(refusal::why_not_muster(game, winner, &option));
             }
             do_muster(game, a.winner, option, events);
             next.reinforce = false;
@@ -2211,10 +2209,7 @@ fn muster(
         reveal: sorted(reveal.to_vec()),
     };
     if !muster_options(game, l).contains(&option) {
-        return refuse(
-            ENLISTMENT,
-            "the legion does not qualify to muster that character in this land, showing those characters, or none is left",
-        );
+        return Err(refusal::why_not_muster(game, l, &option));
     }
     do_muster(game, marker, option, events);
     Ok(())
@@ -2302,30 +2297,117 @@ fn next_player(game: &mut Game, events: &mut Vec<Event>) {
     }
 }
 
-/// The battleland edge an attacker entering `land` from `from` comes in by.
+/// The battleland edge an attacker entering `land` from `from` comes in by
+/// (Law of the Battlelands 25.A; reference sheet: "the same relative 4-hex
+/// side"). Where the battleland fixes the attacker's edge (the Tower, 25.B)
+/// that edge; a teleported attacker (no `from`) gets the first of
+/// `rules.battle.attacker_edges`.
 ///
-/// Lands are triangles (ARCHITECTURE.md, "Masterboard grid"). Their three
-/// borders, taken clockwise, map onto the attacker edges of
-/// `rules.battle.attacker_edges` taken in order: for a land whose third border
-/// is below it (pointing up) the bottom, left and right borders; for one
-/// pointing down the top, right and left borders. The printed board's
-/// name-sides are not in our sources, so this is the project's convention.
+/// The printed land is a triangle with cut corners, its number printed on
+/// one cut corner; the battleland is the same shape, its name on the narrow
+/// edge `rules.battle.name_side`. Laid name on number, the border the legion
+/// crossed falls on the attacker's edge: the border's direction from the
+/// land's numbered corner, counted clockwise in sixths of a turn (1, 3 or 5),
+/// is the entry edge's from the name-side. The numbered corner comes from the
+/// board's geometry ([`numbered_corner`]); ARCHITECTURE.md, "Entry sides".
 pub(super) fn entry_edge(game: &Game, land: LandId, from: Option<LandId>) -> crate::format::Edge {
-    let edges = &game.variant.rules.battle.attacker_edges;
-    let first = edges
+    use crate::format::Edge;
+    let rules = &game.variant.rules.battle;
+    let first = rules
+        .attacker_edges
         .first()
         .copied()
-        .unwrap_or(crate::format::Edge::SouthWest);
-    let Some(from) = from else { return first };
+        .unwrap_or(Edge::SouthWest);
     let board = &game.variant.board;
+    if let Some(fixed) = game
+        .variant
+        .battleland(board.land(land).terrain)
+        .attacker_edge
+    {
+        return fixed;
+    }
+    let Some(from) = from else { return first };
     let (a, b) = (board.land(land).position, board.land(from).position);
-    let points_up = (a.x + a.y).rem_euclid(2) == 1;
-    let border = match (b.x - a.x, b.y - a.y) {
-        (0, _) => 0,
-        (dx, _) if (dx < 0) == points_up => 1,
-        _ => 2,
+    let Some(border) = border_direction(a, b) else {
+        return first;
     };
-    edges.get(border).copied().unwrap_or(first)
+    let steps = (border + 6 - numbered_corner(game, land)) % 6;
+    let name = Edge::ALL
+        .iter()
+        .position(|&e| e == rules.name_side)
+        .unwrap_or(0);
+    Edge::ALL[(name + steps) % 6]
+}
+
+/// Whether the land at this grid position points up (its third border below).
+fn points_up(p: crate::format::GridPos) -> bool {
+    (p.x + p.y).rem_euclid(2) == 1
+}
+
+/// The direction, in sixths of a turn clockwise from north (0 north, 1
+/// north-east, ... 5 north-west), of the border between neighbours `a` and
+/// `b` as seen from `a` (ARCHITECTURE.md, "Masterboard grid").
+fn border_direction(a: crate::format::GridPos, b: crate::format::GridPos) -> Option<usize> {
+    let up = points_up(a);
+    match (b.x - a.x, b.y - a.y) {
+        (1, 0) => Some(if up { 1 } else { 2 }),
+        (-1, 0) => Some(if up { 5 } else { 4 }),
+        (0, 1) if up => Some(3),
+        (0, -1) if !up => Some(0),
+        _ => None,
+    }
+}
+
+/// The cut corner of `land` that carries its number on the printed board,
+/// as a direction in sixths of a turn (see [`border_direction`]).
+///
+/// The printed board is six like sectors turned about its centre, and each
+/// land's number lies on the axis from the centre through its sector: on the
+/// land's one corner whose direction is that axis, pointing toward or away
+/// from the centre. The sector's axis is the one of the six directions
+/// nearest to the direction from the board's centre (the mean of the lands'
+/// centres) to the land's centre, with lands as equilateral triangles of the
+/// grid. This reproduces the numbers' places on every land of the Avalon
+/// Hill board (ARCHITECTURE.md, "Entry sides").
+pub(super) fn numbered_corner(game: &Game, land: LandId) -> usize {
+    let board = &game.variant.board;
+    let h = 3f64.sqrt() / 2.0;
+    let centre = |p: crate::format::GridPos| {
+        let drop = if points_up(p) { 2.0 / 3.0 } else { 1.0 / 3.0 };
+        (f64::from(p.x) * 0.5, (f64::from(p.y) + drop) * h)
+    };
+    let (mut cx, mut cy, mut n) = (0.0, 0.0, 0.0);
+    for l in board.lands() {
+        let (x, y) = centre(board.land(l).position);
+        cx += x;
+        cy += y;
+        n += 1.0;
+    }
+    let p = board.land(land).position;
+    let (x, y) = centre(p);
+    let (dx, dy) = (x - cx / n, y - cy / n);
+    // The six directions, screen coordinates (y grows downward).
+    let dirs = [
+        (0.0, -1.0),
+        (h, -0.5),
+        (h, 0.5),
+        (0.0, 1.0),
+        (-h, 0.5),
+        (-h, -0.5),
+    ];
+    let axis = (0..6)
+        .max_by(|&i, &j| {
+            let dot = |k: usize| dirs[k].0 * dx + dirs[k].1 * dy;
+            dot(i).total_cmp(&dot(j))
+        })
+        .unwrap_or(0);
+    // Corners of a land pointing up are 0, 2 and 4; pointing down 1, 3, 5.
+    let corner_parity = usize::from(!points_up(p));
+    if axis % 2 == corner_parity {
+        axis
+    } else {
+        (axis + 3) % 6
+    }
 }
 
 /// A legion marker as the battle engine's legion id.
