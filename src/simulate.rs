@@ -189,15 +189,8 @@ fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge, String> {
             .copied()
             .ok_or_else(|| "the variant lists no attacker edge".to_string());
     };
-    let all = [
-        Edge::West,
-        Edge::NorthWest,
-        Edge::NorthEast,
-        Edge::East,
-        Edge::SouthEast,
-        Edge::SouthWest,
-    ];
-    all.into_iter()
+    Edge::ALL
+        .into_iter()
         .find(|e| format!("{e:?}").eq_ignore_ascii_case(&name))
         .ok_or_else(|| {
             format!(
@@ -254,12 +247,14 @@ fn timing(wall: Duration, cpu: Option<Duration>) -> String {
     }
 }
 
-fn percent(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
+/// One line of outcome counts: a label, a count and its share of `whole`.
+fn count_line(label: &str, count: u64, whole: u64, more: &str) -> String {
+    let percent = if whole == 0 {
         0.0
     } else {
-        100.0 * part as f64 / whole as f64
-    }
+        100.0 * count as f64 / whole as f64
+    };
+    format!("  {label:<13}{count:>9}  {percent:5.1}%{more}\n")
 }
 
 fn battles(
@@ -386,18 +381,14 @@ fn battles(
         common.seed,
         common.seed.wrapping_add(common.n.saturating_sub(1))
     );
-    text += &format!(
-        "  attacker wins  {attacker_wins:>8}  {:5.1}%\n",
-        percent(attacker_wins, common.n)
+    text += &count_line("attacker wins", attacker_wins, common.n, "");
+    text += &count_line(
+        "defender wins",
+        defender_wins,
+        common.n,
+        &format!("  ({time_losses} on time)"),
     );
-    text += &format!(
-        "  defender wins  {defender_wins:>8}  {:5.1}%  ({time_losses} on time)\n",
-        percent(defender_wins, common.n)
-    );
-    text += &format!(
-        "  mutual         {mutual:>8}  {:5.1}%\n",
-        percent(mutual, common.n)
-    );
+    text += &count_line("mutual", mutual, common.n, "");
     text += &format!(
         "  conceded {conceded}; average {:.1} actions, {:.2} rounds, {:.1} points to the winner\n",
         avg(actions),
@@ -518,20 +509,10 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
         common.seed.wrapping_add(common.n.saturating_sub(1))
     );
     for (seat, w) in wins.iter().enumerate() {
-        text += &format!(
-            "  seat {} wins  {w:>8}  {:5.1}%\n",
-            seat + 1,
-            percent(*w, common.n)
-        );
+        text += &count_line(&format!("seat {} wins", seat + 1), *w, common.n, "");
     }
-    text += &format!(
-        "  draws        {draws:>8}  {:5.1}%\n",
-        percent(draws, common.n)
-    );
-    text += &format!(
-        "  unfinished   {unfinished:>8}  {:5.1}%\n",
-        percent(unfinished, common.n)
-    );
+    text += &count_line("draws", draws, common.n, "");
+    text += &count_line("unfinished", unfinished, common.n, "");
     text += &format!(
         "  average {:.1} turns, {:.0} actions, {:.1} battles\n",
         avg(turns),
