@@ -50,10 +50,10 @@ const P2: PlayerId = PlayerId(1);
 /// Applies an action that must be refused citing `rule`, and checks that the
 /// game did not change.
 fn refused(g: &mut Game, p: PlayerId, a: Action, rule: &str) {
-    let before = g.state_hash();
+    let before = g.fingerprint();
     let err = g.apply(p, &a).expect_err("the action must be refused");
     assert!(err.rule.contains(rule), "{a:?}: {err}");
-    assert_eq!(g.state_hash(), before, "a refused action changed the game");
+    assert_eq!(g.fingerprint(), before, "a refused action changed the game");
 }
 
 fn ok(g: &mut Game, p: PlayerId, a: Action) -> Vec<Event> {
@@ -836,6 +836,63 @@ fn a_battle_is_fought_inside_the_game_and_scored() {
     // The replay of the battle reaches the same game.
     let back = Game::from_save(g.variant.clone(), &g.to_save()).unwrap();
     assert_eq!(back.state, g.state);
+}
+
+/// Reference sheet, Engagement ("either player has the option to concede
+/// the Engagement at any time. The conceding player's Legion is completely
+/// eliminated") and Law of Titan 9.E: in a battle a player concedes his own
+/// side only, and the concession is offered among his legal actions.
+#[test]
+fn in_a_battle_a_player_concedes_only_his_own_side() {
+    use titan_core::battle::{Action as B, BattleSide};
+    let mut g = at("engagement.ron");
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Fight);
+    // The defender maneuvers first (Law of the Battlelands 25.D).
+    assert_eq!(g.to_act(), vec![P2]);
+    let offers = g.legal_actions(P2);
+    let own = Action::Battle {
+        battle: B::Concede(BattleSide::Defender),
+    };
+    let other = Action::Battle {
+        battle: B::Concede(BattleSide::Attacker),
+    };
+    assert!(offers.contains(&own), "{offers:?}");
+    assert!(!offers.contains(&other), "{offers:?}");
+    // Conceding for the attacker is refused, and so is the masterplay
+    // concession that would bypass the battle's accounting.
+    refused(&mut g, P2, other.clone(), "Engagement");
+    refused(&mut g, P2, Action::Concede, "Engagement");
+    // Nor may the attacker, not to act, concede for either side.
+    refused(&mut g, P1, other, "Game Turn");
+    // Play on until the attacker is to act: he may concede his side only.
+    while g.to_act() != vec![P1] {
+        let a = g
+            .legal_actions(P2)
+            .into_iter()
+            .find(|a| matches!(a, Action::Battle { battle } if !matches!(battle, B::Concede(_))))
+            .unwrap();
+        ok(&mut g, P2, a);
+    }
+    let offers = g.legal_actions(P1);
+    assert!(offers.contains(&Action::Battle {
+        battle: B::Concede(BattleSide::Attacker)
+    }));
+    refused(&mut g, P1, own.clone(), "Engagement");
+    // The attacker concedes: his legion (with his Titan) is gone, the
+    // defender's legion stands whole.
+    let def_before = g.legion(m("P2-01")).unwrap().characters.clone();
+    ok(
+        &mut g,
+        P1,
+        Action::Battle {
+            battle: B::Concede(BattleSide::Attacker),
+        },
+    );
+    assert!(g.legion(m("P1-01")).is_none());
+    assert_eq!(g.legion(m("P2-01")).unwrap().characters, def_before);
 }
 
 /// Law of the Battlelands 24.A, reference sheet "Acquiring Angels": an

@@ -618,6 +618,23 @@ impl Game {
         })
     }
 
+    /// Everything a later action can observe of the game, as text: the
+    /// state, the generator's position, the battle being fought (with its
+    /// generator), the options and the history. Tests compare it to check
+    /// that a refused action changed nothing ([`Game::state_hash`] covers
+    /// the state only).
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{:?} rng {}@{} battle {:?} options {:?} history {:?}",
+            self.state,
+            self.rng.seed(),
+            self.rng.word_pos(),
+            self.battle.as_ref().map(|b| b.fingerprint()),
+            self.options,
+            self.history
+        )
+    }
+
     /// The battle being fought, to look at (its view, legal actions, line
     /// of sight). Acting in it goes through [`Action::Battle`].
     pub fn battle(&self) -> Option<crate::battle::Battle<'_>> {

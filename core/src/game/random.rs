@@ -20,6 +20,21 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     {
         actions.swap_remove(i);
     }
+    // Conceding a battle too, so that battles are mostly fought out.
+    let concede = actions.iter().position(|a| {
+        matches!(
+            a,
+            Action::Battle {
+                battle: crate::battle::Action::Concede(_)
+            }
+        )
+    });
+    if let Some(i) = concede
+        && actions.len() > 1
+        && rng.roll(200) > 1
+    {
+        actions.swap_remove(i);
+    }
     if actions.is_empty() {
         return None;
     }
