@@ -625,13 +625,15 @@ impl Game {
     /// the state only).
     pub fn fingerprint(&self) -> String {
         format!(
-            "{:?} rng {}@{} battle {:?} options {:?} history {:?}",
+            "{:?} rng {}@{} battle {:?} options {:?} history {} {:?}",
             self.state,
             self.rng.seed(),
             self.rng.word_pos(),
             self.battle.as_ref().map(|b| b.fingerprint()),
             self.options,
-            self.history
+            // Actions are only ever appended, on success.
+            self.history.len(),
+            self.history.last()
         )
     }
 
