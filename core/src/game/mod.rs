@@ -477,6 +477,53 @@ pub(crate) fn refuse<T>(rule: &'static str, message: impl Into<String>) -> Resul
     })
 }
 
+/// Checks a game's option settings against the variant: each must be an
+/// option of the variant, of the type of its default, within its bounds.
+pub fn check_options(
+    variant: &Variant,
+    options: &BTreeMap<String, OptionValue>,
+) -> Result<(), String> {
+    for (name, value) in options {
+        let Some(def) = variant.options.iter().find(|o| &o.name == name) else {
+            let known: Vec<&str> = variant.options.iter().map(|o| o.name.as_str()).collect();
+            return Err(format!(
+                "{} has no option {name:?} (its options: {})",
+                variant.id,
+                known.join(", ")
+            ));
+        };
+        let show = |v: &OptionValue| match v {
+            OptionValue::Bool(b) => b.to_string(),
+            OptionValue::Int(i) => i.to_string(),
+            OptionValue::Text(t) => format!("{t:?}"),
+        };
+        match (&def.default, value) {
+            (OptionValue::Bool(_), OptionValue::Bool(_))
+            | (OptionValue::Text(_), OptionValue::Text(_)) => {}
+            (OptionValue::Int(_), OptionValue::Int(i)) => {
+                if def.min.is_some_and(|m| *i < m) || def.max.is_some_and(|m| *i > m) {
+                    let bound = match (def.min, def.max) {
+                        (Some(lo), Some(hi)) => format!("from {lo} to {hi}"),
+                        (Some(lo), None) => format!("at least {lo}"),
+                        (None, Some(hi)) => format!("at most {hi}"),
+                        (None, None) => String::new(),
+                    };
+                    return Err(format!("option {name:?} is {bound}, not {i}"));
+                }
+            }
+            (default, _) => {
+                let kind = match default {
+                    OptionValue::Bool(_) => "true or false",
+                    OptionValue::Int(_) => "an integer",
+                    OptionValue::Text(_) => "a string",
+                };
+                return Err(format!("option {name:?} is {kind}, not {}", show(value)));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why a game could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetupError(pub String);

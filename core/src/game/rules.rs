@@ -90,11 +90,8 @@ pub(super) fn new_game(
             names.len()
         )));
     }
-    for name in options.keys() {
-        if variant.option(name).is_none() {
-            return Err(SetupError(format!("{} has no option {name:?}", variant.id)));
-        }
-    }
+    super::save::check_player_names(names).map_err(SetupError)?;
+    super::check_options(&variant, &options).map_err(SetupError)?;
     let exits = Arc::new(Exits::new(&variant));
     let mut towers: Vec<LandId> = variant
         .board
