@@ -65,10 +65,15 @@ impl std::str::FromStr for Marker {
         if p == 0 || n == 0 {
             return Err(bad());
         }
-        Ok(Marker {
+        let m = Marker {
             player: PlayerId(p - 1),
             number: n,
-        })
+        };
+        // One spelling per marker: "P2-0001" or "P2-1" is not read as P2-01.
+        if m.to_string() != s {
+            return Err(format!("{s:?} is no legion marker: write it {m}"));
+        }
+        Ok(m)
     }
 }
 
