@@ -323,7 +323,7 @@ impl Session {
         match id {
             // The response is an object: put the id first, as sent.
             Some(raw) => match response.to_string().strip_prefix('{') {
-                Some(rest) if rest == "}" => format!("{{\"id\":{raw}}}"),
+                Some("}") => format!("{{\"id\":{raw}}}"),
                 Some(rest) => format!("{{\"id\":{raw},{rest}"),
                 None => response.to_string(),
             },
