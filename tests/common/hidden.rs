@@ -3,7 +3,7 @@
 //! addressee receives it), and a check of every field of every view against
 //! it.
 //!
-//! Every field of a view is classified (`classify`): public (the same in
+//! Every field of a view is classified (`FIELDS`): public (the same in
 //! every seat's view), the seat itself, a legion's characters (shown only
 //! when the seat may know the whole legion), characters publicly shown, or
 //! characters of a proposal (known to the seat). A field nobody classified
