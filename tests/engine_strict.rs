@@ -155,6 +155,13 @@ fn options_of_the_wrong_type_or_out_of_range_are_refused() {
     ]);
     let ok = session(&[&new(r#"{"point_limit": 200, "mulligan": false}"#)]);
     assert_eq!(json(&ok[0])["ok"], true, "{}", ok[0]);
+    // A position's options are checked the same way.
+    let position = r#"{"cmd": "load_position", "variant": "titan", "position": {"options": {"mulligan": 3}, "players": [{"name": "Ann", "tower": 500}, {"name": "Bob", "tower": 200}], "legions": [{"marker": "P1-01", "land": 100, "characters": ["Titan"]}], "active": 0, "phase": "Move"}}"#;
+    refused(&[(
+        position,
+        "load",
+        "option \"mulligan\" is true or false, not 3",
+    )]);
 }
 
 /// Legion markers have one spelling, "P2-01" (docs/protocol.md, "Names on
