@@ -150,3 +150,37 @@ fn player_names_are_distinct_and_short() {
         "legion P2-01 has no characters",
     );
 }
+
+/// The manifest's bounds hold their option's default and bound integers
+/// only: a variant that breaks this does not load.
+#[test]
+fn option_bounds_are_checked_in_the_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    for (default, bounds, ok) in [
+        ("Int(5)", "min: 0, max: 10", true),
+        ("Int(-1)", "min: 0", false),
+        ("Int(11)", "max: 10", false),
+        ("Bool(true)", "min: 0", false),
+    ] {
+        std::fs::write(
+            dir.path().join("variant.ron"),
+            format!(
+                r#"(id: "bounded", title: "Bounded", version: "0.0.1", extends: "titan",
+                    options: [(name: "limit", default: {default}, {bounds})])"#
+            ),
+        )
+        .unwrap();
+        match titan_core::load(dir.path(), &common::options()) {
+            Ok(_) => assert!(ok, "{default} {bounds} loaded"),
+            Err(errors) => {
+                assert!(!ok, "{default} {bounds}: {errors:?}");
+                assert!(
+                    errors.iter().any(|e| e.file.ends_with("variant.ron")
+                        && e.line == 2
+                        && e.message.contains("option \"limit\": min and max bound")),
+                    "{errors:?}"
+                );
+            }
+        }
+    }
+}
