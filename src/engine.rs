@@ -64,7 +64,9 @@ pub fn serve_in(
         let response = match std::str::from_utf8(&bytes) {
             Ok(line) if line.trim().is_empty() => continue,
             Ok(line) => session.handle_line(line),
-            Err(e) => failure(None, Failure::json(format!("the line is not UTF-8: {e}"))),
+            Err(e) => {
+                failure(None, Failure::json(format!("the line is not UTF-8: {e}"))).to_string()
+            }
         };
         writeln!(output, "{response}")?;
         output.flush()?;
@@ -133,7 +135,8 @@ impl<'de> Deserialize<'de> for PlayerRef {
 #[derive(Debug, Deserialize)]
 #[serde(tag = "cmd", rename_all = "snake_case", deny_unknown_fields)]
 enum Request {
-    Variants,
+    // Empty struct variants, not unit ones: unknown fields are refused.
+    Variants {},
     NewGame {
         variant: String,
         players: Vec<String>,
@@ -169,7 +172,7 @@ enum Request {
         player: PlayerRef,
         action: Value,
     },
-    ToAct,
+    ToAct {},
     Battle {
         player: PlayerRef,
     },
@@ -248,17 +251,105 @@ fn answer(value: Value) -> Answer {
     }
 }
 
+/// A JSON value read strictly: an object with a key twice is an error (the
+/// plain reader keeps the last, silently).
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Strict::deserialize(d).map(|s| s.0)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {key:?} is given twice"
+                )));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 impl Session {
-    /// Answers one request line.
-    pub fn handle_line(&mut self, line: &str) -> Value {
-        let request: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) => return failure(None, Failure::json(format!("malformed JSON: {e}"))),
+    /// Answers one request line. The response echoes the request's `id`
+    /// byte for byte, as sent.
+    pub fn handle_line(&mut self, line: &str) -> String {
+        let request: Value = match serde_json::from_str::<Strict>(line) {
+            Ok(v) => v.0,
+            Err(e) => {
+                return failure(None, Failure::json(format!("malformed JSON: {e}"))).to_string();
+            }
         };
         let Value::Object(mut fields) = request else {
-            return failure(None, Failure::request("a request is a JSON object"));
+            return failure(None, Failure::request("a request is a JSON object")).to_string();
         };
-        let id = fields.remove("id");
+        let id = fields.remove("id").and_then(|_| {
+            let raw: BTreeMap<String, &serde_json::value::RawValue> =
+                serde_json::from_str(line).ok()?;
+            raw.get("id").map(|r| r.get().to_string())
+        });
+        let response = self.answer_fields(fields);
+        match id {
+            // The response is an object: put the id first, as sent.
+            Some(raw) => match response.to_string().strip_prefix('{') {
+                Some("}") => format!("{{\"id\":{raw}}}"),
+                Some(rest) => format!("{{\"id\":{raw},{rest}"),
+                None => response.to_string(),
+            },
+            None => response.to_string(),
+        }
+    }
+
+    /// Answers a request's fields (its `id` taken out).
+    fn answer_fields(&mut self, fields: Map<String, Value>) -> Value {
         let result = serde_json::from_value::<Request>(Value::Object(fields))
             .map_err(|e| Failure::request(format!("bad request: {e}")))
             .and_then(|r| {
@@ -277,18 +368,15 @@ impl Session {
         match result {
             Ok(mut map) => {
                 map.insert("ok".into(), Value::Bool(true));
-                if let Some(id) = id {
-                    map.insert("id".into(), id);
-                }
                 Value::Object(map)
             }
-            Err(f) => failure(id, f),
+            Err(f) => failure(None, f),
         }
     }
 
     fn handle(&mut self, request: Request) -> Answer {
         match request {
-            Request::Variants => self.list_variants(),
+            Request::Variants {} => self.list_variants(),
             Request::NewGame {
                 variant,
                 players,
@@ -366,7 +454,7 @@ impl Session {
                 let seen = events_seen_by(events, p);
                 answer(json!({"events": wire::to_wire(&variant, &seen), "to_act": self.to_act()?}))
             }
-            Request::ToAct => answer(json!({"to_act": self.to_act()?})),
+            Request::ToAct {} => answer(json!({"to_act": self.to_act()?})),
             Request::Battle { player } => {
                 let game = self.game()?;
                 let p = seat(game, &player)?;

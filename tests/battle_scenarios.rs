@@ -165,7 +165,8 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
     };
     match step {
         Step::Refused(inner, text) => {
-            let before = format!("{b:?}");
+            // Everything a later action can observe, the generator included.
+            let before = b.fingerprint();
             let a = action(b, inner);
             match b.apply(a) {
                 Ok(_) => panic!("{ctx}: {inner:?} was accepted"),
@@ -176,7 +177,7 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
             }
             assert_eq!(
                 before,
-                format!("{b:?}"),
+                b.fingerprint(),
                 "{ctx}: a refused action changed the battle"
             );
         }
@@ -353,6 +354,14 @@ fn run(path: &Path) {
         let ctx = format!("{} step {} ({})", path.display(), i + 1, sc.rule);
         run_step(&mut b, step, &ctx);
     }
+    // Dice fixed but never rolled mean the scenario did not go as written.
+    assert_eq!(
+        b.fixed_dice_left(),
+        0,
+        "{}: {} of the fixed dice were not used",
+        path.display(),
+        b.fixed_dice_left()
+    );
 }
 
 #[test]
@@ -370,6 +379,7 @@ fn every_scenario() {
         "scenarios: {}",
         files.len()
     );
+    let mut ran = 0;
     for f in &files {
         if only
             .as_ref()
@@ -378,5 +388,11 @@ fn every_scenario() {
             continue;
         }
         run(f);
+        ran += 1;
     }
+    // A filter that matches nothing must not pass having run nothing.
+    assert!(
+        ran > 0,
+        "SCENARIO={only:?} matches no scenario in tests/battle"
+    );
 }

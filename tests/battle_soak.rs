@@ -1,7 +1,12 @@
-//! Soak test: 10,000 seeded random battles between random legions on every
+//! Soak test: seeded random battles between random legions on every
 //! battleland of the `titan` variant. No panic, and the invariants hold after
 //! every action: one character per hex, damage below power for the living,
-//! nobody off the board; a refused action changes nothing.
+//! nobody off the board; a random action the engine accepts is one of its
+//! legal actions, and a refused one changes nothing (the generator
+//! included). Every character of both sides is accounted for at the end.
+//!
+//! `TITAN_SOAK=N` fights N battles (default 4,000); it must be a positive
+//! number.
 
 mod common;
 
@@ -59,16 +64,40 @@ fn random_action(rng: &mut GameRng) -> Action {
 }
 
 fn snapshot(b: &Battle) -> String {
-    format!("{:?}", b)
+    b.fingerprint()
+}
+
+/// Whether an accepted action is among the legal ones. A strike is listed
+/// at the strike number needed and with its bonuses; one declared higher or
+/// forgoing them (reference sheet, "Strike Phase") is the listed strike.
+fn offered(legal: &[Action], a: &Action) -> bool {
+    match a {
+        Action::Strike { unit, target, .. } => legal.contains(&Action::Strike {
+            unit: *unit,
+            target: *target,
+            strike_number: None,
+            forgo_bonus: false,
+        }),
+        _ => legal.contains(a),
+    }
+}
+
+/// The soak's size: `TITAN_SOAK` if set (a positive number), else `default`.
+fn soak_size(default: u64) -> u64 {
+    match std::env::var("TITAN_SOAK") {
+        Err(_) => default,
+        Ok(s) => match s.parse::<u64>() {
+            Ok(n) if n > 0 => n,
+            _ => panic!("TITAN_SOAK={s:?}: give a positive number of battles to fight"),
+        },
+    }
 }
 
 #[test]
-fn ten_thousand_random_battles() {
+fn random_battles() {
     let v = titan_core::load(&common::root().join("variants/titan"), &common::options()).unwrap();
-    let battles: u64 = std::env::var("TITAN_SOAK")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10_000);
+    let battles = soak_size(4_000);
+    let mut bogus_accepted = 0;
     let mut ended = 0;
     let mut actions_total = 0u64;
     for seed in 0..battles {
@@ -89,18 +118,24 @@ fn ten_thousand_random_battles() {
         while battle.result().is_none() {
             let actions = battle.legal_actions();
             assert!(!actions.is_empty(), "seed {seed}: no legal action");
-            // Now and then, a bogus action: refused, and nothing changes.
+            // Now and then, a random action: accepted only if legal, and
+            // when refused, nothing changes.
             if rng.roll(20) == 1 {
                 let before = snapshot(&battle);
                 let bogus = random_action(&mut rng);
-                // A legal action not in the list (a declared strike number)
-                // may be accepted; anything refused must change nothing.
-                if !actions.contains(&bogus) && battle.apply(bogus.clone()).is_err() {
-                    assert_eq!(
+                match battle.apply(bogus.clone()) {
+                    Ok(_) => {
+                        assert!(
+                            offered(&actions, &bogus),
+                            "seed {seed}: {bogus:?} was accepted but is not legal: {actions:?}"
+                        );
+                        bogus_accepted += 1;
+                    }
+                    Err(e) => assert_eq!(
                         before,
                         snapshot(&battle),
-                        "seed {seed}: refused {bogus:?} changed state"
-                    );
+                        "seed {seed}: refused {bogus:?} ({e}) changed state"
+                    ),
                 }
                 battle
                     .check_invariants()
@@ -120,19 +155,35 @@ fn ten_thousand_random_battles() {
         actions_total += steps;
         ended += 1;
         let r = battle.result().unwrap();
-        let a = battle
-            .units()
-            .iter()
-            .filter(|u| u.side == titan_core::battle::BattleSide::Attacker)
-            .count();
-        assert_eq!(
-            r.attacker_left.len() + r.attacker_slain.len() + r.attacker_removed.len(),
-            a,
-            "seed {seed}: every attacker accounted for"
-        );
+        // Every unit of each side (summoned and reinforcements included) is
+        // left, slain or removed, once: the same characters.
+        for side in [
+            titan_core::battle::BattleSide::Attacker,
+            titan_core::battle::BattleSide::Defender,
+        ] {
+            let mut units: Vec<CharacterId> = battle
+                .units()
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| u.character)
+                .collect();
+            let (left, slain, removed) = match side {
+                titan_core::battle::BattleSide::Attacker => {
+                    (&r.attacker_left, &r.attacker_slain, &r.attacker_removed)
+                }
+                titan_core::battle::BattleSide::Defender => {
+                    (&r.defender_left, &r.defender_slain, &r.defender_removed)
+                }
+            };
+            let mut out = [left.clone(), slain.clone(), removed.clone()].concat();
+            units.sort_unstable();
+            out.sort_unstable();
+            assert_eq!(out, units, "seed {seed}: every {side:?} unit accounted for");
+        }
     }
     assert_eq!(ended, battles);
     assert!(actions_total > battles * 5);
+    assert!(bogus_accepted > 0, "no random action was ever legal");
 }
 
 #[test]

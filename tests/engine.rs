@@ -400,7 +400,7 @@ fn positions_load_from_files_and_bad_ones_are_errors() {
     assert_eq!(legion(&v, "P2-01")["land"], 400);
     let bad = e.send(
         json!({"cmd": "load_position", "variant": "titan", "position": {
-        "players": [{"name": "Ann", "tower": 100}],
+        "players": [{"name": "Ann", "tower": 100}, {"name": "Bob", "tower": 400}],
         "legions": [{"marker": "P1-01", "land": 100, "characters": ["Orc"]}],
         "active": 0, "phase": "Move"}}),
     );

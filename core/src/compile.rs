@@ -175,6 +175,24 @@ impl<'a> Compiler<'a> {
                     format!("option {:?} is declared twice", o.name),
                 );
             }
+            // Bounds are for integer options, and hold their default.
+            let out_of_bounds = match o.default {
+                format::OptionValue::Int(d) => {
+                    o.min.is_some_and(|m| d < m) || o.max.is_some_and(|m| d > m)
+                }
+                _ => o.min.is_some() || o.max.is_some(),
+            };
+            if out_of_bounds {
+                let q = format!("\"{}\"", o.name);
+                self.error(
+                    self.manifest(),
+                    &[&q],
+                    format!(
+                        "option {:?}: min and max bound an integer option, and its default must lie within them",
+                        o.name
+                    ),
+                );
+            }
         }
         Some(p)
     }

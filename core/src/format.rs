@@ -69,6 +69,12 @@ pub struct RuleOption {
     #[serde(default)]
     pub description: String,
     pub default: OptionValue,
+    /// Bounds of an integer option's value (a game's setting outside them is
+    /// refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
 }
 
 /// The value of a rule option.

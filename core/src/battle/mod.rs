@@ -397,6 +397,22 @@ pub struct BattleSnapshot {
     use_hooks: bool,
 }
 
+impl BattleSnapshot {
+    /// Everything a later action can observe of the battle (its setup, its
+    /// state and its generator's position) as text: tests compare it to check
+    /// that a refused action changed nothing.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{:?} {:?} rng {}@{} hooks {}",
+            self.setup,
+            self.state,
+            self.rng.seed(),
+            self.rng.word_pos(),
+            self.use_hooks
+        )
+    }
+}
+
 /// One battle.
 pub struct Battle<'v> {
     variant: &'v Variant,
@@ -655,6 +671,16 @@ impl<'v> Battle<'v> {
     /// Dice to use, in order, before the seeded generator (tests fix dice).
     pub fn fix_dice(&mut self, dice: impl IntoIterator<Item = u8>) {
         self.state.fixed_dice.extend(dice);
+    }
+
+    /// Fixed dice not yet used (a scenario must use all it fixes).
+    pub fn fixed_dice_left(&self) -> usize {
+        self.state.fixed_dice.len()
+    }
+
+    /// See [`BattleSnapshot::fingerprint`].
+    pub fn fingerprint(&self) -> String {
+        self.snapshot().fingerprint()
     }
 
     pub fn variant(&self) -> &'v Variant {

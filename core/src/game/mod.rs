@@ -65,10 +65,15 @@ impl std::str::FromStr for Marker {
         if p == 0 || n == 0 {
             return Err(bad());
         }
-        Ok(Marker {
+        let m = Marker {
             player: PlayerId(p - 1),
             number: n,
-        })
+        };
+        // One spelling per marker: "P2-0001" or "P2-1" is not read as P2-01.
+        if m.to_string() != s {
+            return Err(format!("{s:?} is no legion marker: write it {m}"));
+        }
+        Ok(m)
     }
 }
 
@@ -477,6 +482,53 @@ pub(crate) fn refuse<T>(rule: &'static str, message: impl Into<String>) -> Resul
     })
 }
 
+/// Checks a game's option settings against the variant: each must be an
+/// option of the variant, of the type of its default, within its bounds.
+pub fn check_options(
+    variant: &Variant,
+    options: &BTreeMap<String, OptionValue>,
+) -> Result<(), String> {
+    for (name, value) in options {
+        let Some(def) = variant.options.iter().find(|o| &o.name == name) else {
+            let known: Vec<&str> = variant.options.iter().map(|o| o.name.as_str()).collect();
+            return Err(format!(
+                "{} has no option {name:?} (its options: {})",
+                variant.id,
+                known.join(", ")
+            ));
+        };
+        let show = |v: &OptionValue| match v {
+            OptionValue::Bool(b) => b.to_string(),
+            OptionValue::Int(i) => i.to_string(),
+            OptionValue::Text(t) => format!("{t:?}"),
+        };
+        match (&def.default, value) {
+            (OptionValue::Bool(_), OptionValue::Bool(_))
+            | (OptionValue::Text(_), OptionValue::Text(_)) => {}
+            (OptionValue::Int(_), OptionValue::Int(i)) => {
+                if def.min.is_some_and(|m| *i < m) || def.max.is_some_and(|m| *i > m) {
+                    let bound = match (def.min, def.max) {
+                        (Some(lo), Some(hi)) => format!("from {lo} to {hi}"),
+                        (Some(lo), None) => format!("at least {lo}"),
+                        (None, Some(hi)) => format!("at most {hi}"),
+                        (None, None) => String::new(),
+                    };
+                    return Err(format!("option {name:?} is {bound}, not {i}"));
+                }
+            }
+            (default, _) => {
+                let kind = match default {
+                    OptionValue::Bool(_) => "true or false",
+                    OptionValue::Int(_) => "an integer",
+                    OptionValue::Text(_) => "a string",
+                };
+                return Err(format!("option {name:?} is {kind}, not {}", show(value)));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why a game could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetupError(pub String);
@@ -635,6 +687,25 @@ impl Game {
         text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         })
+    }
+
+    /// Everything a later action can observe of the game, as text: the
+    /// state, the generator's position, the battle being fought (with its
+    /// generator), the options and the history. Tests compare it to check
+    /// that a refused action changed nothing ([`Game::state_hash`] covers
+    /// the state only).
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{:?} rng {}@{} battle {:?} options {:?} history {} {:?}",
+            self.state,
+            self.rng.seed(),
+            self.rng.word_pos(),
+            self.battle.as_ref().map(|b| b.fingerprint()),
+            self.options,
+            // Actions are only ever appended, on success.
+            self.history.len(),
+            self.history.last()
+        )
     }
 
     /// The battle being fought, to look at (its view, legal actions, line

@@ -246,13 +246,26 @@ mod tests {
 
     #[test]
     fn teleport_range_ignores_signs() {
+        // Reference sheet, Teleportation: "up to six Lands away (ignoring
+        // all Signs ...)". Land 102 borders 101, but the only sign between
+        // them points from 102 into 101: a legion moving from tower 100
+        // cannot reach 102 with a 2, yet 102 is two lands away.
         let v = titan();
         let ex = Exits::new(&v);
+        let number = |ls: Vec<LandId>| -> Vec<u32> {
+            let mut n: Vec<u32> = ls.iter().map(|&l| v.board.land(l).number).collect();
+            n.sort_unstable();
+            n
+        };
         let tower = v.board.by_number(100).unwrap();
-        let near = ex.within(tower, 1);
-        assert!(!near.is_empty() && near.len() <= 3);
+        assert_eq!(number(ex.within(tower, 1)), [3, 41, 101]);
+        let two = number(ex.within(tower, 2));
+        assert!(two.contains(&102), "{two:?}");
+        let occ = vec![Occupancy::Empty; v.board.land_count()];
+        let moved = numbers(&v, &ex.moves(tower, 2, &occ));
+        assert!(!moved.contains(&102), "{moved:?}");
         let six = ex.within(tower, 6);
-        assert!(six.len() > near.len());
+        assert!(six.len() > two.len());
         assert!(!six.contains(&tower));
     }
 }

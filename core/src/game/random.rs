@@ -20,6 +20,21 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     {
         actions.swap_remove(i);
     }
+    // Conceding a battle too, so that battles are mostly fought out.
+    let concede = actions.iter().position(|a| {
+        matches!(
+            a,
+            Action::Battle {
+                battle: crate::battle::Action::Concede(_)
+            }
+        )
+    });
+    if let Some(i) = concede
+        && actions.len() > 1
+        && rng.roll(200) > 1
+    {
+        actions.swap_remove(i);
+    }
     if actions.is_empty() {
         return None;
     }
@@ -32,7 +47,7 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
 }
 
 /// One random legal battle action, or None when the battle is over.
-/// Conceding is picked only rarely (as conceding the game is above), so that
+/// Conceding is picked only rarely (as in a game's battles above), so that
 /// random battles are mostly fought out.
 pub fn random_battle_action(
     battle: &crate::battle::Battle<'_>,
@@ -43,7 +58,7 @@ pub fn random_battle_action(
     }
     let mut actions = battle.legal_actions();
     let fight = |a: &crate::battle::Action| !matches!(a, crate::battle::Action::Concede(_));
-    if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(2000) > 1 {
+    if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(200) > 1 {
         actions.retain(fight);
     }
     if actions.is_empty() {

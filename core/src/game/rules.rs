@@ -102,11 +102,8 @@ pub(super) fn new_game(
             names.len()
         )));
     }
-    for name in options.keys() {
-        if variant.option(name).is_none() {
-            return Err(SetupError(format!("{} has no option {name:?}", variant.id)));
-        }
-    }
+    super::save::check_player_names(names).map_err(SetupError)?;
+    super::check_options(&variant, &options).map_err(SetupError)?;
     let exits = Arc::new(Exits::new(&variant));
     let mut towers: Vec<LandId> = variant
         .board
@@ -738,8 +735,19 @@ fn engagement_actions(game: &Game, player: PlayerId, e: &Engagement, out: &mut V
         }
         EngagementStep::Battle => match resume_battle(game).ok().flatten() {
             Some(battle) => {
-                for a in battle.legal_actions() {
+                let actions = battle.legal_actions();
+                // Reference sheet, Engagement: a player may concede the
+                // engagement at any time, his own side only; not while
+                // carry-over hits wait (the battle engine refuses it then).
+                let side = battle.to_act();
+                let concede = !actions.is_empty() && battle.view(side).carry.is_none();
+                for a in actions {
                     out.push(Action::Battle { battle: a });
+                }
+                if concede {
+                    out.push(Action::Battle {
+                        battle: crate::battle::Action::Concede(side),
+                    });
                 }
             }
             None => out.push(Action::Concede),
@@ -1427,6 +1435,13 @@ fn engagement_step(
         }
         (EngagementStep::DefenderChoice, Action::Stand) => {
             set_step(game, EngagementStep::Negotiate { proposal: None });
+        }
+        (EngagementStep::Battle, Action::Concede) if game.battle.is_some() => {
+            // The battle engine accounts for what entered the battle.
+            return refuse(
+                ENGAGEMENT,
+                "a battle is being fought: concede it with the battle action Concede of your side",
+            );
         }
         (EngagementStep::Negotiate { .. } | EngagementStep::Battle, Action::Concede) => {
             let (loser, winner) = if is_att {
@@ -2510,6 +2525,14 @@ fn battle_action(
         return refuse(
             "Law of the Battlelands 25.C",
             "it is the other side's move in the battle",
+        );
+    }
+    if let crate::battle::Action::Concede(side) = a
+        && *side != battle.to_act()
+    {
+        return refuse(
+            ENGAGEMENT,
+            "a player may concede only his own side of the battle",
         );
     }
     let battle_events = battle.apply(a.clone()).map_err(battle_error)?;

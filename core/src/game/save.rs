@@ -168,6 +168,29 @@ fn read_ron<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// The longest player name a game takes (in bytes).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks a list of player names: each non-empty, at most
+/// [`MAX_NAME_LEN`] bytes, and no two alike (players are named by name).
+pub fn check_player_names(names: &[String]) -> Result<(), String> {
+    for (i, n) in names.iter().enumerate() {
+        if n.trim().is_empty() {
+            return Err(format!("player {i} has an empty name"));
+        }
+        if n.len() > MAX_NAME_LEN {
+            return Err(format!(
+                "player {i}'s name is {} bytes long; the most is {MAX_NAME_LEN}",
+                n.len()
+            ));
+        }
+        if names[..i].contains(n) {
+            return Err(format!("two players are named {n:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// A position by name: a scenario file's contents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -229,6 +252,80 @@ pub struct PositionLegion {
 }
 
 impl Position {
+    /// Checks what a position must be, as strictly as a variant is checked:
+    /// players, towers, markers, phase, roll and options a game could reach.
+    fn validate(&self, v: &Variant) -> Result<(), String> {
+        super::check_options(v, &self.options)?;
+        let n = self.players.len();
+        if n < usize::from(v.players.min) || n > usize::from(v.players.max) {
+            return Err(format!(
+                "{} is played by {} to {} players, not {n}",
+                v.id, v.players.min, v.players.max
+            ));
+        }
+        let names: Vec<String> = self.players.iter().map(|p| p.name.clone()).collect();
+        check_player_names(&names)?;
+        let exits = super::Exits::new(v);
+        for (i, p) in self.players.iter().enumerate() {
+            let tower = v
+                .board
+                .by_number(p.tower)
+                .ok_or_else(|| format!("player {i}'s tower: there is no land {}", p.tower))?;
+            if !exits.is_tower(tower) {
+                return Err(format!("player {i}'s tower: land {} is no tower", p.tower));
+            }
+            if self.players[..i].iter().any(|o| o.tower == p.tower) {
+                return Err(format!("two players start in tower {}", p.tower));
+            }
+        }
+        let active = self.players.get(usize::from(self.active)).ok_or_else(|| {
+            format!(
+                "the active seat is {}, but the seats are 0 to {}",
+                self.active,
+                n - 1
+            )
+        })?;
+        if !active.alive {
+            return Err(format!(
+                "the active player, {}, is out of the game",
+                active.name
+            ));
+        }
+        if self.phase == Phase::Over {
+            return Err("a position cannot be over: nobody would have anything to do (set up the game before its end)".into());
+        }
+        let die = v.rules.movement.die;
+        if let Some(r) = self.roll
+            && !(1..=die).contains(&r)
+        {
+            return Err(format!(
+                "a roll of {r}: the movement die has sides 1 to {die}"
+            ));
+        }
+        let per = v.rules.legions.markers_per_player;
+        for (i, l) in self.legions.iter().enumerate() {
+            let m = l.marker;
+            if usize::from(m.player.0) >= n {
+                return Err(format!("legion {m} belongs to no player (there are {n})"));
+            }
+            if m.number == 0 || m.number > per {
+                return Err(format!(
+                    "legion {m}: a player's markers are numbered 1 to {per}"
+                ));
+            }
+            if self.legions[..i].iter().any(|o| o.marker == m) {
+                return Err(format!("legion {m} is listed twice"));
+            }
+            if !self.players[usize::from(m.player.0)].alive {
+                return Err(format!("legion {m} belongs to a player out of the game"));
+            }
+            if l.characters.is_empty() {
+                return Err(format!("legion {m} has no characters"));
+            }
+        }
+        Ok(())
+    }
+
     /// Reads a position file.
     pub fn read(path: &Path) -> Result<Position, LoadError> {
         Position::read_in(Path::new(""), path)
@@ -241,6 +338,7 @@ impl Position {
 
     /// The game at this position.
     pub fn to_game(&self, variant: Arc<Variant>) -> Result<Game, LoadError> {
+        self.validate(&variant).map_err(LoadError)?;
         let v = &variant;
         let land = |n: u32| {
             v.board

@@ -4,11 +4,12 @@
 //! A player sees his own legions in full and other legions as marker, land
 //! and height, plus the characters the rules have revealed: those shown to
 //! muster or teleport (to everyone), and the whole of an opposing legion in
-//! an engagement (to the engaged players).
+//! an engagement (to the engaged players). A proposed agreement names
+//! characters of both engaged legions: only the engaged players see it.
 
 use serde::Serialize;
 
-use super::{Engagement, Game, Legion, Outcome, Phase, PlayerId};
+use super::{Engagement, EngagementStep, Game, Legion, Outcome, Phase, PlayerId};
 use crate::model::{CharacterId, LandId};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -62,6 +63,19 @@ fn legion_view(me: PlayerId, l: &Legion) -> LegionView {
     }
 }
 
+/// The engagement as `me` sees it: players outside it do not see a proposal
+/// (nor whether there is one).
+fn engagement_view(game: &Game, me: PlayerId, e: &Engagement) -> Engagement {
+    let engaged = [e.attacker, e.defender]
+        .iter()
+        .any(|&m| game.legion(m).is_some_and(|l| l.owner == me));
+    let mut e = e.clone();
+    if !engaged && let EngagementStep::Negotiate { proposal } = &mut e.step {
+        *proposal = None;
+    }
+    e
+}
+
 /// The game as `me` may see it.
 pub fn view(game: &Game, me: PlayerId) -> PlayerView {
     let s = &game.state;
@@ -86,7 +100,7 @@ pub fn view(game: &Game, me: PlayerId) -> PlayerView {
             .collect(),
         legions: s.legions.iter().map(|l| legion_view(me, l)).collect(),
         caretaker: s.caretaker.clone(),
-        engagement: s.engagement.clone(),
+        engagement: s.engagement.as_ref().map(|e| engagement_view(game, me, e)),
         outcome: s.outcome.clone(),
     }
 }
