@@ -3,15 +3,7 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
-fn titan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_titan"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .expect("titan runs")
-}
+use common::titan;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let out = titan(args);

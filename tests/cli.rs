@@ -2,15 +2,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use common::titan;
 
-fn titan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_titan"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .expect("titan runs")
-}
+use std::process::{Command, Output};
 
 fn json_lines(out: &Output) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(&out.stdout)

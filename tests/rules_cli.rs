@@ -4,17 +4,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use common::titan;
 
 use serde_json::{Value, json};
-
-fn titan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_titan"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .expect("titan runs")
-}
 
 /// Runs a query that must succeed and answer one JSON line.
 fn answer(args: &[&str]) -> Value {

@@ -3,17 +3,9 @@
 
 mod common;
 
-use std::process::{Command, Output};
+use common::titan;
 
 use serde_json::Value;
-
-fn titan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_titan"))
-        .args(args)
-        .current_dir(common::root())
-        .output()
-        .expect("titan runs")
-}
 
 /// The JSON report without its timings (which differ run to run).
 fn report(args: &[&str]) -> Value {

@@ -10,6 +10,15 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs the `titan` command in the repository's root.
+pub fn titan(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("titan runs")
+}
+
 /// Load options as the `titan` command uses them in this repository.
 pub fn options() -> LoadOptions {
     LoadOptions {
