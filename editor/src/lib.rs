@@ -17,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod draw;
 pub mod patch;
 pub mod project;
 pub mod watch;
