@@ -455,3 +455,131 @@ mod tests {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Hexside hazards drawn as what they are
+// ---------------------------------------------------------------------------
+
+/// How a hexside hazard is drawn, read from what it does (the app knows no
+/// hazard by name): a barrier walkers cannot cross gets a cliff's hachures,
+/// one that slows everybody and changes strikes gets a wall's merlons, one
+/// crossed both ways gets a river's waves, any other (a rise that favours
+/// the striker above) gets chevrons pointing downhill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HexsideStyle {
+    Cliff,
+    Wall,
+    Waves,
+    Chevrons,
+}
+
+pub fn hexside_style(h: &titan_core::format::HazardDef) -> HexsideStyle {
+    use titan_core::format::{Crossing, Effect, Move};
+    let g = h.movement.ground;
+    if g.others == Move::Block {
+        return HexsideStyle::Cliff;
+    }
+    let strikes = h.effects.iter().any(|e| {
+        matches!(
+            e,
+            Effect::Strike { skill, .. } if *skill != 0
+        )
+    });
+    if g.natives == Move::Slow && g.others == Move::Slow && strikes {
+        return HexsideStyle::Wall;
+    }
+    if h.movement.crossing == Crossing::Both {
+        return HexsideStyle::Waves;
+    }
+    HexsideStyle::Chevrons
+}
+
+/// Draws a hexside hazard on the side from `a` to `b` of the hex centred at
+/// `c` (its top side), in board units.
+pub fn draw_hexside(
+    painter: &egui::Painter,
+    view: &View,
+    c: Pos2,
+    (a, b): (Pos2, Pos2),
+    style: HexsideStyle,
+    colour: Color32,
+) {
+    let s = |p: Pos2| view.to_screen(p);
+    let along = b - a;
+    let len = along.length();
+    let dir = along / len;
+    // Towards the lower side (away from the top hex's centre).
+    let mid = a + along / 2.0;
+    let out = (mid - c).normalized();
+    let w = (3.0 * view.zoom).clamp(2.0, 8.0);
+    let casing = Stroke::new(w + 3.0, Color32::WHITE);
+    let ink = Stroke::new(w, colour);
+    let a = a + (c - a) * 0.06;
+    let b = b + (c - b) * 0.06;
+    match style {
+        HexsideStyle::Cliff => {
+            painter.line_segment([s(a), s(b)], casing);
+            painter.line_segment([s(a), s(b)], ink);
+            // Hachures hanging down the face.
+            for k in 1..6 {
+                let p = a + (b - a) * (k as f32 / 6.0);
+                painter.line_segment(
+                    [s(p), s(p + out * HEX * 0.16)],
+                    Stroke::new((w * 0.6).max(1.5), colour),
+                );
+            }
+        }
+        HexsideStyle::Wall => {
+            painter.line_segment([s(a), s(b)], casing);
+            painter.line_segment([s(a), s(b)], ink);
+            // Merlons on the outer face.
+            for k in 0..4 {
+                let t0 = (2 * k) as f32 / 8.0 + 0.06;
+                let p0 = a + (b - a) * t0;
+                let p1 = a + (b - a) * (t0 + 0.125);
+                let q = out * HEX * 0.1;
+                painter.add(Shape::convex_polygon(
+                    vec![s(p0), s(p1), s(p1 + q), s(p0 + q)],
+                    colour,
+                    Stroke::new(1.0, Color32::WHITE),
+                ));
+            }
+        }
+        HexsideStyle::Waves => {
+            let pts: Vec<Pos2> = (0..=24)
+                .map(|i| {
+                    let t = i as f32 / 24.0;
+                    let wave = (t * std::f32::consts::TAU * 3.0).sin() * HEX * 0.05;
+                    s(a + (b - a) * t + out * wave)
+                })
+                .collect();
+            painter.add(Shape::line(pts.clone(), casing));
+            painter.add(Shape::line(pts, ink));
+        }
+        HexsideStyle::Chevrons => {
+            painter.line_segment([s(a), s(b)], Stroke::new(w * 0.6 + 2.0, Color32::WHITE));
+            painter.line_segment([s(a), s(b)], Stroke::new(w * 0.6, colour));
+            // Chevrons pointing downhill.
+            for k in [0.25, 0.5, 0.75] {
+                let p = a + (b - a) * k;
+                let tip = p + out * HEX * 0.14;
+                painter.add(Shape::line(
+                    vec![s(p + dir * HEX * 0.08), s(tip), s(p - dir * HEX * 0.08)],
+                    Stroke::new((w * 0.7).max(1.5), colour),
+                ));
+            }
+        }
+    }
+}
+
+/// A colour lightened towards white by `t` (0..1): higher ground is paler.
+pub fn lighten(c: Color32, t: f32) -> Color32 {
+    let f = |x: u8| (x as f32 + (255.0 - x as f32) * t).round() as u8;
+    Color32::from_rgb(f(c.r()), f(c.g()), f(c.b()))
+}
+
+/// The screen polygon of a hex.
+pub fn hex_polygon(view: &View, hex: HexId) -> Vec<Pos2> {
+    let c = hex_centre(hex);
+    (0..6).map(|i| view.to_screen(corner(c, i))).collect()
+}

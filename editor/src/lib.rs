@@ -19,12 +19,16 @@
 pub mod app;
 pub mod draw;
 pub mod patch;
+pub mod play;
 pub mod project;
+pub mod session;
 pub mod watch;
+pub mod words;
 
 use std::path::Path;
 
 pub use app::{EditorApp, HexTool, Pending, Tab};
+pub use play::PlayApp;
 
 /// Opens the editor window on the variant in `dir`, offering the variants
 /// under `variants_root` to switch to. Returns when the window is closed.
@@ -53,6 +57,36 @@ pub fn run_app(app: EditorApp) -> Result<(), String> {
 struct Shell(EditorApp);
 
 impl eframe::App for Shell {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.0.ui(ui);
+    }
+}
+
+/// Opens the game window on the start screen. Without a display it says so
+/// (an error, no window) rather than failing inside the windowing library.
+pub fn run_play(variants_root: &Path) -> Result<(), String> {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err("no display (DISPLAY is not set)".into());
+    }
+    let app = PlayApp::new(variants_root, &play::data_dir());
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Titan")
+            .with_inner_size([1400.0, 900.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Titan",
+        options,
+        Box::new(|_cc| Ok(Box::new(PlayShell(app)))),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The eframe shell around the game window.
+struct PlayShell(PlayApp);
+
+impl eframe::App for PlayShell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.0.ui(ui);
     }
