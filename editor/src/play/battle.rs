@@ -192,8 +192,19 @@ impl GameScreen {
             {
                 text = format!("{text} {}", d.hazard);
             }
-            if elevation > 0 {
-                text = format!("{text} {}", "▲".repeat(elevation as usize));
+            // Height: one small peak per level under the label.
+            for k in 0..elevation {
+                let x = (f32::from(k) - f32::from(elevation - 1) / 2.0) * HEX * 0.2;
+                let base = c + vec2(x, -HEX * 0.3);
+                painter.add(Shape::convex_polygon(
+                    vec![
+                        hv.to_screen(base + vec2(-HEX * 0.08, 0.0)),
+                        hv.to_screen(base + vec2(0.0, -HEX * 0.12)),
+                        hv.to_screen(base + vec2(HEX * 0.08, 0.0)),
+                    ],
+                    Color32::from_gray(60),
+                    Stroke::NONE,
+                ));
             }
             painter.text(
                 hv.to_screen(c + vec2(0.0, -HEX * 0.68)),

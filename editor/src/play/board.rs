@@ -285,7 +285,7 @@ impl GameScreen {
         egui::Grid::new("players").striped(true).show(ui, |ui| {
             ui.label("player");
             ui.label("score");
-            ui.label("Titan");
+            ui.label("Titan power");
             ui.label("markers");
             ui.end_row();
             for (i, p) in view.players.iter().enumerate() {
@@ -297,7 +297,7 @@ impl GameScreen {
                 ui.label(name);
                 ui.label(p.score.to_string());
                 ui.label(if p.alive {
-                    format!("power {}", p.titan_power)
+                    p.titan_power.to_string()
                 } else {
                     "dead".into()
                 });
@@ -576,17 +576,19 @@ impl GameScreen {
 
     /// Every legion as the viewer knows it (what the board's markers say).
     fn legion_list(&self, ui: &mut egui::Ui, view: &PlayerView) {
-        ui.collapsing("Legions", |ui| {
-            let words = self.words(&[]);
-            for l in &view.legions {
-                ui.label(format!(
-                    "{} in {}: {}",
-                    l.marker,
-                    words.land(l.land),
-                    self.contents(l)
-                ));
-            }
-        });
+        egui::CollapsingHeader::new("Legions")
+            .default_open(true)
+            .show(ui, |ui| {
+                let words = self.words(&[]);
+                for l in &view.legions {
+                    ui.label(format!(
+                        "{} in {}: {}",
+                        l.marker,
+                        words.land(l.land),
+                        self.contents(l)
+                    ));
+                }
+            });
     }
 }
 

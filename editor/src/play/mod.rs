@@ -417,16 +417,28 @@ impl GameScreen {
             }
             if self.replay.is_none() {
                 ui.separator();
-                ui.label("Save as");
-                ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(120.0));
+                let l = ui.label("Save as");
+                ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(120.0))
+                    .labelled_by(l.id);
                 if ui.button("Save").clicked() {
                     exit = Some(GameExit::Save(self.save_name.trim().to_string()));
                 }
                 ui.separator();
                 let computers = self.seats.iter().any(|s| s.computer);
                 if computers {
-                    ui.label("Computer pace (s/action)");
-                    ui.add(egui::Slider::new(&mut self.pace, 0.0..=1.0).step_by(0.05));
+                    // egui's number box inside a slider cannot be named for
+                    // screen readers: the value is a label instead.
+                    ui.add(
+                        egui::Slider::new(&mut self.pace, 0.0..=1.0)
+                            .step_by(0.05)
+                            .show_value(false)
+                            .text("computer pace"),
+                    );
+                    ui.label(if self.pace <= 0.0 {
+                        "instant".to_string()
+                    } else {
+                        format!("{:.2} s per action", self.pace)
+                    });
                     let label = if self.paused { "Resume" } else { "Pause" };
                     if ui.button(label).clicked() {
                         self.paused = !self.paused;
@@ -586,6 +598,18 @@ impl PlayApp {
             form: StartForm::new(variants_root),
             status: String::new(),
         }
+    }
+
+    /// Puts a game already set up on screen (a position, a test's game).
+    pub fn open_game(&mut self, session: Box<dyn GameSession>, seats: Vec<Seat>, dir: &Path) {
+        let g = GameScreen::new(
+            session,
+            seats,
+            dir.to_path_buf(),
+            Some(self.autosave_path()),
+            1,
+        );
+        self.screen = Screen::Game(Box::new(g));
     }
 
     pub fn autosave_path(&self) -> PathBuf {

@@ -287,8 +287,9 @@ impl PlayApp {
             }
         });
         ui.horizontal(|ui| {
-            ui.label("or a folder:");
-            ui.text_edit_singleline(&mut self.form.folder);
+            let l = ui.label("or a folder:");
+            ui.text_edit_singleline(&mut self.form.folder)
+                .labelled_by(l.id);
             if ui.button("Use folder").clicked() {
                 pick = Some(PathBuf::from(self.form.folder.trim()));
             }
@@ -320,12 +321,26 @@ impl PlayApp {
                         ui.checkbox(b, &o.name);
                     }
                     OptionValue::Int(i) => {
-                        ui.label(&o.name);
-                        ui.add(egui::DragValue::new(i));
+                        // A text field, which a label names for screen
+                        // readers (egui's number fields cannot be named).
+                        let l = ui.label(&o.name);
+                        let mut text = i.to_string();
+                        if ui
+                            .text_edit_singleline(&mut text)
+                            .labelled_by(l.id)
+                            .changed()
+                        {
+                            let t = text.trim();
+                            if t.is_empty() {
+                                *i = 0;
+                            } else if let Ok(n) = t.parse() {
+                                *i = n;
+                            }
+                        }
                     }
                     OptionValue::Text(t) => {
-                        ui.label(&o.name);
-                        ui.text_edit_singleline(t);
+                        let l = ui.label(&o.name);
+                        ui.text_edit_singleline(t).labelled_by(l.id);
                     }
                 })
                 .response
@@ -340,8 +355,9 @@ impl PlayApp {
             let mut remove = None;
             for (i, seat) in self.form.seats.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
-                    ui.label(format!("Seat {}", i + 1));
-                    ui.add(egui::TextEdit::singleline(&mut seat.name).desired_width(90.0));
+                    let l = ui.label(format!("Seat {}", i + 1));
+                    ui.add(egui::TextEdit::singleline(&mut seat.name).desired_width(90.0))
+                        .labelled_by(l.id);
                     ui.radio_value(&mut seat.computer, false, format!("person {}", i + 1));
                     ui.radio_value(&mut seat.computer, true, format!("computer {}", i + 1));
                     if seat.computer {
@@ -364,8 +380,9 @@ impl PlayApp {
                 self.form.add_seat();
             }
             ui.horizontal(|ui| {
-                ui.label("Seed (empty: random)");
-                ui.text_edit_singleline(&mut self.form.seed);
+                let l = ui.label("Seed (empty: random)");
+                ui.text_edit_singleline(&mut self.form.seed)
+                    .labelled_by(l.id);
             });
             if ui.button("Start game").clicked() {
                 self.start_new_game();
