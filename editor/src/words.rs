@@ -321,6 +321,49 @@ impl Words {
         }
     }
 
+    /// The lines of the log: a reveal and the muster it was for read as one
+    /// line ("Red's legion P1-03 (showing Troll, Troll) musters a Ranger in
+    /// land 27"); `land_of` says where a legion stands, when known.
+    pub fn log_lines(
+        &self,
+        events: &[Event],
+        land_of: &dyn Fn(Marker) -> Option<LandId>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < events.len() {
+            if let (
+                Event::Revealed {
+                    legion,
+                    characters,
+                    to: None,
+                },
+                Some(Event::Mustered {
+                    legion: l2,
+                    character,
+                }),
+            ) = (&events[i], events.get(i + 1))
+                && legion == l2
+            {
+                let name = self.character(*character);
+                let place = land_of(*legion)
+                    .map(|l| format!(" in {}", self.land(l)))
+                    .unwrap_or_default();
+                out.push(format!(
+                    "{} (showing {}) musters {} {name}{place}",
+                    self.legion(*legion),
+                    self.characters(characters),
+                    article(&name),
+                ));
+                i += 2;
+                continue;
+            }
+            out.push(self.event(&events[i]));
+            i += 1;
+        }
+        out
+    }
+
     pub fn battle_event(&self, e: &BattleEvent) -> String {
         match e {
             BattleEvent::EdgeChosen(edge) => format!("The attacker enters from the {edge:?} edge"),

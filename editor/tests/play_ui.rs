@@ -145,7 +145,8 @@ fn a_hot_seat_game_starts_divides_and_moves() {
         .unwrap();
     assert_eq!(moved.land, to, "{}", game(&h).status);
     assert!(
-        h.query_by_label_contains(&format!("moves from land"))
+        h.query_all_by_label_contains("moves from land")
+            .next()
             .is_some()
     );
 }
@@ -363,7 +364,16 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
     let label = game(&h).words(&[]).action(&m);
     assert!(label.contains("showing"), "{label}");
     click(&mut h, &label);
-    assert!(h.query_all_by_label_contains(" musters ").next().is_some());
+    // The log says it in the game's words, with what was shown and where.
+    let legion = match &m {
+        Action::Muster { legion, .. } => *legion,
+        _ => unreachable!(),
+    };
+    let line = format!("Red's legion {legion} (showing ");
+    assert!(
+        h.query_all_by_label_contains(&line).next().is_some(),
+        "{line}"
+    );
     assert!(h.query_by_label_contains("Battle in land 5").is_some());
 }
 

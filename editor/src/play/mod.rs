@@ -512,14 +512,22 @@ impl GameScreen {
         let units = battle.map(|b| b.view.units.clone()).unwrap_or_default();
         let words = self.words(&units);
         let total = self.session.event_count();
-        let events = self.session.events(self.viewer, total.saturating_sub(300));
+        let events: Vec<Event> = self
+            .session
+            .events(self.viewer, total.saturating_sub(300))
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        let view = self.view();
+        let land_of = |m: Marker| view.legions.iter().find(|l| l.marker == m).map(|l| l.land);
+        let lines = words.log_lines(&events, &land_of);
         ui.heading("Log");
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for (_, e) in &events {
-                    ui.label(words.event(e));
+                for line in &lines {
+                    ui.label(line);
                 }
             });
     }
