@@ -68,7 +68,15 @@ pub fn run_play(variants_root: &Path) -> Result<(), String> {
     if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
         return Err("no display (DISPLAY is not set)".into());
     }
-    let app = PlayApp::new(variants_root, &play::data_dir());
+    run_play_app(PlayApp::new(variants_root, &play::data_dir()))
+}
+
+/// Opens the game window on an app already set up (a position on screen:
+/// what the screenshots show).
+pub fn run_play_app(app: PlayApp) -> Result<(), String> {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err("no display (DISPLAY is not set)".into());
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Titan")

@@ -167,7 +167,9 @@ impl Words {
             }
             battle::Action::CarryOver { target: None } => "Drop the extra hits".into(),
             battle::Action::EndStrikes => "End strikes".into(),
-            battle::Action::Concede(side) => format!("Concede the battle ({})", side_name(*side)),
+            battle::Action::Concede(side) => {
+                format!("Concede the battle (as the {})", side_word(*side))
+            }
         }
     }
 
@@ -407,8 +409,8 @@ impl Words {
                 moving,
                 defender_maneuver,
             } => format!(
-                "Round {defender_maneuver}: {} {}",
-                side_name(*moving),
+                "Round {defender_maneuver}: the {} {}",
+                side_word(*moving),
                 match phase {
                     battle::Phase::ChooseEdge => "chooses an edge",
                     battle::Phase::Maneuver => "maneuvers",
@@ -417,9 +419,16 @@ impl Words {
                 }
             ),
             BattleEvent::SummonOpen => "The attacker may summon".into(),
-            BattleEvent::Conceded(side) => format!("The {} concedes", side_name(*side)),
+            BattleEvent::Conceded(side) => format!("The {} concedes", side_word(*side)),
             BattleEvent::Ended(w) => format!("The battle is over: {w:?}"),
         }
+    }
+}
+
+pub fn side_word(side: BattleSide) -> &'static str {
+    match side {
+        BattleSide::Attacker => "attacker",
+        BattleSide::Defender => "defender",
     }
 }
 

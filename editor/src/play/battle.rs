@@ -15,6 +15,7 @@ use crate::draw::{
     HEX, draw_hexside, hex_centre, hex_polygon, hexside_style, lighten, rgb, side_corners,
 };
 use crate::session::BattleInfo;
+use crate::words::side_word;
 
 /// A target the selected character may strike, and what the strike needs.
 #[derive(Debug, Clone)]
@@ -641,11 +642,4 @@ fn same_choice(a: &battle::Action, b: &battle::Action) -> bool {
         (battle::Action::Summon { choice: x, .. }, battle::Action::Summon { choice: y, .. })
         | (battle::Action::Reinforce { choice: x, .. }, battle::Action::Reinforce { choice: y, .. })
         if x == y)
-}
-
-pub fn side_word(s: BattleSide) -> &'static str {
-    match s {
-        BattleSide::Attacker => "attacker",
-        BattleSide::Defender => "defender",
-    }
 }

@@ -95,15 +95,6 @@ impl GameScreen {
                 fill,
                 Stroke::new(1.0, Color32::BLACK),
             ));
-            let [a, b, c] = triangle(land.position);
-            let top = centroid(a, b, c) + vec2(0.0, -SIDE * 0.2);
-            painter.text(
-                bv.to_screen(top),
-                egui::Align2::CENTER_CENTER,
-                land.number.to_string(),
-                font.clone(),
-                Color32::BLACK,
-            );
         }
         for id in variant.board.lands() {
             let from = variant.board.land(id).position;
@@ -111,14 +102,22 @@ impl GameScreen {
                 draw_sign(&painter, &bv, from, variant.board.land(to).position, sign);
             }
         }
-        // Moves: a solid outline; teleports: a dashed one in another colour.
-        for (land, _) in &targets.moves {
-            painter.add(Shape::closed_line(
-                screen_tri(*land),
-                Stroke::new(4.0, Color32::from_rgb(0, 230, 255)),
-            ));
+        for id in variant.board.lands() {
+            let land = variant.board.land(id);
+            // The number on a pale tab, so the signs never hide it.
+            let [a, b, c] = triangle(land.position);
+            let top = centroid(a, b, c) + vec2(0.0, -SIDE * 0.2);
+            let galley =
+                painter.layout_no_wrap(land.number.to_string(), font.clone(), Color32::BLACK);
+            let r = Rect::from_center_size(bv.to_screen(top), galley.size() + vec2(2.0, 0.0));
+            painter.rect_filled(r, 2.0, Color32::from_white_alpha(150));
+            painter.galley(r.min + vec2(1.0, 0.0), galley, Color32::BLACK);
         }
+        // Teleports: a dashed outline; moves, on top: a solid one.
         for (land, _) in &targets.teleports {
+            if targets.moves.iter().any(|(l, _)| l == land) {
+                continue;
+            }
             let mut pts = screen_tri(*land);
             pts.push(pts[0]);
             painter.extend(Shape::dashed_line(
@@ -126,6 +125,12 @@ impl GameScreen {
                 Stroke::new(4.0, Color32::from_rgb(255, 60, 220)),
                 8.0,
                 5.0,
+            ));
+        }
+        for (land, _) in &targets.moves {
+            painter.add(Shape::closed_line(
+                screen_tri(*land),
+                Stroke::new(4.0, Color32::from_rgb(0, 230, 255)),
             ));
         }
         self.draw_legions(&painter, &view);
@@ -494,12 +499,26 @@ impl GameScreen {
             .any(|a| matches!(a, Action::Split { legion, .. } if *legion == l.marker));
         let t = self.targets(actions);
         let mut choice = None;
-        for (_, list) in t.moves.iter().chain(t.teleports.iter()) {
+        for (_, list) in &t.moves {
             for a in list {
                 if ui.button(words.action(a)).clicked() {
                     choice = Some(a.clone());
                 }
             }
+        }
+        if !t.teleports.is_empty() {
+            let n: usize = t.teleports.iter().map(|(_, l)| l.len()).sum();
+            egui::CollapsingHeader::new(format!("Teleports ({n}, dashed on the board)"))
+                .default_open(n <= 6)
+                .show(ui, |ui| {
+                    for (_, list) in &t.teleports {
+                        for a in list {
+                            if ui.button(words.action(a)).clicked() {
+                                choice = Some(a.clone());
+                            }
+                        }
+                    }
+                });
         }
         drop(words);
         if can_split
