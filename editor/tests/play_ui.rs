@@ -460,3 +460,46 @@ fn a_game_without_a_human_shows_what_everyone_sees() {
     h.run_steps(5);
     assert_eq!(game(&h).session.history_len(), n, "paused, yet it played");
 }
+
+/// Reference sheet, Engagement: either side may propose an agreement; in
+/// hot-seat the proposer hands the screen over and the other accepts.
+#[test]
+fn an_agreement_is_proposed_passed_and_accepted() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", false), ("Green", true)],
+    );
+    click(&mut h, "Resolve the engagement in land 5");
+    take_screen(&mut h);
+    click(&mut h, "Stand and fight");
+    // Blue offers to give up the whole legion, then lets Red decide.
+    let propose = game(&h)
+        .my_actions()
+        .into_iter()
+        .find(
+            |a| matches!(a, Action::Propose { attacker_losses, .. } if attacker_losses.is_empty()),
+        )
+        .unwrap();
+    let label = game(&h).words(&[]).action(&propose);
+    click(&mut h, &label);
+    click(&mut h, "Let Red decide (pass the screen)");
+    assert!(h.query_by_label("Pass the screen to Red").is_some());
+    take_screen(&mut h);
+    assert!(
+        h.query_all_by_label_contains("Blue proposes")
+            .next()
+            .is_some()
+    );
+    click(&mut h, "Accept the proposal");
+    let view = game(&h).view();
+    assert!(
+        view.engagement.is_none()
+            || !matches!(
+                view.engagement.as_ref().unwrap().step,
+                titan_core::game::EngagementStep::Negotiate { .. }
+            )
+    );
+    assert!(!view.legions.iter().any(|l| l.marker.to_string() == "P2-01"));
+}

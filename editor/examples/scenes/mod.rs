@@ -14,6 +14,9 @@ use titan_core::model::Variant;
 use titan_core::rng::GameRng;
 use titan_editor::play::Seat;
 
+/// A game, the events so far, the seats, and what is selected.
+pub type Scene<S> = (Game, Vec<Event>, Vec<Seat>, Option<S>);
+
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -37,7 +40,7 @@ pub fn seats(n: usize, me: PlayerId) -> Vec<Seat> {
 /// stand at a movement phase, the roll made (with `want_teleport`, played on
 /// until a teleport is offered, with at least 12 legions); and the mover's
 /// legion with the most moves.
-pub fn board(want_teleport: bool) -> Result<(Game, Vec<Event>, Vec<Seat>, Option<Marker>), String> {
+pub fn board(want_teleport: bool) -> Result<Scene<Marker>, String> {
     let variant = variant()?;
     let names: Vec<String> = seats(6, PlayerId(0)).into_iter().map(|s| s.name).collect();
     let mut fallback = None;
@@ -98,7 +101,7 @@ pub fn board(want_teleport: bool) -> Result<(Game, Vec<Event>, Vec<Seat>, Option
 
 /// Two legions of seven engaged in land 1000, every character brought on in
 /// each side's first maneuver; and a character that may strike.
-pub fn battle() -> Result<(Game, Vec<Event>, Vec<Seat>, Option<UnitId>), String> {
+pub fn battle() -> Result<Scene<UnitId>, String> {
     let variant = variant()?;
     let pos: Position = titan_core::load::ron_options()
         .from_str(BATTLE)
@@ -195,10 +198,7 @@ const BATTLE: &str = r#"(
 /// Early in a six-player game, a movement roll of 6 with a lord in a tower:
 /// normal moves and tower teleports both offered; the legion that may
 /// teleport selected.
-fn teleport_scene(
-    variant: &Arc<Variant>,
-    names: &[String],
-) -> Result<(Game, Vec<Event>, Vec<Seat>, Option<Marker>), String> {
+fn teleport_scene(variant: &Arc<Variant>, names: &[String]) -> Result<Scene<Marker>, String> {
     for seed in 0..500 {
         let (mut g, mut log) = Game::new(variant.clone(), Default::default(), names, seed)
             .map_err(|e| e.to_string())?;

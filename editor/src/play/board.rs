@@ -351,6 +351,29 @@ impl GameScreen {
             ),
         };
         ui.label(step);
+        // Both sides may decide while negotiating: the one in front of the
+        // screen may hand it over (after a proposal, say).
+        if self.replay.is_none() {
+            let others: Vec<PlayerId> = self
+                .session
+                .to_act()
+                .into_iter()
+                .filter(|p| {
+                    *p != self.viewer && self.seats.get(p.0 as usize).is_some_and(|s| !s.computer)
+                })
+                .collect();
+            if let Some(&p) = others.first() {
+                let name = self.seats[p.0 as usize].name.clone();
+                if ui
+                    .button(format!("Let {name} decide (pass the screen)"))
+                    .clicked()
+                {
+                    self.pass_to = Some(p);
+                    self.selected = None;
+                    self.split = None;
+                }
+            }
+        }
     }
 
     /// What the viewer knows of a legion.
