@@ -57,6 +57,14 @@ fn take_screen(h: &mut Harness<'_, PlayApp>) -> bool {
     true
 }
 
+/// The split editor's columns (sizes), and whether it is open.
+fn split_columns(h: &Harness<'_, PlayApp>) -> (Vec<usize>, bool) {
+    match &game(h).split {
+        Some(e) => (e.columns.iter().map(Vec::len).collect(), true),
+        None => (Vec::new(), false),
+    }
+}
+
 fn seats(names: &[(&str, bool)]) -> Vec<Seat> {
     names
         .iter()
@@ -102,6 +110,29 @@ fn a_hot_seat_game_starts_divides_and_moves() {
         click(&mut h, "Titan");
         assert!(h.query_by_label("(not a legal division)").is_some());
         click(&mut h, "Titan");
+        assert!(h.query_by_label("(not a legal division)").is_none());
+        // Dragging works too: the Titan dragged onto the other legion's
+        // column, and back.
+        for _ in 0..2 {
+            let from = h.get_by_label("Titan").rect().center();
+            let other = if from.x < 1300.0 {
+                from.x + 120.0
+            } else {
+                from.x - 120.0
+            };
+            let to = Pos2::new(other, from.y);
+            let (before, _) = split_columns(&h);
+            h.drag_at(from);
+            h.step();
+            for k in 1..=6 {
+                h.hover_at(from + (to - from) * (k as f32 / 6.0));
+                h.step();
+            }
+            h.drop_at(to);
+            h.run_steps(2);
+            let (after, _) = split_columns(&h);
+            assert_ne!(before, after, "the drag moved nothing");
+        }
         assert!(h.query_by_label("(not a legal division)").is_none());
         click(&mut h, "Divide");
         let legions = game(&h).session.view(me).legions;

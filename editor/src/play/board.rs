@@ -420,21 +420,47 @@ impl GameScreen {
             None => "Divide your starting characters: click one to move it.".to_string(),
             Some(m) => format!("Split {m}: click a character to move it across."),
         });
-        let mut moved = None;
-        ui.columns(edit.columns.len(), |cols| {
+        // A click moves a character to the next column; a drag drops it on
+        // the column it is let go over.
+        let mut moved: Option<(usize, usize, usize)> = None;
+        let n = edit.columns.len();
+        // Every column as tall as the longest, so a drop lands anywhere
+        // beside it.
+        let rows = edit.columns.iter().map(Vec::len).max().unwrap_or(0) as f32;
+        let height = 24.0 + rows * (ui.spacing().interact_size.y + ui.spacing().item_spacing.y);
+        ui.columns(n, |cols| {
             for (i, col) in cols.iter_mut().enumerate() {
-                col.label(egui::RichText::new(&titles[i]).strong());
-                for (j, c) in edit.columns[i].iter().enumerate() {
-                    if col.button(words.character(*c)).clicked() {
-                        moved = Some((i, j));
-                    }
+                let (_, dropped) = col.dnd_drop_zone::<(usize, usize), _>(
+                    egui::Frame::default().inner_margin(4.0),
+                    |ui| {
+                        ui.set_min_size(vec2(ui.available_width(), height));
+                        ui.label(egui::RichText::new(&titles[i]).strong());
+                        for (j, c) in edit.columns[i].iter().enumerate() {
+                            let r = ui.add(
+                                egui::Button::new(words.character(*c))
+                                    .sense(Sense::click_and_drag()),
+                            );
+                            if r.drag_started() || r.dragged() {
+                                r.dnd_set_drag_payload((i, j));
+                            }
+                            if r.clicked() {
+                                moved = Some((i, j, (i + 1) % n));
+                            }
+                        }
+                    },
+                );
+                if let Some(p) = dropped
+                    && p.0 != i
+                {
+                    moved = Some((p.0, p.1, i));
                 }
             }
         });
-        if let Some((i, j)) = moved {
+        if let Some((i, j, to)) = moved
+            && j < edit.columns[i].len()
+        {
             let c = edit.columns[i].remove(j);
-            let n = edit.columns.len();
-            edit.columns[(i + 1) % n].push(c);
+            edit.columns[to].push(c);
             for col in &mut edit.columns {
                 col.sort();
             }
