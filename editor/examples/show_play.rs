@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo run --release -p titan-editor --example show_play -- board    # a roll of 6: moves and teleports
 //! cargo run --release -p titan-editor --example show_play -- battle   # a striker selected
+//! cargo run --release -p titan-editor --example show_play -- start    # the start screen
 //! ```
 
 #[path = "scenes/mod.rs"]
@@ -17,6 +18,7 @@ fn main() -> Result<(), String> {
     let dir = root.join("variants/titan");
     let mut app = PlayApp::new(&root.join("variants"), &std::env::temp_dir());
     match std::env::args().nth(1).as_deref() {
+        Some("start") => {}
         Some("battle") => {
             let (g, log, seats, striker) = scenes::battle()?;
             app.open_game(Box::new(LocalSession::new(g, log)), seats, &dir);

@@ -134,6 +134,22 @@ impl GameScreen {
             ));
         }
         self.draw_legions(&painter, &view);
+        // Hovering a marker tells what the viewer knows of the legion.
+        if let Some(p) = response.hover_pos() {
+            let hovered = view.legions.iter().find(|l| {
+                self.marker_screen_pos(l.marker)
+                    .is_some_and(|m| (m - p).abs().max_elem() < SIDE * 0.15 * bv.zoom)
+            });
+            if let Some(l) = hovered {
+                let text = format!(
+                    "{} in {}: {}",
+                    self.words(&[]).legion(l.marker),
+                    self.words(&[]).land(l.land),
+                    self.contents(l)
+                );
+                response.clone().on_hover_text_at_pointer(text);
+            }
+        }
         if response.clicked()
             && let Some(p) = response.interact_pointer_pos()
         {

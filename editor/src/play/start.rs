@@ -345,6 +345,9 @@ impl PlayApp {
                 })
                 .response
                 .on_hover_text(&o.description);
+                if !o.description.is_empty() {
+                    ui.label(egui::RichText::new(&o.description).small().weak());
+                }
             }
             ui.separator();
             ui.label(format!(
@@ -401,6 +404,16 @@ impl PlayApp {
         {
             let p = self.autosave_path();
             self.open_save(&p, false);
+        }
+        if ui
+            .add_enabled(
+                self.form.autosave,
+                egui::Button::new("Replay the last game"),
+            )
+            .clicked()
+        {
+            let p = self.autosave_path();
+            self.open_save(&p, true);
         }
         ui.separator();
         ui.label(format!("Saved games ({})", self.saves_dir().display()));
