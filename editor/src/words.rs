@@ -445,3 +445,62 @@ fn article(word: &str) -> &'static str {
         _ => "a",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use titan_core::game::PlayerId;
+
+    fn words() -> Words {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let variant = std::sync::Arc::new(titan_core::load(&dir, &Default::default()).unwrap());
+        Words {
+            variant,
+            players: vec!["Red".into(), "Blue".into()],
+            units: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_reveal_and_its_muster_read_as_one_line() {
+        let w = words();
+        let c = |n: &str| w.variant.character_by_name(n).unwrap();
+        let legion: Marker = "P1-03".parse().unwrap();
+        let land = w.variant.board.by_number(27).unwrap();
+        let events = [
+            Event::Revealed {
+                legion,
+                characters: vec![c("Troll"), c("Troll")],
+                to: None,
+            },
+            Event::Mustered {
+                legion,
+                character: c("Ranger"),
+            },
+            Event::Rolled {
+                player: PlayerId(1),
+                roll: 4,
+            },
+        ];
+        let lines = w.log_lines(&events, &|_| Some(land));
+        assert_eq!(
+            lines,
+            [
+                "Red's legion P1-03 (showing Troll, Troll) musters a Ranger in land 27",
+                "Blue rolls a 4 for movement"
+            ]
+        );
+    }
+
+    #[test]
+    fn articles_follow_the_name() {
+        let w = words();
+        let legion: Marker = "P2-01".parse().unwrap();
+        let ogre = w.variant.character_by_name("Ogre").unwrap();
+        let line = w.event(&Event::Mustered {
+            legion,
+            character: ogre,
+        });
+        assert_eq!(line, "Blue's legion P2-01 musters an Ogre");
+    }
+}

@@ -231,6 +231,8 @@ impl GameScreen {
         if let Some(p) = self.pass_to.take() {
             self.viewer = p;
             self.board_view.fitted = false;
+            // The last refusal was the other person's business.
+            self.status.clear();
         }
     }
 
