@@ -486,10 +486,31 @@ fn a_game_without_a_human_shows_what_everyone_sees() {
     click(&mut h, "Start game");
     assert_eq!(game(&h).viewer, SPECTATOR);
     assert!(game(&h).my_actions().is_empty());
+    // One action a second: the harness's frames are a quarter second of
+    // simulated time each (no clock is read), so 8 frames make 2 actions.
+    h.state_mut().game_mut().unwrap().pace = 1.0;
+    h.run_steps(1);
+    let n = game(&h).session.history_len();
+    h.run_steps(8);
+    let paced = game(&h).session.history_len() - n;
+    assert!(
+        (1..=3).contains(&paced),
+        "{paced} actions in 2 s at 1 a second"
+    );
+    // Paused: nothing.
     h.state_mut().game_mut().unwrap().paused = true;
     let n = game(&h).session.history_len();
     h.run_steps(5);
     assert_eq!(game(&h).session.history_len(), n, "paused, yet it played");
+    // Instant: a batch in one frame.
+    let g = h.state_mut().game_mut().unwrap();
+    g.paused = false;
+    g.pace = 0.0;
+    h.run_steps(1);
+    assert!(
+        game(&h).session.history_len() > n + 5,
+        "instant is not instant"
+    );
 }
 
 /// Reference sheet, Engagement: either side may propose an agreement; in
