@@ -107,6 +107,9 @@ pub struct GameScreen {
     /// The name typed for "Save".
     pub save_name: String,
     pub show_menu: bool,
+    /// The viewer's legal actions, kept until the game or the viewer
+    /// changes (a split phase offers many; a frame asks several times).
+    actions_cache: std::cell::RefCell<Option<(usize, PlayerId, Vec<Action>)>>,
 }
 
 /// Actions the computer takes per frame at full speed (the window stays
@@ -142,6 +145,7 @@ impl GameScreen {
             status: String::new(),
             save_name: String::new(),
             show_menu: false,
+            actions_cache: std::cell::RefCell::new(None),
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
@@ -184,9 +188,15 @@ impl GameScreen {
         if self.pass_to.is_some() || self.replay.is_some() || !self.is_human(self.viewer) {
             return Vec::new();
         }
+        let key = (self.session.history_len(), self.viewer);
+        if let Some((n, p, a)) = &*self.actions_cache.borrow()
+            && (*n, *p) == key
+        {
+            return a.clone();
+        }
         let acting = self.session.to_act();
         let actions = self.session.legal_actions(self.viewer);
-        if acting.contains(&self.viewer) {
+        let actions: Vec<Action> = if acting.contains(&self.viewer) {
             actions
         } else {
             // Out of turn, a player may only leave the game.
@@ -194,7 +204,9 @@ impl GameScreen {
                 .into_iter()
                 .filter(|a| *a == Action::ConcedeGame)
                 .collect()
-        }
+        };
+        *self.actions_cache.borrow_mut() = Some((key.0, key.1, actions.clone()));
+        actions
     }
 
     /// Decides who should be in front of the screen: the viewer while they
