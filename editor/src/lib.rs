@@ -1,10 +1,15 @@
-//! The Titan variant editor: masterboards, battlelands, characters and
-//! mustering tables of a variant, edited in an egui app and validated as
+//! The Titan game window and variant editor, one egui app.
+//!
+//! The game window ([`PlayApp`], `play/`) plays any variant, hot-seat and
+//! against the computer, through one interface to the game
+//! ([`session::GameSession`]). The editor ([`EditorApp`]) edits a variant's
+//! masterboard, battlelands, characters and mustering tables, validated as
 //! you go, with files watched and reloaded when another program changes them.
 //!
 //! The crate is a library so that the whole app runs headlessly in tests
-//! (egui_kittest drives [`EditorApp::ui`]); [`run`] is the thin eframe shell
-//! that `titan edit` opens. [`project::Project`] is the model without any GUI.
+//! (egui_kittest drives [`PlayApp::ui`] and [`EditorApp::ui`]); [`run_play`]
+//! and [`run`] are the thin eframe shells that `titan` and `titan edit` open.
+//! [`project::Project`] is the editor's model without any GUI.
 //!
 //! ```
 //! use titan_editor::EditorApp;

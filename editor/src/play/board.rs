@@ -646,6 +646,9 @@ impl GameScreen {
         if view.phase == Phase::Move && view.roll.is_some() && self.selected.is_none() {
             ui.label("Click one of your legions to see where it may go.");
         }
+        if view.phase == Phase::Split && self.split.is_none() {
+            ui.label("Click one of your legions to split it.");
+        }
         if actions.contains(&Action::ConcedeGame) {
             ui.add_space(8.0);
             if ui.small_button("Concede the game").clicked() {

@@ -54,6 +54,8 @@ pub struct StartForm {
     pub seed: String,
     pub saves: Vec<PathBuf>,
     pub autosave: bool,
+    /// The saves folder has been read.
+    pub refreshed: bool,
 }
 
 const NAMES: [&str; 6] = ["Red", "Blue", "Green", "Yellow", "Purple", "Cyan"];
@@ -86,6 +88,7 @@ impl StartForm {
             seed: String::new(),
             saves: Vec::new(),
             autosave: false,
+            refreshed: false,
         };
         form.pick(&first);
         form
@@ -118,6 +121,7 @@ impl StartForm {
 
     /// Rereads the saves folder and whether there is an autosave.
     pub fn refresh(&mut self, data: &Path) {
+        self.refreshed = true;
         self.autosave = data.join("autosave.ron").is_file();
         let mut saves: Vec<PathBuf> = std::fs::read_dir(data.join("saves"))
             .map(|d| {
@@ -251,7 +255,9 @@ impl PlayApp {
     }
 
     pub(super) fn start_screen(&mut self, ui: &mut egui::Ui) {
-        if self.form.saves.is_empty() && !self.form.autosave {
+        // The data folder is read when the start screen is first shown (and
+        // on "Refresh", and on coming back from a game), not every frame.
+        if !self.form.refreshed {
             self.form.refresh(&self.data_dir);
         }
         egui::CentralPanel::default().show(ui, |ui| {
