@@ -6,6 +6,7 @@
 mod check;
 mod edit;
 mod engine;
+mod play;
 mod rules_battle;
 mod rules_masterboard;
 mod simulate;
@@ -22,12 +23,17 @@ use clap::{Parser, Subcommand};
     about = "Play, check and edit Titan and its variants"
 )]
 struct Cli {
+    /// Without a command: open the game window (as `titan play`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Open the game window (the default): a new game of any variant,
+    /// hot-seat or against the computer, the last game continued, saves
+    /// loaded or replayed, the editor.
+    Play,
     /// Load and validate variants, printing a summary of each and every error
     /// with its file, line and column. Exits with 1 if any variant has errors.
     Check {
@@ -90,7 +96,11 @@ enum RulesQuery {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let Some(command) = cli.command else {
+        return play::run();
+    };
+    match command {
+        Command::Play => play::run(),
         Command::Check {
             dirs,
             json,

@@ -1,6 +1,6 @@
-//! `titan edit` as a user runs it, without a display: its help, and a
-//! variant that does not exist. (The editor itself is tested headlessly in
-//! `editor/tests/`.)
+//! `titan edit` and `titan play` as a user runs them, without a display: the
+//! help, a variant that does not exist, the message instead of a window. (The
+//! editor and the game window are tested headlessly in `editor/tests/`.)
 
 mod common;
 
@@ -39,4 +39,19 @@ fn edit_without_a_display_fails_cleanly() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("titan edit: cannot open a window"), "{err}");
+}
+
+/// `titan` alone and `titan play` open the game window; without a display
+/// they say so and point at what works without one.
+#[test]
+fn play_without_a_display_says_what_to_use_instead() {
+    for args in [&[][..], &["play"][..]] {
+        let out = titan(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot open the game window"), "{err}");
+        assert!(err.contains("titan engine"), "{err}");
+        assert!(err.contains("titan check"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }

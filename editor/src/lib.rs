@@ -1,10 +1,15 @@
-//! The Titan variant editor: masterboards, battlelands, characters and
-//! mustering tables of a variant, edited in an egui app and validated as
+//! The Titan game window and variant editor, one egui app.
+//!
+//! The game window ([`PlayApp`], `play/`) plays any variant, hot-seat and
+//! against the computer, through one interface to the game
+//! ([`session::GameSession`]). The editor ([`EditorApp`]) edits a variant's
+//! masterboard, battlelands, characters and mustering tables, validated as
 //! you go, with files watched and reloaded when another program changes them.
 //!
 //! The crate is a library so that the whole app runs headlessly in tests
-//! (egui_kittest drives [`EditorApp::ui`]); [`run`] is the thin eframe shell
-//! that `titan edit` opens. [`project::Project`] is the model without any GUI.
+//! (egui_kittest drives [`PlayApp::ui`] and [`EditorApp::ui`]); [`run_play`]
+//! and [`run`] are the thin eframe shells that `titan` and `titan edit` open.
+//! [`project::Project`] is the editor's model without any GUI.
 //!
 //! ```
 //! use titan_editor::EditorApp;
@@ -17,13 +22,18 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod draw;
 pub mod patch;
+pub mod play;
 pub mod project;
+pub mod session;
 pub mod watch;
+pub mod words;
 
 use std::path::Path;
 
 pub use app::{EditorApp, HexTool, Pending, Tab};
+pub use play::PlayApp;
 
 /// Opens the editor window on the variant in `dir`, offering the variants
 /// under `variants_root` to switch to. Returns when the window is closed.
@@ -52,6 +62,44 @@ pub fn run_app(app: EditorApp) -> Result<(), String> {
 struct Shell(EditorApp);
 
 impl eframe::App for Shell {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.0.ui(ui);
+    }
+}
+
+/// Opens the game window on the start screen. Without a display it says so
+/// (an error, no window) rather than failing inside the windowing library.
+pub fn run_play(variants_root: &Path) -> Result<(), String> {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err("no display (DISPLAY is not set)".into());
+    }
+    run_play_app(PlayApp::new(variants_root, &play::data_dir()))
+}
+
+/// Opens the game window on an app already set up (a position on screen:
+/// what the screenshots show).
+pub fn run_play_app(app: PlayApp) -> Result<(), String> {
+    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
+        return Err("no display (DISPLAY is not set)".into());
+    }
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Titan")
+            .with_inner_size([1400.0, 900.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Titan",
+        options,
+        Box::new(|_cc| Ok(Box::new(PlayShell(app)))),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The eframe shell around the game window.
+struct PlayShell(PlayApp);
+
+impl eframe::App for PlayShell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.0.ui(ui);
     }

@@ -1,0 +1,645 @@
+//! The battle on screen: the battleland (hazard colours, higher ground paler
+//! with its height marked, hexside hazards drawn as cliffs, walls, rivers or
+//! slopes), the characters as counters, the selected character's hexes and
+//! targets with strike numbers and dice before the roll, lines of sight,
+//! carry-overs, summons and reinforcements, the round and the dice.
+
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, vec2};
+use titan_core::battle::{self, BattleEvent, BattleSide, Status, UnitId, UnitView};
+use titan_core::battleland::HexId;
+use titan_core::game::{Action, Event};
+
+use super::board::die;
+use super::{GameScreen, seat_colour};
+use crate::draw::{
+    HEX, draw_hexside, hex_centre, hex_polygon, hexside_style, lighten, rgb, side_corners,
+};
+use crate::session::BattleInfo;
+use crate::words::side_word;
+
+/// A target the selected character may strike, and what the strike needs.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub unit: UnitId,
+    pub hex: HexId,
+    pub action: battle::Action,
+    pub ranged: bool,
+    pub strike_number: Option<u8>,
+    pub dice: Option<u8>,
+    /// The hexes a rangestrike's line crosses.
+    pub path: Vec<HexId>,
+}
+
+impl GameScreen {
+    /// The screen position of a battleland hex's centre as last drawn.
+    pub fn hex_screen_pos(&self, label: &str) -> Option<Pos2> {
+        HexId::from_label(label).map(|h| self.hex_view.to_screen(hex_centre(h)))
+    }
+
+    /// The viewer's battle actions.
+    pub fn battle_actions(&self) -> Vec<battle::Action> {
+        self.my_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Battle { battle } => Some(battle),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Hexes the selected character (or the chosen summon or reinforcement)
+    /// may go to.
+    pub fn hex_targets(&self, actions: &[battle::Action]) -> Vec<(HexId, battle::Action)> {
+        if let Some(p) = &self.placing {
+            return actions
+                .iter()
+                .filter_map(|a| match (a, p) {
+                    (
+                        battle::Action::Summon { choice, to },
+                        battle::Action::Summon { choice: c, .. },
+                    ) if choice == c => Some((*to, a.clone())),
+                    (
+                        battle::Action::Reinforce { choice, to },
+                        battle::Action::Reinforce { choice: c, .. },
+                    ) if choice == c => Some((*to, a.clone())),
+                    _ => None,
+                })
+                .collect();
+        }
+        let Some(u) = self.selected_unit else {
+            return Vec::new();
+        };
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                battle::Action::Move { unit, to } if *unit == u => Some((*to, a.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What the selected character may strike, with strike numbers and dice.
+    pub fn strike_targets(&self, info: &BattleInfo, actions: &[battle::Action]) -> Vec<Target> {
+        let Some(u) = self.selected_unit else {
+            return Vec::new();
+        };
+        let hex_of = |t: UnitId| match info.view.units.get(t as usize).map(|v| v.status) {
+            Some(Status::OnBoard(h)) => Some(h),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for a in actions {
+            match a {
+                battle::Action::Strike { unit, target, .. } if *unit == u => {
+                    let r = self.session.strike_report(u, *target);
+                    if let Some(hex) = hex_of(*target) {
+                        out.push(Target {
+                            unit: *target,
+                            hex,
+                            action: a.clone(),
+                            ranged: false,
+                            strike_number: r.as_ref().map(|r| r.strike_number),
+                            dice: r.as_ref().map(|r| r.dice),
+                            path: Vec::new(),
+                        });
+                    }
+                }
+                battle::Action::Rangestrike { unit, target } if *unit == u => {
+                    let r = self.session.line_of_sight(u, *target);
+                    if let Some(hex) = hex_of(*target) {
+                        out.push(Target {
+                            unit: *target,
+                            hex,
+                            action: a.clone(),
+                            ranged: true,
+                            strike_number: r.as_ref().and_then(|r| r.strike_number),
+                            dice: r.as_ref().and_then(|r| r.dice),
+                            path: r
+                                .map(|r| {
+                                    r.path.iter().filter_map(|l| HexId::from_label(l)).collect()
+                                })
+                                .unwrap_or_default(),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn side_colour(&self, info: &BattleInfo, side: BattleSide) -> Color32 {
+        let m = match side {
+            BattleSide::Attacker => info.request.attacker,
+            BattleSide::Defender => info.request.defender,
+        };
+        seat_colour(m.player)
+    }
+
+    pub(super) fn battle_canvas(&mut self, ui: &mut egui::Ui, info: &BattleInfo) {
+        let variant = self.session.variant().clone();
+        let data = &variant.data;
+        let actions = self.battle_actions();
+        let moves = self.hex_targets(&actions);
+        let targets = self.strike_targets(info, &actions);
+        let carry: Vec<(HexId, battle::Action)> = actions
+            .iter()
+            .filter_map(|a| match a {
+                battle::Action::CarryOver { target: Some(t) } => info
+                    .view
+                    .units
+                    .get(*t as usize)
+                    .and_then(|u| match u.status {
+                        Status::OnBoard(h) => Some((h, a.clone())),
+                        _ => None,
+                    }),
+                _ => None,
+            })
+            .collect();
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        self.hex_view.rect = response.rect;
+        if !self.hex_view.fitted {
+            let mut bounds = Rect::NOTHING;
+            for h in HexId::all() {
+                bounds.extend_with(hex_centre(h));
+            }
+            self.hex_view.fit(bounds.expand(HEX * 1.3));
+        }
+        self.hex_view.interact(ui, &response);
+        let hv = self.hex_view;
+        painter.rect_filled(response.rect, 0.0, Color32::from_gray(30));
+        let land = data
+            .battlelands
+            .iter()
+            .find(|b| b.terrain == info.view.battleland);
+        let hazard = |name: &str| data.hazards.iter().find(|h| h.name == name);
+        let small = egui::FontId::proportional((6.0 * hv.zoom).clamp(6.0, 16.0));
+        for hex in HexId::all() {
+            let def = land.and_then(|l| l.hexes.get(&hex.label()));
+            let base = def
+                .and_then(|d| hazard(&d.hazard))
+                .map_or(Color32::DARK_GRAY, |h| rgb(h.color));
+            let elevation = def.map_or(0, |d| d.elevation);
+            let fill = lighten(base, 0.16 * f32::from(elevation));
+            painter.add(Shape::convex_polygon(
+                hex_polygon(&hv, hex),
+                fill,
+                Stroke::new(1.0 + f32::from(elevation), Color32::from_gray(20)),
+            ));
+            let c = hex_centre(hex);
+            let mut text = hex.label();
+            if let Some(d) = def
+                && d.hazard != data.hazards.first().map_or("", |h| h.name.as_str())
+            {
+                text = format!("{text} {}", d.hazard);
+            }
+            // Height: one small peak per level under the label.
+            for k in 0..elevation {
+                let x = (f32::from(k) - f32::from(elevation - 1) / 2.0) * HEX * 0.2;
+                let base = c + vec2(x, -HEX * 0.3);
+                painter.add(Shape::convex_polygon(
+                    vec![
+                        hv.to_screen(base + vec2(-HEX * 0.08, 0.0)),
+                        hv.to_screen(base + vec2(0.0, -HEX * 0.12)),
+                        hv.to_screen(base + vec2(HEX * 0.08, 0.0)),
+                    ],
+                    Color32::from_gray(60),
+                    Stroke::NONE,
+                ));
+            }
+            painter.text(
+                hv.to_screen(c + vec2(0.0, -HEX * 0.68)),
+                egui::Align2::CENTER_TOP,
+                text,
+                small.clone(),
+                Color32::BLACK,
+            );
+        }
+        if let Some(land) = land {
+            for hex in HexId::all() {
+                let Some(def) = land.hexes.get(&hex.label()) else {
+                    continue;
+                };
+                let c = hex_centre(hex);
+                for (side, name) in &def.sides {
+                    if let Some(h) = hazard(name) {
+                        draw_hexside(
+                            &painter,
+                            &hv,
+                            c,
+                            side_corners(c, *side),
+                            hexside_style(h),
+                            rgb(h.color),
+                        );
+                    }
+                }
+            }
+        }
+        for (hex, _) in &moves {
+            let mut pts = hex_polygon(&hv, *hex);
+            pts.push(pts[0]);
+            painter.add(Shape::line(
+                pts,
+                Stroke::new(4.0, Color32::from_rgb(0, 230, 255)),
+            ));
+        }
+        let selected_hex = self
+            .selected_unit
+            .and_then(|u| info.view.units.get(u as usize))
+            .and_then(|u| match u.status {
+                Status::OnBoard(h) => Some(h),
+                _ => None,
+            });
+        for t in &targets {
+            if t.ranged
+                && let Some(from) = selected_hex
+            {
+                painter.line_segment(
+                    [
+                        hv.to_screen(hex_centre(from)),
+                        hv.to_screen(hex_centre(t.hex)),
+                    ],
+                    Stroke::new(2.0, Color32::from_rgb(255, 150, 0)),
+                );
+                for h in &t.path {
+                    painter.circle_stroke(
+                        hv.to_screen(hex_centre(*h)),
+                        HEX * 0.25 * hv.zoom,
+                        Stroke::new(2.0, Color32::from_rgb(255, 150, 0)),
+                    );
+                }
+            }
+        }
+        for u in &info.view.units {
+            if let Status::OnBoard(h) = u.status {
+                let selected = self.selected_unit == Some(u.id);
+                self.counter(
+                    &painter,
+                    hv.to_screen(hex_centre(h)),
+                    HEX * 1.05 * hv.zoom,
+                    u,
+                    info,
+                    selected,
+                );
+            }
+        }
+        let big = egui::FontId::proportional((9.0 * hv.zoom).clamp(9.0, 22.0));
+        for t in &targets {
+            let mut pts = hex_polygon(&hv, t.hex);
+            pts.push(pts[0]);
+            let ink = if t.ranged {
+                Color32::from_rgb(255, 150, 0)
+            } else {
+                Color32::RED
+            };
+            painter.add(Shape::line(pts, Stroke::new(4.0, ink)));
+            if let (Some(n), Some(d)) = (t.strike_number, t.dice) {
+                let at = hv.to_screen(hex_centre(t.hex) + vec2(0.0, HEX * 0.62));
+                let text = format!("{n}+ ×{d}");
+                let galley = painter.layout_no_wrap(text, big.clone(), Color32::WHITE);
+                let r = Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0));
+                painter.rect_filled(r, 3.0, ink);
+                painter.galley(r.min + vec2(3.0, 1.0), galley, Color32::WHITE);
+            }
+        }
+        for (h, _) in &carry {
+            painter.circle_stroke(
+                hv.to_screen(hex_centre(*h)),
+                HEX * 0.9 * hv.zoom,
+                Stroke::new(4.0, Color32::from_rgb(255, 220, 0)),
+            );
+        }
+        if response.clicked()
+            && let Some(p) = response.interact_pointer_pos()
+            && let Some((hex, _)) = crate::draw::hex_at(hv.to_board(p))
+        {
+            self.hex_click(hex, info, &actions, &moves, &targets, &carry);
+        }
+    }
+
+    /// A character's counter: name, power-skill, damage.
+    fn counter(
+        &self,
+        painter: &egui::Painter,
+        at: Pos2,
+        size: f32,
+        u: &UnitView,
+        info: &BattleInfo,
+        selected: bool,
+    ) {
+        let rect = Rect::from_center_size(at, vec2(size, size * 0.78));
+        painter.rect_filled(rect, 4.0, self.side_colour(info, u.side));
+        painter.rect_stroke(
+            rect,
+            4.0,
+            Stroke::new(
+                if selected { 3.0 } else { 1.0 },
+                if selected {
+                    Color32::YELLOW
+                } else {
+                    Color32::BLACK
+                },
+            ),
+            egui::StrokeKind::Outside,
+        );
+        let name_font = egui::FontId::proportional((size * 0.2).clamp(6.0, 18.0));
+        painter.text(
+            rect.center_top() + vec2(0.0, size * 0.06),
+            egui::Align2::CENTER_TOP,
+            &u.character,
+            name_font,
+            Color32::WHITE,
+        );
+        painter.text(
+            rect.center_bottom() - vec2(0.0, size * 0.06),
+            egui::Align2::CENTER_BOTTOM,
+            format!("{}-{}", u.power, u.skill),
+            egui::FontId::proportional((size * 0.24).clamp(6.0, 20.0)),
+            Color32::WHITE,
+        );
+        if u.damage > 0 {
+            let c = rect.right_top();
+            painter.circle_filled(c, size * 0.16, Color32::from_rgb(200, 0, 0));
+            painter.text(
+                c,
+                egui::Align2::CENTER_CENTER,
+                u.damage.to_string(),
+                egui::FontId::proportional((size * 0.2).clamp(6.0, 18.0)),
+                Color32::WHITE,
+            );
+        }
+    }
+
+    fn hex_click(
+        &mut self,
+        hex: HexId,
+        info: &BattleInfo,
+        actions: &[battle::Action],
+        moves: &[(HexId, battle::Action)],
+        targets: &[Target],
+        carry: &[(HexId, battle::Action)],
+    ) {
+        let chosen = moves
+            .iter()
+            .chain(carry.iter())
+            .find(|(h, _)| *h == hex)
+            .map(|(_, a)| a.clone())
+            .or_else(|| {
+                targets
+                    .iter()
+                    .find(|t| t.hex == hex)
+                    .map(|t| t.action.clone())
+            });
+        if let Some(a) = chosen {
+            self.placing = None;
+            self.act(&Action::Battle { battle: a });
+            // Keep the striker selected while it has strikes left.
+            if !self
+                .battle_actions()
+                .iter()
+                .any(|b| acts(b) == self.selected_unit)
+            {
+                self.selected_unit = None;
+            }
+            return;
+        }
+        let at = info
+            .view
+            .units
+            .iter()
+            .find(|u| u.status == Status::OnBoard(hex))
+            .map(|u| u.id);
+        self.placing = None;
+        self.selected_unit = match at {
+            Some(u) if self.selected_unit != Some(u) => Some(u),
+            _ => None,
+        };
+        let _ = actions;
+    }
+
+    pub(super) fn battle_panel(&mut self, ui: &mut egui::Ui, info: &BattleInfo) {
+        let actions = self.battle_actions();
+        let view = &info.view;
+        let words = self.words(&view.units);
+        ui.heading(format!(
+            "Battle in {}: {}",
+            words.land(info.request.land),
+            view.battleland
+        ));
+        ui.label(format!(
+            "{} attacks {}",
+            words.legion(info.request.attacker),
+            words.legion(info.request.defender)
+        ));
+        let max_rounds = self.session.variant().rules.battle.defender_maneuvers;
+        ui.label(
+            egui::RichText::new(format!(
+                "Round {} of {}: the {} {}",
+                view.defender_maneuver.max(1),
+                max_rounds,
+                side_word(view.moving),
+                match view.phase {
+                    battle::Phase::ChooseEdge => "chooses an edge".to_string(),
+                    battle::Phase::Maneuver => "maneuvers".to_string(),
+                    battle::Phase::Strike { striking } =>
+                        format!("strikes ({} striking)", side_word(striking)),
+                    battle::Phase::Over => "is over".to_string(),
+                }
+            ))
+            .strong(),
+        );
+        ui.label(format!("You are the {}", side_word(info.side)));
+        if actions.is_empty() {
+            ui.label(format!("Waiting for the {}", side_word(view.to_act)));
+        }
+        self.last_dice(ui);
+        ui.separator();
+        // Characters not yet on the battleland, to bring on.
+        let mut select = None;
+        let waiting: Vec<&UnitView> = view
+            .units
+            .iter()
+            .filter(|u| u.status == Status::Waiting && u.side == info.side)
+            .collect();
+        if !waiting.is_empty() {
+            ui.label("Waiting to enter (click, then a highlighted hex):");
+            ui.horizontal_wrapped(|ui| {
+                for u in waiting {
+                    let has_moves = actions
+                        .iter()
+                        .any(|a| matches!(a, battle::Action::Move { unit, .. } if *unit == u.id));
+                    let label = format!("{} {}-{}", u.character, u.power, u.skill);
+                    if ui
+                        .add_enabled(
+                            has_moves,
+                            egui::Button::selectable(self.selected_unit == Some(u.id), label),
+                        )
+                        .clicked()
+                    {
+                        select = Some(u.id);
+                    }
+                }
+            });
+        }
+        if let Some(u) = select {
+            self.selected_unit = Some(u);
+            self.placing = None;
+        }
+        if let Some(u) = self.selected_unit.and_then(|u| view.units.get(u as usize)) {
+            ui.label(format!(
+                "Selected: {} {} (power {}, skill {}, damage {})",
+                crate::words::side_name(u.side),
+                u.character,
+                u.power,
+                u.skill,
+                u.damage
+            ));
+            let targets = self.strike_targets(info, &actions);
+            let mut choice = None;
+            for t in &targets {
+                let name = view
+                    .units
+                    .get(t.unit as usize)
+                    .map_or("?".into(), |u| u.character.clone());
+                let label = format!(
+                    "{} {} in {}: needs {}, {} dice",
+                    if t.ranged { "Rangestrike" } else { "Strike" },
+                    name,
+                    t.hex.label(),
+                    t.strike_number.map_or("?".into(), |n| n.to_string()),
+                    t.dice.map_or("?".into(), |n| n.to_string())
+                );
+                if ui.button(label).clicked() {
+                    choice = Some(t.action.clone());
+                }
+            }
+            if let Some(a) = choice {
+                self.act(&Action::Battle { battle: a });
+            }
+        }
+        if let Some(c) = view.carry {
+            ui.label(format!(
+                "{} hits may be carried over (strike number {}):",
+                c.hits, c.strike_number
+            ));
+        }
+        // Summons and reinforcements: one button per choice, then a hex.
+        let mut place = None;
+        let mut shown: Vec<&battle::Action> = Vec::new();
+        for a in &actions {
+            let label = match a {
+                battle::Action::Summon { choice, .. } => info
+                    .request
+                    .summonable
+                    .get(*choice as usize)
+                    .map(|(m, c)| format!("Summon {} from {m}", words.character(*c))),
+                battle::Action::Reinforce { choice, .. } => info
+                    .request
+                    .reinforcements
+                    .get(*choice as usize)
+                    .map(|c| format!("Reinforce with {}", words.character(*c))),
+                _ => None,
+            };
+            if let Some(label) = label
+                && !shown.iter().any(|p| same_choice(p, a))
+            {
+                shown.push(a);
+                if ui.button(label).clicked() {
+                    place = Some(a.clone());
+                }
+            }
+        }
+        drop(words);
+        if let Some(p) = place {
+            self.placing = Some(p);
+            self.selected_unit = None;
+        }
+        if self.placing.is_some() {
+            ui.label("Click a highlighted hex to bring it on.");
+        }
+        // Everything else as buttons (edges, carry-overs, ends, concessions,
+        // and whatever else the engine offers).
+        let words = self.words(&view.units);
+        let mut choice = None;
+        for a in &actions {
+            match a {
+                battle::Action::Move { .. }
+                | battle::Action::Strike { .. }
+                | battle::Action::Rangestrike { .. } => {}
+                battle::Action::Summon { .. } | battle::Action::Reinforce { .. } => {}
+                _ => {
+                    if ui.button(words.battle_action(a)).clicked() {
+                        choice = Some(a.clone());
+                    }
+                }
+            }
+        }
+        drop(words);
+        if let Some(a) = choice {
+            self.selected_unit = None;
+            self.placing = None;
+            self.act(&Action::Battle { battle: a });
+        }
+        ui.separator();
+        ui.collapsing("Characters", |ui| {
+            for u in &view.units {
+                let place = match u.status {
+                    Status::Waiting => "waiting".to_string(),
+                    Status::OnBoard(h) => h.label(),
+                    Status::Gone(f) => format!("{f:?}"),
+                };
+                ui.label(format!(
+                    "{} {} {}-{}, damage {}: {place}",
+                    crate::words::side_name(u.side),
+                    u.character,
+                    u.power,
+                    u.skill,
+                    u.damage
+                ));
+            }
+        });
+    }
+
+    /// The dice of the last strike.
+    fn last_dice(&self, ui: &mut egui::Ui) {
+        let total = self.session.event_count();
+        let events = self.session.events(self.viewer, total.saturating_sub(40));
+        let last = events.iter().rev().find_map(|(_, e)| match e {
+            Event::Battle { events } => events.iter().rev().find_map(|b| match b {
+                BattleEvent::Struck {
+                    rolls,
+                    strike_number,
+                    hits,
+                    ..
+                } => Some((rolls.clone(), *strike_number, *hits)),
+                _ => None,
+            }),
+            _ => None,
+        });
+        if let Some((rolls, n, hits)) = last {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!("Last strike, needing {n}:"));
+                for r in rolls {
+                    die(ui, r);
+                }
+                ui.label(format!("= {hits} hits"));
+            });
+        }
+    }
+}
+
+fn acts(a: &battle::Action) -> Option<UnitId> {
+    match a {
+        battle::Action::Strike { unit, .. }
+        | battle::Action::Rangestrike { unit, .. }
+        | battle::Action::Move { unit, .. } => Some(*unit),
+        _ => None,
+    }
+}
+
+fn same_choice(a: &battle::Action, b: &battle::Action) -> bool {
+    matches!((a, b),
+        (battle::Action::Summon { choice: x, .. }, battle::Action::Summon { choice: y, .. })
+        | (battle::Action::Reinforce { choice: x, .. }, battle::Action::Reinforce { choice: y, .. })
+        if x == y)
+}

@@ -1,0 +1,750 @@
+//! The masterboard in play: lands as the editor draws them, legion markers,
+//! the moves of the selected legion, and the side panel with the players,
+//! the die, the split editor and every decision of the phase.
+
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
+use titan_core::game::view::{LegionView, PlayerView};
+use titan_core::game::{Action, EngagementStep, Marker, Phase, PlayerId};
+use titan_core::model::{CharacterId, LandId};
+
+use super::{GameScreen, SplitEdit, phase_name, seat_colour};
+use crate::draw::{SIDE, centroid, draw_sign, rgb, triangle};
+use crate::session::SPECTATOR;
+
+/// Where the selected legion may go.
+#[derive(Debug, Default, Clone)]
+pub struct Targets {
+    /// Normal moves: land, and the lands it may be entered from.
+    pub moves: Vec<(LandId, Vec<Action>)>,
+    pub teleports: Vec<(LandId, Vec<Action>)>,
+}
+
+impl GameScreen {
+    /// The screen position of a land's centre as last drawn.
+    pub fn land_screen_pos(&self, number: u32) -> Option<Pos2> {
+        let v = self.session.variant();
+        let id = v.board.by_number(number)?;
+        let [a, b, c] = triangle(v.board.land(id).position);
+        Some(self.board_view.to_screen(centroid(a, b, c)))
+    }
+
+    /// The screen position of a legion's marker as last drawn.
+    pub fn marker_screen_pos(&self, marker: Marker) -> Option<Pos2> {
+        let view = self.view();
+        let l = view.legions.iter().find(|l| l.marker == marker)?;
+        let here: Vec<&LegionView> = view.legions.iter().filter(|o| o.land == l.land).collect();
+        let i = here.iter().position(|o| o.marker == marker)?;
+        let [a, b, c] = triangle(self.session.variant().board.land(l.land).position);
+        let at = centroid(a, b, c) + marker_offset(i, here.len());
+        Some(self.board_view.to_screen(at))
+    }
+
+    /// The moves and teleports of the selected legion among the viewer's
+    /// legal actions.
+    pub fn targets(&self, actions: &[Action]) -> Targets {
+        let mut t = Targets::default();
+        let Some(sel) = self.selected else {
+            return t;
+        };
+        for a in actions {
+            match a {
+                Action::Move { legion, to, .. } if *legion == sel => {
+                    push(&mut t.moves, *to, a.clone());
+                }
+                Action::Teleport { legion, to, .. } if *legion == sel => {
+                    push(&mut t.teleports, *to, a.clone());
+                }
+                _ => {}
+            }
+        }
+        t
+    }
+
+    pub(super) fn board_canvas(&mut self, ui: &mut egui::Ui) {
+        let variant = self.session.variant().clone();
+        let view = self.view();
+        let actions = self.my_actions();
+        let targets = self.targets(&actions);
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        self.board_view.rect = response.rect;
+        if !self.board_view.fitted {
+            let mut bounds = Rect::NOTHING;
+            for id in variant.board.lands() {
+                for p in triangle(variant.board.land(id).position) {
+                    bounds.extend_with(p);
+                }
+            }
+            self.board_view.fit(bounds.expand(SIDE * 0.3));
+        }
+        self.board_view.interact(ui, &response);
+        let bv = self.board_view;
+        painter.rect_filled(response.rect, 0.0, Color32::from_gray(30));
+        let font = egui::FontId::proportional((7.0 * bv.zoom).clamp(6.0, 26.0));
+        let screen_tri = |id: LandId| -> Vec<Pos2> {
+            triangle(variant.board.land(id).position)
+                .iter()
+                .map(|p| bv.to_screen(*p))
+                .collect()
+        };
+        for id in variant.board.lands() {
+            let land = variant.board.land(id);
+            let pts = screen_tri(id);
+            let fill = rgb(variant.terrains[land.terrain.index()].color);
+            painter.add(Shape::convex_polygon(
+                pts.clone(),
+                fill,
+                Stroke::new(1.0, Color32::BLACK),
+            ));
+        }
+        for id in variant.board.lands() {
+            let from = variant.board.land(id).position;
+            for (sign, to) in variant.board.exits(id) {
+                draw_sign(&painter, &bv, from, variant.board.land(to).position, sign);
+            }
+        }
+        for id in variant.board.lands() {
+            let land = variant.board.land(id);
+            // The number on a pale tab, so the signs never hide it.
+            let [a, b, c] = triangle(land.position);
+            let top = centroid(a, b, c) + vec2(0.0, -SIDE * 0.2);
+            let galley =
+                painter.layout_no_wrap(land.number.to_string(), font.clone(), Color32::BLACK);
+            let r = Rect::from_center_size(bv.to_screen(top), galley.size() + vec2(2.0, 0.0));
+            painter.rect_filled(r, 2.0, Color32::from_white_alpha(150));
+            painter.galley(r.min + vec2(1.0, 0.0), galley, Color32::BLACK);
+        }
+        // Teleports: a dashed outline; moves, on top: a solid one.
+        for (land, _) in &targets.teleports {
+            if targets.moves.iter().any(|(l, _)| l == land) {
+                continue;
+            }
+            let mut pts = screen_tri(*land);
+            pts.push(pts[0]);
+            painter.extend(Shape::dashed_line(
+                &pts,
+                Stroke::new(4.0, Color32::from_rgb(255, 60, 220)),
+                8.0,
+                5.0,
+            ));
+        }
+        for (land, _) in &targets.moves {
+            painter.add(Shape::closed_line(
+                screen_tri(*land),
+                Stroke::new(4.0, Color32::from_rgb(0, 230, 255)),
+            ));
+        }
+        self.draw_legions(&painter, &view);
+        // Hovering a marker tells what the viewer knows of the legion.
+        if let Some(p) = response.hover_pos() {
+            let hovered = view.legions.iter().find(|l| {
+                self.marker_screen_pos(l.marker)
+                    .is_some_and(|m| (m - p).abs().max_elem() < SIDE * 0.15 * bv.zoom)
+            });
+            if let Some(l) = hovered {
+                let text = format!(
+                    "{} in {}: {}",
+                    self.words(&[]).legion(l.marker),
+                    self.words(&[]).land(l.land),
+                    self.contents(l)
+                );
+                response.clone().on_hover_text_at_pointer(text);
+            }
+        }
+        if response.clicked()
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            self.board_click(bv.to_board(p), &view, &targets);
+        }
+    }
+
+    fn draw_legions(&self, painter: &egui::Painter, view: &PlayerView) {
+        let variant = self.session.variant();
+        let bv = self.board_view;
+        let size = SIDE * 0.3 * bv.zoom;
+        let font = egui::FontId::proportional((size * 0.42).clamp(5.0, 22.0));
+        let mut by_land: std::collections::BTreeMap<LandId, Vec<&LegionView>> = Default::default();
+        for l in &view.legions {
+            by_land.entry(l.land).or_default().push(l);
+        }
+        for (land, legions) in by_land {
+            let [a, b, c] = triangle(variant.board.land(land).position);
+            let centre = centroid(a, b, c);
+            if legions.len() > 1 && legions.iter().any(|l| l.owner != legions[0].owner) {
+                painter.circle_stroke(
+                    bv.to_screen(centre),
+                    SIDE * 0.42 * bv.zoom,
+                    Stroke::new(3.0, Color32::RED),
+                );
+            }
+            for (i, l) in legions.iter().enumerate() {
+                let at = bv.to_screen(centre + marker_offset(i, legions.len()));
+                let rect = Rect::from_center_size(at, vec2(size, size));
+                let selected = self.selected == Some(l.marker);
+                painter.rect_filled(rect, 3.0, seat_colour(l.owner));
+                painter.rect_stroke(
+                    rect,
+                    3.0,
+                    Stroke::new(
+                        if selected { 3.0 } else { 1.0 },
+                        if selected {
+                            Color32::YELLOW
+                        } else {
+                            Color32::BLACK
+                        },
+                    ),
+                    egui::StrokeKind::Outside,
+                );
+                // The marker's number on top, the height large below.
+                painter.text(
+                    rect.center_top() + vec2(0.0, size * 0.05),
+                    egui::Align2::CENTER_TOP,
+                    format!("{:02}", l.marker.number),
+                    egui::FontId::proportional((size * 0.3).clamp(4.0, 14.0)),
+                    Color32::WHITE,
+                );
+                painter.text(
+                    rect.center_bottom() - vec2(0.0, size * 0.02),
+                    egui::Align2::CENTER_BOTTOM,
+                    l.height.to_string(),
+                    font.clone(),
+                    Color32::WHITE,
+                );
+                if l.moved {
+                    painter.circle_filled(rect.right_top(), size * 0.12, Color32::WHITE);
+                }
+            }
+        }
+    }
+
+    fn board_click(&mut self, board: Pos2, view: &PlayerView, targets: &Targets) {
+        let variant = self.session.variant().clone();
+        let Some(land) = variant.board.lands().find(|&id| {
+            let [a, b, c] = triangle(variant.board.land(id).position);
+            crate::draw::in_triangle(board, a, b, c)
+        }) else {
+            return;
+        };
+        // A click on a highlighted land moves the selected legion there (when
+        // only one way is possible; else the panel offers the choices).
+        for list in [&targets.moves, &targets.teleports] {
+            if let Some((_, actions)) = list.iter().find(|(l, _)| *l == land) {
+                if actions.len() == 1 {
+                    let a = actions[0].clone();
+                    self.act(&a);
+                } else {
+                    self.status = "Several ways there: pick one in the panel".into();
+                }
+                return;
+            }
+        }
+        let here: Vec<&LegionView> = view.legions.iter().filter(|l| l.land == land).collect();
+        let mine: Vec<Marker> = here
+            .iter()
+            .filter(|l| l.owner == self.viewer)
+            .map(|l| l.marker)
+            .collect();
+        let all: Vec<Marker> = mine
+            .iter()
+            .copied()
+            .chain(
+                here.iter()
+                    .filter(|l| l.owner != self.viewer)
+                    .map(|l| l.marker),
+            )
+            .collect();
+        // Repeated clicks go round the legions in the land, the viewer's
+        // first.
+        self.selected = match self.selected.and_then(|s| all.iter().position(|m| *m == s)) {
+            Some(i) if all.len() > 1 => Some(all[(i + 1) % all.len()]),
+            Some(_) => None,
+            None => all.first().copied(),
+        };
+    }
+
+    pub(super) fn board_panel(&mut self, ui: &mut egui::Ui) {
+        let view = self.view();
+        let actions = self.my_actions();
+        self.players_table(ui, &view);
+        ui.separator();
+        if let Some(roll) = view.roll {
+            ui.horizontal(|ui| {
+                ui.label("Movement roll");
+                die(ui, roll);
+            });
+        }
+        let words = self.words(&[]);
+        if self.viewer != SPECTATOR && !actions.is_empty() {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{}: your {}",
+                    words.player(self.viewer),
+                    phase_name(view.phase)
+                ))
+                .strong(),
+            );
+        } else if self.replay.is_none() {
+            let acting = self.session.to_act();
+            ui.label(format!(
+                "Waiting for {}",
+                acting
+                    .iter()
+                    .map(|p| words.player(*p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        drop(words);
+        self.engagement_box(ui, &view, &actions);
+        self.split_box(ui, &view, &actions);
+        self.selected_box(ui, &view, &actions);
+        self.action_buttons(ui, &view, &actions);
+        ui.separator();
+        self.legion_list(ui, &view);
+    }
+
+    fn players_table(&self, ui: &mut egui::Ui, view: &PlayerView) {
+        egui::Grid::new("players").striped(true).show(ui, |ui| {
+            ui.label("player");
+            ui.label("score");
+            ui.label("Titan power");
+            ui.label("markers");
+            ui.end_row();
+            for (i, p) in view.players.iter().enumerate() {
+                let id = PlayerId(i as u8);
+                let mut name = egui::RichText::new(&p.name).color(seat_colour(id));
+                if id == view.active {
+                    name = name.strong().underline();
+                }
+                ui.label(name);
+                ui.label(p.score.to_string());
+                ui.label(if p.alive {
+                    p.titan_power.to_string()
+                } else {
+                    "dead".into()
+                });
+                ui.label(p.markers_left.to_string());
+                ui.end_row();
+            }
+        });
+    }
+
+    /// The engagement being resolved: who fights whom, as far as the viewer
+    /// knows them.
+    fn engagement_box(&mut self, ui: &mut egui::Ui, view: &PlayerView, _actions: &[Action]) {
+        let Some(e) = &view.engagement else {
+            return;
+        };
+        ui.separator();
+        let words = self.words(&[]);
+        ui.label(egui::RichText::new(format!("Engagement in {}", words.land(e.land))).strong());
+        for m in [e.attacker, e.defender] {
+            if let Some(l) = view.legions.iter().find(|l| l.marker == m) {
+                ui.label(format!("{}: {}", words.legion(m), self.contents(l)));
+            }
+        }
+        let step = match &e.step {
+            EngagementStep::DefenderChoice => "The defender may flee or stand.".to_string(),
+            EngagementStep::Negotiate { proposal: None } => {
+                "Either side may concede, propose an agreement, or fight.".into()
+            }
+            EngagementStep::Negotiate { proposal: Some(p) } => format!(
+                "{} proposes: attacker loses {}, defender loses {}.",
+                words.player(p.by),
+                words.characters(&p.attacker_losses),
+                words.characters(&p.defender_losses)
+            ),
+            EngagementStep::Battle => "The battle is being fought.".into(),
+            EngagementStep::After(a) => format!(
+                "{} won: {}{}{}",
+                a.winner,
+                if a.summon { "may summon; " } else { "" },
+                if a.acquisitions.is_empty() {
+                    ""
+                } else {
+                    "may acquire; "
+                },
+                if a.reinforce { "may reinforce" } else { "" }
+            ),
+        };
+        ui.label(step);
+        // Both sides may decide while negotiating: the one in front of the
+        // screen may hand it over (after a proposal, say).
+        if self.replay.is_none() {
+            let others: Vec<PlayerId> = self
+                .session
+                .to_act()
+                .into_iter()
+                .filter(|p| {
+                    *p != self.viewer && self.seats.get(p.0 as usize).is_some_and(|s| !s.computer)
+                })
+                .collect();
+            if let Some(&p) = others.first() {
+                let name = self.seats[p.0 as usize].name.clone();
+                if ui
+                    .button(format!("Let {name} decide (pass the screen)"))
+                    .clicked()
+                {
+                    self.pass_to = Some(p);
+                    self.selected = None;
+                    self.split = None;
+                }
+            }
+        }
+    }
+
+    /// What the viewer knows of a legion.
+    pub fn contents(&self, l: &LegionView) -> String {
+        let words = self.words(&[]);
+        match &l.characters {
+            Some(cs) => words.characters(cs),
+            None if l.revealed.is_empty() => format!("{} characters", l.height),
+            None => format!(
+                "{} characters, shown: {}",
+                l.height,
+                words.characters(&l.revealed)
+            ),
+        }
+    }
+
+    /// The split editor: click a character to move it to the next column.
+    fn split_box(&mut self, ui: &mut egui::Ui, view: &PlayerView, actions: &[Action]) {
+        let initial: Vec<&Vec<Vec<CharacterId>>> = actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::InitialSplit { legions } => Some(legions),
+                _ => None,
+            })
+            .collect();
+        if !initial.is_empty() && self.split.as_ref().is_none_or(|s| s.legion.is_some()) {
+            self.split = Some(SplitEdit {
+                legion: None,
+                columns: initial[0].clone(),
+            });
+        }
+        let Some(mut edit) = self.split.clone() else {
+            return;
+        };
+        ui.separator();
+        let words = self.words(&[]);
+        let titles: Vec<String> = match edit.legion {
+            None => (1..=edit.columns.len())
+                .map(|i| format!("Legion {i}"))
+                .collect(),
+            Some(m) => vec![format!("{m} keeps"), "New legion".to_string()],
+        };
+        ui.label(match edit.legion {
+            None => "Divide your starting characters: click one to move it.".to_string(),
+            Some(m) => format!("Split {m}: click a character to move it across."),
+        });
+        // A click moves a character to the next column; a drag drops it on
+        // the column it is let go over.
+        let mut moved: Option<(usize, usize, usize)> = None;
+        let n = edit.columns.len();
+        // Every column as tall as the longest, so a drop lands anywhere
+        // beside it.
+        let rows = edit.columns.iter().map(Vec::len).max().unwrap_or(0) as f32;
+        let height = 24.0 + rows * (ui.spacing().interact_size.y + ui.spacing().item_spacing.y);
+        ui.columns(n, |cols| {
+            for (i, col) in cols.iter_mut().enumerate() {
+                let (_, dropped) = col.dnd_drop_zone::<(usize, usize), _>(
+                    egui::Frame::default().inner_margin(4.0),
+                    |ui| {
+                        ui.set_min_size(vec2(ui.available_width(), height));
+                        ui.label(egui::RichText::new(&titles[i]).strong());
+                        for (j, c) in edit.columns[i].iter().enumerate() {
+                            let r = ui.add(
+                                egui::Button::new(words.character(*c))
+                                    .sense(Sense::click_and_drag()),
+                            );
+                            if r.drag_started() || r.dragged() {
+                                r.dnd_set_drag_payload((i, j));
+                            }
+                            if r.clicked() {
+                                moved = Some((i, j, (i + 1) % n));
+                            }
+                        }
+                    },
+                );
+                if let Some(p) = dropped
+                    && p.0 != i
+                {
+                    moved = Some((p.0, p.1, i));
+                }
+            }
+        });
+        if let Some((i, j, to)) = moved
+            && j < edit.columns[i].len()
+        {
+            let c = edit.columns[i].remove(j);
+            edit.columns[to].push(c);
+            for col in &mut edit.columns {
+                col.sort();
+            }
+        }
+        let wanted = |legions: &[Vec<CharacterId>]| {
+            let mut a: Vec<Vec<CharacterId>> = legions.to_vec();
+            for l in &mut a {
+                l.sort();
+            }
+            a.sort();
+            a
+        };
+        let mine = wanted(&edit.columns);
+        let legal = actions.iter().find(|a| match (a, edit.legion) {
+            (Action::InitialSplit { legions }, None) => wanted(legions) == mine,
+            (Action::Split { legion, parts }, Some(m)) if *legion == m => {
+                let mut all = parts.clone();
+                let mut rest = view
+                    .legions
+                    .iter()
+                    .find(|l| l.marker == m)
+                    .and_then(|l| l.characters.clone())
+                    .unwrap_or_default();
+                for p in parts {
+                    for c in p {
+                        if let Some(k) = rest.iter().position(|x| x == c) {
+                            rest.remove(k);
+                        }
+                    }
+                }
+                all.push(rest);
+                wanted(&all) == mine
+            }
+            _ => false,
+        });
+        drop(words);
+        ui.horizontal(|ui| {
+            let label = if edit.legion.is_none() {
+                "Divide"
+            } else {
+                "Split"
+            };
+            if ui
+                .add_enabled(legal.is_some(), egui::Button::new(label))
+                .clicked()
+                && let Some(a) = legal.cloned()
+            {
+                self.split = None;
+                self.act(&a);
+                return;
+            }
+            if legal.is_none() {
+                ui.label("(not a legal division)");
+            }
+            if edit.legion.is_some() && ui.button("Cancel split").clicked() {
+                self.split = None;
+                return;
+            }
+            self.split = Some(edit.clone());
+        });
+    }
+
+    /// The selected legion: its contents and moves.
+    fn selected_box(&mut self, ui: &mut egui::Ui, view: &PlayerView, actions: &[Action]) {
+        let Some(l) = self
+            .selected
+            .and_then(|m| view.legions.iter().find(|l| l.marker == m))
+            .cloned()
+        else {
+            return;
+        };
+        ui.separator();
+        let words = self.words(&[]);
+        ui.label(
+            egui::RichText::new(format!(
+                "Selected: {} in {}",
+                words.legion(l.marker),
+                words.land(l.land)
+            ))
+            .strong(),
+        );
+        ui.label(self.contents(&l));
+        let can_split = actions
+            .iter()
+            .any(|a| matches!(a, Action::Split { legion, .. } if *legion == l.marker));
+        let t = self.targets(actions);
+        let mut choice = None;
+        for (_, list) in &t.moves {
+            for a in list {
+                if ui.button(words.action(a)).clicked() {
+                    choice = Some(a.clone());
+                }
+            }
+        }
+        if !t.teleports.is_empty() {
+            let n: usize = t.teleports.iter().map(|(_, l)| l.len()).sum();
+            egui::CollapsingHeader::new(format!("Teleports ({n}, dashed on the board)"))
+                .default_open(n <= 6)
+                .show(ui, |ui| {
+                    for (_, list) in &t.teleports {
+                        for a in list {
+                            if ui.button(words.action(a)).clicked() {
+                                choice = Some(a.clone());
+                            }
+                        }
+                    }
+                });
+        }
+        drop(words);
+        if can_split
+            && self.split.is_none()
+            && let Some(cs) = &l.characters
+            && ui.button("Split this legion").clicked()
+        {
+            self.split = Some(SplitEdit {
+                legion: Some(l.marker),
+                columns: vec![cs.clone(), Vec::new()],
+            });
+        }
+        if let Some(a) = choice {
+            self.act(&a);
+        }
+    }
+
+    /// Every other decision, as buttons: the phase's own (roll, mulligan,
+    /// done), the engagement's (flee, concede, propose, fight), mustering
+    /// with what must be shown, and anything a variant adds.
+    fn action_buttons(&mut self, ui: &mut egui::Ui, view: &PlayerView, actions: &[Action]) {
+        let board_handled = |a: &Action| {
+            matches!(
+                a,
+                Action::InitialSplit { .. }
+                    | Action::Split { .. }
+                    | Action::Move { .. }
+                    | Action::Teleport { .. }
+            )
+        };
+        let rest: Vec<&Action> = actions.iter().filter(|a| !board_handled(a)).collect();
+        if rest.is_empty() {
+            return;
+        }
+        ui.separator();
+        let words = self.words(&[]);
+        let mut choice = None;
+        let mut last_legion = None;
+        for a in rest {
+            if *a == Action::ConcedeGame {
+                continue;
+            }
+            if let Action::Muster { legion, .. } = a
+                && last_legion != Some(*legion)
+            {
+                last_legion = Some(*legion);
+                if let Some(l) = view.legions.iter().find(|l| l.marker == *legion) {
+                    ui.label(format!(
+                        "{} in {} ({}) may muster:",
+                        legion,
+                        words.land(l.land),
+                        self.contents(l)
+                    ));
+                }
+            }
+            if ui.button(words.action(a)).clicked() {
+                choice = Some(a.clone());
+            }
+        }
+        if view.phase == Phase::Move && view.roll.is_some() && self.selected.is_none() {
+            ui.label("Click one of your legions to see where it may go.");
+        }
+        if view.phase == Phase::Split && self.split.is_none() {
+            ui.label("Click one of your legions to split it.");
+        }
+        if actions.contains(&Action::ConcedeGame) {
+            ui.add_space(8.0);
+            if ui.small_button("Concede the game").clicked() {
+                choice = Some(Action::ConcedeGame);
+            }
+        }
+        drop(words);
+        if let Some(a) = choice {
+            self.act(&a);
+        }
+    }
+
+    /// Every legion as the viewer knows it (what the board's markers say).
+    fn legion_list(&self, ui: &mut egui::Ui, view: &PlayerView) {
+        egui::CollapsingHeader::new("Legions")
+            .default_open(true)
+            .show(ui, |ui| {
+                let words = self.words(&[]);
+                for l in &view.legions {
+                    ui.label(format!(
+                        "{} in {}: {}",
+                        l.marker,
+                        words.land(l.land),
+                        self.contents(l)
+                    ));
+                }
+            });
+    }
+}
+
+fn push(list: &mut Vec<(LandId, Vec<Action>)>, land: LandId, a: Action) {
+    match list.iter_mut().find(|(l, _)| *l == land) {
+        Some((_, v)) => v.push(a),
+        None => list.push((land, vec![a])),
+    }
+}
+
+/// Where the `i`-th of `n` markers in a land sits, from the land's centre.
+fn marker_offset(i: usize, n: usize) -> egui::Vec2 {
+    if n <= 1 {
+        return vec2(0.0, SIDE * 0.08);
+    }
+    let spread = SIDE * 0.17;
+    vec2(
+        (i as f32 - (n - 1) as f32 / 2.0) * spread * 2.0,
+        SIDE * 0.08,
+    )
+}
+
+/// A die showing `n` pips (more than six: the number).
+pub fn die(ui: &mut egui::Ui, n: u8) {
+    let size = 28.0;
+    let (rect, _) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
+    let p = ui.painter();
+    p.rect_filled(rect, 4.0, Color32::WHITE);
+    p.rect_stroke(
+        rect,
+        4.0,
+        Stroke::new(1.0, Color32::BLACK),
+        egui::StrokeKind::Inside,
+    );
+    let c = rect.center();
+    let d = size * 0.27;
+    let spots: &[(f32, f32)] = match n {
+        1 => &[(0.0, 0.0)],
+        2 => &[(-1.0, -1.0), (1.0, 1.0)],
+        3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
+        4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
+        5 => &[
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (0.0, 0.0),
+            (-1.0, 1.0),
+            (1.0, 1.0),
+        ],
+        6 => &[
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (-1.0, 0.0),
+            (1.0, 0.0),
+            (-1.0, 1.0),
+            (1.0, 1.0),
+        ],
+        _ => &[],
+    };
+    if spots.is_empty() {
+        p.text(
+            c,
+            egui::Align2::CENTER_CENTER,
+            n.to_string(),
+            egui::FontId::proportional(16.0),
+            Color32::BLACK,
+        );
+    }
+    for (x, y) in spots {
+        p.circle_filled(pos2(c.x + x * d, c.y + y * d), size * 0.08, Color32::BLACK);
+    }
+    ui.label(format!("die: {n}"));
+}

@@ -1,0 +1,756 @@
+//! The game window: a game of any variant, hot-seat and against the
+//! computer, over a [`GameSession`].
+//!
+//! [`GameScreen`] is one game on screen: who sits where, which seat is in
+//! front of the screen (the only seat whose view is read), the "pass to"
+//! screen between two people, the computer seats' pace, the selection, and
+//! autosaves. The masterboard is drawn by `board.rs`, the battle by
+//! `battle.rs`; the start screen, saves and replays are in `start.rs`.
+
+mod battle;
+mod board;
+mod start;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use egui::Color32;
+use serde::{Deserialize, Serialize};
+use titan_core::battle::UnitId;
+use titan_core::game::save::SaveFile;
+use titan_core::game::view::PlayerView;
+use titan_core::game::{Action, Event, Marker, Phase, PlayerId};
+use titan_core::model::{CharacterId, Variant};
+use titan_core::rng::GameRng;
+
+use crate::draw::View;
+use crate::session::{GameSession, LocalSession, SPECTATOR, write_save};
+use crate::words::Words;
+
+pub use start::{StartForm, data_dir, load_variant};
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub name: String,
+    /// A computer player (the random player until the computer-player issue
+    /// lands) instead of a person.
+    pub computer: bool,
+}
+
+/// What a save needs besides the game to be continued: the variant's folder
+/// and who plays each seat. Written beside the save as `<name>.seats.ron`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SaveSeats {
+    pub variant_dir: PathBuf,
+    pub seats: Vec<Seat>,
+}
+
+/// The seats' colours, by seat (the variant gives players no colours).
+pub const SEAT_COLOURS: [Color32; 6] = [
+    Color32::from_rgb(200, 40, 40),
+    Color32::from_rgb(40, 90, 220),
+    Color32::from_rgb(30, 150, 60),
+    Color32::from_rgb(220, 170, 20),
+    Color32::from_rgb(140, 60, 190),
+    Color32::from_rgb(20, 170, 180),
+];
+
+pub fn seat_colour(p: PlayerId) -> Color32 {
+    SEAT_COLOURS
+        .get(p.0 as usize)
+        .copied()
+        .unwrap_or(Color32::GRAY)
+}
+
+/// A replay being watched: the save and how many of its actions are shown.
+pub struct Replay {
+    pub save: SaveFile,
+    pub step: usize,
+}
+
+/// What is being built by clicking characters between legions: the initial
+/// division (one column per legion) or a split (the old marker, the new).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitEdit {
+    /// None for the initial division.
+    pub legion: Option<Marker>,
+    pub columns: Vec<Vec<CharacterId>>,
+}
+
+/// One game on screen.
+pub struct GameScreen {
+    pub session: Box<dyn GameSession>,
+    pub seats: Vec<Seat>,
+    pub variant_dir: PathBuf,
+    /// The seat in front of the screen: the only one whose view is read.
+    pub viewer: PlayerId,
+    /// Set when the screen must be passed to another person first.
+    pub pass_to: Option<PlayerId>,
+    /// Seconds between two computer actions (0: as fast as possible).
+    pub pace: f64,
+    pub paused: bool,
+    next_computer_at: f64,
+    rng: GameRng,
+    pub selected: Option<Marker>,
+    pub split: Option<SplitEdit>,
+    pub selected_unit: Option<UnitId>,
+    /// A summon or reinforcement chosen in the battle panel, waiting for
+    /// the hex it enters on.
+    pub placing: Option<titan_core::battle::Action>,
+    pub board_view: View,
+    pub hex_view: View,
+    /// Where autosaves go (None: no autosave, as in a replay).
+    pub autosave: Option<PathBuf>,
+    pub replay: Option<Replay>,
+    pub status: String,
+    /// The name typed for "Save".
+    pub save_name: String,
+    pub show_menu: bool,
+    /// The viewer's legal actions, kept until the game or the viewer
+    /// changes (a split phase offers many; a frame asks several times).
+    actions_cache: std::cell::RefCell<Option<(usize, PlayerId, Vec<Action>)>>,
+}
+
+/// Actions the computer takes per frame at full speed (the window stays
+/// responsive).
+const INSTANT_BATCH: usize = 40;
+
+impl GameScreen {
+    pub fn new(
+        session: Box<dyn GameSession>,
+        seats: Vec<Seat>,
+        variant_dir: PathBuf,
+        autosave: Option<PathBuf>,
+        seed: u64,
+    ) -> GameScreen {
+        let mut g = GameScreen {
+            session,
+            seats,
+            variant_dir,
+            viewer: SPECTATOR,
+            pass_to: None,
+            pace: 0.3,
+            paused: false,
+            next_computer_at: 0.0,
+            rng: GameRng::new(seed ^ 0xc0_ffee),
+            selected: None,
+            split: None,
+            selected_unit: None,
+            placing: None,
+            board_view: View::default(),
+            hex_view: View::default(),
+            autosave,
+            replay: None,
+            status: String::new(),
+            save_name: String::new(),
+            show_menu: false,
+            actions_cache: std::cell::RefCell::new(None),
+        };
+        let humans = g.humans();
+        if let Some(&first) = humans.first() {
+            g.viewer = first;
+        }
+        g.update_viewer();
+        g
+    }
+
+    pub fn variant(&self) -> Arc<Variant> {
+        self.session.variant().clone()
+    }
+
+    pub fn humans(&self) -> Vec<PlayerId> {
+        (0..self.seats.len())
+            .filter(|&i| !self.seats[i].computer)
+            .map(|i| PlayerId(i as u8))
+            .collect()
+    }
+
+    fn is_human(&self, p: PlayerId) -> bool {
+        self.seats.get(p.0 as usize).is_some_and(|s| !s.computer)
+    }
+
+    pub fn view(&self) -> PlayerView {
+        self.session.view(self.viewer)
+    }
+
+    pub fn words(&self, units: &[titan_core::battle::UnitView]) -> Words {
+        Words {
+            variant: self.session.variant().clone(),
+            players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            units: units.to_vec(),
+        }
+    }
+
+    /// The viewer's legal actions (none while the screen waits to be passed,
+    /// or in a replay).
+    pub fn my_actions(&self) -> Vec<Action> {
+        if self.pass_to.is_some() || self.replay.is_some() || !self.is_human(self.viewer) {
+            return Vec::new();
+        }
+        let key = (self.session.history_len(), self.viewer);
+        if let Some((n, p, a)) = &*self.actions_cache.borrow()
+            && (*n, *p) == key
+        {
+            return a.clone();
+        }
+        let acting = self.session.to_act();
+        let actions = self.session.legal_actions(self.viewer);
+        let actions: Vec<Action> = if acting.contains(&self.viewer) {
+            actions
+        } else {
+            // Out of turn, a player may only leave the game.
+            actions
+                .into_iter()
+                .filter(|a| *a == Action::ConcedeGame)
+                .collect()
+        };
+        *self.actions_cache.borrow_mut() = Some((key.0, key.1, actions.clone()));
+        actions
+    }
+
+    /// Decides who should be in front of the screen: the viewer while they
+    /// have something to do, else the first person who has. Between two
+    /// people the screen must be passed.
+    pub fn update_viewer(&mut self) {
+        if self.replay.is_some() {
+            return;
+        }
+        let humans = self.humans();
+        if humans.is_empty() {
+            self.viewer = SPECTATOR;
+            return;
+        }
+        if humans.len() == 1 {
+            self.viewer = humans[0];
+            return;
+        }
+        let acting = self.session.to_act();
+        if acting.contains(&self.viewer) && self.is_human(self.viewer) {
+            return;
+        }
+        if let Some(&next) = acting.iter().find(|p| self.is_human(**p))
+            && next != self.viewer
+            && self.pass_to != Some(next)
+        {
+            self.pass_to = Some(next);
+            self.clear_selection();
+        }
+    }
+
+    /// The person the screen was passed to takes it.
+    pub fn take_screen(&mut self) {
+        if let Some(p) = self.pass_to.take() {
+            self.viewer = p;
+            self.board_view.fitted = false;
+            // The last refusal was the other person's business.
+            self.status.clear();
+        }
+    }
+
+    fn clear_selection(&mut self) {
+        self.selected = None;
+        self.split = None;
+        self.selected_unit = None;
+        self.placing = None;
+    }
+
+    /// Acts for the viewer; a refusal is shown, and changes nothing.
+    pub fn act(&mut self, action: &Action) {
+        let player = self.viewer;
+        self.act_as(player, action);
+    }
+
+    fn act_as(&mut self, player: PlayerId, action: &Action) {
+        match self.session.apply(player, action) {
+            Ok(events) => {
+                if self.is_human(player) {
+                    self.status.clear();
+                }
+                self.after(&events);
+            }
+            Err(e) => self.status = format!("Refused: {e}"),
+        }
+    }
+
+    fn after(&mut self, events: &[Event]) {
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::TurnBegins { .. } | Event::GameOver { .. }))
+        {
+            self.autosave_now();
+        }
+        if let Some(m) = self.selected
+            && !self.view().legions.iter().any(|l| l.marker == m)
+        {
+            self.selected = None;
+        }
+        if self.session.battle(self.viewer).is_none() {
+            self.selected_unit = None;
+            self.placing = None;
+        }
+        self.update_viewer();
+    }
+
+    /// Writes the autosave (and its seats) atomically.
+    pub fn autosave_now(&mut self) {
+        if let Some(path) = self.autosave.clone()
+            && let Err(e) = self.save_to(&path)
+        {
+            self.status = format!("autosave failed: {e}");
+        }
+    }
+
+    /// Writes the game to `path` and its seats beside it.
+    pub fn save_to(&self, path: &Path) -> Result<(), String> {
+        write_save(path, &self.session.save_file())?;
+        let seats = SaveSeats {
+            variant_dir: self.variant_dir.clone(),
+            seats: self.seats.clone(),
+        };
+        let text = titan_core::write::to_ron(&seats).map_err(|e| e.to_string())?;
+        titan_core::write::write_atomic(&seats_path(path), text.as_bytes())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Lets the computer seats act: one action when its time has come, or a
+    /// batch at full speed. Returns whether anything was done.
+    pub fn computer_turns(&mut self, now: f64) -> bool {
+        if self.paused || self.pass_to.is_some() || self.replay.is_some() {
+            return false;
+        }
+        let batch = if self.pace <= 0.0 { INSTANT_BATCH } else { 1 };
+        if self.pace > 0.0 && now < self.next_computer_at {
+            return false;
+        }
+        let mut done = false;
+        for _ in 0..batch {
+            let acting = self.session.to_act();
+            let Some(&p) = acting.iter().find(|p| !self.is_human(**p)) else {
+                break;
+            };
+            let actions = self.session.legal_actions(p);
+            let Some(action) = random_choice(actions, &mut self.rng) else {
+                break;
+            };
+            self.act_as(p, &action);
+            done = true;
+            if self.pass_to.is_some() {
+                break;
+            }
+        }
+        if done {
+            self.next_computer_at = now + self.pace;
+        }
+        done
+    }
+
+    /// Whether a computer seat has something to do.
+    pub fn computer_to_act(&self) -> bool {
+        self.session.to_act().iter().any(|p| !self.is_human(*p))
+    }
+
+    /// Shows the replay at `step` actions.
+    pub fn replay_to(&mut self, step: usize) {
+        let Some(r) = &self.replay else {
+            return;
+        };
+        let step = step.min(r.save.actions.len());
+        match crate::session::replay(self.session.variant().clone(), &r.save, step) {
+            Ok((game, events)) => {
+                self.session = Box::new(LocalSession::new(game, events));
+                if let Some(r) = &mut self.replay {
+                    r.step = step;
+                }
+            }
+            Err(e) => self.status = e,
+        }
+    }
+
+    /// Draws the game.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
+        let now = ui.input(|i| i.time);
+        if self.computer_turns(now) {
+            ui.ctx().request_repaint();
+        } else if self.computer_to_act() && !self.paused && self.pass_to.is_none() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(self.pace.max(0.01)));
+        }
+        if let Some(p) = self.pass_to {
+            return self.pass_screen(ui, p);
+        }
+        let exit = egui::Panel::top("game-top")
+            .show(ui, |ui| self.top_bar(ui))
+            .inner;
+        let battle = self.session.battle(self.viewer);
+        egui::Panel::bottom("log")
+            .resizable(true)
+            .default_size(150.0)
+            .show(ui, |ui| self.log(ui, battle.as_ref()));
+        egui::Panel::right("side")
+            .default_size(340.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| match &battle {
+                    Some(b) => self.battle_panel(ui, b),
+                    None => self.board_panel(ui),
+                })
+            });
+        egui::CentralPanel::default().show(ui, |ui| match &battle {
+            Some(b) => self.battle_canvas(ui, b),
+            None => self.board_canvas(ui),
+        });
+        exit
+    }
+
+    fn pass_screen(&mut self, ui: &mut egui::Ui, to: PlayerId) -> Option<GameExit> {
+        let name = self.seats[to.0 as usize].name.clone();
+        let mut exit = None;
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.vertical_centered(|ui| {
+                ui.add_space(ui.available_height() / 3.0);
+                ui.heading(format!("Pass the screen to {name}"));
+                ui.label("Everything is hidden until they take it.");
+                ui.add_space(12.0);
+                if ui.button(format!("I am {name}: show my game")).clicked() {
+                    self.take_screen();
+                }
+                ui.add_space(24.0);
+                if ui.button("Quit to the start screen").clicked() {
+                    exit = Some(GameExit::ToStart);
+                }
+            });
+        });
+        exit
+    }
+
+    fn top_bar(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
+        let mut exit = None;
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Start screen").clicked() {
+                exit = Some(GameExit::ToStart);
+            }
+            if self.replay.is_none() {
+                ui.separator();
+                let l = ui.label("Save as");
+                ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(120.0))
+                    .labelled_by(l.id);
+                if ui.button("Save").clicked() {
+                    exit = Some(GameExit::Save(self.save_name.trim().to_string()));
+                }
+                ui.separator();
+                let computers = self.seats.iter().any(|s| s.computer);
+                if computers {
+                    // egui's number box inside a slider cannot be named for
+                    // screen readers: the value is a label instead.
+                    ui.add(
+                        egui::Slider::new(&mut self.pace, 0.0..=1.0)
+                            .step_by(0.05)
+                            .show_value(false)
+                            .text("computer pace"),
+                    );
+                    ui.label(if self.pace <= 0.0 {
+                        "instant".to_string()
+                    } else {
+                        format!("{:.2} s per action", self.pace)
+                    });
+                    let label = if self.paused { "Resume" } else { "Pause" };
+                    if ui.button(label).clicked() {
+                        self.paused = !self.paused;
+                    }
+                }
+            } else {
+                self.replay_bar(ui);
+            }
+            ui.separator();
+            let view = self.view();
+            let words = self.words(&[]);
+            ui.label(format!(
+                "Turn {}, {}'s {}{}",
+                view.turn,
+                words.player(view.active),
+                phase_name(view.phase),
+                if self.viewer == SPECTATOR {
+                    String::new()
+                } else {
+                    format!("; you are {}", words.player(self.viewer))
+                }
+            ));
+            if !self.status.is_empty() {
+                ui.separator();
+                ui.colored_label(Color32::from_rgb(230, 120, 60), self.status.clone());
+            }
+        });
+        exit
+    }
+
+    fn replay_bar(&mut self, ui: &mut egui::Ui) {
+        let Some(r) = &self.replay else {
+            return;
+        };
+        let (step, total) = (r.step, r.save.actions.len());
+        ui.label(format!("Replay: action {step} of {total}"));
+        if ui.button("|<").clicked() {
+            self.replay_to(0);
+        }
+        if ui.button("< Back").clicked() {
+            self.replay_to(step.saturating_sub(1));
+        }
+        if ui.button("Forward >").clicked() {
+            self.replay_to(step + 1);
+        }
+        if ui.button(">|").clicked() {
+            self.replay_to(total);
+        }
+        let mut seat = self.viewer;
+        egui::ComboBox::from_id_salt("view-as")
+            .selected_text(if seat == SPECTATOR {
+                "as everyone sees it".to_string()
+            } else {
+                format!("as {} sees it", self.seats[seat.0 as usize].name)
+            })
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut seat, SPECTATOR, "as everyone sees it");
+                for (i, s) in self.seats.iter().enumerate() {
+                    ui.selectable_value(
+                        &mut seat,
+                        PlayerId(i as u8),
+                        format!("as {} sees it", s.name),
+                    );
+                }
+            });
+        self.viewer = seat;
+    }
+
+    /// The event log, in the game's words, as the viewer may see it.
+    fn log(&mut self, ui: &mut egui::Ui, battle: Option<&crate::session::BattleInfo>) {
+        let units = battle.map(|b| b.view.units.clone()).unwrap_or_default();
+        let words = self.words(&units);
+        let total = self.session.event_count();
+        let events: Vec<Event> = self
+            .session
+            .events(self.viewer, total.saturating_sub(300))
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        let view = self.view();
+        let land_of = |m: Marker| view.legions.iter().find(|l| l.marker == m).map(|l| l.land);
+        let lines = words.log_lines(&events, &land_of);
+        ui.heading("Log");
+        egui::ScrollArea::vertical()
+            .stick_to_bottom(true)
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for line in &lines {
+                    ui.label(line);
+                }
+            });
+    }
+}
+
+/// What the game screen asks of the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameExit {
+    ToStart,
+    /// Save under this name in the saves folder.
+    Save(String),
+}
+
+/// The file beside a save that holds its seats.
+pub fn seats_path(save: &Path) -> PathBuf {
+    let stem = save
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    save.with_file_name(format!("{stem}.seats.ron"))
+}
+
+pub fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::InitialSplit => "initial split",
+        Phase::Split => "split phase",
+        Phase::Move => "movement phase",
+        Phase::Engage => "engagement phase",
+        Phase::Muster => "muster phase",
+        Phase::Over => "game over",
+    }
+}
+
+/// The random player's choice among legal actions (as the core's random
+/// player does): splitting mostly passed, leaving the game almost never.
+pub fn random_choice(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
+    if actions.len() > 1
+        && let Some(i) = actions.iter().position(|a| *a == Action::ConcedeGame)
+        && rng.roll(2000) > 1
+    {
+        actions.swap_remove(i);
+    }
+    if actions.is_empty() {
+        return None;
+    }
+    if actions.contains(&Action::DoneSplitting) && rng.roll(4) > 1 {
+        return Some(Action::DoneSplitting);
+    }
+    let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
+    Some(actions.swap_remove(pick))
+}
+
+/// Which screen the app shows.
+pub enum Screen {
+    Start,
+    Game(Box<GameScreen>),
+    Editor(Box<crate::EditorApp>),
+}
+
+/// The whole app: the start screen, a game, a replay, or the editor.
+pub struct PlayApp {
+    pub variants_root: PathBuf,
+    /// Autosave and saves (`saves/`) live here.
+    pub data_dir: PathBuf,
+    pub screen: Screen,
+    pub form: StartForm,
+    pub status: String,
+}
+
+impl PlayApp {
+    pub fn new(variants_root: &Path, data_dir: &Path) -> PlayApp {
+        PlayApp {
+            variants_root: variants_root.to_path_buf(),
+            data_dir: data_dir.to_path_buf(),
+            screen: Screen::Start,
+            form: StartForm::new(variants_root),
+            status: String::new(),
+        }
+    }
+
+    /// Puts a game already set up on screen (a position, a test's game).
+    pub fn open_game(&mut self, session: Box<dyn GameSession>, seats: Vec<Seat>, dir: &Path) {
+        let g = GameScreen::new(
+            session,
+            seats,
+            dir.to_path_buf(),
+            Some(self.autosave_path()),
+            1,
+        );
+        self.screen = Screen::Game(Box::new(g));
+    }
+
+    pub fn autosave_path(&self) -> PathBuf {
+        self.data_dir.join("autosave.ron")
+    }
+
+    pub fn saves_dir(&self) -> PathBuf {
+        self.data_dir.join("saves")
+    }
+
+    /// The game on screen, if any.
+    pub fn game(&self) -> Option<&GameScreen> {
+        match &self.screen {
+            Screen::Game(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    pub fn game_mut(&mut self) -> Option<&mut GameScreen> {
+        match &mut self.screen {
+            Screen::Game(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// Draws the app.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        match &mut self.screen {
+            Screen::Start => self.start_screen(ui),
+            Screen::Game(g) => {
+                let over = g.replay.is_none() && g.view().outcome.is_some();
+                let exit = if over {
+                    game_over_screen(g, ui)
+                } else {
+                    g.ui(ui)
+                };
+                match exit {
+                    Some(GameExit::ToStart) => {
+                        self.screen = Screen::Start;
+                        self.form.refresh(&self.data_dir);
+                    }
+                    Some(GameExit::Save(name)) => self.save_game(&name),
+                    None => {}
+                }
+            }
+            Screen::Editor(e) => {
+                let mut back = false;
+                egui::Panel::top("back-to-play").show(ui, |ui| {
+                    back = ui.button("Back to the start screen").clicked();
+                });
+                e.ui(ui);
+                if back && !e.is_dirty() {
+                    self.screen = Screen::Start;
+                } else if back {
+                    e.request(crate::Pending::Close);
+                }
+            }
+        }
+    }
+
+    fn save_game(&mut self, name: &str) {
+        let Some(g) = self.game_mut() else {
+            return;
+        };
+        let name = if name.is_empty() {
+            let v = g.view();
+            format!("{}-turn-{}", g.session.variant().id, v.turn)
+        } else {
+            name.replace(['/', '\\'], "-")
+        };
+        let path = self.saves_dir().join(format!("{name}.ron"));
+        let g = self.game_mut().unwrap();
+        g.status = match g.save_to(&path) {
+            Ok(()) => format!("saved to {}", path.display()),
+            Err(e) => format!("could not save: {e}"),
+        };
+    }
+}
+
+/// The end of the game: the outcome and the final scores.
+fn game_over_screen(g: &mut GameScreen, ui: &mut egui::Ui) -> Option<GameExit> {
+    let view = g.session.view(SPECTATOR);
+    let words = g.words(&[]);
+    let mut exit = None;
+    egui::CentralPanel::default().show(ui, |ui| {
+        ui.vertical_centered(|ui| {
+            ui.add_space(40.0);
+            ui.heading("Game over");
+            if let Some(o) = &view.outcome {
+                let text = words.event(&Event::GameOver { outcome: o.clone() });
+                ui.label(egui::RichText::new(text).size(20.0));
+            }
+            ui.add_space(12.0);
+            ui.label(format!("After {} turns. Final scores:", view.turn));
+            let mut order: Vec<usize> = (0..view.players.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(view.players[i].score));
+            egui::Grid::new("final-scores")
+                .striped(true)
+                .show(ui, |ui| {
+                    for i in order {
+                        let p = &view.players[i];
+                        ui.colored_label(seat_colour(PlayerId(i as u8)), &p.name);
+                        ui.label(format!("{} points", p.score));
+                        ui.label(if p.alive { "alive" } else { "eliminated" });
+                        ui.end_row();
+                    }
+                });
+            ui.add_space(16.0);
+            if ui.button("Watch the replay").clicked() {
+                let save = g.session.save_file();
+                g.autosave = None;
+                g.replay = Some(Replay { save, step: 0 });
+                g.viewer = SPECTATOR;
+                g.replay_to(0);
+            }
+            if ui.button("Back to the start screen").clicked() {
+                exit = Some(GameExit::ToStart);
+            }
+        });
+    });
+    exit
+}

@@ -1,0 +1,506 @@
+//! The game in words: actions as the buttons that offer them, events as the
+//! lines of the log ("Ann's legion P1-03 musters a Ranger in land 27"). All
+//! names come from the variant and the players.
+
+use titan_core::battle::{self, BattleEvent, BattleSide, UnitId, UnitView};
+use titan_core::game::{Action, Event, Marker, Outcome, PlayerId};
+use titan_core::model::{CharacterId, LandId, Variant};
+
+/// What the words need: the variant, the players' names, and the battle's
+/// units when one is being fought.
+pub struct Words {
+    pub variant: std::sync::Arc<Variant>,
+    pub players: Vec<String>,
+    pub units: Vec<UnitView>,
+}
+
+impl Words {
+    pub fn character(&self, c: CharacterId) -> String {
+        self.variant
+            .characters
+            .get(c.index())
+            .map_or_else(|| format!("character {}", c.index()), |c| c.name.clone())
+    }
+
+    pub fn characters(&self, cs: &[CharacterId]) -> String {
+        if cs.is_empty() {
+            return "nothing".into();
+        }
+        cs.iter()
+            .map(|c| self.character(*c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    pub fn land(&self, l: LandId) -> String {
+        format!("land {}", self.variant.board.land(l).number)
+    }
+
+    pub fn player(&self, p: PlayerId) -> String {
+        self.players
+            .get(p.0 as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("player {}", p.0 + 1))
+    }
+
+    pub fn legion(&self, m: Marker) -> String {
+        format!("{}'s legion {m}", self.player(m.player))
+    }
+
+    fn unit(&self, u: UnitId) -> String {
+        match self.units.get(u as usize) {
+            Some(v) => format!("{} {}", side_name(v.side), v.character),
+            None => format!("unit {u}"),
+        }
+    }
+
+    /// An action as its button says it.
+    pub fn action(&self, a: &Action) -> String {
+        match a {
+            Action::InitialSplit { legions } => format!(
+                "Divide into {}",
+                legions
+                    .iter()
+                    .map(|l| format!("({})", self.characters(l)))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+            Action::Split { legion, parts } => format!(
+                "Split {legion}: {}",
+                parts
+                    .iter()
+                    .map(|l| format!("({})", self.characters(l)))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Action::DoneSplitting => "Done splitting".into(),
+            Action::Roll { distance: None } => "Roll the die".into(),
+            Action::Roll { distance: Some(d) } => format!("Move {d}"),
+            Action::Mulligan => "Mulligan (roll again)".into(),
+            Action::Move {
+                legion,
+                to,
+                entered_from,
+            } => {
+                if to == entered_from {
+                    format!("Move {legion} to {}", self.land(*to))
+                } else {
+                    format!(
+                        "Move {legion} to {} (entering from {})",
+                        self.land(*to),
+                        self.land(*entered_from)
+                    )
+                }
+            }
+            Action::Teleport {
+                legion,
+                to,
+                kind,
+                lord,
+            } => format!(
+                "Teleport {legion} to {} ({kind:?}, showing {})",
+                self.land(*to),
+                self.character(*lord)
+            ),
+            Action::DoneMoving => "Done moving".into(),
+            Action::Engage { land } => format!("Resolve the engagement in {}", self.land(*land)),
+            Action::Flee => "Flee".into(),
+            Action::Stand => "Stand and fight".into(),
+            Action::Concede => "Concede".into(),
+            Action::Propose {
+                attacker_losses,
+                defender_losses,
+            } => format!(
+                "Propose: attacker loses {}, defender loses {}",
+                self.characters(attacker_losses),
+                self.characters(defender_losses)
+            ),
+            Action::Accept => "Accept the proposal".into(),
+            Action::Reject => "Reject the proposal".into(),
+            Action::Fight => "Fight".into(),
+            Action::Battle { battle } => self.battle_action(battle),
+            Action::Summon { from, character } => {
+                format!("Summon {} from {from}", self.character(*character))
+            }
+            Action::Acquire { character } => format!("Acquire {}", self.character(*character)),
+            Action::Reinforce { recruit, reveal } => format!(
+                "Reinforce with {} (showing {})",
+                self.character(*recruit),
+                self.characters(reveal)
+            ),
+            Action::DoneAfter => "Done".into(),
+            Action::Muster {
+                legion,
+                recruit,
+                reveal,
+            } => format!(
+                "{legion} musters {} (showing {})",
+                self.character(*recruit),
+                self.characters(reveal)
+            ),
+            Action::EndTurn => "End turn".into(),
+            Action::ConcedeGame => "Concede the game".into(),
+        }
+    }
+
+    pub fn battle_action(&self, a: &battle::Action) -> String {
+        match a {
+            battle::Action::ChooseEdge(e) => format!("Enter from the {e:?} edge"),
+            battle::Action::Move { unit, to } => {
+                format!("Move {} to {}", self.unit(*unit), to.label())
+            }
+            battle::Action::Summon { choice, to } => {
+                format!("Summon choice {} onto {}", choice + 1, to.label())
+            }
+            battle::Action::Reinforce { choice, to } => {
+                format!("Reinforcement {} onto {}", choice + 1, to.label())
+            }
+            battle::Action::EndManeuver => "End maneuver".into(),
+            battle::Action::Strike { unit, target, .. } => {
+                format!("{} strikes {}", self.unit(*unit), self.unit(*target))
+            }
+            battle::Action::Rangestrike { unit, target } => {
+                format!("{} rangestrikes {}", self.unit(*unit), self.unit(*target))
+            }
+            battle::Action::CarryOver { target: Some(t) } => {
+                format!("Carry the hits over to {}", self.unit(*t))
+            }
+            battle::Action::CarryOver { target: None } => "Drop the extra hits".into(),
+            battle::Action::EndStrikes => "End strikes".into(),
+            battle::Action::Concede(side) => {
+                format!("Concede the battle (as the {})", side_word(*side))
+            }
+        }
+    }
+
+    /// An event as a line of the log.
+    pub fn event(&self, e: &Event) -> String {
+        match e {
+            Event::TowerRolls { rolls } => format!(
+                "Tower rolls: {}",
+                rolls
+                    .iter()
+                    .map(|(p, r)| format!("{} {r}", self.player(*p)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Event::Placed { player, tower } => {
+                format!(
+                    "{} starts in the tower of {}",
+                    self.player(*player),
+                    self.land(*tower)
+                )
+            }
+            Event::LegionFormed {
+                legion,
+                land,
+                height,
+            } => format!(
+                "{} is formed in {} ({height} characters)",
+                self.legion(*legion),
+                self.land(*land)
+            ),
+            Event::TurnBegins { player, turn } => {
+                format!("Turn {turn}: {} begins", self.player(*player))
+            }
+            Event::Split { legion, into } => format!(
+                "{} splits off {}",
+                self.legion(*legion),
+                into.iter()
+                    .map(Marker::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Event::Rolled { player, roll } => {
+                format!("{} rolls a {roll} for movement", self.player(*player))
+            }
+            Event::Moved { legion, from, to } => format!(
+                "{} moves from {} to {}",
+                self.legion(*legion),
+                self.land(*from),
+                self.land(*to)
+            ),
+            Event::Teleported { legion, from, to } => format!(
+                "{} teleports from {} to {}",
+                self.legion(*legion),
+                self.land(*from),
+                self.land(*to)
+            ),
+            Event::Revealed {
+                legion,
+                characters,
+                to,
+            } => match to {
+                Some(p) => format!(
+                    "{} shows {} to {}",
+                    self.legion(*legion),
+                    self.characters(characters),
+                    self.player(*p)
+                ),
+                None => format!(
+                    "{} reveals {}",
+                    self.legion(*legion),
+                    self.characters(characters)
+                ),
+            },
+            Event::Recombined { legion, with } => {
+                format!("{} recombines with {with}", self.legion(*legion))
+            }
+            Event::EngagementBegins {
+                land,
+                attacker,
+                defender,
+            } => format!(
+                "Engagement in {}: {} attacks {}",
+                self.land(*land),
+                self.legion(*attacker),
+                self.legion(*defender)
+            ),
+            Event::Fled { legion } => format!("{} flees", self.legion(*legion)),
+            Event::Conceded { legion } => format!("{} concedes", self.legion(*legion)),
+            Event::Proposed { by } => format!("{} proposes an agreement", self.player(*by)),
+            Event::Rejected { by } => format!("{} rejects the proposal", self.player(*by)),
+            Event::BattleBegins { land } => format!("Battle in {}", self.land(*land)),
+            Event::Slain { legion, characters } => format!(
+                "{} loses {}",
+                self.legion(*legion),
+                self.characters(characters)
+            ),
+            Event::LegionEliminated { legion } => {
+                format!("{} is eliminated", self.legion(*legion))
+            }
+            Event::Scored {
+                player,
+                points,
+                score,
+            } => format!(
+                "{} scores {points} points (now {score})",
+                self.player(*player)
+            ),
+            Event::Summoned {
+                legion,
+                from,
+                character,
+            } => format!(
+                "{} summons {} from {from}",
+                self.legion(*legion),
+                self.character(*character)
+            ),
+            Event::Acquired { legion, character } => format!(
+                "{} acquires {}",
+                self.legion(*legion),
+                self.character(*character)
+            ),
+            Event::Mustered { legion, character } => format!(
+                "{} musters {} {}",
+                self.legion(*legion),
+                article(&self.character(*character)),
+                self.character(*character)
+            ),
+            Event::PlayerEliminated { player, by } => match by {
+                Some(b) => format!(
+                    "{} is eliminated by {}",
+                    self.player(*player),
+                    self.player(*b)
+                ),
+                None => format!("{} is eliminated", self.player(*player)),
+            },
+            Event::GameOver { outcome } => match outcome {
+                Outcome::Winner(p) => format!("Game over: {} wins", self.player(*p)),
+                Outcome::Draw(ps) => format!(
+                    "Game over: a draw between {}",
+                    ps.iter()
+                        .map(|p| self.player(*p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+            Event::Battle { events } => events
+                .iter()
+                .map(|e| self.battle_event(e))
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+
+    /// The lines of the log: a reveal and the muster it was for read as one
+    /// line ("Red's legion P1-03 (showing Troll, Troll) musters a Ranger in
+    /// land 27"); `land_of` says where a legion stands, when known.
+    pub fn log_lines(
+        &self,
+        events: &[Event],
+        land_of: &dyn Fn(Marker) -> Option<LandId>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < events.len() {
+            if let (
+                Event::Revealed {
+                    legion,
+                    characters,
+                    to: None,
+                },
+                Some(Event::Mustered {
+                    legion: l2,
+                    character,
+                }),
+            ) = (&events[i], events.get(i + 1))
+                && legion == l2
+            {
+                let name = self.character(*character);
+                let place = land_of(*legion)
+                    .map(|l| format!(" in {}", self.land(l)))
+                    .unwrap_or_default();
+                out.push(format!(
+                    "{} (showing {}) musters {} {name}{place}",
+                    self.legion(*legion),
+                    self.characters(characters),
+                    article(&name),
+                ));
+                i += 2;
+                continue;
+            }
+            out.push(self.event(&events[i]));
+            i += 1;
+        }
+        out
+    }
+
+    pub fn battle_event(&self, e: &BattleEvent) -> String {
+        match e {
+            BattleEvent::EdgeChosen(edge) => format!("The attacker enters from the {edge:?} edge"),
+            BattleEvent::Moved { unit, from, to } => match from {
+                Some(f) => format!("{} moves {} to {}", self.unit(*unit), f.label(), to.label()),
+                None => format!("{} enters at {}", self.unit(*unit), to.label()),
+            },
+            BattleEvent::Summoned { unit, .. } => format!("{} is summoned", self.unit(*unit)),
+            BattleEvent::Reinforced { unit } => format!("{} arrives", self.unit(*unit)),
+            BattleEvent::NotEntered { unit } => {
+                format!("{} was not brought on and is lost", self.unit(*unit))
+            }
+            BattleEvent::Struck {
+                unit,
+                target,
+                ranged,
+                strike_number,
+                rolls,
+                hits,
+            } => format!(
+                "{} {} {} needing {strike_number}: rolls {} = {hits} hit{}",
+                self.unit(*unit),
+                if *ranged { "rangestrikes" } else { "strikes" },
+                self.unit(*target),
+                rolls
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                if *hits == 1 { "" } else { "s" }
+            ),
+            BattleEvent::CarriedOver { target, hits } => {
+                format!("{hits} hits carried over to {}", self.unit(*target))
+            }
+            BattleEvent::HazardDamage { unit, hits } => {
+                format!("{} takes {hits} from the terrain", self.unit(*unit))
+            }
+            BattleEvent::Slain { unit } => format!("{} is slain", self.unit(*unit)),
+            BattleEvent::PhaseBegan {
+                phase,
+                moving,
+                defender_maneuver,
+            } => format!(
+                "Round {defender_maneuver}: the {} {}",
+                side_word(*moving),
+                match phase {
+                    battle::Phase::ChooseEdge => "chooses an edge",
+                    battle::Phase::Maneuver => "maneuvers",
+                    battle::Phase::Strike { .. } => "strikes",
+                    battle::Phase::Over => "ends",
+                }
+            ),
+            BattleEvent::SummonOpen => "The attacker may summon".into(),
+            BattleEvent::Conceded(side) => format!("The {} concedes", side_word(*side)),
+            BattleEvent::Ended(w) => format!("The battle is over: {w:?}"),
+        }
+    }
+}
+
+pub fn side_word(side: BattleSide) -> &'static str {
+    match side {
+        BattleSide::Attacker => "attacker",
+        BattleSide::Defender => "defender",
+    }
+}
+
+pub fn side_name(side: BattleSide) -> &'static str {
+    match side {
+        BattleSide::Attacker => "attacker's",
+        BattleSide::Defender => "defender's",
+    }
+}
+
+fn article(word: &str) -> &'static str {
+    match word.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use titan_core::game::PlayerId;
+
+    fn words() -> Words {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let variant = std::sync::Arc::new(titan_core::load(&dir, &Default::default()).unwrap());
+        Words {
+            variant,
+            players: vec!["Red".into(), "Blue".into()],
+            units: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_reveal_and_its_muster_read_as_one_line() {
+        let w = words();
+        let c = |n: &str| w.variant.character_by_name(n).unwrap();
+        let legion: Marker = "P1-03".parse().unwrap();
+        let land = w.variant.board.by_number(27).unwrap();
+        let events = [
+            Event::Revealed {
+                legion,
+                characters: vec![c("Troll"), c("Troll")],
+                to: None,
+            },
+            Event::Mustered {
+                legion,
+                character: c("Ranger"),
+            },
+            Event::Rolled {
+                player: PlayerId(1),
+                roll: 4,
+            },
+        ];
+        let lines = w.log_lines(&events, &|_| Some(land));
+        assert_eq!(
+            lines,
+            [
+                "Red's legion P1-03 (showing Troll, Troll) musters a Ranger in land 27",
+                "Blue rolls a 4 for movement"
+            ]
+        );
+    }
+
+    #[test]
+    fn articles_follow_the_name() {
+        let w = words();
+        let legion: Marker = "P2-01".parse().unwrap();
+        let ogre = w.variant.character_by_name("Ogre").unwrap();
+        let line = w.event(&Event::Mustered {
+            legion,
+            character: ogre,
+        });
+        assert_eq!(line, "Blue's legion P2-01 musters an Ogre");
+    }
+}

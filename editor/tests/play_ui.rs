@@ -1,0 +1,557 @@
+//! Headless tests of the game window: egui_kittest drives the real app
+//! (buttons by their labels, the masterboard and battleland by clicks at the
+//! places the app drew lands and hexes) and the tests check what is rendered
+//! and the game reached. Saves go to a temporary data folder.
+
+use std::path::{Path, PathBuf};
+
+use egui::{Pos2, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use titan_core::battle::{self, Status};
+use titan_core::game::save::Position;
+use titan_core::game::{Action, Phase, PlayerId};
+use titan_editor::PlayApp;
+use titan_editor::play::{GameScreen, Seat};
+use titan_editor::session::{LocalSession, SPECTATOR};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn harness(data: &Path) -> Harness<'static, PlayApp> {
+    let app = PlayApp::new(&repo().join("variants"), data);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    h
+}
+
+/// A primary click at a screen position.
+fn click_at(h: &mut Harness<'_, PlayApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    h.drag_at(pos);
+    h.step();
+    h.drop_at(pos);
+    h.run_steps(2);
+}
+
+fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
+    h.state().game().expect("a game on screen")
+}
+
+/// Takes the screen when it is to be passed ("I am Blue: show my game").
+fn take_screen(h: &mut Harness<'_, PlayApp>) -> bool {
+    let Some(p) = game(h).pass_to else {
+        return false;
+    };
+    let name = game(h).seats[p.0 as usize].name.clone();
+    click(h, &format!("I am {name}: show my game"));
+    true
+}
+
+/// The split editor's columns (sizes), and whether it is open.
+fn split_columns(h: &Harness<'_, PlayApp>) -> (Vec<usize>, bool) {
+    match &game(h).split {
+        Some(e) => (e.columns.iter().map(Vec::len).collect(), true),
+        None => (Vec::new(), false),
+    }
+}
+
+fn seats(names: &[(&str, bool)]) -> Vec<Seat> {
+    names
+        .iter()
+        .map(|(n, c)| Seat {
+            name: n.to_string(),
+            computer: *c,
+        })
+        .collect()
+}
+
+/// The app on a scenario position of `tests/scenarios`.
+fn on_position(data: &Path, file: &str, who: &[(&str, bool)]) -> Harness<'static, PlayApp> {
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let pos = Position::read(&repo().join("tests/scenarios").join(file)).unwrap();
+    let game = pos.to_game(variant).unwrap();
+    let mut h = harness(data);
+    h.state_mut().open_game(
+        Box::new(LocalSession::new(game, Vec::new())),
+        seats(who),
+        &dir,
+    );
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn a_hot_seat_game_starts_divides_and_moves() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    // Seat 2 is a computer by default: make it a person.
+    click(&mut h, "person 2");
+    h.state_mut().form.seed = "11".into();
+    click(&mut h, "Start game");
+    assert!(game(&h).seats.iter().all(|s| !s.computer));
+    let first = game(&h).session.to_act()[0];
+    // Both divide their starting characters, the screen passed between.
+    for _ in 0..2 {
+        take_screen(&mut h);
+        let me = game(&h).viewer;
+        assert!(game(&h).session.to_act().contains(&me));
+        // Moving the Titan across makes the division illegal; back, legal.
+        click(&mut h, "Titan");
+        assert!(h.query_by_label("(not a legal division)").is_some());
+        click(&mut h, "Titan");
+        assert!(h.query_by_label("(not a legal division)").is_none());
+        // Dragging works too: the Titan dragged onto the other legion's
+        // column, and back.
+        for _ in 0..2 {
+            let from = h.get_by_label("Titan").rect().center();
+            let other = if from.x < 1300.0 {
+                from.x + 120.0
+            } else {
+                from.x - 120.0
+            };
+            let to = Pos2::new(other, from.y);
+            let (before, _) = split_columns(&h);
+            h.drag_at(from);
+            h.step();
+            for k in 1..=6 {
+                h.hover_at(from + (to - from) * (k as f32 / 6.0));
+                h.step();
+            }
+            h.drop_at(to);
+            h.run_steps(2);
+            let (after, _) = split_columns(&h);
+            assert_ne!(before, after, "the drag moved nothing");
+        }
+        assert!(h.query_by_label("(not a legal division)").is_none());
+        click(&mut h, "Divide");
+        let legions = game(&h).session.view(me).legions;
+        assert_eq!(legions.iter().filter(|l| l.owner == me).count(), 2);
+    }
+    // The first player's turn: a pass screen hides everything.
+    take_screen(&mut h);
+    assert_eq!(game(&h).viewer, first);
+    // No splitting on the first turn (reference sheet, Setup): it moves.
+    assert_eq!(game(&h).view().phase, Phase::Move);
+    click(&mut h, "Roll the die");
+    let roll = game(&h).view().roll.expect("rolled");
+    assert!(h.query_by_label(&format!("die: {roll}")).is_some());
+    // Select a legion on the board, see its moves, click one.
+    let mine = game(&h)
+        .view()
+        .legions
+        .into_iter()
+        .find(|l| l.owner == first)
+        .unwrap();
+    let pos = game(&h).marker_screen_pos(mine.marker).unwrap();
+    click_at(&mut h, pos);
+    assert_eq!(game(&h).selected, Some(mine.marker));
+    let actions = game(&h).my_actions();
+    let targets = game(&h).targets(&actions);
+    let (to, list) = targets
+        .moves
+        .iter()
+        .find(|(_, l)| l.len() == 1)
+        .cloned()
+        .expect("a land with one way in");
+    assert!(matches!(list[0], Action::Move { .. }));
+    let number = game(&h).session.variant().board.land(to).number;
+    let at = game(&h).land_screen_pos(number).unwrap();
+    click_at(&mut h, at);
+    let moved = game(&h)
+        .view()
+        .legions
+        .into_iter()
+        .find(|l| l.marker == mine.marker)
+        .unwrap();
+    assert_eq!(moved.land, to, "{}", game(&h).status);
+    assert!(
+        h.query_all_by_label_contains("moves from land")
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
+fn the_pass_screen_hides_the_other_seat() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", false), ("Green", true)],
+    );
+    // Red's engagement phase; Red is in front of the screen.
+    assert_eq!(game(&h).viewer, PlayerId(0));
+    let full = |h: &Harness<'_, PlayApp>, marker: &str| {
+        let g = game(h).session.save_file();
+        let _ = g;
+        let view = game(h).session.view(SPECTATOR);
+        let l = view
+            .legions
+            .iter()
+            .find(|l| l.marker.to_string() == marker)
+            .unwrap()
+            .clone();
+        // What the owner knows: the whole legion.
+        let owner_view = game(h).session.view(l.owner);
+        let cs = owner_view
+            .legions
+            .iter()
+            .find(|o| o.marker == l.marker)
+            .and_then(|o| o.characters.clone())
+            .unwrap();
+        let words = game(h).words(&[]);
+        format!(
+            "{marker} in {}: {}",
+            words.land(l.land),
+            words.characters(&cs)
+        )
+    };
+    assert!(h.query_by_label(&full(&h, "P1-02")).is_some());
+    assert!(
+        h.query_by_label("P2-02 in land 400: 3 characters")
+            .is_some()
+    );
+    click(&mut h, "Resolve the engagement in land 5");
+    // The defender decides: the screen is to be passed, and shows nothing
+    // of either seat.
+    assert_eq!(game(&h).pass_to, Some(PlayerId(1)));
+    assert!(h.query_by_label("Pass the screen to Blue").is_some());
+    for hidden in [
+        "P1-", "P2-", "Angel", "Centaur", "Titan", "Lion", "Legions", "Log",
+    ] {
+        assert!(
+            h.query_by_label_contains(hidden).is_none(),
+            "{hidden} shown on the pass screen"
+        );
+    }
+    take_screen(&mut h);
+    // Blue sees Blue's legions, and of Red's only what was revealed.
+    assert!(h.query_by_label(&full(&h, "P2-02")).is_some());
+    assert!(
+        h.query_by_label("P1-02 in land 100: 3 characters")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("Centaur").is_none());
+}
+
+/// Does one battle action through the screen: a move or a strike by
+/// clicking the character (or its waiting button) and then the hex, any
+/// other action by its button.
+fn battle_step(h: &mut Harness<'_, PlayApp>) -> bool {
+    take_screen(h);
+    let g = game(h);
+    let Some(info) = g.session.battle(g.viewer) else {
+        return false;
+    };
+    let actions = g.battle_actions();
+    let Some(a) = actions.first().cloned() else {
+        return false;
+    };
+    // Prefer moving and striking, so that the battle ends.
+    let pick = actions
+        .iter()
+        .find(|a| {
+            matches!(
+                a,
+                battle::Action::Strike { .. } | battle::Action::Rangestrike { .. }
+            )
+        })
+        .or_else(|| {
+            actions.iter().find(|a| {
+                matches!(a, battle::Action::Move { unit, .. }
+                    if info.view.units[usize::from(*unit)].status != Status::Waiting
+                        || actions.iter().all(|b| !matches!(b, battle::Action::EndManeuver)))
+            })
+        })
+        .cloned()
+        .unwrap_or(a);
+    let before = g.session.history_len();
+    let hex_of = |u: u8| match info.view.units[usize::from(u)].status {
+        Status::OnBoard(h) => Some(h.label()),
+        _ => None,
+    };
+    match &pick {
+        battle::Action::Move { unit, to } => {
+            match hex_of(*unit) {
+                Some(from) => {
+                    let p = game(h).hex_screen_pos(&from).unwrap();
+                    click_at(h, p);
+                }
+                None => {
+                    let u = &info.view.units[usize::from(*unit)];
+                    let label = format!("{} {}-{}", u.character, u.power, u.skill);
+                    h.get_all_by_label(&label).next().unwrap().click();
+                    h.run_steps(2);
+                }
+            }
+            let p = game(h).hex_screen_pos(&to.label()).unwrap();
+            click_at(h, p);
+        }
+        battle::Action::Strike { unit, target, .. }
+        | battle::Action::Rangestrike { unit, target } => {
+            let from = hex_of(*unit).unwrap();
+            let to = hex_of(*target).unwrap();
+            let p = game(h).hex_screen_pos(&from).unwrap();
+            click_at(h, p);
+            // The strike number and dice are offered before the roll.
+            assert!(h.query_all_by_label_contains(": needs ").next().is_some());
+            let p = game(h).hex_screen_pos(&to).unwrap();
+            click_at(h, p);
+        }
+        battle::Action::Summon { choice, to } | battle::Action::Reinforce { choice, to } => {
+            let words = game(h).words(&info.view.units);
+            let label = match &pick {
+                battle::Action::Summon { .. } => {
+                    let (m, c) = info.request.summonable[usize::from(*choice)];
+                    format!("Summon {} from {m}", words.character(c))
+                }
+                _ => format!(
+                    "Reinforce with {}",
+                    words.character(info.request.reinforcements[usize::from(*choice)])
+                ),
+            };
+            click(h, &label);
+            let p = game(h).hex_screen_pos(&to.label()).unwrap();
+            click_at(h, p);
+        }
+        other => {
+            let words = game(h).words(&info.view.units);
+            let label = words.battle_action(other);
+            h.get_all_by_label(&label).next().unwrap().click();
+            h.run_steps(2);
+        }
+    }
+    assert!(
+        game(h).session.history_len() > before,
+        "{pick:?} was not done: {}",
+        game(h).status
+    );
+    true
+}
+
+#[test]
+fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", false), ("Green", true)],
+    );
+    click(&mut h, "Resolve the engagement in land 5");
+    take_screen(&mut h);
+    click(&mut h, "Stand and fight");
+    take_screen(&mut h);
+    click(&mut h, "Fight");
+    let mut steps = 0;
+    while game(&h)
+        .view()
+        .engagement
+        .as_ref()
+        .is_some_and(|e| e.step == titan_core::game::EngagementStep::Battle)
+    {
+        assert!(battle_step(&mut h), "stuck: {}", game(&h).status);
+        steps += 1;
+        assert!(steps < 400, "the battle did not end");
+    }
+    // Strikes were made, their dice shown in the log.
+    assert!(h.query_all_by_label_contains(": rolls ").next().is_some());
+    // The battle was drawn and ended; whatever the winner may do after is
+    // offered as buttons, then Red musters.
+    let mut guard = 0;
+    while game(&h).view().phase == Phase::Engage {
+        take_screen(&mut h);
+        let actions = game(&h).my_actions();
+        let a = actions
+            .iter()
+            .find(|a| **a != Action::ConcedeGame)
+            .cloned()
+            .unwrap();
+        let label = game(&h).words(&[]).action(&a);
+        h.get_all_by_label(&label).next().unwrap().click();
+        h.run_steps(2);
+        guard += 1;
+        assert!(guard < 20);
+    }
+    take_screen(&mut h);
+    assert_eq!(game(&h).view().phase, Phase::Muster);
+    let muster = game(&h)
+        .my_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Muster { .. }));
+    // Red's legion that moved, or its neighbour, may muster (reference
+    // sheet, Enlistment); the choice names what must be shown.
+    let m = muster.expect("Red may muster");
+    let label = game(&h).words(&[]).action(&m);
+    assert!(label.contains("showing"), "{label}");
+    click(&mut h, &label);
+    // The log says it in the game's words, with what was shown and where.
+    let legion = match &m {
+        Action::Muster { legion, .. } => *legion,
+        _ => unreachable!(),
+    };
+    let line = format!("Red's legion {legion} (showing ");
+    assert!(
+        h.query_all_by_label_contains(&line).next().is_some(),
+        "{line}"
+    );
+    assert!(h.query_by_label_contains("Battle in land 5").is_some());
+}
+
+#[test]
+fn save_load_and_replay_reach_the_same_position() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    click(&mut h, "person 2");
+    h.state_mut().form.seed = "5".into();
+    click(&mut h, "Start game");
+    for _ in 0..2 {
+        take_screen(&mut h);
+        click(&mut h, "Divide");
+    }
+    take_screen(&mut h);
+    click(&mut h, "Roll the die");
+    let saved = game(&h).session.view(SPECTATOR);
+    let hash = game(&h).session.save_file().state_hash;
+    h.state_mut().game_mut().unwrap().save_name = "mine".into();
+    click(&mut h, "Save");
+    assert!(data.path().join("saves/mine.ron").is_file());
+    assert!(data.path().join("autosave.ron").is_file());
+    click(&mut h, "Start screen");
+    click(&mut h, "Load mine");
+    assert!(h.state().status.is_empty(), "{}", h.state().status);
+    take_screen(&mut h);
+    assert_eq!(game(&h).session.view(SPECTATOR), saved);
+    assert_eq!(game(&h).session.save_file().state_hash, hash);
+    click(&mut h, "Start screen");
+    click(&mut h, "Replay mine");
+    assert_eq!(game(&h).session.history_len(), 0);
+    click(&mut h, "Forward >");
+    click(&mut h, "Forward >");
+    assert_eq!(game(&h).session.history_len(), 2);
+    click(&mut h, "< Back");
+    assert_eq!(game(&h).session.history_len(), 1);
+    click(&mut h, ">|");
+    assert_eq!(game(&h).session.view(SPECTATOR), saved);
+    // The autosave continues the same game.
+    click(&mut h, "Start screen");
+    click(&mut h, "Continue the last game");
+    take_screen(&mut h);
+    assert!(game(&h).session.history_len() >= 2);
+}
+
+#[test]
+fn two_computer_seats_play_to_the_end() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    {
+        let app = h.state_mut();
+        app.form.seats[0].computer = true;
+        app.form.seed = "2".into();
+        // A short game: it ends in the turn someone reaches 100 points
+        // (reference sheet, For a Shorter Game).
+        app.form.options.insert(
+            "point_limit".into(),
+            titan_core::format::OptionValue::Int(100),
+        );
+    }
+    click(&mut h, "Start game");
+    h.state_mut().game_mut().unwrap().pace = 0.0;
+    let mut frames = 0;
+    while h.state().game().is_some_and(|g| g.view().outcome.is_none()) {
+        h.step();
+        frames += 1;
+        assert!(frames < 20_000, "no end after {frames} frames");
+    }
+    h.run_steps(2);
+    assert!(h.query_by_label("Game over").is_some());
+    assert!(h.query_by_label_contains("Final scores").is_some());
+}
+
+#[test]
+fn a_game_without_a_human_shows_what_everyone_sees() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    h.state_mut().form.seats[0].computer = true;
+    click(&mut h, "Start game");
+    assert_eq!(game(&h).viewer, SPECTATOR);
+    assert!(game(&h).my_actions().is_empty());
+    // One action a second: the harness's frames are a quarter second of
+    // simulated time each (no clock is read), so 8 frames make 2 actions.
+    h.state_mut().game_mut().unwrap().pace = 1.0;
+    h.run_steps(1);
+    let n = game(&h).session.history_len();
+    h.run_steps(8);
+    let paced = game(&h).session.history_len() - n;
+    assert!(
+        (1..=3).contains(&paced),
+        "{paced} actions in 2 s at 1 a second"
+    );
+    // Paused: nothing.
+    h.state_mut().game_mut().unwrap().paused = true;
+    let n = game(&h).session.history_len();
+    h.run_steps(5);
+    assert_eq!(game(&h).session.history_len(), n, "paused, yet it played");
+    // Instant: a batch in one frame.
+    let g = h.state_mut().game_mut().unwrap();
+    g.paused = false;
+    g.pace = 0.0;
+    h.run_steps(1);
+    assert!(
+        game(&h).session.history_len() > n + 5,
+        "instant is not instant"
+    );
+}
+
+/// Reference sheet, Engagement: either side may propose an agreement; in
+/// hot-seat the proposer hands the screen over and the other accepts.
+#[test]
+fn an_agreement_is_proposed_passed_and_accepted() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", false), ("Green", true)],
+    );
+    click(&mut h, "Resolve the engagement in land 5");
+    take_screen(&mut h);
+    click(&mut h, "Stand and fight");
+    // Blue offers to give up the whole legion, then lets Red decide.
+    let propose = game(&h)
+        .my_actions()
+        .into_iter()
+        .find(
+            |a| matches!(a, Action::Propose { attacker_losses, .. } if attacker_losses.is_empty()),
+        )
+        .unwrap();
+    let label = game(&h).words(&[]).action(&propose);
+    click(&mut h, &label);
+    click(&mut h, "Let Red decide (pass the screen)");
+    assert!(h.query_by_label("Pass the screen to Red").is_some());
+    take_screen(&mut h);
+    assert!(
+        h.query_all_by_label_contains("Blue proposes")
+            .next()
+            .is_some()
+    );
+    click(&mut h, "Accept the proposal");
+    let view = game(&h).view();
+    assert!(
+        view.engagement.is_none()
+            || !matches!(
+                view.engagement.as_ref().unwrap().step,
+                titan_core::game::EngagementStep::Negotiate { .. }
+            )
+    );
+    assert!(!view.legions.iter().any(|l| l.marker.to_string() == "P2-01"));
+}
