@@ -12,7 +12,12 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
         return None;
     }
     let player = players[rng.int_in(0, players.len() as i64 - 1) as usize];
-    let mut actions = game.legal_actions(player);
+    choose(game.legal_actions(player), rng).map(|a| (player, a))
+}
+
+/// The random player's choice among a player's legal actions: conceding the
+/// game or a battle only rarely, splitting mostly passed.
+pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
     let concede = actions.iter().position(|a| *a == Action::ConcedeGame);
     if let Some(i) = concede
         && actions.len() > 1
@@ -40,10 +45,10 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     }
     // Splitting is optional and its choices are many: mostly pass.
     if actions.contains(&Action::DoneSplitting) && rng.roll(4) > 1 {
-        return Some((player, Action::DoneSplitting));
+        return Some(Action::DoneSplitting);
     }
     let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
-    Some((player, actions.swap_remove(pick)))
+    Some(actions.swap_remove(pick))
 }
 
 /// One random legal battle action, or None when the battle is over.

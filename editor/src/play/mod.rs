@@ -330,7 +330,7 @@ impl GameScreen {
                 break;
             };
             let actions = self.session.legal_actions(p);
-            let Some(action) = random_choice(actions, &mut self.rng) else {
+            let Some(action) = titan_core::game::random::choose(actions, &mut self.rng) else {
                 break;
             };
             self.act_as(p, &action);
@@ -573,25 +573,6 @@ pub fn phase_name(p: Phase) -> &'static str {
         Phase::Muster => "muster phase",
         Phase::Over => "game over",
     }
-}
-
-/// The random player's choice among legal actions (as the core's random
-/// player does): splitting mostly passed, leaving the game almost never.
-pub fn random_choice(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
-    if actions.len() > 1
-        && let Some(i) = actions.iter().position(|a| *a == Action::ConcedeGame)
-        && rng.roll(2000) > 1
-    {
-        actions.swap_remove(i);
-    }
-    if actions.is_empty() {
-        return None;
-    }
-    if actions.contains(&Action::DoneSplitting) && rng.roll(4) > 1 {
-        return Some(Action::DoneSplitting);
-    }
-    let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
-    Some(actions.swap_remove(pick))
 }
 
 /// Which screen the app shows.
