@@ -368,6 +368,12 @@ impl Session {
         match result {
             Ok(mut map) => {
                 map.insert("ok".into(), Value::Bool(true));
+                // A hook that failed while this answer was worked out (a
+                // view's Titan power, the legal musters) was answered with
+                // the data's fallback: say so rather than hide it.
+                if let Some(e) = self.game.as_ref().and_then(|g| g.take_script_failure()) {
+                    map.insert("script_error".into(), Value::String(e.to_string()));
+                }
                 Value::Object(map)
             }
             Err(f) => failure(None, f),
@@ -446,10 +452,16 @@ impl Session {
                     .map_err(|e| Failure::request(format!("bad action: {e}")))?;
                 unknown_fields(&action, &wire::to_wire(&variant, &parsed))?;
                 let action = parsed;
-                let events = game.apply(p, &action).map_err(|e| Failure {
-                    kind: "rule",
-                    rule: Some(e.rule.to_string()),
-                    message: e.message,
+                let events = game.apply(p, &action).map_err(|e| {
+                    if e.is_script_failure() {
+                        Failure::new("script", e.message)
+                    } else {
+                        Failure {
+                            kind: "rule",
+                            rule: Some(e.rule.to_string()),
+                            message: e.message,
+                        }
+                    }
                 })?;
                 let seen = events_seen_by(events, p);
                 answer(json!({"events": wire::to_wire(&variant, &seen), "to_act": self.to_act()?}))

@@ -236,3 +236,32 @@ fn the_id_is_echoed_exactly_as_sent() {
         assert_eq!(json(&out[2 * i + 1])["ok"], true);
     }
 }
+
+/// A failing script is a script error, never a rule refusal (issue: "a Lua
+/// error names the script and line and is never confused with a rule
+/// refusal"); a query that met one says so beside its answer.
+#[test]
+fn failing_scripts_are_reported_as_script_errors() {
+    let position = r#"{"players": [{"name": "Red", "tower": 100, "score": 150}, {"name": "Blue", "tower": 400, "score": 250}], "legions": [{"marker": "P1-01", "land": 20, "characters": ["Titan", "Ogre", "Ogre"], "moved": true, "entered_from": 19}, {"marker": "P1-02", "land": 100, "characters": ["Angel", "Centaur", "Centaur"]}, {"marker": "P2-01", "land": 20, "characters": ["Titan", "Lion", "Gargoyle"]}, {"marker": "P2-02", "land": 41, "characters": ["Angel", "Troll", "Troll"]}], "active": 0, "phase": "Engage", "turn": 9}"#;
+    let load = format!(
+        r#"{{"id": 1, "cmd": "load_position", "variant": "tests/fixtures/failing-hooks", "position": {position}}}"#
+    );
+    let out = session(&[
+        &load,
+        r#"{"id": 2, "cmd": "apply", "player": "Red", "action": {"action": "Engage", "land": 20}}"#,
+        r#"{"id": 3, "cmd": "apply", "player": "Blue", "action": {"action": "Concede"}}"#,
+        r#"{"id": 4, "cmd": "view", "player": "Red"}"#,
+    ]);
+    let a: Vec<Value> = out.iter().map(|l| json(l)).collect();
+    assert_eq!(a[0]["ok"], true, "{}", out[0]);
+    assert_eq!(a[1]["ok"], true, "{}", out[1]);
+    // Blue's Titan power (250 points) comes from a hook that fails.
+    assert_eq!(a[2]["ok"], false, "{}", out[2]);
+    assert_eq!(a[2]["error"]["kind"], "script", "{}", out[2]);
+    let message = a[2]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("hooks.lua:9:"), "{message}");
+    // The view shows Blue's Titan power from the data, and says why.
+    assert_eq!(a[3]["ok"], true, "{}", out[3]);
+    let error = a[3]["script_error"].as_str().expect("script_error");
+    assert!(error.contains("hooks.lua:9:"), "{error}");
+}

@@ -475,6 +475,17 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
+/// The `rule` of a refusal caused by a variant's script failing (an error,
+/// a limit hit), not by the rules of the game.
+pub const SCRIPT_FAILURE: &str = "the variant's scripts";
+
+impl RuleError {
+    /// The action was refused because a script failed, not by a rule.
+    pub fn is_script_failure(&self) -> bool {
+        self.rule == SCRIPT_FAILURE
+    }
+}
+
 pub(crate) fn refuse<T>(rule: &'static str, message: impl Into<String>) -> Result<T, RuleError> {
     Err(RuleError {
         rule,
@@ -632,7 +643,7 @@ impl Game {
         let events = rules::apply(&mut next, player, action);
         if let Some(e) = self.take_script_failure() {
             return refuse(
-                "the variant's scripts",
+                SCRIPT_FAILURE,
                 format!("script error: {e} (the action is refused)"),
             );
         }

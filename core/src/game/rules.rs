@@ -2448,7 +2448,10 @@ fn battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
 
 fn battle_error(e: crate::battle::BattleError) -> RuleError {
     RuleError {
-        rule: "Law of the Battlelands",
+        rule: match e {
+            crate::battle::BattleError::Script(_) => super::SCRIPT_FAILURE,
+            _ => "Law of the Battlelands",
+        },
         message: e.to_string(),
     }
 }
