@@ -47,6 +47,9 @@ use titan_core::format::{
 use titan_core::load::{LoadOptions, Loaded, Origins, Overlay, load_data_with, ron_options};
 use titan_core::write::write_atomic;
 
+mod author;
+pub use author::{References, create_extending, valid_variant_id};
+
 /// The manifest's file name inside a variant folder.
 pub const MANIFEST: &str = "variant.ron";
 
@@ -1204,6 +1207,16 @@ impl Project {
                 }
             }
         });
+    }
+
+    /// Replaces (or adds) a terrain's mustering table as an undo step of its
+    /// own (adding a row or a need, choosing from a menu), unlike
+    /// [`Project::set_muster_table`], which merges with a moment-ago edit
+    /// of the same table (dragging a number).
+    pub fn set_muster_table_step(&mut self, table: MusterTable) {
+        self.last_key = None;
+        self.set_muster_table(table);
+        self.last_key = None;
     }
 
     /// Replaces (or adds) a terrain's mustering table.

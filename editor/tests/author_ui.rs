@@ -1,0 +1,414 @@
+//! Headless tests of authoring in the editor (issue 13): egui_kittest
+//! drives the real app to create a variant, add, rename and delete
+//! characters and make one musterable, and the saved folder is then loaded
+//! and compiled as `titan check` does.
+
+use std::path::{Path, PathBuf};
+
+use egui::accesskit::Role;
+use egui::{Key, Modifiers, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use titan_core::format::Needs;
+use titan_editor::{EditorApp, Tab};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A copy of the bundled variants and `scripts/` in a temporary folder.
+fn workspace() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for v in ["battlelands-1981", "titan", "titan-shorter"] {
+        copy_tree(
+            &repo().join("variants").join(v),
+            &tmp.path().join("variants").join(v),
+        );
+    }
+    copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
+    tmp
+}
+
+fn harness(dir: &Path) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(dir, dir.parent().unwrap());
+    app.watch = false;
+    assert!(app.project.is_some(), "{:?}", app.open_errors);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 950.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// Replaces the text of the text field labelled `label` by `text`, typed.
+fn type_into(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run_steps(2);
+}
+
+fn click(h: &mut Harness<'_, EditorApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+/// What `titan check` does with a folder: load (bases resolved) and compile.
+fn check(dir: &Path) {
+    let loaded =
+        titan_core::load::load_data(dir, &Default::default()).unwrap_or_else(|e| panic!("{e:?}"));
+    if let Err(e) = titan_core::compile(&loaded) {
+        panic!("{} does not check: {e:?}", dir.display());
+    }
+}
+
+#[test]
+fn create_a_variant_add_a_creature_make_it_musterable_and_save() {
+    let tmp = workspace();
+    let root = tmp.path().join("variants");
+    let mut h = harness(&root.join("titan"));
+    let titan_characters = h.state().project.as_ref().unwrap().data().characters.len();
+
+    // New variant extending titan (the edited variant is the default base).
+    click(&mut h, "New variant...");
+    type_into(&mut h, "Folder and id:", "house");
+    click(&mut h, "Create");
+    let dir = root.join("house");
+    assert_eq!(h.state().project.as_ref().unwrap().dir(), dir);
+    let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
+    assert!(manifest.contains("extends: \"titan\""), "{manifest}");
+    assert_eq!(
+        h.state().project.as_ref().unwrap().data().characters.len(),
+        titan_characters
+    );
+
+    // A new creature, renamed in its form.
+    click(&mut h, "Characters");
+    click(&mut h, "Add character");
+    assert_eq!(
+        h.state().selected_character.as_deref(),
+        Some("New creature")
+    );
+    // A name taken is refused, with the reason shown.
+    type_into(&mut h, "Name:", "Wyvern");
+    click(&mut h, "Rename");
+    assert!(
+        h.query_by_label("there is already a character \"Wyvern\"")
+            .is_some()
+    );
+    type_into(&mut h, "Name:", "Basilisk");
+    click(&mut h, "Rename");
+    let project = h.state().project.as_ref().unwrap();
+    assert!(project.character("Basilisk").is_some());
+    assert!(project.character("New creature").is_none());
+    assert_eq!(h.state().selected_character.as_deref(), Some("Basilisk"));
+
+    // Musterable in the Brush: a new row, its character chosen from the menu.
+    click(&mut h, "Mustering");
+    click(&mut h, "Brush");
+    let rows = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .muster_table("Brush")
+            .unwrap()
+            .rows
+            .clone()
+    };
+    let n = rows(&h).len();
+    click(&mut h, "Add row");
+    assert_eq!(rows(&h).len(), n + 1);
+    // The last menu on the page is the new row's character.
+    h.get_all_by_role(Role::ComboBox).last().unwrap().click();
+    h.run_steps(2);
+    // The new creature is the menu's last entry: scrolled to first.
+    h.get_by_label("Basilisk").scroll_to_me();
+    h.run_steps(2);
+    h.get_by_label("Basilisk").click_accesskit();
+    h.run_steps(2);
+    assert_eq!(rows(&h)[n].character, "Basilisk");
+    // Its need: two of the previous row's character, as a form.
+    h.get_all_by_label("add need").last().unwrap().click();
+    h.run_steps(2);
+    assert_eq!(rows(&h)[n].needs, [Needs::Previous(2)]);
+
+    // Undo and redo across the row's edits.
+    h.state_mut().project.as_mut().unwrap().undo();
+    h.run_steps(1);
+    assert!(rows(&h)[n].needs.is_empty());
+    h.state_mut().project.as_mut().unwrap().redo();
+    h.run_steps(1);
+    assert_eq!(rows(&h)[n].needs, [Needs::Previous(2)]);
+
+    assert!(
+        h.state().project.as_ref().unwrap().problems().is_empty(),
+        "{:?}",
+        h.state().project.as_ref().unwrap().problems()
+    );
+    click(&mut h, "Save");
+    assert!(!h.state().is_dirty());
+    check(&dir);
+    let characters = std::fs::read_to_string(dir.join("characters.ron")).unwrap();
+    assert!(characters.contains("\"Basilisk\""), "{characters}");
+    // Titan's own files are untouched.
+    for f in ["characters.ron", "mustering.ron", "variant.ron"] {
+        assert_eq!(
+            std::fs::read(root.join("titan").join(f)).unwrap(),
+            std::fs::read(repo().join("variants/titan").join(f)).unwrap()
+        );
+    }
+}
+
+#[test]
+fn renaming_a_character_carries_its_mustering_rows_and_start() {
+    let tmp = workspace();
+    let root = tmp.path().join("variants");
+    let mut h = harness(&root.join("titan-shorter"));
+    h.state_mut().tab = Tab::Characters;
+    h.state_mut().selected_character = Some("Troll".into());
+    h.run_steps(2);
+    type_into(&mut h, "Name:", "Mountain troll");
+    click(&mut h, "Rename");
+    let p = h.state().project.as_ref().unwrap();
+    assert!(p.problems().is_empty(), "{:?}", p.problems());
+    assert!(p.character("Troll").is_none());
+    let names_it = |t: &str| {
+        p.muster_table(t)
+            .unwrap()
+            .rows
+            .iter()
+            .any(|r| r.character == "Mountain troll")
+    };
+    assert!(names_it("Swamp") && names_it("Tower"));
+    let start = p.data().rules.start.as_ref().unwrap();
+    assert!(
+        start
+            .characters
+            .iter()
+            .any(|c| c.character == "Mountain troll")
+    );
+    // A character of the base is renamed through `remove` and an override.
+    h.state_mut().project.as_mut().unwrap().save().unwrap();
+    check(&root.join("titan-shorter"));
+    let manifest = std::fs::read_to_string(root.join("titan-shorter/variant.ron")).unwrap();
+    assert!(manifest.contains("\"Troll\""), "{manifest}");
+    // One undo step takes it all back.
+    let p = h.state_mut().project.as_mut().unwrap();
+    p.undo();
+    assert!(p.character("Troll").is_some());
+    assert!(p.character("Mountain troll").is_none());
+}
+
+#[test]
+fn deleting_a_character_shows_what_refers_to_it_first() {
+    let tmp = workspace();
+    let mut h = harness(&tmp.path().join("variants/titan"));
+    h.state_mut().tab = Tab::Characters;
+    h.state_mut().selected_character = Some("Ogre".into());
+    h.run_steps(2);
+    click(&mut h, "Delete character...");
+    assert!(
+        h.query_by_label_contains("Its rows go from the mustering tables of: Hills")
+            .is_some()
+    );
+    click(&mut h, "Cancel");
+    assert!(
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .character("Ogre")
+            .is_some()
+    );
+    click(&mut h, "Delete character...");
+    click(&mut h, "Delete");
+    let p = h.state().project.as_ref().unwrap();
+    assert!(p.character("Ogre").is_none());
+    assert!(
+        p.data()
+            .mustering
+            .iter()
+            .all(|t| t.rows.iter().all(|r| r.character != "Ogre"))
+    );
+    h.state_mut().project.as_mut().unwrap().undo();
+    assert!(
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .character("Ogre")
+            .is_some()
+    );
+}
+
+#[test]
+fn save_as_copy_writes_the_edits_to_a_new_folder_and_opens_it() {
+    let tmp = workspace();
+    let root = tmp.path().join("variants");
+    let mut h = harness(&root.join("titan"));
+    let mut ogre = h
+        .state()
+        .project
+        .as_ref()
+        .unwrap()
+        .character("Ogre")
+        .unwrap()
+        .clone();
+    ogre.power = 7;
+    h.state_mut()
+        .project
+        .as_mut()
+        .unwrap()
+        .set_character("Ogre", ogre);
+    click(&mut h, "Save as copy...");
+    type_into(&mut h, "Folder and id:", "my-titan");
+    click(&mut h, "Create");
+    let copy = root.join("my-titan");
+    let p = h.state().project.as_ref().unwrap();
+    assert_eq!(p.dir(), copy);
+    assert!(!p.is_dirty());
+    assert_eq!(p.character("Ogre").unwrap().power, 7);
+    assert_eq!(p.data().manifest.id, "my-titan");
+    check(&copy);
+    // The original is as it was; the copy keeps its comments.
+    assert_eq!(
+        std::fs::read(root.join("titan/characters.ron")).unwrap(),
+        std::fs::read(repo().join("variants/titan/characters.ron")).unwrap()
+    );
+    let text = std::fs::read_to_string(copy.join("characters.ron")).unwrap();
+    assert!(text.starts_with("//"));
+    assert!(copy.join("README.md").is_file());
+}
+
+#[test]
+fn a_new_variant_needs_a_free_folder_name() {
+    let tmp = workspace();
+    let mut h = harness(&tmp.path().join("variants/titan"));
+    click(&mut h, "New variant...");
+    type_into(&mut h, "Folder and id:", "titan-shorter");
+    click(&mut h, "Create");
+    assert!(h.state().new_variant.as_ref().unwrap().error.is_some());
+    type_into(&mut h, "Folder and id:", "bad name");
+    click(&mut h, "Create");
+    assert!(
+        h.state()
+            .new_variant
+            .as_ref()
+            .unwrap()
+            .error
+            .as_ref()
+            .unwrap()
+            .contains("cannot name")
+    );
+    click(&mut h, "Cancel");
+    assert!(h.state().new_variant.is_none());
+    assert!(h.state().project.as_ref().unwrap().dir().ends_with("titan"));
+}
+
+#[test]
+fn every_kind_of_need_is_a_form_and_tables_come_and_go() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/titan");
+    let mut h = harness(&dir);
+    click(&mut h, "Mustering");
+    click(&mut h, "Tower");
+    // The Tower's needs in words and menus, never program text.
+    assert!(h.query_by_label_contains("Identical {").is_none());
+    assert!(h.query_by_label_contains("Character {").is_none());
+    // (A menu's value is its choice.)
+    assert!(h.query_by_value("identical").is_some());
+    assert!(h.query_by_value("creature").is_some());
+    assert!(h.query_by_value("Titan").is_some());
+    let needs = |h: &Harness<'_, EditorApp>, row: usize| {
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .muster_table("Tower")
+            .unwrap()
+            .rows[row]
+            .needs
+            .clone()
+    };
+    assert_eq!(
+        needs(&h, 4),
+        [Needs::Character {
+            name: "Titan".into(),
+            count: 1
+        }]
+    );
+    // The Warlock's need becomes a hook chosen from the scripts' hooks.
+    h.get_by_value("of a character").click();
+    h.run_steps(2);
+    h.get_by_label("script hook").click_accesskit();
+    h.run_steps(2);
+    assert_eq!(needs(&h, 4), [Needs::Hook(String::new())]);
+    h.state_mut().project.as_mut().unwrap().undo();
+    h.run_steps(2);
+    assert_eq!(
+        needs(&h, 4),
+        [Needs::Character {
+            name: "Titan".into(),
+            count: 1
+        }]
+    );
+    let row = h
+        .state()
+        .project
+        .as_ref()
+        .unwrap()
+        .muster_table("Tower")
+        .unwrap()
+        .rows
+        .len();
+    assert_eq!(row, 5);
+    // A table removed and added again.
+    click(&mut h, "Remove table");
+    assert!(
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .muster_table("Tower")
+            .is_none()
+    );
+    assert!(
+        h.query_by_label("No mustering table for this terrain.")
+            .is_some()
+    );
+    click(&mut h, "Add table");
+    let p = h.state().project.as_ref().unwrap();
+    assert!(p.muster_table("Tower").unwrap().rows.is_empty());
+    h.state_mut().project.as_mut().unwrap().undo();
+    h.state_mut().project.as_mut().unwrap().undo();
+    h.run_steps(2);
+    assert_eq!(
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .muster_table("Tower")
+            .unwrap()
+            .rows
+            .len(),
+        5
+    );
+    assert!(!h.state().is_dirty());
+}
