@@ -15,6 +15,8 @@ use crate::project::{Project, Subject, variant_folders};
 use crate::watch::Watcher;
 
 mod pages;
+mod terrains;
+pub use terrains::TerrainForms;
 
 use crate::draw::{
     HEX, SIDE, View, cell_at, centroid, dist_to_segment, draw_battleland, draw_sign, hex_at,
@@ -30,6 +32,7 @@ pub enum Tab {
     Battlelands,
     Characters,
     Mustering,
+    Terrains,
 }
 
 /// What a click on a battleland does.
@@ -94,6 +97,8 @@ pub struct EditorApp {
     pub selected_character: Option<String>,
     pub muster_terrain: Option<String>,
     pub pending: Option<Pending>,
+    /// The terrains and hazards page's selections and typed names.
+    pub terrain_forms: TerrainForms,
     /// The new-variant or copy form, while open.
     pub new_variant: Option<NewVariant>,
     /// The character whose deletion waits for confirmation.
@@ -131,6 +136,7 @@ impl EditorApp {
             muster_terrain: None,
             pending: None,
             new_variant: None,
+            terrain_forms: TerrainForms::default(),
             confirm_delete: None,
             rename: None,
             may_close: false,
@@ -275,6 +281,9 @@ impl EditorApp {
             Tab::Mustering => {
                 egui::CentralPanel::default().show(ui, |ui| self.mustering(ui));
             }
+            Tab::Terrains => {
+                egui::CentralPanel::default().show(ui, |ui| self.terrains_page(ui));
+            }
         }
         self.dialogs(&ctx);
         if self.may_close {
@@ -337,6 +346,7 @@ impl EditorApp {
                 (Tab::Battlelands, "Battlelands"),
                 (Tab::Characters, "Characters"),
                 (Tab::Mustering, "Mustering"),
+                (Tab::Terrains, "Terrains and hazards"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {
                     self.tab = tab;

@@ -48,6 +48,7 @@ use titan_core::load::{LoadOptions, Loaded, Origins, Overlay, load_data_with, ro
 use titan_core::write::write_atomic;
 
 mod author;
+mod terrains;
 pub use author::{References, create_extending, valid_variant_id};
 
 /// The manifest's file name inside a variant folder.

@@ -412,3 +412,225 @@ fn every_kind_of_need_is_a_form_and_tables_come_and_go() {
     );
     assert!(!h.state().is_dirty());
 }
+
+/// A primary click at a screen position (the canvases).
+fn click_at(h: &mut Harness<'_, EditorApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.step();
+    h.drag_at(pos);
+    h.step();
+    h.drop_at(pos);
+    h.run_steps(2);
+}
+
+#[test]
+fn add_a_terrain_with_a_new_hazard_paint_its_battleland_and_assign_it_to_a_land() {
+    let tmp = workspace();
+    let root = tmp.path().join("variants");
+    let mut h = harness(&root.join("titan"));
+    click(&mut h, "New variant...");
+    type_into(&mut h, "Folder and id:", "volcanic");
+    click(&mut h, "Create");
+    let dir = root.join("volcanic");
+    click(&mut h, "Terrains and hazards");
+
+    // A terrain with a blank battleland.
+    type_into(&mut h, "New terrain:", "Volcano");
+    click(&mut h, "Add terrain");
+    let p = h.state().project.as_ref().unwrap();
+    let board = p.battleland("Volcano").unwrap();
+    assert_eq!(board.hexes.len(), 27);
+    assert!(
+        board
+            .hexes
+            .values()
+            .all(|x| x.elevation == 0 && x.sides.is_empty())
+    );
+
+    // A hex hazard that burns: a damage effect chosen in the effect form.
+    click(&mut h, "Add hex hazard");
+    type_into(&mut h, "Hazard name:", "Lava");
+    click(&mut h, "Rename hazard");
+    assert!(
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .data()
+            .hazards
+            .iter()
+            .any(|x| x.name == "Lava")
+    );
+    click(&mut h, "Add effect");
+    h.get_by_value("no contact").click();
+    h.run_steps(2);
+    h.get_by_label("damage").click_accesskit();
+    h.run_steps(2);
+    let lava = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .data()
+            .hazards
+            .iter()
+            .find(|x| x.name == "Lava")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        lava(&h).effects,
+        [titan_core::format::Effect::Damage {
+            who: titan_core::format::Who::Anyone,
+            hits: 1
+        }]
+    );
+    // Dragons are native to it.
+    h.get_by_role_and_label(Role::CheckBox, "Dragon").click();
+    h.run_steps(2);
+    let p = h.state().project.as_ref().unwrap();
+    assert!(
+        p.character("Dragon")
+            .unwrap()
+            .natives
+            .contains(&"Lava".to_string())
+    );
+
+    // Paint it on the new battleland.
+    click(&mut h, "Edit its battleland");
+    assert_eq!(h.state().tab, Tab::Battlelands);
+    assert_eq!(h.state().battleland.as_deref(), Some("Volcano"));
+    // (The tool list is longer than the panel: chosen through accesskit.)
+    h.get_by_label("hex: Lava").click_accesskit();
+    h.run_steps(2);
+    let pos = h.state().hex_screen_pos("C3").unwrap();
+    click_at(&mut h, pos);
+
+    assert_eq!(
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .battleland("Volcano")
+            .unwrap()
+            .hexes["C3"]
+            .hazard,
+        "Lava"
+    );
+
+    // Land 1 becomes a Volcano.
+    h.state_mut().tab = Tab::Masterboard;
+    h.run_steps(2);
+    let pos = h.state().land_screen_pos(1).unwrap();
+    click_at(&mut h, pos);
+    click(&mut h, "Volcano");
+    assert_eq!(
+        h.state().project.as_ref().unwrap().land(1).unwrap().terrain,
+        "Volcano"
+    );
+
+    // Its mustering table starts empty (a problem says so) until a row is
+    // added.
+    assert!(
+        h.state().project.as_ref().unwrap().problems()[0]
+            .message
+            .contains("the mustering table of Volcano has no rows")
+    );
+    click(&mut h, "Mustering");
+    click(&mut h, "Volcano");
+    click(&mut h, "Add row");
+    h.state_mut().tab = Tab::Masterboard;
+    h.run_steps(2);
+
+    // Undo and redo across these.
+    let p = h.state_mut().project.as_mut().unwrap();
+    p.undo();
+    p.undo();
+    assert_eq!(p.land(1).unwrap().terrain, "Plains");
+    p.undo();
+    assert_eq!(
+        p.battleland("Volcano").unwrap().hexes["C3"].hazard,
+        "Plains"
+    );
+    p.redo();
+    p.redo();
+    p.redo();
+    assert_eq!(p.land(1).unwrap().terrain, "Volcano");
+    assert!(p.problems().is_empty(), "{:?}", p.problems());
+    click(&mut h, "Save");
+    check(&dir);
+    let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
+    assert!(manifest.contains("battlelands/volcano.ron"), "{manifest}");
+}
+
+#[test]
+fn a_new_terrain_may_copy_another_battleland_and_renames_follow() {
+    let tmp = workspace();
+    let mut h = harness(&tmp.path().join("variants/titan"));
+    let p = h.state_mut().project.as_mut().unwrap();
+    p.add_terrain("Ash", Some("Desert")).unwrap();
+    assert_eq!(
+        p.battleland("Ash").unwrap().hexes,
+        p.battleland("Desert").unwrap().hexes
+    );
+    assert!(p.add_terrain("Ash", None).is_err(), "a name taken");
+    // Renaming a hazard carries the battlelands and natives that name it.
+    let mut bramble = p
+        .data()
+        .hazards
+        .iter()
+        .find(|x| x.name == "Bramble")
+        .unwrap()
+        .clone();
+    bramble.name = "Thorns".into();
+    p.set_hazard("Bramble", bramble).unwrap();
+    // (Only Ash's empty mustering table is a problem.)
+    assert!(
+        p.problems()
+            .iter()
+            .all(|d| d.message.contains("of Ash has no rows")),
+        "{:?}",
+        p.problems()
+    );
+    assert!(p.character("Gargoyle").is_some());
+    assert!(
+        p.data()
+            .characters
+            .iter()
+            .any(|c| c.natives.contains(&"Thorns".to_string()))
+    );
+    assert!(
+        p.data()
+            .battlelands
+            .iter()
+            .all(|b| b.hexes.values().all(|x| x.hazard != "Bramble"))
+    );
+    // Renaming a terrain carries its lands, battleland and table.
+    let mut desert = p
+        .data()
+        .terrains
+        .iter()
+        .find(|t| t.name == "Desert")
+        .unwrap()
+        .clone();
+    desert.name = "Sands".into();
+    p.set_terrain("Desert", desert).unwrap();
+    // (Only Ash's empty mustering table is a problem.)
+    assert!(
+        p.problems()
+            .iter()
+            .all(|d| d.message.contains("of Ash has no rows")),
+        "{:?}",
+        p.problems()
+    );
+    assert!(p.battleland("Sands").is_some() && p.muster_table("Sands").is_some());
+    assert!(
+        p.data()
+            .masterboard
+            .lands
+            .iter()
+            .all(|l| l.terrain != "Desert")
+    );
+    p.undo();
+    assert!(p.battleland("Desert").is_some());
+}
