@@ -15,6 +15,7 @@ use crate::project::{Project, Subject, variant_folders};
 use crate::watch::Watcher;
 
 mod pages;
+mod rules;
 mod terrains;
 pub use terrains::TerrainForms;
 
@@ -33,6 +34,7 @@ pub enum Tab {
     Characters,
     Mustering,
     Terrains,
+    Rules,
 }
 
 /// What a click on a battleland does.
@@ -284,6 +286,9 @@ impl EditorApp {
             Tab::Terrains => {
                 egui::CentralPanel::default().show(ui, |ui| self.terrains_page(ui));
             }
+            Tab::Rules => {
+                egui::CentralPanel::default().show(ui, |ui| self.rules_page(ui));
+            }
         }
         self.dialogs(&ctx);
         if self.may_close {
@@ -347,6 +352,7 @@ impl EditorApp {
                 (Tab::Characters, "Characters"),
                 (Tab::Mustering, "Mustering"),
                 (Tab::Terrains, "Terrains and hazards"),
+                (Tab::Rules, "Rules and options"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {
                     self.tab = tab;

@@ -48,6 +48,7 @@ use titan_core::load::{LoadOptions, Loaded, Origins, Overlay, load_data_with, ro
 use titan_core::write::write_atomic;
 
 mod author;
+mod rules;
 mod terrains;
 pub use author::{References, create_extending, valid_variant_id};
 
@@ -150,10 +151,30 @@ pub fn leading_comments(text: &str) -> &str {
 /// assert_eq!(FileKind::Terrains.parse(&text).unwrap(), value);
 /// ```
 pub fn render(value: &FileValue, original: Option<&str>) -> String {
-    if let Some(text) = original.and_then(|o| patch_file(value, o)) {
+    render_with(value, original, None)
+}
+
+/// [`render`] for a file of a variant whose `rules.ron` sections may give
+/// only some of their fields: `base` (the base variant's rules) completes
+/// them when the original text is read (`titan_core::rules_patch`), so a
+/// partial section that did not change keeps its text.
+pub fn render_with(value: &FileValue, original: Option<&str>, base: Option<&RulesDef>) -> String {
+    if let Some(text) = original.and_then(|o| patch_file(value, o, base)) {
         return text;
     }
     canonical(value, original)
+}
+
+/// Parses a file's text; a `rules.ron` is first completed from `base`.
+pub fn parse_with(
+    kind: FileKind,
+    text: &str,
+    base: Option<&RulesDef>,
+) -> Result<FileValue, ron::error::SpannedError> {
+    match (kind, base) {
+        (FileKind::Rules, Some(base)) => kind.parse(&titan_core::rules_patch::complete(text, base)),
+        _ => kind.parse(text),
+    }
 }
 
 /// The kind of a file value.
@@ -172,7 +193,7 @@ pub fn kind_of(value: &FileValue) -> FileKind {
 
 /// `original` with only the items that changed rewritten (see
 /// [`crate::patch`]); `None` when that cannot give `value`.
-fn patch_file(value: &FileValue, original: &str) -> Option<String> {
+fn patch_file(value: &FileValue, original: &str, base: Option<&RulesDef>) -> Option<String> {
     use crate::patch::{field_value, one_line, patch_items, top_value};
     fn list<T: Serialize + DeserializeOwned + PartialEq + Clone>(
         original: &str,
@@ -192,7 +213,7 @@ fn patch_file(value: &FileValue, original: &str) -> Option<String> {
             |_, v| one_line(v),
         )
     }
-    let old = kind_of(value).parse(original).ok()?;
+    let old = parse_with(kind_of(value), original, base).ok()?;
     if old == *value {
         return Some(original.to_string());
     }
@@ -234,7 +255,7 @@ fn patch_file(value: &FileValue, original: &str) -> Option<String> {
         (FileValue::Manifest(_) | FileValue::Rules(_), _) => patch_struct(original, &old, value),
         _ => None,
     }?;
-    (kind_of(value).parse(&text).ok()? == *value).then_some(text)
+    (parse_with(kind_of(value), &text, base).ok()? == *value).then_some(text)
 }
 
 /// A struct file (`variant.ron`, `rules.ron`) with only its changed
@@ -415,6 +436,11 @@ pub struct Project {
     conflicts: Vec<Conflict>,
     /// Bumped whenever the merged view changes (for tests and the UI).
     generation: u64,
+    /// The base variant's merged rules, which complete the sections of an
+    /// extending variant's `rules.ron` that give only some fields.
+    base_rules: Option<RulesDef>,
+    /// The base variant's rule options (shown beside an override).
+    base_options: Vec<titan_core::format::RuleOption>,
 }
 
 impl Project {
@@ -436,10 +462,12 @@ impl Project {
             Ok(_) => unreachable!("a manifest parses as a manifest"),
             Err(e) => return Err(vec![spanned(&dir.join(MANIFEST), &e)]),
         };
+        let (base_rules, base_options) = rules::base_rules(&dir, &manifest, &opts).unzip();
         for (name, kind) in files_of(&manifest) {
             let path = dir.join(&name);
             let text = read(&path).map_err(|d| vec![d])?;
-            let value = kind.parse(&text).map_err(|e| vec![spanned(&path, &e)])?;
+            let value = parse_with(kind, &text, base_rules.as_ref())
+                .map_err(|e| vec![spanned(&path, &e)])?;
             own.insert(name.clone(), value.clone());
             disk.insert(name, OnDisk { text, value });
         }
@@ -458,6 +486,8 @@ impl Project {
             broken: BTreeMap::new(),
             conflicts: Vec::new(),
             generation: 0,
+            base_rules,
+            base_options: base_options.unwrap_or_default(),
         };
         project.revalidate();
         Ok(project)
@@ -567,7 +597,7 @@ impl Project {
             .map(|(name, value)| {
                 let text = match self.disk.get(name) {
                     Some(d) if d.value == *value => d.text.clone(),
-                    d => render(value, d.map(|d| d.text.as_str())),
+                    d => render_with(value, d.map(|d| d.text.as_str()), self.base_rules.as_ref()),
                 };
                 (self.dir.join(name), text)
             })
@@ -650,7 +680,8 @@ impl Project {
         let mut written = Vec::new();
         for name in self.dirty_files() {
             let value = self.own[&name].clone();
-            let text = render(&value, self.disk.get(&name).map(|d| d.text.as_str()));
+            let original = self.disk.get(&name).map(|d| d.text.as_str());
+            let text = render_with(&value, original, self.base_rules.as_ref());
             let path = self.dir.join(&name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)?;
@@ -688,6 +719,7 @@ impl Project {
     /// while the editor has unsaved edits of it becomes a [`Conflict`].
     /// Files of bases and scripts are read again by the loader.
     pub fn reload_from_disk(&mut self) {
+        self.refresh_base_rules();
         let mut broken = BTreeMap::new();
         // The manifest first: it says which files there are.
         let mut names: Vec<(String, FileKind)> = files_of(self.manifest());
@@ -708,7 +740,7 @@ impl Project {
             if self.disk.get(&name).is_some_and(|d| d.text == text) {
                 continue;
             }
-            let value = match kind.parse(&text) {
+            let value = match parse_with(kind, &text, self.base_rules.as_ref()) {
                 Ok(v) => v,
                 Err(e) => {
                     broken.insert(name.clone(), spanned(&path, &e));

@@ -634,3 +634,55 @@ fn a_new_terrain_may_copy_another_battleland_and_renames_follow() {
     p.undo();
     assert!(p.battleland("Desert").is_some());
 }
+
+#[test]
+fn a_partial_rules_file_opens_shows_the_base_and_stays_partial() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/fewer");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("variant.ron"),
+        "(id: \"fewer\", title: \"Fewer\", version: \"1\", extends: \"titan\", files: (rules: \"rules.ron\"))\n",
+    )
+    .unwrap();
+    let partial = "// Fewer markers.\n(\n    legions: (markers_per_player: 8),\n)\n";
+    std::fs::write(dir.join("rules.ron"), partial).unwrap();
+    let mut h = harness(&dir);
+    let p = h.state().project.as_ref().unwrap();
+    assert!(p.problems().is_empty(), "{:?}", p.problems());
+    assert_eq!(
+        p.data().rules.legions.as_ref().unwrap().markers_per_player,
+        8
+    );
+    click(&mut h, "Rules and options");
+    // The overridden field shows the base's value beside it.
+    assert!(h.query_by_label("base: 12").is_some());
+    assert!(h.query_by_label("(given here, over the base)").is_some());
+    // Saving with nothing changed writes nothing.
+    h.state_mut().project.as_mut().unwrap().save().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("rules.ron")).unwrap(),
+        partial
+    );
+    // A change elsewhere adds that section; the partial one keeps its text.
+    let p = h.state_mut().project.as_mut().unwrap();
+    let mut rules = p.data().rules.clone();
+    rules.battle.as_mut().unwrap().max_range = 5;
+    p.set_rules(rules);
+    let options = h.state().project.as_ref().unwrap().rule_options().len();
+    click(&mut h, "Add on/off option");
+    assert_eq!(
+        h.state().project.as_ref().unwrap().rule_options().len(),
+        options + 1
+    );
+    click(&mut h, "Save");
+    let text = std::fs::read_to_string(dir.join("rules.ron")).unwrap();
+    assert!(
+        text.contains("    legions: (markers_per_player: 8),\n"),
+        "{text}"
+    );
+    assert!(text.contains("max_range: 5"), "{text}");
+    check(&dir);
+    let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
+    assert!(manifest.contains("new_option"), "{manifest}");
+}

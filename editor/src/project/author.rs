@@ -9,7 +9,7 @@ use titan_core::format::{CharacterDef, Manifest, MusterTable, Needs, RulesDef};
 use titan_core::load::ron_options;
 use titan_core::write::write_atomic;
 
-use super::{FileKind, FileValue, MANIFEST, Project, render};
+use super::{FileKind, FileValue, MANIFEST, Project};
 
 /// Whether `id` may name a new variant: a folder name other variants can
 /// `extends` (letters, digits, `-` and `_`).
@@ -155,7 +155,7 @@ impl Project {
                 m.title = format!("{} ({id})", m.title);
             }
             let original = self.disk.get(name).map(|d| d.text.as_str());
-            let text = render(&value, original);
+            let text = super::render_with(&value, original, self.base_rules.as_ref());
             let path = dir.join(name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent).map_err(fail)?;
@@ -369,7 +369,7 @@ impl Project {
 
     /// Writes into the own `rules.ron` every section of `rules` that
     /// differs from the merged rules.
-    fn override_rule_sections(&mut self, rules: &RulesDef) {
+    pub(super) fn override_rule_sections(&mut self, rules: &RulesDef) {
         let merged = self.data().rules.clone();
         let own = match self.own_file(FileKind::Rules, "rules.ron") {
             FileValue::Rules(r) => r,
