@@ -219,8 +219,15 @@ impl EditorApp {
         ui.horizontal_wrapped(|ui| {
             for t in &data.terrains {
                 let (r, g, b) = (t.color.0[0], t.color.0[1], t.color.0[2]);
-                let text =
-                    egui::RichText::new(&t.name).background_color(Color32::from_rgb(r, g, b));
+                // Dark letters on a light colour, light on a dark one.
+                let light = u32::from(r) * 3 + u32::from(g) * 6 + u32::from(b) > 1280;
+                let text = egui::RichText::new(&t.name)
+                    .background_color(Color32::from_rgb(r, g, b))
+                    .color(if light {
+                        Color32::BLACK
+                    } else {
+                        Color32::WHITE
+                    });
                 if ui
                     .selectable_label(f.terrain.as_deref() == Some(&t.name), text)
                     .clicked()
