@@ -16,7 +16,9 @@ use crate::watch::Watcher;
 
 mod pages;
 mod rules;
+mod scripts;
 mod terrains;
+pub use scripts::ScriptForms;
 pub use terrains::TerrainForms;
 
 use crate::draw::{
@@ -35,6 +37,7 @@ pub enum Tab {
     Mustering,
     Terrains,
     Rules,
+    Scripts,
 }
 
 /// What a click on a battleland does.
@@ -101,6 +104,8 @@ pub struct EditorApp {
     pub pending: Option<Pending>,
     /// The terrains and hazards page's selections and typed names.
     pub terrain_forms: TerrainForms,
+    /// The scripts page's selection and typed name.
+    pub script_forms: ScriptForms,
     /// The new-variant or copy form, while open.
     pub new_variant: Option<NewVariant>,
     /// The character whose deletion waits for confirmation.
@@ -139,6 +144,7 @@ impl EditorApp {
             pending: None,
             new_variant: None,
             terrain_forms: TerrainForms::default(),
+            script_forms: ScriptForms::default(),
             confirm_delete: None,
             rename: None,
             may_close: false,
@@ -289,6 +295,9 @@ impl EditorApp {
             Tab::Rules => {
                 egui::CentralPanel::default().show(ui, |ui| self.rules_page(ui));
             }
+            Tab::Scripts => {
+                egui::CentralPanel::default().show(ui, |ui| self.scripts_page(ui));
+            }
         }
         self.dialogs(&ctx);
         if self.may_close {
@@ -353,6 +362,7 @@ impl EditorApp {
                 (Tab::Mustering, "Mustering"),
                 (Tab::Terrains, "Terrains and hazards"),
                 (Tab::Rules, "Rules and options"),
+                (Tab::Scripts, "Scripts"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {
                     self.tab = tab;

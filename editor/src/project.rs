@@ -49,6 +49,7 @@ use titan_core::write::write_atomic;
 
 mod author;
 mod rules;
+mod scripts;
 mod terrains;
 pub use author::{References, create_extending, valid_variant_id};
 
@@ -66,6 +67,8 @@ pub enum FileValue {
     Masterboard(MasterboardDef),
     Battleland(BattlelandDef),
     Rules(RulesDef),
+    /// A Lua script of the variant: its text, written as it is.
+    Script(String),
 }
 
 /// What kind of file a name in the manifest is.
@@ -79,6 +82,7 @@ pub enum FileKind {
     Masterboard,
     Battleland,
     Rules,
+    Script,
 }
 
 impl FileKind {
@@ -96,6 +100,7 @@ impl FileKind {
             FileKind::Masterboard => FileValue::Masterboard(p(text)?),
             FileKind::Battleland => FileValue::Battleland(p(text)?),
             FileKind::Rules => FileValue::Rules(p(text)?),
+            FileKind::Script => FileValue::Script(text.to_string()),
         })
     }
 }
@@ -119,6 +124,12 @@ pub fn files_of(manifest: &Manifest) -> Vec<(String, FileKind)> {
     }
     for name in &f.battlelands {
         out.push((name.clone(), FileKind::Battleland));
+    }
+    // The variant's own scripts (shared ones live outside its folder).
+    for name in &f.scripts {
+        if !name.starts_with(titan_core::load::SHARED_PREFIX) {
+            out.push((name.clone(), FileKind::Script));
+        }
     }
     out
 }
@@ -159,6 +170,9 @@ pub fn render(value: &FileValue, original: Option<&str>) -> String {
 /// them when the original text is read (`titan_core::rules_patch`), so a
 /// partial section that did not change keeps its text.
 pub fn render_with(value: &FileValue, original: Option<&str>, base: Option<&RulesDef>) -> String {
+    if let FileValue::Script(text) = value {
+        return text.clone();
+    }
     if let Some(text) = original.and_then(|o| patch_file(value, o, base)) {
         return text;
     }
@@ -188,6 +202,7 @@ pub fn kind_of(value: &FileValue) -> FileKind {
         FileValue::Masterboard(_) => FileKind::Masterboard,
         FileValue::Battleland(_) => FileKind::Battleland,
         FileValue::Rules(_) => FileKind::Rules,
+        FileValue::Script(_) => FileKind::Script,
     }
 }
 
@@ -331,6 +346,7 @@ fn canonical(value: &FileValue, original: Option<&str>) -> String {
         FileValue::Masterboard(v) => ron(v, 2),
         FileValue::Battleland(v) => ron(v, 2),
         FileValue::Rules(v) => ron(v, 2),
+        FileValue::Script(text) => return text.clone(),
     };
     format!("{comments}{body}\n")
 }
@@ -814,7 +830,7 @@ impl Project {
                     FileKind::Mustering => &mut files.mustering,
                     FileKind::Masterboard => &mut files.masterboard,
                     FileKind::Rules => &mut files.rules,
-                    FileKind::Manifest | FileKind::Battleland => {
+                    FileKind::Manifest | FileKind::Battleland | FileKind::Script => {
                         unreachable!("not a single file")
                     }
                 };

@@ -686,3 +686,58 @@ fn a_partial_rules_file_opens_shows_the_base_and_stays_partial() {
     let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
     assert!(manifest.contains("new_option"), "{manifest}");
 }
+
+#[test]
+fn write_a_script_see_its_error_at_its_line_fix_it_and_save() {
+    let tmp = workspace();
+    let root = tmp.path().join("variants");
+    let dir = titan_editor::project::create_extending(&root, "scripted", "titan").unwrap();
+    let mut h = harness(&dir);
+    click(&mut h, "Scripts");
+    type_into(&mut h, "New script:", "abilities");
+    click(&mut h, "Add script");
+    let name = "scripts/abilities.lua";
+    assert_eq!(h.state().script_forms.script.as_deref(), Some(name));
+    // Typed with a syntax error on line 3: shown at its line.
+    h.get_by_role(Role::MultilineTextInput).focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_role(Role::MultilineTextInput)
+        .type_text("titan.hook(\"burn\", function(x)\n  return x +\nend)\n");
+    h.run_steps(3);
+    let p = h.state().project.as_ref().unwrap();
+    let problems = p.script_problems(name);
+    assert_eq!(problems.len(), 1, "{:?}", p.problems());
+    assert_eq!(problems[0].line, 3, "{problems:?}");
+    assert!(h.query_by_label_contains("line 3: ").is_some());
+    // Fixed: the hook is registered and offered to the forms.
+    h.get_by_role(Role::MultilineTextInput).focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_role(Role::MultilineTextInput)
+        .type_text("titan.hook(\"burn\", function(x)\n  return x + 1\nend)\n");
+    h.run_steps(3);
+    let p = h.state().project.as_ref().unwrap();
+    assert!(p.problems().is_empty(), "{:?}", p.problems());
+    assert_eq!(p.hooks(), ["burn"]);
+    assert!(
+        h.query_by_label("Hooks the scripts register: burn")
+            .is_some()
+    );
+    click(&mut h, "Save");
+    assert_eq!(
+        std::fs::read_to_string(dir.join(name)).unwrap(),
+        "titan.hook(\"burn\", function(x)\n  return x + 1\nend)\n"
+    );
+    let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
+    assert!(manifest.contains("scripts/abilities.lua"), "{manifest}");
+    check(&dir);
+    // Undo goes back through the script's edits to before it existed.
+    let p = h.state_mut().project.as_mut().unwrap();
+    while p.can_undo() {
+        p.undo();
+    }
+    assert!(p.script_names().is_empty());
+}
