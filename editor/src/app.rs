@@ -221,7 +221,17 @@ impl EditorApp {
         match &mut self.project {
             Some(p) => {
                 p.reload_from_disk();
-                self.status = "reloaded from disk".into();
+                // Say so when a file on disk is broken: the editor shows its
+                // last good version, not what is on disk.
+                let broken = p.broken_files();
+                self.status = if broken.is_empty() {
+                    "reloaded from disk".into()
+                } else {
+                    format!(
+                        "reloaded; {} does not parse (showing its last good version; see Problems)",
+                        broken.join(", ")
+                    )
+                };
             }
             None => {
                 let dir = self.dir.clone();
@@ -747,6 +757,13 @@ impl EditorApp {
                 draw_sign(&painter, &view, land.position, to.position, exit.sign);
             }
         }
+        // Which colour is which terrain.
+        let legend: Vec<(String, Color32, bool)> = data
+            .terrains
+            .iter()
+            .map(|t| (t.name.clone(), rgb(t.color), false))
+            .collect();
+        crate::draw::draw_legend(&painter, response.rect, "Terrains", &legend);
         // Clicks: a border of the selected land cycles its sign; elsewhere
         // selects a land (or adds one on an empty cell).
         if response.clicked()
@@ -1110,6 +1127,19 @@ impl EditorApp {
                 }
             }
         }
+        // The hazards on this battleland, hexsides drawn as their line.
+        let mut used: Vec<&str> = Vec::new();
+        for hex in land.hexes.values() {
+            used.push(&hex.hazard);
+            used.extend(hex.sides.values().map(String::as_str));
+        }
+        let legend: Vec<(String, Color32, bool)> = data
+            .hazards
+            .iter()
+            .filter(|h| used.contains(&h.name.as_str()))
+            .map(|h| (h.name.clone(), rgb(h.color), h.place == Place::Hexside))
+            .collect();
+        crate::draw::draw_legend(&painter, response.rect, "Hazards", &legend);
         if response.clicked()
             && let Some(pointer) = response.interact_pointer_pos()
         {

@@ -532,6 +532,12 @@ impl Project {
         &self.conflicts
     }
 
+    /// The files on disk that no longer parse (the editor keeps their last
+    /// good version).
+    pub fn broken_files(&self) -> Vec<String> {
+        self.broken.keys().cloned().collect()
+    }
+
     pub fn generation(&self) -> u64 {
         self.generation
     }

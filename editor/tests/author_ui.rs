@@ -741,3 +741,23 @@ fn write_a_script_see_its_error_at_its_line_fix_it_and_save() {
     }
     assert!(p.script_names().is_empty());
 }
+
+#[test]
+fn the_status_line_says_when_a_file_on_disk_is_broken() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/titan");
+    let mut h = harness(&dir);
+    std::fs::write(dir.join("mustering.ron"), "[ (terrain: ").unwrap();
+    h.state_mut().reload_from_disk();
+    h.run_steps(2);
+    let status = h.state().status.clone();
+    assert!(status.contains("mustering.ron does not parse"), "{status}");
+    assert!(h.query_by_label_contains("does not parse").is_some());
+    std::fs::copy(
+        repo().join("variants/titan/mustering.ron"),
+        dir.join("mustering.ron"),
+    )
+    .unwrap();
+    h.state_mut().reload_from_disk();
+    assert_eq!(h.state().status, "reloaded from disk");
+}
