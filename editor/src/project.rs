@@ -237,7 +237,18 @@ fn patch_file(value: &FileValue, original: &str, base: Option<&RulesDef>) -> Opt
         (FileValue::Hazards(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Characters(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Mustering(v), _) => {
-            list(original, top_value(original), v, |t| t.terrain.clone())
+            let keyed: Vec<(String, MusterTable)> =
+                v.iter().map(|t| (t.terrain.clone(), t.clone())).collect();
+            patch_items(
+                original,
+                top_value(original),
+                &keyed,
+                |t| {
+                    let v: MusterTable = ron_options().from_str(t).ok()?;
+                    Some((v.terrain.clone(), v))
+                },
+                |_, t| muster_table_text(t, "    "),
+            )
         }
         (FileValue::Masterboard(v), _) => {
             list(original, field_value(original, "lands")?, &v.lands, |l| {
@@ -337,6 +348,12 @@ fn canonical(value: &FileValue, original: Option<&str>) -> String {
     if let Some(body) = one_item_per_line(value) {
         return format!("{comments}{body}\n");
     }
+    // A manifest or rules file: a field per line, defaults left out.
+    if let Some(body) = compact_struct(value)
+        && kind_of(value).parse(&body).ok().as_ref() == Some(value)
+    {
+        return format!("{comments}{body}\n");
+    }
     let body = match value {
         FileValue::Manifest(v) => ron(v, 2),
         FileValue::Terrains(v) => ron(v, 1),
@@ -365,10 +382,16 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
             .collect()
     }
     let text = match value {
+        FileValue::Mustering(v) => {
+            let tables: Option<String> = v
+                .iter()
+                .map(|t| Some(format!("    {},\n", muster_table_text(t, "    ")?)))
+                .collect();
+            format!("[\n{}]", tables?)
+        }
         FileValue::Terrains(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Hazards(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Characters(v) => format!("[\n{}]", lines(v, "    ")?),
-        FileValue::Mustering(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Masterboard(v) => {
             format!("(\n    lands: [\n{}    ],\n)", lines(&v.lands, "        ")?)
         }
@@ -390,6 +413,27 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
         _ => return None,
     };
     (kind_of(value).parse(&text).ok()? == *value).then_some(text)
+}
+
+/// A mustering table as the bundled files write one: its terrain and flags
+/// on the first line, then a row per line (`indent` is the table's).
+fn muster_table_text(table: &MusterTable, indent: &str) -> Option<String> {
+    use crate::patch::one_line;
+    let empty = MusterTable {
+        rows: Vec::new(),
+        ..table.clone()
+    };
+    let head = one_line(&empty)?;
+    if table.rows.is_empty() {
+        return Some(head);
+    }
+    let open = head.strip_suffix("rows: [])")?;
+    let mut text = format!("{open}rows: [\n");
+    for row in &table.rows {
+        text.push_str(&format!("{indent}    {},\n", one_line(row)?));
+    }
+    text.push_str(&format!("{indent}])"));
+    Some(text)
 }
 
 /// A file of the edited variant as it is on disk.

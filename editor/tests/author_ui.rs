@@ -167,6 +167,12 @@ fn create_a_variant_add_a_creature_make_it_musterable_and_save() {
     check(&dir);
     let characters = std::fs::read_to_string(dir.join("characters.ron")).unwrap();
     assert!(characters.contains("\"Basilisk\""), "{characters}");
+    // A table's rows one per line, as the bundled files have them.
+    let mustering = std::fs::read_to_string(dir.join("mustering.ron")).unwrap();
+    assert!(
+        mustering.contains("        (character: \"Basilisk\", needs: [Previous(2)]),\n    ]),"),
+        "{mustering}"
+    );
     // Titan's own files are untouched.
     for f in ["characters.ron", "mustering.ron", "variant.ron"] {
         assert_eq!(
@@ -561,6 +567,13 @@ fn add_a_terrain_with_a_new_hazard_paint_its_battleland_and_assign_it_to_a_land(
     check(&dir);
     let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
     assert!(manifest.contains("battlelands/volcano.ron"), "{manifest}");
+    let hazards = std::fs::read_to_string(dir.join("hazards.ron")).unwrap();
+    assert!(
+        hazards.contains(
+            "(name: \"Lava\", place: Hex, color: \"#c08040\", effects: [Damage(hits: 1)]),"
+        ),
+        "{hazards}"
+    );
 }
 
 #[test]
@@ -684,7 +697,15 @@ fn a_partial_rules_file_opens_shows_the_base_and_stays_partial() {
     assert!(text.contains("max_range: 5"), "{text}");
     check(&dir);
     let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
-    assert!(manifest.contains("new_option"), "{manifest}");
+    // Written as an author would: a field per line, defaults left out.
+    assert!(
+        manifest.contains("    options: [(name: \"new_option\", default: Bool(false))],\n"),
+        "{manifest}"
+    );
+    assert!(
+        !manifest.contains("description: \"\"") && !manifest.contains("None"),
+        "{manifest}"
+    );
 }
 
 #[test]
