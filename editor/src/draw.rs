@@ -317,6 +317,18 @@ pub fn draw_battleland(
             fill,
             Stroke::new(1.0, Color32::BLACK),
         ));
+        // Elevation as contour lines: one ring inside the hex per level.
+        let level = def.map_or(0, |d| d.elevation);
+        for k in 1..=level.min(4) {
+            let shrink = 1.0 - 0.13 * f32::from(k);
+            let ring: Vec<Pos2> = (0..6)
+                .map(|i| view.to_screen(c + (corner(c, i) - c) * shrink))
+                .collect();
+            painter.add(Shape::closed_line(
+                ring,
+                Stroke::new(1.5, Color32::from_black_alpha(110)),
+            ));
+        }
         let sc = view.to_screen(c);
         let mut text = label.clone();
         if let Some(d) = def {
