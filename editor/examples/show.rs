@@ -4,6 +4,7 @@
 //! ```sh
 //! cargo run --release -p titan-editor --example show -- masterboard 1 3   # land 1, a roll of 3
 //! cargo run --release -p titan-editor --example show -- battleland Desert D4 D5 D2   # line of sight D5-D2
+//! cargo run --release -p titan-editor --example show -- hazard Drift Tundra   # the hazard and terrain forms
 //! ```
 
 use std::path::Path;
@@ -26,6 +27,11 @@ fn main() -> Result<(), String> {
                 app.hex_tool = titan_editor::HexTool::Sight;
                 app.sight = Some((a.clone(), Some(b.clone())));
             }
+        }
+        Some("hazard") => {
+            app.tab = Tab::Terrains;
+            app.terrain_forms.hazard = args.get(1).cloned();
+            app.terrain_forms.terrain = args.get(2).cloned();
         }
         _ => {
             app.tab = Tab::Masterboard;

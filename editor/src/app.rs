@@ -9,10 +9,17 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke};
 use titan_core::battleland::HexId;
 use titan_core::diag::Diagnostic;
-use titan_core::format::{MusterRow, Needs, Place, Side, Sign};
+use titan_core::format::{Place, Side, Sign};
 
 use crate::project::{Project, Subject, variant_folders};
 use crate::watch::Watcher;
+
+mod pages;
+mod rules;
+mod scripts;
+mod terrains;
+pub use scripts::ScriptForms;
+pub use terrains::TerrainForms;
 
 use crate::draw::{
     HEX, SIDE, View, cell_at, centroid, dist_to_segment, draw_battleland, draw_sign, hex_at,
@@ -28,6 +35,9 @@ pub enum Tab {
     Battlelands,
     Characters,
     Mustering,
+    Terrains,
+    Rules,
+    Scripts,
 }
 
 /// What a click on a battleland does.
@@ -52,6 +62,18 @@ pub enum Pending {
     Close,
     Switch(PathBuf),
     Revert,
+}
+
+/// The "New variant" or "Save as copy" form while it is open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewVariant {
+    /// `Some(base)`: a new variant extending `base`; `None`: a copy of the
+    /// edited one.
+    pub extends: Option<String>,
+    /// The new folder's name, also the variant's id.
+    pub id: String,
+    /// Why the last try failed.
+    pub error: Option<String>,
 }
 
 /// The editor.
@@ -80,6 +102,17 @@ pub struct EditorApp {
     pub selected_character: Option<String>,
     pub muster_terrain: Option<String>,
     pub pending: Option<Pending>,
+    /// The terrains and hazards page's selections and typed names.
+    pub terrain_forms: TerrainForms,
+    /// The scripts page's selection and typed name.
+    pub script_forms: ScriptForms,
+    /// The new-variant or copy form, while open.
+    pub new_variant: Option<NewVariant>,
+    /// The character whose deletion waits for confirmation.
+    pub confirm_delete: Option<String>,
+    /// The name being typed for the selected character, and why the last
+    /// rename was refused.
+    pub rename: Option<(String, Option<String>)>,
     /// Set once the user has agreed to close.
     pub may_close: bool,
     pub status: String,
@@ -109,6 +142,11 @@ impl EditorApp {
             selected_character: None,
             muster_terrain: None,
             pending: None,
+            new_variant: None,
+            terrain_forms: TerrainForms::default(),
+            script_forms: ScriptForms::default(),
+            confirm_delete: None,
+            rename: None,
             may_close: false,
             status: String::new(),
             board_view: View::default(),
@@ -183,7 +221,17 @@ impl EditorApp {
         match &mut self.project {
             Some(p) => {
                 p.reload_from_disk();
-                self.status = "reloaded from disk".into();
+                // Say so when a file on disk is broken: the editor shows its
+                // last good version, not what is on disk.
+                let broken = p.broken_files();
+                self.status = if broken.is_empty() {
+                    "reloaded from disk".into()
+                } else {
+                    format!(
+                        "reloaded; {} does not parse (showing its last good version; see Problems)",
+                        broken.join(", ")
+                    )
+                };
             }
             None => {
                 let dir = self.dir.clone();
@@ -241,10 +289,24 @@ impl EditorApp {
                 egui::CentralPanel::default().show(ui, |ui| self.battleland_canvas(ui));
             }
             Tab::Characters => {
+                egui::Panel::right("character")
+                    .default_size(300.0)
+                    .show(ui, |ui| {
+                        egui::ScrollArea::vertical().show(ui, |ui| self.character_panel(ui))
+                    });
                 egui::CentralPanel::default().show(ui, |ui| self.characters(ui));
             }
             Tab::Mustering => {
                 egui::CentralPanel::default().show(ui, |ui| self.mustering(ui));
+            }
+            Tab::Terrains => {
+                egui::CentralPanel::default().show(ui, |ui| self.terrains_page(ui));
+            }
+            Tab::Rules => {
+                egui::CentralPanel::default().show(ui, |ui| self.rules_page(ui));
+            }
+            Tab::Scripts => {
+                egui::CentralPanel::default().show(ui, |ui| self.scripts_page(ui));
             }
         }
         self.dialogs(&ctx);
@@ -308,6 +370,9 @@ impl EditorApp {
                 (Tab::Battlelands, "Battlelands"),
                 (Tab::Characters, "Characters"),
                 (Tab::Mustering, "Mustering"),
+                (Tab::Terrains, "Terrains and hazards"),
+                (Tab::Rules, "Rules and options"),
+                (Tab::Scripts, "Scripts"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {
                     self.tab = tab;
@@ -346,6 +411,33 @@ impl EditorApp {
                 .clicked()
             {
                 self.request(Pending::Revert);
+            }
+            ui.separator();
+            if ui
+                .button("New variant...")
+                .on_hover_text("A new variant extending one of these")
+                .clicked()
+            {
+                let base = self
+                    .dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
+                self.new_variant = Some(NewVariant {
+                    extends: base,
+                    id: String::new(),
+                    error: None,
+                });
+            }
+            if ui
+                .add_enabled(self.project.is_some(), egui::Button::new("Save as copy..."))
+                .on_hover_text("Write this variant, edits included, to a new folder")
+                .clicked()
+            {
+                self.new_variant = Some(NewVariant {
+                    extends: None,
+                    id: String::new(),
+                    error: None,
+                });
             }
             ui.separator();
             if dirty {
@@ -405,6 +497,14 @@ impl EditorApp {
     }
 
     fn dialogs(&mut self, ctx: &egui::Context) {
+        if self.new_variant.is_some() {
+            self.new_variant_form(ctx);
+            return;
+        }
+        if self.confirm_delete.is_some() {
+            self.delete_character_form(ctx);
+            return;
+        }
         if let Some(c) = self
             .project
             .as_ref()
@@ -473,6 +573,87 @@ impl EditorApp {
             }
             Some(_) => self.pending = None,
             None => {}
+        }
+    }
+
+    /// The "New variant" / "Save as copy" form.
+    fn new_variant_form(&mut self, ctx: &egui::Context) {
+        let Some(mut form) = self.new_variant.clone() else {
+            return;
+        };
+        let bases: Vec<String> = variant_folders(&self.variants_root)
+            .iter()
+            .filter_map(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .collect();
+        let mut go = false;
+        let mut cancel = false;
+        egui::Modal::new(egui::Id::unique("new variant")).show(ctx, |ui| {
+            match &mut form.extends {
+                Some(base) => {
+                    ui.heading("New variant");
+                    egui::ComboBox::from_label("extends")
+                        .selected_text(base.clone())
+                        .show_ui(ui, |ui| {
+                            for b in &bases {
+                                ui.selectable_value(base, b.clone(), b);
+                            }
+                        });
+                }
+                None => {
+                    ui.heading("Save as copy");
+                    ui.label("The variant, unsaved edits included, in a new folder beside it.");
+                }
+            }
+            ui.horizontal(|ui| {
+                let label = ui.label("Folder and id:");
+                ui.add(egui::TextEdit::singleline(&mut form.id).desired_width(180.0))
+                    .labelled_by(label.id);
+            });
+            if let Some(e) = &form.error {
+                ui.colored_label(Color32::RED, e);
+            }
+            ui.horizontal(|ui| {
+                if ui.button("Create").clicked() {
+                    go = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    cancel = true;
+                }
+            });
+        });
+        if cancel {
+            self.new_variant = None;
+            return;
+        }
+        if !go {
+            self.new_variant = Some(form);
+            return;
+        }
+        let id = form.id.trim().to_string();
+        let made = match (&form.extends, &self.project) {
+            (Some(base), _) => crate::project::create_extending(&self.variants_root, &id, base),
+            (None, Some(p)) => p.save_as_copy(&self.variants_root, &id),
+            (None, None) => Err("no variant is open".into()),
+        };
+        match made {
+            Ok(dir) => {
+                self.new_variant = None;
+                let copy = form.extends.is_none();
+                if copy {
+                    // The edits now live in the copy; open it in their place.
+                    if let Some(p) = &mut self.project {
+                        p.revert();
+                    }
+                    self.open(&dir);
+                } else {
+                    self.request(Pending::Switch(dir.clone()));
+                }
+                self.status = format!("created {}", dir.display());
+            }
+            Err(e) => {
+                form.error = Some(e);
+                self.new_variant = Some(form);
+            }
         }
     }
 
@@ -576,6 +757,13 @@ impl EditorApp {
                 draw_sign(&painter, &view, land.position, to.position, exit.sign);
             }
         }
+        // Which colour is which terrain.
+        let legend: Vec<(String, Color32, bool)> = data
+            .terrains
+            .iter()
+            .map(|t| (t.name.clone(), rgb(t.color), false))
+            .collect();
+        crate::draw::draw_legend(&painter, response.rect, "Terrains", &legend);
         // Clicks: a border of the selected land cycles its sign; elsewhere
         // selects a land (or adds one on an empty cell).
         if response.clicked()
@@ -939,6 +1127,19 @@ impl EditorApp {
                 }
             }
         }
+        // The hazards on this battleland, hexsides drawn as their line.
+        let mut used: Vec<&str> = Vec::new();
+        for hex in land.hexes.values() {
+            used.push(&hex.hazard);
+            used.extend(hex.sides.values().map(String::as_str));
+        }
+        let legend: Vec<(String, Color32, bool)> = data
+            .hazards
+            .iter()
+            .filter(|h| used.contains(&h.name.as_str()))
+            .map(|h| (h.name.clone(), rgb(h.color), h.place == Place::Hexside))
+            .collect();
+        crate::draw::draw_legend(&painter, response.rect, "Hazards", &legend);
         if response.clicked()
             && let Some(pointer) = response.interact_pointer_pos()
         {
@@ -997,196 +1198,6 @@ impl EditorApp {
     // -----------------------------------------------------------------------
     // Tables
     // -----------------------------------------------------------------------
-
-    fn characters(&mut self, ui: &mut egui::Ui) {
-        let Some(project) = &mut self.project else {
-            return;
-        };
-        let data = project.data().clone();
-        let classes: Vec<String> = data
-            .rules
-            .classes
-            .iter()
-            .flatten()
-            .map(|c| c.name.clone())
-            .collect();
-        let mut edits = Vec::new();
-        egui::ScrollArea::both().show(ui, |ui| {
-            egui::Grid::new("characters").striped(true).show(ui, |ui| {
-                for h in [
-                    "name",
-                    "plural",
-                    "power",
-                    "skill",
-                    "class",
-                    "flies",
-                    "rangestrike",
-                    "natives",
-                    "count",
-                    "summonable",
-                    "value",
-                ] {
-                    ui.strong(h);
-                }
-                ui.end_row();
-                for c in &data.characters {
-                    let mut e = c.clone();
-                    let selected = self.selected_character.as_deref() == Some(&c.name);
-                    if ui.selectable_label(selected, &c.name).clicked() {
-                        self.selected_character = Some(c.name.clone());
-                    }
-                    ui.add(egui::TextEdit::singleline(&mut e.plural).desired_width(90.0));
-                    ui.add(egui::DragValue::new(&mut e.power).range(1..=99));
-                    ui.add(egui::DragValue::new(&mut e.skill).range(1..=9));
-                    ui.menu_button(e.class.clone(), |ui| {
-                        for k in &classes {
-                            ui.selectable_value(&mut e.class, k.clone(), k);
-                        }
-                    });
-                    ui.checkbox(&mut e.flies, "");
-                    ui.label(match &e.rangestrike {
-                        None => "-".to_string(),
-                        Some(r) => {
-                            format!("{:?}{}", r.strength, if r.magic { ", magic" } else { "" })
-                        }
-                    });
-                    ui.menu_button(
-                        if e.natives.is_empty() {
-                            "none".to_string()
-                        } else {
-                            e.natives.join(", ")
-                        },
-                        |ui| {
-                            for h in &data.hazards {
-                                let mut on = e.natives.contains(&h.name);
-                                if ui.checkbox(&mut on, &h.name).changed() {
-                                    if on {
-                                        e.natives.push(h.name.clone());
-                                    } else {
-                                        e.natives.retain(|n| *n != h.name);
-                                    }
-                                }
-                            }
-                        },
-                    );
-                    ui.add(egui::DragValue::new(&mut e.count).range(1..=999));
-                    ui.checkbox(&mut e.summonable, "");
-                    ui.label(
-                        e.value
-                            .unwrap_or(u32::from(e.power) * u32::from(e.skill))
-                            .to_string(),
-                    );
-                    ui.end_row();
-                    if e != *c {
-                        edits.push((c.name.clone(), e));
-                    }
-                }
-            });
-        });
-        for (name, c) in edits {
-            project.set_character(&name, c);
-        }
-    }
-
-    fn mustering(&mut self, ui: &mut egui::Ui) {
-        let Some(project) = &mut self.project else {
-            return;
-        };
-        let data = project.data().clone();
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Terrain:");
-            for t in &data.terrains {
-                if ui
-                    .selectable_label(self.muster_terrain.as_deref() == Some(&t.name), &t.name)
-                    .clicked()
-                {
-                    self.muster_terrain = Some(t.name.clone());
-                }
-            }
-        });
-        let Some(terrain) = self.muster_terrain.clone() else {
-            return;
-        };
-        let Some(table) = data
-            .mustering
-            .iter()
-            .find(|m| m.terrain == terrain)
-            .cloned()
-        else {
-            ui.label("No mustering table for this terrain.");
-            return;
-        };
-        let mut t = table.clone();
-        ui.checkbox(
-            &mut t.ladder,
-            "ladder (a higher character musters any lower one)",
-        );
-        let mut remove = None;
-        egui::Grid::new("mustering").striped(true).show(ui, |ui| {
-            for h in ["row", "character", "needs", "like", ""] {
-                ui.strong(h);
-            }
-            ui.end_row();
-            for (i, row) in t.rows.iter_mut().enumerate() {
-                ui.label((i + 1).to_string());
-                ui.menu_button(row.character.clone(), |ui| {
-                    for c in &data.characters {
-                        ui.selectable_value(&mut row.character, c.name.clone(), &c.name);
-                    }
-                });
-                ui.horizontal(|ui| {
-                    let mut previous = row.needs.iter().find_map(|n| match n {
-                        Needs::Previous(k) => Some(*k),
-                        _ => None,
-                    });
-                    let mut on = previous.is_some();
-                    if ui.checkbox(&mut on, "of previous:").changed() {
-                        previous = on.then_some(2);
-                    }
-                    if let Some(k) = &mut previous {
-                        ui.add(egui::DragValue::new(k).range(1..=7));
-                    }
-                    row.needs.retain(|n| !matches!(n, Needs::Previous(_)));
-                    if let Some(k) = previous {
-                        row.needs.insert(0, Needs::Previous(k));
-                    }
-                    let mut free = row.needs.contains(&Needs::Free);
-                    if ui.checkbox(&mut free, "free").changed() {
-                        row.needs.retain(|n| *n != Needs::Free);
-                        if free {
-                            row.needs.push(Needs::Free);
-                        }
-                    }
-                    for n in &row.needs {
-                        if !matches!(n, Needs::Previous(_) | Needs::Free) {
-                            ui.label(format!("{n:?}"));
-                        }
-                    }
-                });
-                ui.checkbox(&mut row.like, "");
-                if ui.small_button("remove").clicked() {
-                    remove = Some(i);
-                }
-                ui.end_row();
-            }
-        });
-        if let Some(i) = remove {
-            t.rows.remove(i);
-        }
-        if ui.button("Add row").clicked()
-            && let Some(c) = data.characters.first()
-        {
-            t.rows.push(MusterRow {
-                character: c.name.clone(),
-                needs: Vec::new(),
-                like: true,
-                ladder: true,
-            });
-        }
-        if t != table {
-            project.set_muster_table(t);
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------

@@ -317,6 +317,18 @@ pub fn draw_battleland(
             fill,
             Stroke::new(1.0, Color32::BLACK),
         ));
+        // Elevation as contour lines: one ring inside the hex per level.
+        let level = def.map_or(0, |d| d.elevation);
+        for k in 1..=level.min(4) {
+            let shrink = 1.0 - 0.13 * f32::from(k);
+            let ring: Vec<Pos2> = (0..6)
+                .map(|i| view.to_screen(c + (corner(c, i) - c) * shrink))
+                .collect();
+            painter.add(Shape::closed_line(
+                ring,
+                Stroke::new(1.5, Color32::from_black_alpha(110)),
+            ));
+        }
         let sc = view.to_screen(c);
         let mut text = label.clone();
         if let Some(d) = def {
@@ -582,4 +594,57 @@ pub fn lighten(c: Color32, t: f32) -> Color32 {
 pub fn hex_polygon(view: &View, hex: HexId) -> Vec<Pos2> {
     let c = hex_centre(hex);
     (0..6).map(|i| view.to_screen(corner(c, i))).collect()
+}
+
+/// A legend in the top left corner of a canvas: a swatch and a name per
+/// entry, a filled square for an area colour (a terrain, a hex hazard) or
+/// a thick line for a hexside hazard (`true`).
+pub fn draw_legend(
+    painter: &egui::Painter,
+    canvas: Rect,
+    title: &str,
+    entries: &[(String, Color32, bool)],
+) {
+    let font = egui::FontId::proportional(12.0);
+    let row = 16.0;
+    let width = entries
+        .iter()
+        .map(|(n, _, _)| n.len())
+        .chain(std::iter::once(title.len()))
+        .max()
+        .unwrap_or(0) as f32
+        * 7.0
+        + 34.0;
+    let height = row * (entries.len() as f32 + 1.0) + 8.0;
+    let frame = Rect::from_min_size(canvas.min + egui::vec2(8.0, 8.0), egui::vec2(width, height));
+    painter.rect_filled(frame, 4.0, Color32::from_black_alpha(190));
+    painter.text(
+        frame.min + egui::vec2(6.0, 4.0),
+        egui::Align2::LEFT_TOP,
+        title,
+        font.clone(),
+        Color32::from_gray(230),
+    );
+    for (i, (name, colour, side)) in entries.iter().enumerate() {
+        let top = frame.min.y + 4.0 + row * (i as f32 + 1.0);
+        let swatch = Rect::from_min_size(
+            egui::pos2(frame.min.x + 6.0, top + 2.0),
+            egui::vec2(16.0, 11.0),
+        );
+        if *side {
+            painter.line_segment(
+                [swatch.left_center(), swatch.right_center()],
+                Stroke::new(4.0, *colour),
+            );
+        } else {
+            painter.rect_filled(swatch, 2.0, *colour);
+        }
+        painter.text(
+            egui::pos2(swatch.max.x + 6.0, top),
+            egui::Align2::LEFT_TOP,
+            name,
+            font.clone(),
+            Color32::from_gray(230),
+        );
+    }
 }

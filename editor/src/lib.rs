@@ -32,7 +32,7 @@ pub mod words;
 
 use std::path::Path;
 
-pub use app::{EditorApp, HexTool, Pending, Tab};
+pub use app::{EditorApp, HexTool, Pending, ScriptForms, Tab, TerrainForms};
 pub use play::PlayApp;
 
 /// Opens the editor window on the variant in `dir`, offering the variants

@@ -190,16 +190,36 @@ pub fn one_line<T: Serialize + DeserializeOwned + PartialEq>(value: &T) -> Optio
 /// Leaves out of RON text the fields that hold a default (`None`, `[]`,
 /// `{}`, `false`, `true`, `0`, `1`), each only if `reads_back` still holds
 /// without it.
-pub fn strip_defaults(mut text: String, reads_back: impl Fn(&str) -> bool) -> String {
-    let defaults = [": None", ": []", ": {}", ": false", ": true", ": 0", ": 1"];
+pub fn strip_defaults(text: String, reads_back: impl Fn(&str) -> bool) -> String {
+    // A field left empty by a pass (`movement: ()` once its own defaults
+    // went) goes in the next one.
+    let mut text = text;
+    loop {
+        let next = strip_pass(text.clone(), &reads_back);
+        if next == text {
+            return text;
+        }
+        text = next;
+    }
+}
+
+fn strip_pass(mut text: String, reads_back: &impl Fn(&str) -> bool) -> String {
+    // The usual defaults, plus the hazards' default movement and whom an
+    // effect concerns, and an empty description.
+    let defaults = [
+        ": None", ": []", ": {}", ": ()", ": false", ": true", ": 0", ": 1", ": Free", ": Up",
+        ": Anyone", ": \"\"",
+    ];
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let blank = |t: &str| t.len() - t.trim_start().len();
     let mut from = 0;
     while from < text.len() {
-        // The next field start: after `(` or `, `.
+        // The next field start: after `(` or `,` and any blanks (a field
+        // per line in a struct file).
         let Some(at) = text[from..].find([',', '(']).map(|a| a + from) else {
             break;
         };
-        let lead = if text[at..].starts_with(", ") { 2 } else { 1 };
+        let lead = 1 + blank(&text[at + 1..]);
         let rest = &text[at + lead..];
         let field_end = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
         let after = &rest[field_end..];
@@ -211,15 +231,16 @@ pub fn strip_defaults(mut text: String, reads_back: impl Fn(&str) -> bool) -> St
         if let Some(d) = found {
             let value_end = at + lead + field_end + d.len();
             let mut candidate = text.clone();
-            if lead == 2 {
+            if text[at..].starts_with(',') {
                 // `, field: d` goes.
                 candidate.replace_range(at..value_end, "");
-            } else if text[value_end..].starts_with(", ") {
+            } else if text[value_end..].starts_with(',') {
                 // `(field: d, ` keeps its `(`.
-                candidate.replace_range(at + 1..value_end + 2, "");
+                let sep = 1 + blank(&text[value_end + 1..]);
+                candidate.replace_range(at + 1..value_end + sep, "");
             } else {
-                from = at + 1;
-                continue;
+                // `(field: d)` becomes `()`, itself a default next pass.
+                candidate.replace_range(at + 1..value_end, "");
             }
             if reads_back(&candidate) {
                 text = candidate;

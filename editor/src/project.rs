@@ -47,6 +47,12 @@ use titan_core::format::{
 use titan_core::load::{LoadOptions, Loaded, Origins, Overlay, load_data_with, ron_options};
 use titan_core::write::write_atomic;
 
+mod author;
+mod rules;
+mod scripts;
+mod terrains;
+pub use author::{References, create_extending, valid_variant_id};
+
 /// The manifest's file name inside a variant folder.
 pub const MANIFEST: &str = "variant.ron";
 
@@ -61,6 +67,8 @@ pub enum FileValue {
     Masterboard(MasterboardDef),
     Battleland(BattlelandDef),
     Rules(RulesDef),
+    /// A Lua script of the variant: its text, written as it is.
+    Script(String),
 }
 
 /// What kind of file a name in the manifest is.
@@ -74,6 +82,7 @@ pub enum FileKind {
     Masterboard,
     Battleland,
     Rules,
+    Script,
 }
 
 impl FileKind {
@@ -91,6 +100,7 @@ impl FileKind {
             FileKind::Masterboard => FileValue::Masterboard(p(text)?),
             FileKind::Battleland => FileValue::Battleland(p(text)?),
             FileKind::Rules => FileValue::Rules(p(text)?),
+            FileKind::Script => FileValue::Script(text.to_string()),
         })
     }
 }
@@ -114,6 +124,12 @@ pub fn files_of(manifest: &Manifest) -> Vec<(String, FileKind)> {
     }
     for name in &f.battlelands {
         out.push((name.clone(), FileKind::Battleland));
+    }
+    // The variant's own scripts (shared ones live outside its folder).
+    for name in &f.scripts {
+        if !name.starts_with(titan_core::load::SHARED_PREFIX) {
+            out.push((name.clone(), FileKind::Script));
+        }
     }
     out
 }
@@ -146,10 +162,33 @@ pub fn leading_comments(text: &str) -> &str {
 /// assert_eq!(FileKind::Terrains.parse(&text).unwrap(), value);
 /// ```
 pub fn render(value: &FileValue, original: Option<&str>) -> String {
-    if let Some(text) = original.and_then(|o| patch_file(value, o)) {
+    render_with(value, original, None)
+}
+
+/// [`render`] for a file of a variant whose `rules.ron` sections may give
+/// only some of their fields: `base` (the base variant's rules) completes
+/// them when the original text is read (`titan_core::rules_patch`), so a
+/// partial section that did not change keeps its text.
+pub fn render_with(value: &FileValue, original: Option<&str>, base: Option<&RulesDef>) -> String {
+    if let FileValue::Script(text) = value {
+        return text.clone();
+    }
+    if let Some(text) = original.and_then(|o| patch_file(value, o, base)) {
         return text;
     }
     canonical(value, original)
+}
+
+/// Parses a file's text; a `rules.ron` is first completed from `base`.
+pub fn parse_with(
+    kind: FileKind,
+    text: &str,
+    base: Option<&RulesDef>,
+) -> Result<FileValue, ron::error::SpannedError> {
+    match (kind, base) {
+        (FileKind::Rules, Some(base)) => kind.parse(&titan_core::rules_patch::complete(text, base)),
+        _ => kind.parse(text),
+    }
 }
 
 /// The kind of a file value.
@@ -163,12 +202,13 @@ pub fn kind_of(value: &FileValue) -> FileKind {
         FileValue::Masterboard(_) => FileKind::Masterboard,
         FileValue::Battleland(_) => FileKind::Battleland,
         FileValue::Rules(_) => FileKind::Rules,
+        FileValue::Script(_) => FileKind::Script,
     }
 }
 
 /// `original` with only the items that changed rewritten (see
 /// [`crate::patch`]); `None` when that cannot give `value`.
-fn patch_file(value: &FileValue, original: &str) -> Option<String> {
+fn patch_file(value: &FileValue, original: &str, base: Option<&RulesDef>) -> Option<String> {
     use crate::patch::{field_value, one_line, patch_items, top_value};
     fn list<T: Serialize + DeserializeOwned + PartialEq + Clone>(
         original: &str,
@@ -188,7 +228,7 @@ fn patch_file(value: &FileValue, original: &str) -> Option<String> {
             |_, v| one_line(v),
         )
     }
-    let old = kind_of(value).parse(original).ok()?;
+    let old = parse_with(kind_of(value), original, base).ok()?;
     if old == *value {
         return Some(original.to_string());
     }
@@ -197,7 +237,18 @@ fn patch_file(value: &FileValue, original: &str) -> Option<String> {
         (FileValue::Hazards(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Characters(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Mustering(v), _) => {
-            list(original, top_value(original), v, |t| t.terrain.clone())
+            let keyed: Vec<(String, MusterTable)> =
+                v.iter().map(|t| (t.terrain.clone(), t.clone())).collect();
+            patch_items(
+                original,
+                top_value(original),
+                &keyed,
+                |t| {
+                    let v: MusterTable = ron_options().from_str(t).ok()?;
+                    Some((v.terrain.clone(), v))
+                },
+                |_, t| muster_table_text(t, "    "),
+            )
         }
         (FileValue::Masterboard(v), _) => {
             list(original, field_value(original, "lands")?, &v.lands, |l| {
@@ -230,7 +281,7 @@ fn patch_file(value: &FileValue, original: &str) -> Option<String> {
         (FileValue::Manifest(_) | FileValue::Rules(_), _) => patch_struct(original, &old, value),
         _ => None,
     }?;
-    (kind_of(value).parse(&text).ok()? == *value).then_some(text)
+    (parse_with(kind_of(value), &text, base).ok()? == *value).then_some(text)
 }
 
 /// A struct file (`variant.ron`, `rules.ron`) with only its changed
@@ -297,6 +348,12 @@ fn canonical(value: &FileValue, original: Option<&str>) -> String {
     if let Some(body) = one_item_per_line(value) {
         return format!("{comments}{body}\n");
     }
+    // A manifest or rules file: a field per line, defaults left out.
+    if let Some(body) = compact_struct(value)
+        && kind_of(value).parse(&body).ok().as_ref() == Some(value)
+    {
+        return format!("{comments}{body}\n");
+    }
     let body = match value {
         FileValue::Manifest(v) => ron(v, 2),
         FileValue::Terrains(v) => ron(v, 1),
@@ -306,6 +363,7 @@ fn canonical(value: &FileValue, original: Option<&str>) -> String {
         FileValue::Masterboard(v) => ron(v, 2),
         FileValue::Battleland(v) => ron(v, 2),
         FileValue::Rules(v) => ron(v, 2),
+        FileValue::Script(text) => return text.clone(),
     };
     format!("{comments}{body}\n")
 }
@@ -324,10 +382,16 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
             .collect()
     }
     let text = match value {
+        FileValue::Mustering(v) => {
+            let tables: Option<String> = v
+                .iter()
+                .map(|t| Some(format!("    {},\n", muster_table_text(t, "    ")?)))
+                .collect();
+            format!("[\n{}]", tables?)
+        }
         FileValue::Terrains(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Hazards(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Characters(v) => format!("[\n{}]", lines(v, "    ")?),
-        FileValue::Mustering(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Masterboard(v) => {
             format!("(\n    lands: [\n{}    ],\n)", lines(&v.lands, "        ")?)
         }
@@ -349,6 +413,27 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
         _ => return None,
     };
     (kind_of(value).parse(&text).ok()? == *value).then_some(text)
+}
+
+/// A mustering table as the bundled files write one: its terrain and flags
+/// on the first line, then a row per line (`indent` is the table's).
+fn muster_table_text(table: &MusterTable, indent: &str) -> Option<String> {
+    use crate::patch::one_line;
+    let empty = MusterTable {
+        rows: Vec::new(),
+        ..table.clone()
+    };
+    let head = one_line(&empty)?;
+    if table.rows.is_empty() {
+        return Some(head);
+    }
+    let open = head.strip_suffix("rows: [])")?;
+    let mut text = format!("{open}rows: [\n");
+    for row in &table.rows {
+        text.push_str(&format!("{indent}    {},\n", one_line(row)?));
+    }
+    text.push_str(&format!("{indent}])"));
+    Some(text)
 }
 
 /// A file of the edited variant as it is on disk.
@@ -411,6 +496,11 @@ pub struct Project {
     conflicts: Vec<Conflict>,
     /// Bumped whenever the merged view changes (for tests and the UI).
     generation: u64,
+    /// The base variant's merged rules, which complete the sections of an
+    /// extending variant's `rules.ron` that give only some fields.
+    base_rules: Option<RulesDef>,
+    /// The base variant's rule options (shown beside an override).
+    base_options: Vec<titan_core::format::RuleOption>,
 }
 
 impl Project {
@@ -432,10 +522,12 @@ impl Project {
             Ok(_) => unreachable!("a manifest parses as a manifest"),
             Err(e) => return Err(vec![spanned(&dir.join(MANIFEST), &e)]),
         };
+        let (base_rules, base_options) = rules::base_rules(&dir, &manifest, &opts).unzip();
         for (name, kind) in files_of(&manifest) {
             let path = dir.join(&name);
             let text = read(&path).map_err(|d| vec![d])?;
-            let value = kind.parse(&text).map_err(|e| vec![spanned(&path, &e)])?;
+            let value = parse_with(kind, &text, base_rules.as_ref())
+                .map_err(|e| vec![spanned(&path, &e)])?;
             own.insert(name.clone(), value.clone());
             disk.insert(name, OnDisk { text, value });
         }
@@ -454,6 +546,8 @@ impl Project {
             broken: BTreeMap::new(),
             conflicts: Vec::new(),
             generation: 0,
+            base_rules,
+            base_options: base_options.unwrap_or_default(),
         };
         project.revalidate();
         Ok(project)
@@ -480,6 +574,12 @@ impl Project {
     /// Files changed on disk that conflict with unsaved edits.
     pub fn conflicts(&self) -> &[Conflict] {
         &self.conflicts
+    }
+
+    /// The files on disk that no longer parse (the editor keeps their last
+    /// good version).
+    pub fn broken_files(&self) -> Vec<String> {
+        self.broken.keys().cloned().collect()
     }
 
     pub fn generation(&self) -> u64 {
@@ -563,7 +663,7 @@ impl Project {
             .map(|(name, value)| {
                 let text = match self.disk.get(name) {
                     Some(d) if d.value == *value => d.text.clone(),
-                    d => render(value, d.map(|d| d.text.as_str())),
+                    d => render_with(value, d.map(|d| d.text.as_str()), self.base_rules.as_ref()),
                 };
                 (self.dir.join(name), text)
             })
@@ -646,7 +746,8 @@ impl Project {
         let mut written = Vec::new();
         for name in self.dirty_files() {
             let value = self.own[&name].clone();
-            let text = render(&value, self.disk.get(&name).map(|d| d.text.as_str()));
+            let original = self.disk.get(&name).map(|d| d.text.as_str());
+            let text = render_with(&value, original, self.base_rules.as_ref());
             let path = self.dir.join(&name);
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)?;
@@ -684,6 +785,7 @@ impl Project {
     /// while the editor has unsaved edits of it becomes a [`Conflict`].
     /// Files of bases and scripts are read again by the loader.
     pub fn reload_from_disk(&mut self) {
+        self.refresh_base_rules();
         let mut broken = BTreeMap::new();
         // The manifest first: it says which files there are.
         let mut names: Vec<(String, FileKind)> = files_of(self.manifest());
@@ -704,7 +806,7 @@ impl Project {
             if self.disk.get(&name).is_some_and(|d| d.text == text) {
                 continue;
             }
-            let value = match kind.parse(&text) {
+            let value = match parse_with(kind, &text, self.base_rules.as_ref()) {
                 Ok(v) => v,
                 Err(e) => {
                     broken.insert(name.clone(), spanned(&path, &e));
@@ -778,7 +880,7 @@ impl Project {
                     FileKind::Mustering => &mut files.mustering,
                     FileKind::Masterboard => &mut files.masterboard,
                     FileKind::Rules => &mut files.rules,
-                    FileKind::Manifest | FileKind::Battleland => {
+                    FileKind::Manifest | FileKind::Battleland | FileKind::Script => {
                         unreachable!("not a single file")
                     }
                 };
@@ -1204,6 +1306,16 @@ impl Project {
                 }
             }
         });
+    }
+
+    /// Replaces (or adds) a terrain's mustering table as an undo step of its
+    /// own (adding a row or a need, choosing from a menu), unlike
+    /// [`Project::set_muster_table`], which merges with a moment-ago edit
+    /// of the same table (dragging a number).
+    pub fn set_muster_table_step(&mut self, table: MusterTable) {
+        self.last_key = None;
+        self.set_muster_table(table);
+        self.last_key = None;
     }
 
     /// Replaces (or adds) a terrain's mustering table.

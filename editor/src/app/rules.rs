@@ -1,0 +1,513 @@
+//! The rules page: every field of `rules.ron` and every rule option as a
+//! form; where an extending variant overrides its base, the base's value is
+//! shown beside the field.
+
+use egui::Color32;
+use titan_core::format::{
+    Acquire, ClassDef, Counted, Edge, OptionValue, RuleOption, TitanTeleport, TowerTeleport,
+};
+
+use super::EditorApp;
+
+/// The base's value beside a field whose value differs from it.
+fn base_note<T: PartialEq + std::fmt::Debug>(ui: &mut egui::Ui, value: &T, base: Option<&T>) {
+    if let Some(b) = base
+        && b != value
+    {
+        ui.colored_label(Color32::from_rgb(150, 110, 0), format!("base: {b:?}"));
+    }
+}
+
+fn num<T: egui::emath::Numeric + PartialEq + std::fmt::Debug>(
+    ui: &mut egui::Ui,
+    label: &str,
+    value: &mut T,
+    base: Option<&T>,
+) {
+    ui.label(label);
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(value));
+        base_note(ui, value, base);
+    });
+    ui.end_row();
+}
+
+fn flag(ui: &mut egui::Ui, label: &str, value: &mut bool, base: Option<&bool>) {
+    ui.label(label);
+    ui.horizontal(|ui| {
+        ui.checkbox(value, "");
+        base_note(ui, value, base);
+    });
+    ui.end_row();
+}
+
+fn character(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    value: &mut String,
+    names: &[String],
+) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(value.clone())
+        .show_ui(ui, |ui| {
+            for n in names {
+                ui.selectable_value(value, n.clone(), n);
+            }
+        });
+}
+
+/// A section's heading, saying whether this variant gives it.
+fn section_heading(ui: &mut egui::Ui, name: &str, overrides: bool, extends: bool) {
+    ui.horizontal(|ui| {
+        ui.strong(name);
+        if extends {
+            ui.label(if overrides {
+                "(given here, over the base)"
+            } else {
+                "(from the base)"
+            });
+        }
+    });
+}
+
+impl EditorApp {
+    pub(super) fn rules_page(&mut self, ui: &mut egui::Ui) {
+        let Some(project) = &mut self.project else {
+            return;
+        };
+        let merged = project.data().rules.clone();
+        let base = project.base_rules().cloned();
+        let extends = base.is_some();
+        let names: Vec<String> = project
+            .data()
+            .characters
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        let overrides: Vec<bool> = [
+            "classes",
+            "legions",
+            "start",
+            "movement",
+            "titan",
+            "scoring",
+            "strike_chart",
+            "battle",
+            "scripts",
+        ]
+        .iter()
+        .map(|s| project.overrides_rule_section(s))
+        .collect();
+        let mut r = merged.clone();
+        let b = base.unwrap_or_default();
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.columns(2, |cols| {
+                let ui = &mut cols[0];
+                section_heading(ui, "legions", overrides[1], extends);
+                if let Some(l) = &mut r.legions {
+                    let bl = b.legions.as_ref();
+                    egui::Grid::new("legions").show(ui, |ui| {
+                        num(ui, "max_size", &mut l.max_size, bl.map(|x| &x.max_size));
+                        num(
+                            ui,
+                            "markers_per_player",
+                            &mut l.markers_per_player,
+                            bl.map(|x| &x.markers_per_player),
+                        );
+                        num(
+                            ui,
+                            "min_split_size",
+                            &mut l.min_split_size,
+                            bl.map(|x| &x.min_split_size),
+                        );
+                        num(
+                            ui,
+                            "max_split_parts",
+                            &mut l.max_split_parts,
+                            bl.map(|x| &x.max_split_parts),
+                        );
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "start", overrides[2], extends);
+                if let Some(s) = &mut r.start {
+                    let bs = b.start.as_ref();
+                    let mut remove = None;
+                    for (i, c) in s.characters.iter_mut().enumerate() {
+                        ui.horizontal(|ui| {
+                            character(ui, ("start character", i), &mut c.character, &names);
+                            ui.add(egui::DragValue::new(&mut c.count).range(1..=99));
+                            if ui.small_button("x").clicked() {
+                                remove = Some(i);
+                            }
+                        });
+                    }
+                    if let Some(i) = remove {
+                        s.characters.remove(i);
+                    }
+                    ui.horizontal(|ui| {
+                        if ui.small_button("add starting character").clicked() {
+                            s.characters.push(Counted {
+                                character: names.first().cloned().unwrap_or_default(),
+                                count: 1,
+                            });
+                        }
+                        base_note(ui, &s.characters, bs.map(|x| &x.characters));
+                    });
+                    egui::Grid::new("start").show(ui, |ui| {
+                        num(ui, "legions", &mut s.legions, bs.map(|x| &x.legions));
+                        flag(
+                            ui,
+                            "no_split_first_turn",
+                            &mut s.no_split_first_turn,
+                            bs.map(|x| &x.no_split_first_turn),
+                        );
+                        flag(ui, "mulligan", &mut s.mulligan, bs.map(|x| &x.mulligan));
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "movement", overrides[3], extends);
+                if let Some(m) = &mut r.movement {
+                    let bm = b.movement.as_ref();
+                    egui::Grid::new("movement").show(ui, |ui| {
+                        num(ui, "die", &mut m.die, bm.map(|x| &x.die));
+                        num(
+                            ui,
+                            "teleports_per_turn",
+                            &mut m.teleports_per_turn,
+                            bm.map(|x| &x.teleports_per_turn),
+                        );
+                        flag(
+                            ui,
+                            "chosen_distance",
+                            &mut m.chosen_distance,
+                            bm.map(|x| &x.chosen_distance),
+                        );
+                        let mut on = m.tower_teleport.is_some();
+                        ui.label("tower_teleport");
+                        ui.horizontal(|ui| {
+                            if ui.checkbox(&mut on, "").changed() {
+                                m.tower_teleport =
+                                    on.then_some(TowerTeleport { roll: 6, range: 6 });
+                            }
+                            if let Some(t) = &mut m.tower_teleport {
+                                ui.add(egui::DragValue::new(&mut t.roll).prefix("roll "));
+                                ui.add(egui::DragValue::new(&mut t.range).prefix("range "));
+                            }
+                            base_note(ui, &m.tower_teleport, bm.map(|x| &x.tower_teleport));
+                        });
+                        ui.end_row();
+                        let mut on = m.titan_teleport.is_some();
+                        ui.label("titan_teleport");
+                        ui.horizontal(|ui| {
+                            if ui.checkbox(&mut on, "").changed() {
+                                m.titan_teleport = on.then_some(TitanTeleport {
+                                    roll: 6,
+                                    min_score: 400,
+                                });
+                            }
+                            if let Some(t) = &mut m.titan_teleport {
+                                ui.add(egui::DragValue::new(&mut t.roll).prefix("roll "));
+                                ui.add(egui::DragValue::new(&mut t.min_score).prefix("min score "));
+                            }
+                            base_note(ui, &m.titan_teleport, bm.map(|x| &x.titan_teleport));
+                        });
+                        ui.end_row();
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "titan", overrides[4], extends);
+                if let Some(t) = &mut r.titan {
+                    let bt = b.titan.as_ref();
+                    egui::Grid::new("titan").show(ui, |ui| {
+                        ui.label("character");
+                        ui.horizontal(|ui| {
+                            character(ui, "titan character", &mut t.character, &names);
+                            base_note(ui, &t.character, bt.map(|x| &x.character));
+                        });
+                        ui.end_row();
+                        num(
+                            ui,
+                            "points_per_power",
+                            &mut t.points_per_power,
+                            bt.map(|x| &x.points_per_power),
+                        );
+                        ui.label("base_power");
+                        ui.horizontal(|ui| {
+                            let mut on = t.base_power.is_some();
+                            if ui.checkbox(&mut on, "given").changed() {
+                                t.base_power = on.then_some(6);
+                            }
+                            if let Some(p) = &mut t.base_power {
+                                ui.add(egui::DragValue::new(p));
+                            }
+                        });
+                        ui.end_row();
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "scoring", overrides[5], extends);
+                if let Some(s) = &mut r.scoring {
+                    let bs = b.scoring.as_ref();
+                    ui.horizontal(|ui| {
+                        ui.label("flee_fraction");
+                        ui.add(egui::DragValue::new(&mut s.flee_fraction.0));
+                        ui.label("/");
+                        ui.add(egui::DragValue::new(&mut s.flee_fraction.1).range(1..=100));
+                        base_note(ui, &s.flee_fraction, bs.map(|x| &x.flee_fraction));
+                    });
+                    let mut remove = None;
+                    for (i, a) in s.acquire.iter_mut().enumerate() {
+                        ui.horizontal(|ui| {
+                            ui.label("acquire");
+                            character(ui, ("acquire", i), &mut a.character, &names);
+                            ui.add(egui::DragValue::new(&mut a.every).prefix("every "));
+                            if ui.small_button("x").clicked() {
+                                remove = Some(i);
+                            }
+                        });
+                    }
+                    if let Some(i) = remove {
+                        s.acquire.remove(i);
+                    }
+                    if ui.small_button("add acquisition").clicked() {
+                        s.acquire.push(Acquire {
+                            character: names.first().cloned().unwrap_or_default(),
+                            every: 100,
+                        });
+                    }
+                }
+
+                let ui = &mut cols[1];
+                section_heading(ui, "battle", overrides[7], extends);
+                if let Some(x) = &mut r.battle {
+                    let bb = b.battle.as_ref();
+                    egui::Grid::new("battle").show(ui, |ui| {
+                        num(
+                            ui,
+                            "defender_maneuvers",
+                            &mut x.defender_maneuvers,
+                            bb.map(|y| &y.defender_maneuvers),
+                        );
+                        num(
+                            ui,
+                            "reinforcement_maneuver",
+                            &mut x.reinforcement_maneuver,
+                            bb.map(|y| &y.reinforcement_maneuver),
+                        );
+                        num(ui, "max_range", &mut x.max_range, bb.map(|y| &y.max_range));
+                        num(
+                            ui,
+                            "long_range",
+                            &mut x.long_range,
+                            bb.map(|y| &y.long_range),
+                        );
+                        num(
+                            ui,
+                            "long_range_skill",
+                            &mut x.long_range_skill,
+                            bb.map(|y| &y.long_range_skill),
+                        );
+                        flag(
+                            ui,
+                            "elevation_blocks_sight",
+                            &mut x.elevation_blocks_sight,
+                            bb.map(|y| &y.elevation_blocks_sight),
+                        );
+                        ui.label("attacker_edges");
+                        ui.horizontal_wrapped(|ui| {
+                            for e in Edge::ALL {
+                                let mut on = x.attacker_edges.contains(&e);
+                                if ui.checkbox(&mut on, format!("{e:?}")).changed() {
+                                    x.attacker_edges.retain(|y| *y != e);
+                                    if on {
+                                        x.attacker_edges.push(e);
+                                    }
+                                }
+                            }
+                            base_note(ui, &x.attacker_edges, bb.map(|y| &y.attacker_edges));
+                        });
+                        ui.end_row();
+                        ui.label("name_side");
+                        ui.horizontal(|ui| {
+                            egui::ComboBox::from_id_salt("name side")
+                                .selected_text(format!("{:?}", x.name_side))
+                                .show_ui(ui, |ui| {
+                                    for e in Edge::ALL {
+                                        ui.selectable_value(&mut x.name_side, e, format!("{e:?}"));
+                                    }
+                                });
+                            base_note(ui, &x.name_side, bb.map(|y| &y.name_side));
+                        });
+                        ui.end_row();
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "strike_chart", overrides[6], extends);
+                if let Some(s) = &mut r.strike_chart {
+                    let bs = b.strike_chart.as_ref();
+                    egui::Grid::new("strike chart").show(ui, |ui| {
+                        num(ui, "base", &mut s.base, bs.map(|y| &y.base));
+                        num(ui, "min", &mut s.min, bs.map(|y| &y.min));
+                        num(ui, "max", &mut s.max, bs.map(|y| &y.max));
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "scripts", overrides[8], extends);
+                if let Some(s) = &mut r.scripts {
+                    let bs = b.scripts.as_ref();
+                    egui::Grid::new("script limits").show(ui, |ui| {
+                        num(
+                            ui,
+                            "memory_mib",
+                            &mut s.memory_mib,
+                            bs.map(|y| &y.memory_mib),
+                        );
+                        num(
+                            ui,
+                            "instructions_per_call",
+                            &mut s.instructions_per_call,
+                            bs.map(|y| &y.instructions_per_call),
+                        );
+                    });
+                }
+                ui.separator();
+                section_heading(ui, "classes", overrides[0], extends);
+                if let Some(classes) = &mut r.classes {
+                    classes_form(ui, classes);
+                    base_note(ui, classes, b.classes.as_ref());
+                }
+            });
+        });
+        if r != merged {
+            project.set_rules(r);
+        }
+        ui.separator();
+        self.options_form(ui);
+    }
+
+    fn options_form(&mut self, ui: &mut egui::Ui) {
+        let Some(project) = &mut self.project else {
+            return;
+        };
+        ui.strong("Rule options (chosen when a game starts)");
+        let options: Vec<RuleOption> = project.rule_options().to_vec();
+        let mut edits = Vec::new();
+        let mut remove = None;
+        egui::Grid::new("options").striped(true).show(ui, |ui| {
+            for h in ["name", "description", "default", "min", "max", ""] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for (i, o) in options.iter().enumerate() {
+                let mut e = o.clone();
+                ui.add(egui::TextEdit::singleline(&mut e.name).desired_width(120.0));
+                ui.add(egui::TextEdit::singleline(&mut e.description).desired_width(280.0));
+                ui.horizontal(|ui| {
+                    match &mut e.default {
+                        OptionValue::Bool(v) => {
+                            ui.checkbox(v, "");
+                        }
+                        OptionValue::Int(v) => {
+                            ui.add(egui::DragValue::new(v));
+                        }
+                        OptionValue::Text(v) => {
+                            ui.add(egui::TextEdit::singleline(v).desired_width(80.0));
+                        }
+                    }
+                    let base = project.base_option(&o.name).map(|b| &b.default);
+                    base_note(ui, &e.default, base);
+                });
+                for bound in [&mut e.min, &mut e.max] {
+                    ui.horizontal(|ui| {
+                        let mut on = bound.is_some();
+                        if ui.checkbox(&mut on, "").changed() {
+                            *bound = on.then_some(0);
+                        }
+                        if let Some(v) = bound {
+                            ui.add(egui::DragValue::new(v));
+                        }
+                    });
+                }
+                if ui.small_button("remove option").clicked() {
+                    remove = Some(o.name.clone());
+                }
+                ui.end_row();
+                if e != *o {
+                    edits.push((i, o.name.clone(), e));
+                }
+            }
+        });
+        for (_, name, e) in edits {
+            project.set_rule_option(&name, e);
+        }
+        if let Some(name) = remove {
+            project.delete_rule_option(&name);
+        }
+        ui.horizontal(|ui| {
+            for (label, value) in [
+                ("Add on/off option", OptionValue::Bool(false)),
+                ("Add number option", OptionValue::Int(0)),
+            ] {
+                if ui.button(label).clicked() {
+                    let mut name = "new_option".to_string();
+                    let mut n = 1;
+                    while project.rule_options().iter().any(|o| o.name == name) {
+                        n += 1;
+                        name = format!("new_option_{n}");
+                    }
+                    project.set_rule_option(
+                        &name.clone(),
+                        RuleOption {
+                            name,
+                            description: String::new(),
+                            default: value,
+                            min: None,
+                            max: None,
+                        },
+                    );
+                }
+            }
+        });
+    }
+}
+
+fn classes_form(ui: &mut egui::Ui, classes: &mut Vec<ClassDef>) {
+    let mut remove = None;
+    egui::Grid::new("classes").striped(true).show(ui, |ui| {
+        for h in [
+            "class",
+            "tower_teleport",
+            "rangestrike_immune",
+            "returns_when_slain",
+            "forbids_flight",
+            "",
+        ] {
+            ui.label(h);
+        }
+        ui.end_row();
+        for (i, c) in classes.iter_mut().enumerate() {
+            ui.add(egui::TextEdit::singleline(&mut c.name).desired_width(90.0));
+            ui.checkbox(&mut c.tower_teleport, "");
+            ui.checkbox(&mut c.rangestrike_immune, "");
+            ui.checkbox(&mut c.returns_when_slain, "");
+            ui.checkbox(&mut c.forbids_flight, "");
+            if ui.small_button("x").clicked() {
+                remove = Some(i);
+            }
+            ui.end_row();
+        }
+    });
+    if let Some(i) = remove {
+        classes.remove(i);
+    }
+    if ui.small_button("add class").clicked() {
+        classes.push(ClassDef {
+            name: "new class".into(),
+            tower_teleport: false,
+            rangestrike_immune: false,
+            returns_when_slain: false,
+            forbids_flight: false,
+        });
+    }
+}
