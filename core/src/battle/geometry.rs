@@ -3,7 +3,7 @@
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
 use crate::format::{Crossing, Edge, Move, Side, Sight};
-use crate::model::{CharacterId, Effect, Variant};
+use crate::model::{CharacterId, Effect, HazardId, Variant};
 
 /// The side of `a` that faces `b`, if they are neighbours.
 pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
@@ -15,7 +15,61 @@ pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
 
 /// Hex distance on the battleland.
 pub fn distance(a: HexId, b: HexId) -> u32 {
-    a.coord().unsigned_distance_to(b.coord())
+    u32::from(shape().distance[a.0 as usize][b.0 as usize])
+}
+
+/// Tables that depend only on the shape of a battleland, which every
+/// battleland of every variant shares: computed once per process, so the
+/// hot paths (movement reach, rangestrike listing) index arrays instead of
+/// converting coordinates or drawing lines.
+struct Shape {
+    distance: [[u8; HEX_COUNT]; HEX_COUNT],
+    /// `edge_distance[edge][hex]`: steps from the nearest hex along the edge
+    /// (an index of [`Edge::ALL`]).
+    edge_distance: [[u8; HEX_COUNT]; 6],
+    /// Both readings of the line between every pair of hexes (index
+    /// `a * HEX_COUNT + b`), as [`sight_lines`] draws them.
+    lines: Vec<(Vec<HexId>, Option<Vec<HexId>>)>,
+}
+
+fn shape() -> &'static Shape {
+    static SHAPE: std::sync::OnceLock<Shape> = std::sync::OnceLock::new();
+    SHAPE.get_or_init(|| {
+        let mut distance = [[0u8; HEX_COUNT]; HEX_COUNT];
+        for a in HexId::all() {
+            for b in HexId::all() {
+                distance[a.0 as usize][b.0 as usize] =
+                    a.coord().unsigned_distance_to(b.coord()) as u8;
+            }
+        }
+        let mut edge_distance = [[0u8; HEX_COUNT]; 6];
+        for (i, &edge) in Edge::ALL.iter().enumerate() {
+            for t in HexId::all() {
+                edge_distance[i][t.0 as usize] = edge_hexes(edge)
+                    .map(|e| distance[e.0 as usize][t.0 as usize])
+                    .min()
+                    .unwrap_or(99);
+            }
+        }
+        let lines = HexId::all()
+            .flat_map(|a| HexId::all().map(move |b| sight_lines(a, b)))
+            .collect();
+        Shape {
+            distance,
+            edge_distance,
+            lines,
+        }
+    })
+}
+
+fn edge_index(edge: Edge) -> usize {
+    Edge::ALL.iter().position(|&e| e == edge).unwrap_or(0)
+}
+
+/// The readings of the line from `a` to `b` ([`sight_lines`]), from the table.
+pub fn lines_between(a: HexId, b: HexId) -> (&'static [HexId], Option<&'static [HexId]>) {
+    let (first, second) = &shape().lines[a.0 as usize * HEX_COUNT + b.0 as usize];
+    (first, second.as_deref())
 }
 
 /// Per-battleland tables computed once per battle, so the hot paths index
@@ -181,15 +235,15 @@ pub fn reach(
     if c.flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
+        let shape = shape();
         for t in HexId::all() {
-            if occupied[t.0 as usize] || out.contains(&t) || Some(t) == start_hex(from) {
+            // `best` marks the hexes walked to (and the start).
+            if occupied[t.0 as usize] || best[t.0 as usize] >= 0 || Some(t) == start_hex(from) {
                 continue;
             }
             let steps = match from {
-                From::Hex(h) => distance(h, t) as i8,
-                From::Edge(edge) => {
-                    edge_hexes(edge).map(|e| distance(e, t)).min().unwrap_or(99) as i8 + 1
-                }
+                From::Hex(h) => shape.distance[h.0 as usize][t.0 as usize] as i8,
+                From::Edge(edge) => shape.edge_distance[edge_index(edge)][t.0 as usize] as i8 + 1,
                 From::Area => continue,
             };
             let hz = land.hex(t).hazard;
@@ -222,7 +276,8 @@ fn start_hex(from: From) -> Option<HexId> {
 /// second is returned when it differs (the rangestriker picks; reference
 /// sheet, "Rangestriking").
 pub fn sight_lines(a: HexId, b: HexId) -> (Vec<HexId>, Option<Vec<HexId>>) {
-    let n = distance(a, b);
+    // Not the table: this fills it.
+    let n = a.coord().unsigned_distance_to(b.coord());
     let line = |nudge: f64| -> Vec<HexId> {
         let (aq, ar) = (a.coord().x as f64, a.coord().y as f64);
         let (bq, br) = (b.coord().x as f64, b.coord().y as f64);
@@ -261,25 +316,75 @@ fn cube_round(q: f64, r: f64, s: f64) -> hexx::Hex {
     hexx::Hex::new(rq as i32, rr as i32)
 }
 
-/// Why a line of sight is blocked, if it is: by a character, a hazard in a
-/// hex, a hexside hazard, or higher ground. `occupant(hex)` names a character
-/// standing there (other than the two ends).
+/// What blocks a line of sight; [`Blocker::describe`] words it (only when
+/// asked, so that listing rangestrikes formats nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blocker {
+    /// A character standing in a hex.
+    Character(HexId),
+    /// A hazard in a hex.
+    Hazard(HazardId, HexId),
+    /// A hex higher than both ends, and its elevation.
+    Higher(HexId, u8),
+    /// A hexside hazard between two hexes.
+    Hexside(HazardId, HexId, HexId),
+}
+
+impl Blocker {
+    /// The reason in words; `occupant(hex)` names the character standing there.
+    pub fn describe(self, variant: &Variant, occupant: &dyn Fn(HexId) -> String) -> String {
+        match self {
+            Blocker::Character(h) => {
+                format!("{} in {} blocks the line of sight", occupant(h), h.label())
+            }
+            Blocker::Hazard(hz, h) => format!(
+                "{} in {} blocks the line of sight",
+                variant.hazard(hz).name,
+                h.label()
+            ),
+            Blocker::Higher(h, elevation) => format!(
+                "{} (elevation {elevation}) is higher than both ends",
+                h.label()
+            ),
+            Blocker::Hexside(hz, p, q) => format!(
+                "the {} between {} and {} blocks the line of sight",
+                variant.hazard(hz).name,
+                p.label(),
+                q.label()
+            ),
+        }
+    }
+}
+
+/// Why a line of sight is blocked, if it is, in words. `occupant(hex)` names
+/// a character standing there (other than the two ends).
 pub fn blocked(
     variant: &Variant,
     land: &Battleland,
     path: &[HexId],
     occupant: &dyn Fn(HexId) -> Option<String>,
 ) -> Option<String> {
+    blocker(variant, land, path, &|h| occupant(h).is_some())
+        .map(|b| b.describe(variant, &|h| occupant(h).unwrap_or_default()))
+}
+
+/// What blocks a line of sight, if anything: a character, a hazard in a
+/// hex, a hexside hazard, or higher ground. `occupied(hex)`: a character
+/// stands there (other than the two ends).
+pub fn blocker(
+    variant: &Variant,
+    land: &Battleland,
+    path: &[HexId],
+    occupied: &dyn Fn(HexId) -> bool,
+) -> Option<Blocker> {
     let (from, to) = (path[0], path[path.len() - 1]);
     let (ef, et) = (land.hex(from).elevation, land.hex(to).elevation);
     for &h in &path[1..path.len() - 1] {
         let hex = land.hex(h);
-        if let Some(name) = occupant(h)
-            && !(hex.elevation < ef && hex.elevation < et)
-        {
+        if occupied(h) && !(hex.elevation < ef && hex.elevation < et) {
             // Reference sheet, "Rangestriking": a character blocks unless it
             // stands lower than both ends.
-            return Some(format!("{name} in {} blocks the line of sight", h.label()));
+            return Some(Blocker::Character(h));
         }
         let hazard = variant.hazard(hex.hazard);
         if hazard
@@ -287,18 +392,10 @@ pub fn blocked(
             .iter()
             .any(|e| matches!(e, Effect::BlocksSight(_)))
         {
-            return Some(format!(
-                "{} in {} blocks the line of sight",
-                hazard.name,
-                h.label()
-            ));
+            return Some(Blocker::Hazard(hex.hazard, h));
         }
         if variant.rules.battle.elevation_blocks_sight && hex.elevation > ef && hex.elevation > et {
-            return Some(format!(
-                "{} (elevation {}) is higher than both ends",
-                h.label(),
-                hex.elevation
-            ));
+            return Some(Blocker::Higher(h, hex.elevation));
         }
     }
     // The sight-limiting hexsides crossed: (from, to, top hex, hazard, sight).
@@ -333,12 +430,7 @@ pub fn blocked(
             }
         };
         if blocks {
-            return Some(format!(
-                "the {} between {} and {} blocks the line of sight",
-                variant.hazard(hz).name,
-                p.label(),
-                q.label()
-            ));
+            return Some(Blocker::Hexside(hz, p, q));
         }
     }
     None

@@ -855,6 +855,7 @@ impl<'v> Battle<'v> {
                             if t.side != u.side
                                 && t.hex().is_some()
                                 && !t.is_slain()
+                                && self.may_see(s, i as UnitId, j as UnitId)
                                 && self.rangestrike_check(s, i as UnitId, j as UnitId).is_ok()
                             {
                                 out.push(Action::Rangestrike {
@@ -1625,7 +1626,7 @@ impl<'v> Battle<'v> {
             u.side == striking
                 && u.strikes_left > 0
                 && u.hex().is_some()
-                && !self.contact_targets(s, i).is_empty()
+                && self.in_contact_any(s, i)
         })
     }
 
@@ -1699,6 +1700,33 @@ impl<'v> Battle<'v> {
             }
         }
         Ok(out)
+    }
+
+    /// A quick test that [`Battle::sight`] would find an open line from
+    /// `unit` to `target` (both on the battleland): false only where it would
+    /// not, so that listing rangestrikes words no refusal and draws no line.
+    fn may_see(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
+        let v = self.variant;
+        let u = &s.units[unit as usize];
+        let (Some(from), Some(to)) = (u.hex(), s.units[target as usize].hex()) else {
+            return true;
+        };
+        let Some(rs) = &v.character(u.character).rangestrike else {
+            return false;
+        };
+        let (first, second) = geometry::lines_between(from, to);
+        let range = first.len() as u8;
+        let max = v.character(u.character).skill.min(v.rules.battle.max_range);
+        if self.geo.in_contact(self.land, from, to) || range < 2 || range > max {
+            return false;
+        }
+        if rs.magic {
+            return true;
+        }
+        let occupied = |h: HexId| occupant_but(s, h, target).is_some();
+        std::iter::once(first)
+            .chain(second)
+            .any(|p| geometry::blocker(v, self.land, p, &occupied).is_none())
     }
 
     /// May `unit` rangestrike `target` now? The parameters and the path.
@@ -1791,7 +1819,8 @@ impl<'v> Battle<'v> {
         target: UnitId,
     ) -> SightInfo {
         let v = self.variant;
-        let (first, second) = geometry::sight_lines(from, to);
+        let (first, second) = geometry::lines_between(from, to);
+        let first = first.to_vec();
         let range = first.len() as u8;
         let skill = v.character(character).skill;
         let max = skill.min(v.rules.battle.max_range);
@@ -1820,19 +1849,18 @@ impl<'v> Battle<'v> {
                 shown: first,
             };
         }
-        let occupant = |h: HexId| {
-            s.units
-                .iter()
-                .enumerate()
-                .find(|(i, u)| u.hex() == Some(h) && *i as UnitId != target)
-                .map(|(_, u)| v.character(u.character).name.clone())
+        let occupied = |h: HexId| occupant_but(s, h, target).is_some();
+        let name = |h: HexId| {
+            occupant_but(s, h, target)
+                .map(|c| v.character(c).name.clone())
+                .unwrap_or_default()
         };
         let mut reasons = Vec::new();
         let mut ok: Vec<Vec<HexId>> = Vec::new();
-        for p in std::iter::once(first.clone()).chain(second) {
-            match geometry::blocked(v, self.land, &p, &occupant) {
+        for p in std::iter::once(first.clone()).chain(second.map(<[HexId]>::to_vec)) {
+            match geometry::blocker(v, self.land, &p, &occupied) {
                 None => ok.push(p),
-                Some(r) => reasons.push(r),
+                Some(r) => reasons.push(r.describe(v, &name)),
             }
         }
         match ok.first() {
@@ -1972,6 +2000,15 @@ fn strike_who(w: crate::format::Who, native: bool) -> bool {
         crate::format::Who::Natives => native,
         crate::format::Who::Others => !native,
     }
+}
+
+/// The character standing in `h`, other than `target`'s.
+fn occupant_but(s: &State, h: HexId, target: UnitId) -> Option<CharacterId> {
+    s.units
+        .iter()
+        .enumerate()
+        .find(|(i, u)| u.hex() == Some(h) && *i as UnitId != target)
+        .map(|(_, u)| u.character)
 }
 
 fn occupied(s: &State) -> [bool; HEX_COUNT] {
