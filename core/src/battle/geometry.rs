@@ -176,8 +176,8 @@ pub fn reach(
 ) -> Vec<HexId> {
     let c = variant.character(character);
     let skill = c.skill as i8;
+    // `best[hex]`: the most movement left on reaching it (-1: not reached).
     let mut best = [-1i8; HEX_COUNT];
-    let mut queue: Vec<HexId> = Vec::with_capacity(HEX_COUNT);
     match from {
         From::Area => {
             return land
@@ -187,10 +187,7 @@ pub fn reach(
                 .filter(|h| !occupied[h.0 as usize])
                 .collect();
         }
-        From::Hex(h) => {
-            best[h.0 as usize] = skill;
-            queue.push(h);
-        }
+        From::Hex(h) => best[h.0 as usize] = skill,
         From::Edge(edge) => {
             // Law of the Battlelands 26.D: the first hex lies along the
             // side of entry and is the first count of the move.
@@ -202,31 +199,19 @@ pub fn reach(
                     && cost as i8 <= skill
                 {
                     best[e.0 as usize] = if stop { 0 } else { skill - cost as i8 };
-                    queue.push(e);
                 }
             }
         }
     }
-    while let Some(h) = queue.pop() {
-        let rem = best[h.0 as usize];
-        for (i, n) in land.hex(h).neighbours.iter().enumerate() {
-            let Some(n) = *n else { continue };
-            if occupied[n.0 as usize] {
+    // Every step costs at least one, so a hex's best is final once every hex
+    // with more left has been expanded: expand by movement left, from the
+    // most down, each hex once.
+    for rem in (1..=skill).rev() {
+        for h in HexId::all() {
+            if best[h.0 as usize] != rem {
                 continue;
             }
-            let Some((cost, stop)) =
-                step_cost(variant, land, character, Some(Side::from_index(i)), n)
-            else {
-                continue;
-            };
-            if cost as i8 > rem {
-                continue;
-            }
-            let r = if stop { 0 } else { rem - cost as i8 };
-            if r > best[n.0 as usize] {
-                best[n.0 as usize] = r;
-                queue.push(n);
-            }
+            expand(variant, land, character, h, rem, occupied, &mut best);
         }
     }
     let mut out: Vec<HexId> = HexId::all()
@@ -262,6 +247,36 @@ pub fn reach(
         out.sort();
     }
     out
+}
+
+/// Walks from `h`, with `rem` movement left, into each neighbour it may
+/// enter, raising the neighbour's best.
+fn expand(
+    variant: &Variant,
+    land: &Battleland,
+    character: CharacterId,
+    h: HexId,
+    rem: i8,
+    occupied: &[bool; HEX_COUNT],
+    best: &mut [i8; HEX_COUNT],
+) {
+    for (i, n) in land.hex(h).neighbours.iter().enumerate() {
+        let Some(n) = *n else { continue };
+        if occupied[n.0 as usize] {
+            continue;
+        }
+        let Some((cost, stop)) = step_cost(variant, land, character, Some(Side::from_index(i)), n)
+        else {
+            continue;
+        };
+        if cost as i8 > rem {
+            continue;
+        }
+        let r = if stop { 0 } else { rem - cost as i8 };
+        if r > best[n.0 as usize] {
+            best[n.0 as usize] = r;
+        }
+    }
 }
 
 fn start_hex(from: From) -> Option<HexId> {
