@@ -384,6 +384,15 @@ struct State {
     conceded: Option<BattleSide>,
 }
 
+impl State {
+    fn to_act(&self) -> BattleSide {
+        match self.phase {
+            Phase::Strike { striking } => striking,
+            _ => self.moving,
+        }
+    }
+}
+
 fn side_index(s: BattleSide) -> usize {
     match s {
         BattleSide::Attacker => 0,
@@ -401,6 +410,11 @@ pub struct BattleSnapshot {
 }
 
 impl BattleSnapshot {
+    /// The side to act (as [`Battle::to_act`]), without resuming the battle.
+    pub fn to_act(&self) -> BattleSide {
+        self.state.to_act()
+    }
+
     /// Everything a later action can observe of the battle (its setup, its
     /// state and its generator's position) as text: tests compare it to check
     /// that a refused action changed nothing.
@@ -719,10 +733,7 @@ impl<'v> Battle<'v> {
 
     /// The side that acts now.
     pub fn to_act(&self) -> BattleSide {
-        match self.state.phase {
-            Phase::Strike { striking } => striking,
-            _ => self.state.moving,
-        }
+        self.state.to_act()
     }
 
     /// The character standing on `hex`, if any.

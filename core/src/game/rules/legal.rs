@@ -268,7 +268,8 @@ pub(in crate::game) fn to_act(game: &Game) -> Vec<PlayerId> {
                 match &e.step {
                     EngagementStep::DefenderChoice => owner(e.defender).into_iter().collect(),
                     EngagementStep::Battle if game.battle.is_some() => {
-                        let side = resume_battle(game).ok().flatten().map(|b| b.to_act());
+                        // From the snapshot: resuming the battle is dearer.
+                        let side = game.battle.as_ref().map(|b| b.to_act());
                         match side {
                             Some(crate::battle::BattleSide::Attacker) => {
                                 owner(e.attacker).into_iter().collect()
