@@ -3,7 +3,7 @@
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
 use crate::format::{Crossing, Edge, Move, Side, Sight};
-use crate::model::{CharacterId, Effect, HazardId, Variant};
+use crate::model::{CharacterId, Effect, HazardId, HazardSet, Variant};
 
 /// The side of `a` that faces `b`, if they are neighbours.
 pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
@@ -85,17 +85,19 @@ pub struct Geometry {
 impl Geometry {
     pub fn new(variant: &Variant, land: &Battleland) -> Geometry {
         let mut contact_across = [[false; 6]; HEX_COUNT];
+        // The hazards that break contact, read once (a game rebuilds this
+        // whenever it resumes its battle).
+        let mut no_contact = HazardSet::default();
+        for (i, h) in variant.hazards.iter().enumerate() {
+            if h.effects.iter().any(|e| matches!(e, Effect::NoContact)) {
+                no_contact.insert(HazardId(i as _));
+            }
+        }
         for id in HexId::all() {
             let hex = land.hex(id);
             for (i, slot) in contact_across[id.0 as usize].iter_mut().enumerate() {
                 let Some(_) = hex.neighbours[i] else { continue };
-                let broken = hex.sides[i].is_some_and(|hs| {
-                    variant
-                        .hazard(hs.hazard)
-                        .effects
-                        .iter()
-                        .any(|e| matches!(e, Effect::NoContact))
-                });
+                let broken = hex.sides[i].is_some_and(|hs| no_contact.contains(hs.hazard));
                 *slot = !broken;
             }
         }
@@ -112,17 +114,18 @@ impl Geometry {
 /// neighbour `to`: `None` if forbidden, else (hexes counted, movement stops).
 /// Hazards act on the hex entered and the hexside crossed, never on the hex
 /// left (reference sheet, "Maneuver Phase").
-pub fn step_cost(
+/// `natives`: the hazards the walker is native to.
+fn step_cost(
     variant: &Variant,
     land: &Battleland,
-    character: CharacterId,
+    natives: HazardSet,
     side: Option<Side>,
     to: HexId,
 ) -> Option<(u8, bool)> {
     let mut effect = [Move::Free; 2];
     let hex = land.hex(to);
     let hazard = variant.hazard(hex.hazard);
-    effect[0] = hazard.movement_for(false, variant.is_native(character, hex.hazard));
+    effect[0] = hazard.movement_for(false, natives.contains(hex.hazard));
     if let Some(side) = side
         && let Some(hs) = land.hexside(to, side.opposite())
     {
@@ -134,7 +137,7 @@ pub fn step_cost(
             Crossing::Both => true,
         };
         if applies {
-            effect[1] = h.movement_for(false, variant.is_native(character, hs.hazard));
+            effect[1] = h.movement_for(false, natives.contains(hs.hazard));
         }
     }
     combine(effect)
@@ -195,7 +198,7 @@ pub fn reach(
                 if occupied[e.0 as usize] {
                     continue;
                 }
-                if let Some((cost, stop)) = step_cost(variant, land, character, None, e)
+                if let Some((cost, stop)) = step_cost(variant, land, c.natives, None, e)
                     && cost as i8 <= skill
                 {
                     best[e.0 as usize] = if stop { 0 } else { skill - cost as i8 };
@@ -211,7 +214,7 @@ pub fn reach(
             if best[h.0 as usize] != rem {
                 continue;
             }
-            expand(variant, land, character, h, rem, occupied, &mut best);
+            expand(variant, land, c.natives, h, rem, occupied, &mut best);
         }
     }
     let mut out: Vec<HexId> = HexId::all()
@@ -254,7 +257,7 @@ pub fn reach(
 fn expand(
     variant: &Variant,
     land: &Battleland,
-    character: CharacterId,
+    natives: HazardSet,
     h: HexId,
     rem: i8,
     occupied: &[bool; HEX_COUNT],
@@ -265,7 +268,7 @@ fn expand(
         if occupied[n.0 as usize] {
             continue;
         }
-        let Some((cost, stop)) = step_cost(variant, land, character, Some(Side::from_index(i)), n)
+        let Some((cost, stop)) = step_cost(variant, land, natives, Some(Side::from_index(i)), n)
         else {
             continue;
         };
