@@ -139,8 +139,9 @@ pub fn edge_hexes(edge: Edge) -> impl Iterator<Item = HexId> {
         } else {
             1..=1
         };
-        numbers
-            .filter_map(move |n| HexId::from_label(&format!("{}{}", (b'A' + c as u8) as char, n)))
+        // Hexes are numbered in label order, column by column.
+        let before: u8 = COLUMN_HEIGHTS[..c].iter().sum();
+        numbers.map(move |n| HexId(before + n - 1))
     })
 }
 

@@ -3,7 +3,7 @@
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
 use crate::format::{Crossing, Edge, Move, Side, Sight};
-use crate::model::{CharacterId, Effect, Variant};
+use crate::model::{CharacterId, Effect, HazardId, HazardSet, Variant};
 
 /// The side of `a` that faces `b`, if they are neighbours.
 pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
@@ -15,7 +15,61 @@ pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
 
 /// Hex distance on the battleland.
 pub fn distance(a: HexId, b: HexId) -> u32 {
-    a.coord().unsigned_distance_to(b.coord())
+    u32::from(shape().distance[a.0 as usize][b.0 as usize])
+}
+
+/// Tables that depend only on the shape of a battleland, which every
+/// battleland of every variant shares: computed once per process, so the
+/// hot paths (movement reach, rangestrike listing) index arrays instead of
+/// converting coordinates or drawing lines.
+struct Shape {
+    distance: [[u8; HEX_COUNT]; HEX_COUNT],
+    /// `edge_distance[edge][hex]`: steps from the nearest hex along the edge
+    /// (an index of [`Edge::ALL`]).
+    edge_distance: [[u8; HEX_COUNT]; 6],
+    /// Both readings of the line between every pair of hexes (index
+    /// `a * HEX_COUNT + b`), as [`sight_lines`] draws them.
+    lines: Vec<(Vec<HexId>, Option<Vec<HexId>>)>,
+}
+
+fn shape() -> &'static Shape {
+    static SHAPE: std::sync::OnceLock<Shape> = std::sync::OnceLock::new();
+    SHAPE.get_or_init(|| {
+        let mut distance = [[0u8; HEX_COUNT]; HEX_COUNT];
+        for a in HexId::all() {
+            for b in HexId::all() {
+                distance[a.0 as usize][b.0 as usize] =
+                    a.coord().unsigned_distance_to(b.coord()) as u8;
+            }
+        }
+        let mut edge_distance = [[0u8; HEX_COUNT]; 6];
+        for (i, &edge) in Edge::ALL.iter().enumerate() {
+            for t in HexId::all() {
+                edge_distance[i][t.0 as usize] = edge_hexes(edge)
+                    .map(|e| distance[e.0 as usize][t.0 as usize])
+                    .min()
+                    .unwrap_or(99);
+            }
+        }
+        let lines = HexId::all()
+            .flat_map(|a| HexId::all().map(move |b| sight_lines(a, b)))
+            .collect();
+        Shape {
+            distance,
+            edge_distance,
+            lines,
+        }
+    })
+}
+
+fn edge_index(edge: Edge) -> usize {
+    Edge::ALL.iter().position(|&e| e == edge).unwrap_or(0)
+}
+
+/// The readings of the line from `a` to `b` ([`sight_lines`]), from the table.
+pub fn lines_between(a: HexId, b: HexId) -> (&'static [HexId], Option<&'static [HexId]>) {
+    let (first, second) = &shape().lines[a.0 as usize * HEX_COUNT + b.0 as usize];
+    (first, second.as_deref())
 }
 
 /// Per-battleland tables computed once per battle, so the hot paths index
@@ -31,17 +85,19 @@ pub struct Geometry {
 impl Geometry {
     pub fn new(variant: &Variant, land: &Battleland) -> Geometry {
         let mut contact_across = [[false; 6]; HEX_COUNT];
+        // The hazards that break contact, read once (a game rebuilds this
+        // whenever it resumes its battle).
+        let mut no_contact = HazardSet::default();
+        for (i, h) in variant.hazards.iter().enumerate() {
+            if h.effects.iter().any(|e| matches!(e, Effect::NoContact)) {
+                no_contact.insert(HazardId(i as _));
+            }
+        }
         for id in HexId::all() {
             let hex = land.hex(id);
             for (i, slot) in contact_across[id.0 as usize].iter_mut().enumerate() {
                 let Some(_) = hex.neighbours[i] else { continue };
-                let broken = hex.sides[i].is_some_and(|hs| {
-                    variant
-                        .hazard(hs.hazard)
-                        .effects
-                        .iter()
-                        .any(|e| matches!(e, Effect::NoContact))
-                });
+                let broken = hex.sides[i].is_some_and(|hs| no_contact.contains(hs.hazard));
                 *slot = !broken;
             }
         }
@@ -58,17 +114,18 @@ impl Geometry {
 /// neighbour `to`: `None` if forbidden, else (hexes counted, movement stops).
 /// Hazards act on the hex entered and the hexside crossed, never on the hex
 /// left (reference sheet, "Maneuver Phase").
-pub fn step_cost(
+/// `natives`: the hazards the walker is native to.
+fn step_cost(
     variant: &Variant,
     land: &Battleland,
-    character: CharacterId,
+    natives: HazardSet,
     side: Option<Side>,
     to: HexId,
 ) -> Option<(u8, bool)> {
     let mut effect = [Move::Free; 2];
     let hex = land.hex(to);
     let hazard = variant.hazard(hex.hazard);
-    effect[0] = hazard.movement_for(false, variant.is_native(character, hex.hazard));
+    effect[0] = hazard.movement_for(false, natives.contains(hex.hazard));
     if let Some(side) = side
         && let Some(hs) = land.hexside(to, side.opposite())
     {
@@ -80,7 +137,7 @@ pub fn step_cost(
             Crossing::Both => true,
         };
         if applies {
-            effect[1] = h.movement_for(false, variant.is_native(character, hs.hazard));
+            effect[1] = h.movement_for(false, natives.contains(hs.hazard));
         }
     }
     combine(effect)
@@ -122,8 +179,8 @@ pub fn reach(
 ) -> Vec<HexId> {
     let c = variant.character(character);
     let skill = c.skill as i8;
+    // `best[hex]`: the most movement left on reaching it (-1: not reached).
     let mut best = [-1i8; HEX_COUNT];
-    let mut queue: Vec<HexId> = Vec::with_capacity(HEX_COUNT);
     match from {
         From::Area => {
             return land
@@ -133,10 +190,7 @@ pub fn reach(
                 .filter(|h| !occupied[h.0 as usize])
                 .collect();
         }
-        From::Hex(h) => {
-            best[h.0 as usize] = skill;
-            queue.push(h);
-        }
+        From::Hex(h) => best[h.0 as usize] = skill,
         From::Edge(edge) => {
             // Law of the Battlelands 26.D: the first hex lies along the
             // side of entry and is the first count of the move.
@@ -144,35 +198,23 @@ pub fn reach(
                 if occupied[e.0 as usize] {
                     continue;
                 }
-                if let Some((cost, stop)) = step_cost(variant, land, character, None, e)
+                if let Some((cost, stop)) = step_cost(variant, land, c.natives, None, e)
                     && cost as i8 <= skill
                 {
                     best[e.0 as usize] = if stop { 0 } else { skill - cost as i8 };
-                    queue.push(e);
                 }
             }
         }
     }
-    while let Some(h) = queue.pop() {
-        let rem = best[h.0 as usize];
-        for (i, n) in land.hex(h).neighbours.iter().enumerate() {
-            let Some(n) = *n else { continue };
-            if occupied[n.0 as usize] {
+    // Every step costs at least one, so a hex's best is final once every hex
+    // with more left has been expanded: expand by movement left, from the
+    // most down, each hex once.
+    for rem in (1..=skill).rev() {
+        for h in HexId::all() {
+            if best[h.0 as usize] != rem {
                 continue;
             }
-            let Some((cost, stop)) =
-                step_cost(variant, land, character, Some(Side::from_index(i)), n)
-            else {
-                continue;
-            };
-            if cost as i8 > rem {
-                continue;
-            }
-            let r = if stop { 0 } else { rem - cost as i8 };
-            if r > best[n.0 as usize] {
-                best[n.0 as usize] = r;
-                queue.push(n);
-            }
+            expand(variant, land, c.natives, h, rem, occupied, &mut best);
         }
     }
     let mut out: Vec<HexId> = HexId::all()
@@ -181,15 +223,15 @@ pub fn reach(
     if c.flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
+        let shape = shape();
         for t in HexId::all() {
-            if occupied[t.0 as usize] || out.contains(&t) || Some(t) == start_hex(from) {
+            // `best` marks the hexes walked to (and the start).
+            if occupied[t.0 as usize] || best[t.0 as usize] >= 0 || Some(t) == start_hex(from) {
                 continue;
             }
             let steps = match from {
-                From::Hex(h) => distance(h, t) as i8,
-                From::Edge(edge) => {
-                    edge_hexes(edge).map(|e| distance(e, t)).min().unwrap_or(99) as i8 + 1
-                }
+                From::Hex(h) => shape.distance[h.0 as usize][t.0 as usize] as i8,
+                From::Edge(edge) => shape.edge_distance[edge_index(edge)][t.0 as usize] as i8 + 1,
                 From::Area => continue,
             };
             let hz = land.hex(t).hazard;
@@ -210,6 +252,36 @@ pub fn reach(
     out
 }
 
+/// Walks from `h`, with `rem` movement left, into each neighbour it may
+/// enter, raising the neighbour's best.
+fn expand(
+    variant: &Variant,
+    land: &Battleland,
+    natives: HazardSet,
+    h: HexId,
+    rem: i8,
+    occupied: &[bool; HEX_COUNT],
+    best: &mut [i8; HEX_COUNT],
+) {
+    for (i, n) in land.hex(h).neighbours.iter().enumerate() {
+        let Some(n) = *n else { continue };
+        if occupied[n.0 as usize] {
+            continue;
+        }
+        let Some((cost, stop)) = step_cost(variant, land, natives, Some(Side::from_index(i)), n)
+        else {
+            continue;
+        };
+        if cost as i8 > rem {
+            continue;
+        }
+        let r = if stop { 0 } else { rem - cost as i8 };
+        if r > best[n.0 as usize] {
+            best[n.0 as usize] = r;
+        }
+    }
+}
+
 fn start_hex(from: From) -> Option<HexId> {
     match from {
         From::Hex(h) => Some(h),
@@ -222,7 +294,8 @@ fn start_hex(from: From) -> Option<HexId> {
 /// second is returned when it differs (the rangestriker picks; reference
 /// sheet, "Rangestriking").
 pub fn sight_lines(a: HexId, b: HexId) -> (Vec<HexId>, Option<Vec<HexId>>) {
-    let n = distance(a, b);
+    // Not the table: this fills it.
+    let n = a.coord().unsigned_distance_to(b.coord());
     let line = |nudge: f64| -> Vec<HexId> {
         let (aq, ar) = (a.coord().x as f64, a.coord().y as f64);
         let (bq, br) = (b.coord().x as f64, b.coord().y as f64);
@@ -261,25 +334,75 @@ fn cube_round(q: f64, r: f64, s: f64) -> hexx::Hex {
     hexx::Hex::new(rq as i32, rr as i32)
 }
 
-/// Why a line of sight is blocked, if it is: by a character, a hazard in a
-/// hex, a hexside hazard, or higher ground. `occupant(hex)` names a character
-/// standing there (other than the two ends).
+/// What blocks a line of sight; [`Blocker::describe`] words it (only when
+/// asked, so that listing rangestrikes formats nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blocker {
+    /// A character standing in a hex.
+    Character(HexId),
+    /// A hazard in a hex.
+    Hazard(HazardId, HexId),
+    /// A hex higher than both ends, and its elevation.
+    Higher(HexId, u8),
+    /// A hexside hazard between two hexes.
+    Hexside(HazardId, HexId, HexId),
+}
+
+impl Blocker {
+    /// The reason in words; `occupant(hex)` names the character standing there.
+    pub fn describe(self, variant: &Variant, occupant: &dyn Fn(HexId) -> String) -> String {
+        match self {
+            Blocker::Character(h) => {
+                format!("{} in {} blocks the line of sight", occupant(h), h.label())
+            }
+            Blocker::Hazard(hz, h) => format!(
+                "{} in {} blocks the line of sight",
+                variant.hazard(hz).name,
+                h.label()
+            ),
+            Blocker::Higher(h, elevation) => format!(
+                "{} (elevation {elevation}) is higher than both ends",
+                h.label()
+            ),
+            Blocker::Hexside(hz, p, q) => format!(
+                "the {} between {} and {} blocks the line of sight",
+                variant.hazard(hz).name,
+                p.label(),
+                q.label()
+            ),
+        }
+    }
+}
+
+/// Why a line of sight is blocked, if it is, in words. `occupant(hex)` names
+/// a character standing there (other than the two ends).
 pub fn blocked(
     variant: &Variant,
     land: &Battleland,
     path: &[HexId],
     occupant: &dyn Fn(HexId) -> Option<String>,
 ) -> Option<String> {
+    blocker(variant, land, path, &|h| occupant(h).is_some())
+        .map(|b| b.describe(variant, &|h| occupant(h).unwrap_or_default()))
+}
+
+/// What blocks a line of sight, if anything: a character, a hazard in a
+/// hex, a hexside hazard, or higher ground. `occupied(hex)`: a character
+/// stands there (other than the two ends).
+pub fn blocker(
+    variant: &Variant,
+    land: &Battleland,
+    path: &[HexId],
+    occupied: &dyn Fn(HexId) -> bool,
+) -> Option<Blocker> {
     let (from, to) = (path[0], path[path.len() - 1]);
     let (ef, et) = (land.hex(from).elevation, land.hex(to).elevation);
     for &h in &path[1..path.len() - 1] {
         let hex = land.hex(h);
-        if let Some(name) = occupant(h)
-            && !(hex.elevation < ef && hex.elevation < et)
-        {
+        if occupied(h) && !(hex.elevation < ef && hex.elevation < et) {
             // Reference sheet, "Rangestriking": a character blocks unless it
             // stands lower than both ends.
-            return Some(format!("{name} in {} blocks the line of sight", h.label()));
+            return Some(Blocker::Character(h));
         }
         let hazard = variant.hazard(hex.hazard);
         if hazard
@@ -287,18 +410,10 @@ pub fn blocked(
             .iter()
             .any(|e| matches!(e, Effect::BlocksSight(_)))
         {
-            return Some(format!(
-                "{} in {} blocks the line of sight",
-                hazard.name,
-                h.label()
-            ));
+            return Some(Blocker::Hazard(hex.hazard, h));
         }
         if variant.rules.battle.elevation_blocks_sight && hex.elevation > ef && hex.elevation > et {
-            return Some(format!(
-                "{} (elevation {}) is higher than both ends",
-                h.label(),
-                hex.elevation
-            ));
+            return Some(Blocker::Higher(h, hex.elevation));
         }
     }
     // The sight-limiting hexsides crossed: (from, to, top hex, hazard, sight).
@@ -333,12 +448,7 @@ pub fn blocked(
             }
         };
         if blocks {
-            return Some(format!(
-                "the {} between {} and {} blocks the line of sight",
-                variant.hazard(hz).name,
-                p.label(),
-                q.label()
-            ));
+            return Some(Blocker::Hexside(hz, p, q));
         }
     }
     None

@@ -638,20 +638,31 @@ impl Game {
     /// Checks `action` by `player` against the rules and carries it out; on
     /// error the game is unchanged.
     pub fn apply(&mut self, player: PlayerId, action: &Action) -> Result<Vec<Event>, RuleError> {
-        let mut next = self.clone();
+        // Only the state, the generator and the battle change in an action:
+        // they are saved and put back if it is refused (the history, options
+        // and tables are left alone, so an action costs the same however long
+        // the game has been).
+        let saved = (self.state.clone(), self.rng.clone(), self.battle.clone());
         self.take_script_failure();
-        let events = rules::apply(&mut next, player, action);
-        if let Some(e) = self.take_script_failure() {
-            return refuse(
-                SCRIPT_FAILURE,
-                format!("script error: {e} (the action is refused)"),
-            );
+        let events = rules::apply(self, player, action);
+        match (self.take_script_failure(), events) {
+            (None, Ok(events)) => {
+                self.state.rng_pos = self.rng.word_pos() as u64;
+                self.history.push((player, action.clone()));
+                Ok(events)
+            }
+            (Some(e), _) => {
+                (self.state, self.rng, self.battle) = saved;
+                refuse(
+                    SCRIPT_FAILURE,
+                    format!("script error: {e} (the action is refused)"),
+                )
+            }
+            (None, Err(e)) => {
+                (self.state, self.rng, self.battle) = saved;
+                Err(e)
+            }
         }
-        let events = events?;
-        next.state.rng_pos = next.rng.word_pos() as u64;
-        next.history.push((player, action.clone()));
-        *self = next;
-        Ok(events)
     }
 
     /// The first masterplay hook that failed since the last action (or the

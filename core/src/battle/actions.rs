@@ -1,0 +1,568 @@
+//! The battle's actions: listing what the side to act may do, and checking
+//! and carrying out one (maneuvers, entries, strikes, carries, concession).
+
+use super::*;
+
+impl<'v> Battle<'v> {
+    /// Every action the side to act may take now. Strikes are listed at the
+    /// strike number needed and with hazard bonuses; [`Action::Strike`] with
+    /// a declared higher number or forgone bonuses is also accepted.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let s = &self.state;
+        let mut out = Vec::new();
+        match s.phase {
+            Phase::Over => return out,
+            Phase::ChooseEdge => {
+                for &e in &self.variant.rules.battle.attacker_edges {
+                    out.push(Action::ChooseEdge(e));
+                }
+                return out;
+            }
+            Phase::Maneuver => {
+                let occupied = occupied(s);
+                for (i, u) in s.units.iter().enumerate() {
+                    if u.side != s.moving {
+                        continue;
+                    }
+                    if let Some(from) = self.move_origin(s, u) {
+                        for h in
+                            geometry::reach(self.variant, self.land, u.character, from, &occupied)
+                        {
+                            out.push(Action::Move {
+                                unit: i as UnitId,
+                                to: h,
+                            });
+                        }
+                    }
+                }
+                if self.may_summon(s) {
+                    for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
+                        let from = From::Edge(s.attacker_edge);
+                        for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
+                            out.push(Action::Summon {
+                                choice: c as u8,
+                                to: h,
+                            });
+                        }
+                    }
+                }
+                if self.may_reinforce(s) {
+                    for (c, &ch) in self.setup.reinforcements.iter().enumerate() {
+                        if !self.qualifies(s, ch) {
+                            continue;
+                        }
+                        let from = From::Edge(s.attacker_edge.opposite());
+                        for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
+                            out.push(Action::Reinforce {
+                                choice: c as u8,
+                                to: h,
+                            });
+                        }
+                    }
+                }
+                out.push(Action::EndManeuver);
+            }
+            Phase::Strike { striking } => {
+                if let Some(c) = s.carry {
+                    for t in self.carry_targets(s, c).unwrap_or_default() {
+                        out.push(Action::CarryOver { target: Some(t) });
+                    }
+                    out.push(Action::CarryOver { target: None });
+                    return out;
+                }
+                for (i, u) in s.units.iter().enumerate() {
+                    if u.side != striking || u.strikes_left == 0 || u.hex().is_none() {
+                        continue;
+                    }
+                    let targets = self.contact_targets(s, i as UnitId);
+                    for &t in &targets {
+                        out.push(Action::Strike {
+                            unit: i as UnitId,
+                            target: t,
+                            strike_number: None,
+                            forgo_bonus: false,
+                        });
+                    }
+                    if targets.is_empty()
+                        && striking == s.moving
+                        && !self.in_contact_any(s, i as UnitId)
+                    {
+                        for (j, t) in s.units.iter().enumerate() {
+                            if t.side != u.side
+                                && t.hex().is_some()
+                                && !t.is_slain()
+                                && self.may_see(s, i as UnitId, j as UnitId)
+                                && self.rangestrike_check(s, i as UnitId, j as UnitId).is_ok()
+                            {
+                                out.push(Action::Rangestrike {
+                                    unit: i as UnitId,
+                                    target: j as UnitId,
+                                });
+                            }
+                        }
+                    }
+                }
+                if self.must_strike(s).is_none() {
+                    out.push(Action::EndStrikes);
+                }
+            }
+        }
+        out
+    }
+
+    /// Brings a summoned character (attacker) or a reinforcement (defender)
+    /// onto `to`, which it must reach from its side's edge this phase.
+    pub(super) fn enter_newcomer(
+        &self,
+        s: &mut State,
+        ch: CharacterId,
+        side: BattleSide,
+        to: HexId,
+        what: &str,
+    ) -> Result<(), BattleError> {
+        let edge = match side {
+            BattleSide::Attacker => s.attacker_edge,
+            BattleSide::Defender => s.attacker_edge.opposite(),
+        };
+        let occ = occupied(s);
+        if !geometry::reach(self.variant, self.land, ch, From::Edge(edge), &occ).contains(&to) {
+            let whose = match side {
+                BattleSide::Attacker => "attacker",
+                BattleSide::Defender => "defender",
+            };
+            return refuse(format!(
+                "{what} enters from the {whose}'s side and cannot reach {}",
+                to.label()
+            ));
+        }
+        s.units.push(Unit {
+            character: ch,
+            side,
+            power: self.variant.character(ch).power,
+            status: Status::OnBoard(to),
+            damage: 0,
+            moved: true,
+            locked: false,
+            strikes_left: 0,
+        });
+        Ok(())
+    }
+
+    /// Applies an action; on error the battle is unchanged.
+    pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
+        let mut next = self.state.clone();
+        let saved = self.rng.borrow().clone();
+        match self.step(&mut next, &action) {
+            Ok(events) => {
+                self.state = next;
+                Ok(events)
+            }
+            Err(e) => {
+                *self.rng.borrow_mut() = saved;
+                Err(e)
+            }
+        }
+    }
+
+    pub(super) fn step(
+        &self,
+        s: &mut State,
+        action: &Action,
+    ) -> Result<Vec<BattleEvent>, BattleError> {
+        if s.phase == Phase::Over {
+            return Err(BattleError::Over);
+        }
+        let mut ev = Vec::new();
+        if let Action::Concede(side) = action {
+            if s.carry.is_some() {
+                return refuse("carry-over hits are pending: carry them over or drop them first");
+            }
+            ev.push(BattleEvent::Conceded(*side));
+            s.conceded = Some(*side);
+            for u in s.units.iter_mut() {
+                if u.side == *side && matches!(u.status, Status::Waiting | Status::OnBoard(_)) {
+                    u.damage = u.power;
+                }
+            }
+            self.finish(s, &mut ev, None);
+            return Ok(ev);
+        }
+        match (s.phase, action) {
+            (Phase::ChooseEdge, Action::ChooseEdge(e)) => {
+                if !self.variant.rules.battle.attacker_edges.contains(e) {
+                    return refuse(format!(
+                        "the attacker may enter only by {:?}",
+                        self.variant.rules.battle.attacker_edges
+                    ));
+                }
+                s.attacker_edge = *e;
+                ev.push(BattleEvent::EdgeChosen(*e));
+                s.moving = BattleSide::Defender;
+                s.phase = Phase::Maneuver;
+                self.begin_maneuver(s, &mut ev);
+            }
+            (Phase::Maneuver, Action::Move { unit, to }) => {
+                let u = s
+                    .units
+                    .get(*unit as usize)
+                    .ok_or(BattleError::NoUnit(*unit))?;
+                if u.side != s.moving {
+                    return refuse(
+                        "only the moving player's characters move (Law of the Battlelands 26.A)",
+                    );
+                }
+                let Some(from) = self.move_origin(s, u) else {
+                    return refuse(if u.moved {
+                        "a character moves once per maneuver phase (Law of the Battlelands 26.A)"
+                    } else if u.locked {
+                        "a character in contact at the start of the maneuver phase cannot move (Law of the Battlelands 26.C)"
+                    } else {
+                        match u.status {
+                            Status::Gone(Fate::NotEntered) => {
+                                "this character failed to enter in its side's first maneuver phase and is out of the battle (Law of the Battlelands 25.D)"
+                            }
+                            Status::Gone(_) => "this character is out of the battle",
+                            _ => {
+                                "characters enter only in their side's first maneuver phase (Law of the Battlelands 25.D)"
+                            }
+                        }
+                    });
+                };
+                let occ = occupied(s);
+                if !geometry::reach(self.variant, self.land, u.character, from, &occ).contains(to) {
+                    return refuse(format!(
+                        "{} cannot reach {} this phase",
+                        self.variant.character(u.character).name,
+                        to.label()
+                    ));
+                }
+                let old = u.hex();
+                let u = &mut s.units[*unit as usize];
+                u.status = Status::OnBoard(*to);
+                u.moved = true;
+                ev.push(BattleEvent::Moved {
+                    unit: *unit,
+                    from: old,
+                    to: *to,
+                });
+            }
+            (Phase::Maneuver, Action::Summon { choice, to }) => {
+                if !self.may_summon(s) {
+                    return refuse(
+                        "no summon now: only in the attacker's first maneuver after the first strike phase that slays a defender, once, into a legion of fewer than 7 (Law of the Battlelands 28.A)",
+                    );
+                }
+                let &(legion, ch) =
+                    self.setup.summonable.get(*choice as usize).ok_or_else(|| {
+                        BattleError::Refused(format!("no summonable character {choice}"))
+                    })?;
+                self.enter_newcomer(s, ch, BattleSide::Attacker, *to, "a summoned character")?;
+                s.summoned = Some((legion, ch));
+                s.summon = SummonState::Done;
+                ev.push(BattleEvent::Summoned {
+                    unit: (s.units.len() - 1) as UnitId,
+                    legion,
+                });
+            }
+            (Phase::Maneuver, Action::Reinforce { choice, to }) => {
+                let now = s.moving == BattleSide::Defender
+                    && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver;
+                if now
+                    && let Some(&ch) = self.setup.reinforcements.get(*choice as usize)
+                    && !self.qualifies(s, ch)
+                {
+                    return refuse(
+                        "the defender's living characters do not qualify to muster that reinforcement: slain characters do not count (reference sheet, Reinforcement)",
+                    );
+                }
+                if !self.may_reinforce(s) {
+                    return refuse(
+                        "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)",
+                    );
+                }
+                let &ch = self
+                    .setup
+                    .reinforcements
+                    .get(*choice as usize)
+                    .ok_or_else(|| BattleError::Refused(format!("no reinforcement {choice}")))?;
+                self.enter_newcomer(s, ch, BattleSide::Defender, *to, "a reinforcement")?;
+                s.reinforced = Some(ch);
+                ev.push(BattleEvent::Reinforced {
+                    unit: (s.units.len() - 1) as UnitId,
+                });
+            }
+            (Phase::Maneuver, Action::EndManeuver) => {
+                let side = s.moving;
+                if !s.entered[side_index(side)] {
+                    // Law of the Battlelands 25.D: not brought on, eliminated.
+                    for (i, u) in s.units.iter_mut().enumerate() {
+                        if u.side == side && u.status == Status::Waiting {
+                            u.status = Status::Gone(Fate::NotEntered);
+                            ev.push(BattleEvent::NotEntered { unit: i as UnitId });
+                        }
+                    }
+                    s.entered[side_index(side)] = true;
+                }
+                if side == BattleSide::Attacker && s.summon == SummonState::Open {
+                    // Not taken now, lost for this battle (reference sheet).
+                    s.summon = SummonState::Done;
+                }
+                if self.check_end(s, &mut ev) {
+                    return Ok(ev);
+                }
+                self.begin_strikes(s, side, &mut ev);
+            }
+            (
+                Phase::Strike { striking },
+                Action::Strike {
+                    unit,
+                    target,
+                    strike_number,
+                    forgo_bonus,
+                },
+            ) => {
+                if s.carry.is_some() {
+                    return refuse("carry-over hits are pending");
+                }
+                self.check_striker(s, striking, *unit)?;
+                if !self.contact_targets(s, *unit).contains(target) {
+                    return refuse(
+                        "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
+                    );
+                }
+                let p = self.strike_params(s, *unit, *target, *forgo_bonus)?;
+                let sn = match strike_number {
+                    None => p.strike_number,
+                    Some(n)
+                        if *n >= p.strike_number
+                            && *n <= self.variant.rules.strike_chart.max.max(6) =>
+                    {
+                        *n
+                    }
+                    Some(n) => {
+                        return refuse(format!(
+                            "a declared strike number must be at least the {} needed and at most 6 (not {n})",
+                            p.strike_number
+                        ));
+                    }
+                };
+                let (rolls, hits) = self.roll(s, p.dice, sn);
+                s.units[*unit as usize].strikes_left = 0;
+                ev.push(BattleEvent::Struck {
+                    unit: *unit,
+                    target: *target,
+                    ranged: false,
+                    strike_number: sn,
+                    rolls,
+                    hits,
+                });
+                let excess = self.damage(s, *target, hits, &mut ev);
+                if self.titan_check(s, &mut ev) {
+                    return Ok(ev);
+                }
+                if excess > 0 {
+                    let c = Carry {
+                        striker: *unit,
+                        hits: excess,
+                        strike_number: sn,
+                        bonus_skill: p.bonus_skill,
+                        bonus_dice: p.bonus_dice,
+                        forgo: *forgo_bonus,
+                    };
+                    if !self.carry_targets(s, c)?.is_empty() {
+                        s.carry = Some(c);
+                    }
+                }
+            }
+            (Phase::Strike { .. }, Action::CarryOver { target }) => {
+                let Some(c) = s.carry else {
+                    return refuse("no hits to carry over");
+                };
+                if let Some(t) = target {
+                    if !self.carry_targets(s, c)?.contains(t) {
+                        return refuse(
+                            "carry-over goes only to another enemy in contact that needs no higher strike number and gets the same hazard bonuses (reference sheet, \"Strike Phase\")",
+                        );
+                    }
+                    s.carry = None;
+                    ev.push(BattleEvent::CarriedOver {
+                        target: *t,
+                        hits: c.hits,
+                    });
+                    let excess = self.damage(s, *t, c.hits, &mut ev);
+                    if self.titan_check(s, &mut ev) {
+                        return Ok(ev);
+                    }
+                    if excess > 0 {
+                        let c2 = Carry { hits: excess, ..c };
+                        if !self.carry_targets(s, c2)?.is_empty() {
+                            s.carry = Some(c2);
+                        }
+                    }
+                } else {
+                    s.carry = None;
+                }
+            }
+            (Phase::Strike { striking }, Action::Rangestrike { unit, target }) => {
+                if s.carry.is_some() {
+                    return refuse("carry-over hits are pending");
+                }
+                self.check_striker(s, striking, *unit)?;
+                if striking != s.moving {
+                    return refuse(
+                        "only the moving player rangestrikes (Law of the Battlelands 27.A)",
+                    );
+                }
+                let (p, _) = self.rangestrike_check(s, *unit, *target)?;
+                let (rolls, hits) = self.roll(s, p.dice, p.strike_number);
+                s.units[*unit as usize].strikes_left -= 1;
+                ev.push(BattleEvent::Struck {
+                    unit: *unit,
+                    target: *target,
+                    ranged: true,
+                    strike_number: p.strike_number,
+                    rolls,
+                    hits,
+                });
+                // Law of the Battlelands 27.A: rangestrikes never carry over.
+                self.damage(s, *target, hits, &mut ev);
+                if self.titan_check(s, &mut ev) {
+                    return Ok(ev);
+                }
+            }
+            (Phase::Strike { striking }, Action::EndStrikes) => {
+                if s.carry.is_some() {
+                    return refuse("carry-over hits are pending");
+                }
+                if let Some(u) = self.must_strike(s) {
+                    return refuse(format!(
+                        "{} in {} is in contact and must strike (reference sheet, \"Strike Phase\")",
+                        self.variant.character(s.units[u as usize].character).name,
+                        s.units[u as usize]
+                            .hex()
+                            .map(HexId::label)
+                            .unwrap_or_default()
+                    ));
+                }
+                if striking == s.moving {
+                    self.begin_strikes(s, striking.other(), &mut ev);
+                    s.phase = Phase::Strike {
+                        striking: striking.other(),
+                    };
+                } else {
+                    self.end_strike_phase(s, &mut ev)?;
+                }
+            }
+            (phase, action) => {
+                return refuse(format!(
+                    "{action:?} is not an action of the {phase:?} phase"
+                ));
+            }
+        }
+        Ok(ev)
+    }
+
+    pub(super) fn check_striker(
+        &self,
+        s: &State,
+        striking: BattleSide,
+        unit: UnitId,
+    ) -> Result<(), BattleError> {
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        if u.side != striking {
+            return refuse("not this side's strikes");
+        }
+        if u.hex().is_none() {
+            return refuse("this character is not on the battleland");
+        }
+        if u.strikes_left == 0 {
+            return refuse(
+                "a character strikes once per strike phase (reference sheet, \"Strike Phase\")",
+            );
+        }
+        Ok(())
+    }
+
+    /// Where a character of the moving side may move from now, if it may.
+    pub(super) fn move_origin(&self, s: &State, u: &Unit) -> Option<From> {
+        if u.moved || u.locked {
+            return None;
+        }
+        match u.status {
+            Status::OnBoard(h) => Some(From::Hex(h)),
+            Status::Waiting if !s.entered[side_index(u.side)] => {
+                if u.side == BattleSide::Defender && !self.land.defender_area.is_empty() {
+                    // Law of the Battlelands 25.B: the Tower's defender deploys.
+                    Some(From::Area)
+                } else {
+                    Some(From::Edge(match u.side {
+                        BattleSide::Attacker => s.attacker_edge,
+                        BattleSide::Defender => s.attacker_edge.opposite(),
+                    }))
+                }
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn legion_size(&self, s: &State, side: BattleSide) -> usize {
+        s.units
+            .iter()
+            .filter(|u| u.side == side && u.alive())
+            .count()
+    }
+
+    pub(super) fn may_summon(&self, s: &State) -> bool {
+        s.phase == Phase::Maneuver
+            && s.moving == BattleSide::Attacker
+            && s.summon == SummonState::Open
+            && s.summoned.is_none()
+            && !self.setup.summonable.is_empty()
+            && self.legion_size(s, BattleSide::Attacker)
+                < self.variant.rules.legions.max_size as usize
+    }
+
+    pub(super) fn may_reinforce(&self, s: &State) -> bool {
+        s.phase == Phase::Maneuver
+            && s.moving == BattleSide::Defender
+            && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver
+            && s.reinforced.is_none()
+            && self
+                .setup
+                .reinforcements
+                .iter()
+                .any(|&c| self.qualifies(s, c))
+            && self.legion_size(s, BattleSide::Defender)
+                < self.variant.rules.legions.max_size as usize
+    }
+
+    /// Whether the defender's living characters qualify to muster `recruit`
+    /// as a reinforcement: "not counting characters already slain"
+    /// (reference sheet, Reinforcement; Law of Titan 1980 13.A).
+    pub(super) fn qualifies(&self, s: &State, recruit: CharacterId) -> bool {
+        let living: Vec<CharacterId> = s
+            .units
+            .iter()
+            .filter(|u| u.side == BattleSide::Defender && u.alive())
+            .map(|u| u.character)
+            .collect();
+        let mut judge = |h: crate::model::HookId, r: CharacterId, chars: &[CharacterId]| {
+            let args: Vec<u16> = std::iter::once(r.0)
+                .chain(chars.iter().map(|c| c.0))
+                .collect();
+            self.lua.as_ref().is_some_and(|lua| {
+                lua.call_hook::<_, bool>(
+                    &self.variant.hooks[h.index()],
+                    mlua::Variadic::from_iter(args),
+                )
+                .unwrap_or(false)
+            })
+        };
+        crate::game::muster::options(self.variant, self.setup.terrain, &living, &mut judge)
+            .iter()
+            .any(|o| o.recruit == recruit)
+    }
+}

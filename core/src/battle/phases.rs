@@ -1,0 +1,279 @@
+//! The battle's turn: maneuver and strike phases beginning and ending, the
+//! end of the battle, damage and dice.
+
+use super::*;
+
+impl<'v> Battle<'v> {
+    pub(super) fn begin_maneuver(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
+        let moving = s.moving;
+        let locked: Vec<bool> = (0..s.units.len())
+            .map(|i| s.units[i].side == moving && self.in_contact_any(s, i as UnitId))
+            .collect();
+        for (u, l) in s.units.iter_mut().zip(locked) {
+            u.moved = false;
+            u.locked = l;
+        }
+        ev.push(BattleEvent::PhaseBegan {
+            phase: Phase::Maneuver,
+            moving,
+            defender_maneuver: s.defender_maneuver,
+        });
+    }
+
+    pub(super) fn begin_strikes(
+        &self,
+        s: &mut State,
+        striking: BattleSide,
+        ev: &mut Vec<BattleEvent>,
+    ) {
+        if striking == s.moving {
+            s.defender_slain_now = false;
+        }
+        for u in s.units.iter_mut() {
+            if u.side == striking {
+                u.strikes_left = self
+                    .variant
+                    .character(u.character)
+                    .rangestrike
+                    .as_ref()
+                    .map_or(1, |r| r.strikes.max(1));
+            }
+        }
+        s.phase = Phase::Strike { striking };
+        ev.push(BattleEvent::PhaseBegan {
+            phase: s.phase,
+            moving: s.moving,
+            defender_maneuver: s.defender_maneuver,
+        });
+    }
+
+    /// Hazard damage, removal of the slain, the end of the battle, and the
+    /// next maneuver phase.
+    pub(super) fn end_strike_phase(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
+        // Hazard damage for each strike phase spent in the hex: compute all
+        // (Lua may fail) before changing anything.
+        let mut hurt = Vec::new();
+        for (i, u) in s.units.iter().enumerate() {
+            let Some(h) = u.hex() else { continue };
+            if u.is_slain() {
+                continue;
+            }
+            let hz = self.land.hex(h).hazard;
+            let native = self.variant.is_native(u.character, hz);
+            let mut hits = 0u32;
+            for e in &self.variant.hazard(hz).effects {
+                match e {
+                    Effect::Damage { who, hits: n } if strike_who(*who, native) => {
+                        hits += u32::from(*n)
+                    }
+                    Effect::Hook(hook) if self.use_hooks => {
+                        if let Some(lua) = &self.lua {
+                            let skill = self.variant.character(u.character).skill;
+                            let n: i64 = lua.call_hook(
+                                &self.variant.hooks[hook.index()],
+                                (u.power, skill, u.damage, native),
+                            )?;
+                            hits += n.clamp(0, 255) as u32;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if hits > 0 {
+                hurt.push((i, hits.min(255) as u8));
+            }
+        }
+        for (i, hits) in hurt {
+            ev.push(BattleEvent::HazardDamage {
+                unit: i as UnitId,
+                hits,
+            });
+            self.damage(s, i as UnitId, hits, ev);
+            if self.titan_check(s, ev) {
+                return Ok(());
+            }
+        }
+        // The slain leave at the end of the strike phase (Law of the
+        // Battlelands 25.F).
+        let mut defender_slain = false;
+        for u in s.units.iter_mut() {
+            if matches!(u.status, Status::OnBoard(_)) && u.is_slain() {
+                u.status = Status::Gone(Fate::Slain);
+                defender_slain |= u.side == BattleSide::Defender;
+            }
+        }
+        if self.check_end(s, ev) {
+            return Ok(());
+        }
+        if defender_slain && s.summon == SummonState::NotYet {
+            s.summon = SummonState::Open;
+            ev.push(BattleEvent::SummonOpen);
+        }
+        s.moving = s.moving.other();
+        if s.moving == BattleSide::Defender {
+            s.defender_maneuver += 1;
+            if s.defender_maneuver > self.variant.rules.battle.defender_maneuvers {
+                // Law of the Battlelands 25.E: time loss.
+                for u in s.units.iter_mut() {
+                    if u.side == BattleSide::Attacker && u.alive() {
+                        u.status = Status::Gone(Fate::Removed);
+                    }
+                }
+                self.finish(s, ev, Some(Winner::Defender));
+                return Ok(());
+            }
+        }
+        s.phase = Phase::Maneuver;
+        self.begin_maneuver(s, ev);
+        Ok(())
+    }
+
+    /// Ends the battle if a side has nobody left.
+    pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
+        let a = self.legion_size(s, BattleSide::Attacker);
+        let d = self.legion_size(s, BattleSide::Defender);
+        let winner = match (a, d) {
+            (0, 0) => Winner::Neither,
+            (0, _) => Winner::Defender,
+            (_, 0) => Winner::Attacker,
+            _ => return false,
+        };
+        self.finish(s, ev, Some(winner));
+        true
+    }
+
+    /// A slain Titan ends the battle at once (reference sheet, "Titans").
+    pub(super) fn titan_check(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
+        let titan = self.variant.rules.titan.character;
+        let fallen = s
+            .units
+            .iter()
+            .find(|u| u.character == titan && u.hex().is_some() && u.is_slain())
+            .map(|u| u.side);
+        let Some(side) = fallen else { return false };
+        for u in s.units.iter_mut() {
+            if u.side == side && u.alive() {
+                u.status = Status::Gone(Fate::Removed);
+            }
+        }
+        let others = s.units.iter().any(|u| u.side == side.other() && u.alive());
+        let winner = match (side, others) {
+            (_, false) => Winner::Neither,
+            (BattleSide::Attacker, true) => Winner::Defender,
+            (BattleSide::Defender, true) => Winner::Attacker,
+        };
+        self.finish(s, ev, Some(winner));
+        true
+    }
+
+    pub(super) fn finish(&self, s: &mut State, ev: &mut Vec<BattleEvent>, winner: Option<Winner>) {
+        let time_loss = s.phase != Phase::Over
+            && matches!(winner, Some(Winner::Defender))
+            && s.units
+                .iter()
+                .any(|u| u.side == BattleSide::Attacker && u.status == Status::Gone(Fate::Removed))
+            && s.defender_maneuver > self.variant.rules.battle.defender_maneuvers;
+        for u in s.units.iter_mut() {
+            if matches!(u.status, Status::OnBoard(_) | Status::Waiting) && u.is_slain() {
+                u.status = Status::Gone(Fate::Slain);
+            }
+        }
+        let winner = winner.unwrap_or_else(|| {
+            let a = s
+                .units
+                .iter()
+                .any(|u| u.side == BattleSide::Attacker && u.alive());
+            let d = s
+                .units
+                .iter()
+                .any(|u| u.side == BattleSide::Defender && u.alive());
+            match (a, d) {
+                (true, _) => Winner::Attacker,
+                (false, true) => Winner::Defender,
+                _ => Winner::Neither,
+            }
+        });
+        let list = |side: BattleSide, f: &dyn Fn(&Unit) -> bool| -> Vec<CharacterId> {
+            s.units
+                .iter()
+                .filter(|u| u.side == side && f(u))
+                .map(|u| u.character)
+                .collect()
+        };
+        let left = |u: &Unit| u.alive();
+        let slain = |u: &Unit| matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered));
+        let removed = |u: &Unit| u.status == Status::Gone(Fate::Removed);
+        let attacker_ever_on = s.entered[0];
+        let result = BattleResult {
+            winner,
+            time_loss,
+            attacker_left: list(BattleSide::Attacker, &left),
+            defender_left: list(BattleSide::Defender, &left),
+            attacker_slain: list(BattleSide::Attacker, &slain),
+            defender_slain: list(BattleSide::Defender, &slain),
+            summoned: s.summoned,
+            reinforced: s.reinforced,
+            conceded: s.conceded,
+            attacker_removed: list(BattleSide::Attacker, &removed),
+            defender_removed: list(BattleSide::Defender, &removed),
+            may_summon_after: winner == Winner::Attacker
+                && s.summoned.is_none()
+                && !self.setup.summonable.is_empty(),
+            may_reinforce_after: winner == Winner::Defender
+                && s.reinforced.is_none()
+                && (attacker_ever_on || s.conceded != Some(BattleSide::Attacker)),
+            points: 0,
+        };
+        let value = |list: &[CharacterId]| -> u32 {
+            list.iter().map(|&c| self.variant.character(c).value).sum()
+        };
+        let points = match winner {
+            Winner::Attacker => value(&result.defender_slain),
+            Winner::Defender if !time_loss => value(&result.attacker_slain),
+            _ => 0,
+        };
+        let result = BattleResult { points, ..result };
+        s.phase = Phase::Over;
+        s.carry = None;
+        ev.push(BattleEvent::Ended(winner));
+        s.result = Some(result);
+    }
+
+    /// Adds hits to a character (at most its power); returns the excess.
+    pub(super) fn damage(
+        &self,
+        s: &mut State,
+        unit: UnitId,
+        hits: u8,
+        ev: &mut Vec<BattleEvent>,
+    ) -> u8 {
+        let u = &mut s.units[unit as usize];
+        let room = u.power.saturating_sub(u.damage);
+        let applied = hits.min(room);
+        u.damage += applied;
+        if applied > 0 && u.is_slain() {
+            ev.push(BattleEvent::Slain { unit });
+            if u.side == BattleSide::Defender {
+                s.defender_slain_now = true;
+            }
+        }
+        hits - applied
+    }
+
+    pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Vec<u8>, u8) {
+        let mut rolls = Vec::with_capacity(dice as usize);
+        for _ in 0..dice {
+            let r = match s.fixed_dice.pop_front() {
+                Some(d) => d,
+                None => self.rng.borrow_mut().roll(6) as u8,
+            };
+            rolls.push(r);
+        }
+        let hits = rolls.iter().filter(|&&r| r >= strike_number).count() as u8;
+        (rolls, hits)
+    }
+}

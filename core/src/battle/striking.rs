@@ -1,0 +1,373 @@
+//! Who may strike whom: contact, strike parameters and abilities, carries,
+//! rangestrikes and the line of sight, and the queries that report them.
+
+use super::*;
+
+impl<'v> Battle<'v> {
+    pub(super) fn in_contact_any(&self, s: &State, unit: UnitId) -> bool {
+        let u = &s.units[unit as usize];
+        let Some(h) = u.hex() else { return false };
+        s.units.iter().any(|t| {
+            t.side != u.side
+                && !t.is_slain()
+                && t.hex()
+                    .is_some_and(|th| self.geo.in_contact(self.land, h, th))
+        })
+    }
+
+    /// Living enemies in contact with `unit`.
+    pub(super) fn contact_targets(&self, s: &State, unit: UnitId) -> Vec<UnitId> {
+        let u = &s.units[unit as usize];
+        let Some(h) = u.hex() else { return Vec::new() };
+        s.units
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                t.side != u.side
+                    && !t.is_slain()
+                    && t.hex()
+                        .is_some_and(|th| self.geo.in_contact(self.land, h, th))
+            })
+            .map(|(i, _)| i as UnitId)
+            .collect()
+    }
+
+    /// A character of the striking side in contact that has not struck.
+    pub(super) fn must_strike(&self, s: &State) -> Option<UnitId> {
+        let Phase::Strike { striking } = s.phase else {
+            return None;
+        };
+        (0..s.units.len() as UnitId).find(|&i| {
+            let u = &s.units[i as usize];
+            u.side == striking
+                && u.strikes_left > 0
+                && u.hex().is_some()
+                && self.in_contact_any(s, i)
+        })
+    }
+
+    pub(super) fn fighter(&self, s: &State, unit: UnitId) -> strike::Fighter {
+        let u = &s.units[unit as usize];
+        strike::Fighter {
+            character: u.character,
+            power: u.power,
+            hex: u.hex().unwrap_or(HexId(0)),
+        }
+    }
+
+    /// The strike number and dice of a strike, with hazards and abilities.
+    pub(super) fn strike_params(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        forgo: bool,
+    ) -> Result<StrikeParams, BattleError> {
+        let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
+        let p = strike::strike(self.variant, self.land, a, t, forgo);
+        self.abilities(a, t, false, p)
+    }
+
+    /// Character abilities (Lua hooks) may change a strike.
+    pub(super) fn abilities(
+        &self,
+        a: strike::Fighter,
+        t: strike::Fighter,
+        ranged: bool,
+        mut p: StrikeParams,
+    ) -> Result<StrikeParams, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(p);
+        };
+        let v = self.variant;
+        let (ac, tc) = (v.character(a.character), v.character(t.character));
+        for (is_striker, c) in [(true, ac), (false, tc)] {
+            for hook in &c.abilities {
+                let (sn, dice): (i64, i64) = lua.call_hook(
+                    &v.hooks[hook.index()],
+                    (
+                        is_striker,
+                        ranged,
+                        p.strike_number,
+                        p.dice,
+                        a.power,
+                        ac.skill,
+                        t.power,
+                        tc.skill,
+                    ),
+                )?;
+                let chart = &v.rules.strike_chart;
+                p.strike_number = sn.clamp(i64::from(chart.min), i64::from(chart.max)) as u8;
+                p.dice = dice.clamp(0, 255) as u8;
+            }
+        }
+        Ok(p)
+    }
+
+    pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
+        let mut out = Vec::new();
+        for t in self.contact_targets(s, c.striker) {
+            let p = self.strike_params(s, c.striker, t, c.forgo)?;
+            if p.strike_number <= c.strike_number
+                && p.bonus_skill >= c.bonus_skill
+                && p.bonus_dice >= c.bonus_dice
+            {
+                out.push(t);
+            }
+        }
+        Ok(out)
+    }
+
+    /// A quick test that [`Battle::sight`] would find an open line from
+    /// `unit` to `target` (both on the battleland): false only where it would
+    /// not, so that listing rangestrikes words no refusal and draws no line.
+    pub(super) fn may_see(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
+        let v = self.variant;
+        let u = &s.units[unit as usize];
+        let (Some(from), Some(to)) = (u.hex(), s.units[target as usize].hex()) else {
+            return true;
+        };
+        let Some(rs) = &v.character(u.character).rangestrike else {
+            return false;
+        };
+        let (first, second) = geometry::lines_between(from, to);
+        let range = first.len() as u8;
+        let max = v.character(u.character).skill.min(v.rules.battle.max_range);
+        if self.geo.in_contact(self.land, from, to) || range < 2 || range > max {
+            return false;
+        }
+        if rs.magic {
+            return true;
+        }
+        let occupied = |h: HexId| occupant_but(s, h, target).is_some();
+        std::iter::once(first)
+            .chain(second)
+            .any(|p| geometry::blocker(v, self.land, p, &occupied).is_none())
+    }
+
+    /// May `unit` rangestrike `target` now? The parameters and the path.
+    pub(super) fn rangestrike_check(
+        &self,
+        s_: &State,
+        unit: UnitId,
+        target: UnitId,
+    ) -> Result<(StrikeParams, Vec<HexId>), BattleError> {
+        let s = s_;
+        let v = self.variant;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        let t = s
+            .units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
+        let c = v.character(u.character);
+        let Some(rs) = &c.rangestrike else {
+            return refuse(format!(
+                "{} does not rangestrike (Law of the Battlelands 27.B)",
+                c.name
+            ));
+        };
+        let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
+            return refuse("both must be on the battleland");
+        };
+        if t.side == u.side || t.is_slain() {
+            return refuse("a rangestrike targets a living enemy");
+        }
+        if self.in_contact_any(s, unit) {
+            return refuse(
+                "a character in contact with an enemy cannot rangestrike (Law of the Battlelands 27.B)",
+            );
+        }
+        let info = self.sight(s, u.character, from, to, rs.magic, target);
+        let paths = match info.path {
+            Ok(p) => p,
+            Err(reason) => return refuse(reason),
+        };
+        let tclass = v.class(v.character(t.character).class);
+        if tclass.rangestrike_immune && !rs.magic {
+            return refuse(format!(
+                "{} is immune to rangestrikes but magic ones (Law of the Battlelands 27.F)",
+                v.character(t.character).name
+            ));
+        }
+        let strength = match strike::range_strength(rs.strength, u.power) {
+            Some(n) => n,
+            None => match (rs.strength, &self.lua) {
+                (RangeStrength::Hook(h), Some(lua)) if self.use_hooks => {
+                    let n: i64 = lua.call_hook(&v.hooks[h.index()], (u.power, c.skill))?;
+                    n.clamp(0, 255) as u8
+                }
+                _ => u.power / 2,
+            },
+        };
+        let (a, tf) = (self.fighter(s, unit), self.fighter(s, target));
+        // Where the line runs along a hexside the rangestriker picks the hex
+        // (reference sheet, "Rangestriking"): the open reading that strikes best.
+        let mut best: Option<(StrikeParams, Vec<HexId>)> = None;
+        for path in paths {
+            let p = strike::rangestrike(v, self.land, a, tf, &path, strength, rs.magic);
+            let better = best.as_ref().is_none_or(|(b, _)| {
+                (p.strike_number, std::cmp::Reverse(p.dice))
+                    < (b.strike_number, std::cmp::Reverse(b.dice))
+            });
+            if better {
+                best = Some((p, path));
+            }
+        }
+        let Some((p, path)) = best else {
+            return refuse("no line of sight");
+        };
+        let p = self.abilities(a, tf, true, p)?;
+        Ok((p, path))
+    }
+
+    /// Range and line of sight from `from` to `to` for a rangestriker of
+    /// `character` (magic or not), with the characters now on the battleland.
+    pub(super) fn sight(
+        &self,
+        s: &State,
+        character: CharacterId,
+        from: HexId,
+        to: HexId,
+        magic: bool,
+        target: UnitId,
+    ) -> SightInfo {
+        let v = self.variant;
+        let (first, second) = geometry::lines_between(from, to);
+        let first = first.to_vec();
+        let range = first.len() as u8;
+        let skill = v.character(character).skill;
+        let max = skill.min(v.rules.battle.max_range);
+        let fail = |reason: String, path: Vec<HexId>| SightInfo {
+            range,
+            path: Err(reason),
+            shown: path,
+        };
+        if self.geo.in_contact(self.land, from, to) || range < 2 {
+            return fail("the target is in contact: strike it instead".into(), first);
+        }
+        if range > max {
+            return fail(
+                format!(
+                    "range {range} is beyond {} (skill {skill}, at most {}; Law of the Battlelands 27.C)",
+                    max, v.rules.battle.max_range
+                ),
+                first,
+            );
+        }
+        if magic {
+            // Law of the Battlelands 27.F: never blocked.
+            return SightInfo {
+                range,
+                path: Ok(vec![first.clone()]),
+                shown: first,
+            };
+        }
+        let occupied = |h: HexId| occupant_but(s, h, target).is_some();
+        let name = |h: HexId| {
+            occupant_but(s, h, target)
+                .map(|c| v.character(c).name.clone())
+                .unwrap_or_default()
+        };
+        let mut reasons = Vec::new();
+        let mut ok: Vec<Vec<HexId>> = Vec::new();
+        for p in std::iter::once(first.clone()).chain(second.map(<[HexId]>::to_vec)) {
+            match geometry::blocker(v, self.land, &p, &occupied) {
+                None => ok.push(p),
+                Some(r) => reasons.push(r.describe(v, &name)),
+            }
+        }
+        match ok.first() {
+            Some(p) => SightInfo {
+                range,
+                shown: p.clone(),
+                path: Ok(ok),
+            },
+            None => fail(reasons.join("; and "), first),
+        }
+    }
+
+    /// The line-of-sight query: range, the hexes crossed, and why not.
+    pub fn line_of_sight(&self, unit: UnitId, target: UnitId) -> Result<SightReport, BattleError> {
+        let s = &self.state;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        let t = s
+            .units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
+        let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
+            return refuse("both must be on the battleland");
+        };
+        let magic = self
+            .variant
+            .character(u.character)
+            .rangestrike
+            .as_ref()
+            .is_some_and(|r| r.magic);
+        let info = self.sight(s, u.character, from, to, magic, target);
+        let check = self.rangestrike_check(s, unit, target);
+        let (possible, reason, params, shown) = match check {
+            Ok((p, path)) => (true, None, Some(p), path),
+            Err(BattleError::Refused(r)) => (false, Some(r), None, info.shown),
+            Err(e) => return Err(e),
+        };
+        Ok(SightReport {
+            range: info.range,
+            path: shown.iter().map(|h| h.label()).collect(),
+            possible,
+            reason,
+            strike_number: params.map(|p| p.strike_number),
+            dice: params.map(|p| p.dice),
+        })
+    }
+
+    /// The strike query: contact, strike number, dice, and for every other
+    /// enemy whether hits may carry over to it.
+    pub fn strike_report(&self, unit: UnitId, target: UnitId) -> Result<StrikeReport, BattleError> {
+        let s = &self.state;
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        let t = s
+            .units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
+        let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
+            return refuse("both must be on the battleland");
+        };
+        let contact = self.geo.in_contact(self.land, from, to);
+        let p = self.strike_params(s, unit, target, false)?;
+        let c = Carry {
+            striker: unit,
+            hits: 1,
+            strike_number: p.strike_number,
+            bonus_skill: p.bonus_skill,
+            bonus_dice: p.bonus_dice,
+            forgo: false,
+        };
+        let carry = self.carry_targets(s, c)?;
+        let carry_over = s
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(i, o)| o.side != u.side && *i as UnitId != target && o.hex().is_some())
+            .map(|(i, o)| CarryReport {
+                character: self.variant.character(o.character).name.clone(),
+                hex: o.hex().map(HexId::label).unwrap_or_default(),
+                carry: contact && carry.contains(&(i as UnitId)),
+            })
+            .collect();
+        Ok(StrikeReport {
+            contact,
+            strike_number: p.strike_number,
+            dice: p.dice,
+            carry_over,
+        })
+    }
+}

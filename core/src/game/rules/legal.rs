@@ -1,0 +1,567 @@
+//! What a player may do now: who is to act and every legal action, with the
+//! helpers that list moves, splits, musters, summons and acquisitions.
+
+use super::*;
+
+/// What stands where, seen by `player`.
+pub(in crate::game) fn occupancy(game: &Game, player: PlayerId) -> Vec<Occupancy> {
+    let mut occ = vec![Occupancy::Empty; game.variant.board.land_count()];
+    let mut owners: Vec<Option<PlayerId>> = vec![None; occ.len()];
+    for l in &game.state.legions {
+        let i = l.land.index();
+        occ[i] = match (occ[i], owners[i]) {
+            (Occupancy::Empty, _) => {
+                if l.owner == player {
+                    Occupancy::Friendly
+                } else {
+                    Occupancy::Enemy
+                }
+            }
+            (_, Some(o)) if o != l.owner => Occupancy::Engaged,
+            (o, _) => o,
+        };
+        owners[i] = Some(l.owner);
+    }
+    occ
+}
+
+/// Lands holding legions of two players.
+pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
+    let mut lands: Vec<LandId> = Vec::new();
+    for (i, a) in game.state.legions.iter().enumerate() {
+        for b in &game.state.legions[i + 1..] {
+            if a.land == b.land && a.owner != b.owner && !lands.contains(&a.land) {
+                lands.push(a.land);
+            }
+        }
+    }
+    lands.sort_unstable();
+    lands
+}
+
+pub(super) fn movement_roll_rule(game: &Game) -> bool {
+    game.variant.rules.movement.chosen_distance
+}
+
+pub(super) fn mulligan_allowed(game: &Game) -> bool {
+    let rule = game.variant.rules.start.mulligan;
+    match game.option("mulligan") {
+        Some(OptionValue::Bool(b)) => *b && rule,
+        _ => rule,
+    }
+}
+
+/// Teleports a legion may make with the current roll.
+pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<Action> {
+    let mut out = Vec::new();
+    let Some(roll) = game.state.roll else {
+        return out;
+    };
+    let rules = &game.variant.rules.movement;
+    if legion.moved || game.state.teleports >= rules.teleports_per_turn {
+        return out;
+    }
+    let vacant = |l: LandId| occ[l.index()] == Occupancy::Empty;
+    if let Some(tt) = &rules.tower_teleport
+        && roll == tt.roll
+        && game.exits.is_tower(legion.land)
+        && has_lord(game, legion)
+    {
+        let mut targets: Vec<LandId> = game
+            .variant
+            .board
+            .lands()
+            .filter(|&l| game.exits.is_tower(l) && l != legion.land && vacant(l))
+            .collect();
+        targets.extend(
+            game.exits
+                .within(legion.land, tt.range)
+                .into_iter()
+                .filter(|&l| vacant(l)),
+        );
+        targets.sort_unstable();
+        targets.dedup();
+        let mut lords: Vec<CharacterId> = legion
+            .characters
+            .iter()
+            .copied()
+            .filter(|&c| game.variant.class(class_of(game, c)).tower_teleport)
+            .collect();
+        lords.dedup();
+        for to in targets {
+            for &lord in &lords {
+                out.push(Action::Teleport {
+                    legion: legion.marker,
+                    to,
+                    kind: TeleportKind::Tower,
+                    lord,
+                });
+            }
+        }
+    }
+    if let Some(tt) = &rules.titan_teleport {
+        let titan = game.variant.rules.titan.character;
+        let score = game.state.players[legion.owner.0 as usize].score;
+        if roll == tt.roll && score >= tt.min_score && legion.characters.contains(&titan) {
+            for l in game.variant.board.lands() {
+                if occ[l.index()] == Occupancy::Enemy {
+                    out.push(Action::Teleport {
+                        legion: legion.marker,
+                        to: l,
+                        kind: TeleportKind::Titan,
+                        lord: titan,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn normal_moves(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<MoveTarget> {
+    match game.state.roll {
+        Some(roll) if !legion.moved => game.exits.moves(legion.land, roll, occ),
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
+    !normal_moves(game, legion, occ).is_empty() || !teleports(game, legion, occ).is_empty()
+}
+
+/// Every way to divide `pool` into `groups` lists with the same number of
+/// each class in each (the starting legions: "three Creatures and one Lord"
+/// each). Sorted lists, no duplicates.
+pub(super) fn even_splits(
+    game: &Game,
+    pool: &[CharacterId],
+    groups: usize,
+) -> Vec<Vec<Vec<CharacterId>>> {
+    if groups <= 1 {
+        return vec![vec![sorted(pool.to_vec())]];
+    }
+    let mut per_class: BTreeMap<ClassId, usize> = BTreeMap::new();
+    for &c in pool {
+        *per_class.entry(class_of(game, c)).or_default() += 1;
+    }
+    if per_class.values().any(|n| n % groups != 0) {
+        return Vec::new();
+    }
+    let want: BTreeMap<ClassId, usize> = per_class.iter().map(|(&k, &n)| (k, n / groups)).collect();
+    let size: usize = want.values().sum();
+    let mut firsts = Vec::new();
+    sub_multisets(
+        &sorted(pool.to_vec()),
+        size,
+        &mut Vec::new(),
+        0,
+        &mut firsts,
+    );
+    let mut out = Vec::new();
+    for first in firsts {
+        let mut counts: BTreeMap<ClassId, usize> = BTreeMap::new();
+        for &c in &first {
+            *counts.entry(class_of(game, c)).or_default() += 1;
+        }
+        if counts != want {
+            continue;
+        }
+        let mut rest = pool.to_vec();
+        remove_all(&mut rest, &first);
+        for mut tail in even_splits(game, &rest, groups - 1) {
+            let mut split = vec![first.clone()];
+            split.append(&mut tail);
+            let mut key = split.clone();
+            key.sort();
+            if !out.contains(&key) {
+                out.push(key);
+            }
+        }
+    }
+    out
+}
+
+/// Sub-multisets of a sorted list with `size` elements.
+pub(super) fn sub_multisets(
+    pool: &[CharacterId],
+    size: usize,
+    current: &mut Vec<CharacterId>,
+    from: usize,
+    out: &mut Vec<Vec<CharacterId>>,
+) {
+    if current.len() == size {
+        out.push(current.clone());
+        return;
+    }
+    let mut i = from;
+    while i < pool.len() {
+        current.push(pool[i]);
+        sub_multisets(pool, size, current, i + 1, out);
+        current.pop();
+        // Skip equal characters: multisets, not sequences.
+        let c = pool[i];
+        while i < pool.len() && pool[i] == c {
+            i += 1;
+        }
+    }
+}
+
+/// The ways to split a legion: lists of new legions (the rest stays).
+pub(super) fn splits(game: &Game, legion: &Legion, markers: usize) -> Vec<Vec<Vec<CharacterId>>> {
+    let rules = &game.variant.rules.legions;
+    let min = rules.min_split_size as usize;
+    let n = legion.height();
+    let mut out = Vec::new();
+    if markers == 0 || n < 2 * min {
+        return out;
+    }
+    for size in min..=n - min {
+        let mut parts = Vec::new();
+        sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut parts);
+        for part in parts {
+            out.push(vec![part.clone()]);
+            if rules.max_split_parts >= 3 && markers >= 2 {
+                let mut rest = legion.characters.clone();
+                remove_all(&mut rest, &part);
+                if rest.len() >= 2 * min {
+                    for size2 in min..=rest.len() - min {
+                        let mut seconds = Vec::new();
+                        sub_multisets(&rest, size2, &mut Vec::new(), 0, &mut seconds);
+                        for second in seconds {
+                            // Each unordered pair of new legions once.
+                            if (part.len(), &part) <= (second.len(), &second) {
+                                out.push(vec![part.clone(), second]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
+    let terrain = game.variant.board.land(legion.land).terrain;
+    let mut judge = |h: crate::model::HookId, recruit: CharacterId, chars: &[CharacterId]| {
+        let name = &game.variant.hooks[h.index()];
+        let args: Vec<u16> = std::iter::once(recruit.0)
+            .chain(chars.iter().map(|c| c.0))
+            .collect();
+        call_hook::<_, bool>(game, name, mlua::Variadic::from_iter(args)).unwrap_or(false)
+    };
+    muster::options(&game.variant, terrain, &legion.characters, &mut judge)
+        .into_iter()
+        .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
+        .collect()
+}
+
+/// The players who have a decision to make.
+pub(in crate::game) fn to_act(game: &Game) -> Vec<PlayerId> {
+    let s = &game.state;
+    match s.phase {
+        Phase::Over => Vec::new(),
+        Phase::InitialSplit => vec![s.active],
+        _ => match &s.engagement {
+            Some(e) => {
+                let owner = |m: Marker| game.legion(m).map(|l| l.owner);
+                match &e.step {
+                    EngagementStep::DefenderChoice => owner(e.defender).into_iter().collect(),
+                    EngagementStep::Battle if game.battle.is_some() => {
+                        // From the snapshot: resuming the battle is dearer.
+                        let side = game.battle.as_ref().map(|b| b.to_act());
+                        match side {
+                            Some(crate::battle::BattleSide::Attacker) => {
+                                owner(e.attacker).into_iter().collect()
+                            }
+                            Some(crate::battle::BattleSide::Defender) => {
+                                owner(e.defender).into_iter().collect()
+                            }
+                            None => Vec::new(),
+                        }
+                    }
+                    EngagementStep::Negotiate { .. } | EngagementStep::Battle => owner(e.attacker)
+                        .into_iter()
+                        .chain(owner(e.defender))
+                        .collect(),
+                    EngagementStep::After(a) => owner(a.winner).into_iter().collect(),
+                }
+            }
+            None => vec![s.active],
+        },
+    }
+}
+
+pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Action> {
+    let s = &game.state;
+    let mut out = Vec::new();
+    if s.phase == Phase::Over || !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
+        return out;
+    }
+    if !to_act(game).contains(&player) {
+        out.push(Action::ConcedeGame);
+        return out;
+    }
+    match s.phase {
+        Phase::Over => {}
+        Phase::InitialSplit => {
+            let pool = starting_characters(game);
+            for legions in even_splits(game, &pool, game.variant.rules.start.legions as usize) {
+                out.push(Action::InitialSplit { legions });
+            }
+        }
+        Phase::Split => {
+            let markers = s.players[player.0 as usize].markers.len();
+            for l in s.legions.iter().filter(|l| l.owner == player) {
+                if l.split_from.is_none()
+                    && !s.legions.iter().any(|o| o.split_from == Some(l.marker))
+                {
+                    for parts in splits(game, l, markers) {
+                        out.push(Action::Split {
+                            legion: l.marker,
+                            parts,
+                        });
+                    }
+                }
+            }
+            out.push(Action::DoneSplitting);
+        }
+        Phase::Move => match s.roll {
+            None => {
+                if movement_roll_rule(game) {
+                    for d in 1..=game.variant.rules.movement.die {
+                        out.push(Action::Roll { distance: Some(d) });
+                    }
+                } else {
+                    out.push(Action::Roll { distance: None });
+                }
+            }
+            Some(_) => {
+                let occ = occupancy(game, player);
+                let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
+                if mulligan_available(game) {
+                    out.push(Action::Mulligan);
+                }
+                for l in &mine {
+                    for t in normal_moves(game, l, &occ) {
+                        out.push(Action::Move {
+                            legion: l.marker,
+                            to: t.land,
+                            entered_from: t.entered_from,
+                        });
+                    }
+                    out.extend(teleports(game, l, &occ));
+                }
+                if done_moving_check(game, player).is_ok() {
+                    out.push(Action::DoneMoving);
+                }
+            }
+        },
+        Phase::Engage | Phase::Muster => {
+            if let Some(e) = &s.engagement {
+                engagement_actions(game, player, e, &mut out);
+            } else if s.phase == Phase::Engage {
+                for land in engaged_lands(game) {
+                    out.push(Action::Engage { land });
+                }
+            } else {
+                for l in s.legions.iter().filter(|l| l.owner == player) {
+                    if l.moved
+                        && !l.mustered
+                        && l.height() < game.variant.rules.legions.max_size as usize
+                    {
+                        for o in muster_options(game, l) {
+                            out.push(Action::Muster {
+                                legion: l.marker,
+                                recruit: o.recruit,
+                                reveal: o.reveal,
+                            });
+                        }
+                    }
+                }
+                out.push(Action::EndTurn);
+            }
+        }
+    }
+    out.push(Action::ConcedeGame);
+    out
+}
+
+pub(super) fn engagement_actions(
+    game: &Game,
+    player: PlayerId,
+    e: &Engagement,
+    out: &mut Vec<Action>,
+) {
+    if let EngagementStep::After(a) = &e.step {
+        after_actions(game, a, out);
+        return;
+    }
+    let (Some(att), Some(def)) = (game.legion(e.attacker), game.legion(e.defender)) else {
+        return;
+    };
+    match &e.step {
+        EngagementStep::DefenderChoice => {
+            if may_flee(game, def) {
+                out.push(Action::Flee);
+            }
+            out.push(Action::Stand);
+        }
+        EngagementStep::Negotiate { proposal } => {
+            out.push(Action::Concede);
+            out.push(Action::Fight);
+            // The simplest agreements: one side gives up its whole legion.
+            if proposal.is_none() {
+                out.push(Action::Propose {
+                    attacker_losses: att.characters.clone(),
+                    defender_losses: Vec::new(),
+                });
+                out.push(Action::Propose {
+                    attacker_losses: Vec::new(),
+                    defender_losses: def.characters.clone(),
+                });
+            }
+            if let Some(p) = proposal
+                && p.by != player
+            {
+                out.push(Action::Accept);
+                out.push(Action::Reject);
+            }
+        }
+        EngagementStep::Battle => match resume_battle(game).ok().flatten() {
+            Some(battle) => {
+                let actions = battle.legal_actions();
+                // Reference sheet, Engagement: a player may concede the
+                // engagement at any time, his own side only; not while
+                // carry-over hits wait (the battle engine refuses it then).
+                let side = battle.to_act();
+                let concede = !actions.is_empty() && battle.view(side).carry.is_none();
+                for a in actions {
+                    out.push(Action::Battle { battle: a });
+                }
+                if concede {
+                    out.push(Action::Battle {
+                        battle: crate::battle::Action::Concede(side),
+                    });
+                }
+            }
+            None => out.push(Action::Concede),
+        },
+        EngagementStep::After(_) => {}
+    }
+}
+
+pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
+    let Some(winner) = game.legion(a.winner) else {
+        out.push(Action::DoneAfter);
+        return;
+    };
+    let room = winner.height() < game.variant.rules.legions.max_size as usize;
+    if room && a.summon {
+        for (from, c) in summonable(game, winner) {
+            out.push(Action::Summon { from, character: c });
+        }
+    }
+    if room && let Some(&threshold) = a.acquisitions.first() {
+        for c in acquirable(game, threshold) {
+            out.push(Action::Acquire { character: c });
+        }
+    }
+    if room && a.reinforce && !winner.mustered {
+        for o in muster_options(game, winner) {
+            out.push(Action::Reinforce {
+                recruit: o.recruit,
+                reveal: o.reveal,
+            });
+        }
+    }
+    out.push(Action::DoneAfter);
+}
+
+/// Characters that may be summoned into `winner` from the player's other
+/// legions not in an unresolved engagement (reference sheet, "Summon Angel").
+pub(super) fn summonable(game: &Game, winner: &Legion) -> Vec<(Marker, CharacterId)> {
+    let engaged = engaged_lands(game);
+    let mut out = Vec::new();
+    if game.state.summoned {
+        // "One Angel may be summoned per Engagement Phase."
+        return out;
+    }
+    for l in &game.state.legions {
+        if l.owner != winner.owner || l.marker == winner.marker || engaged.contains(&l.land) {
+            continue;
+        }
+        let mut kinds: Vec<CharacterId> = l
+            .characters
+            .iter()
+            .copied()
+            .filter(|&c| game.variant.character(c).summonable)
+            .collect();
+        kinds.dedup();
+        for c in kinds {
+            out.push((l.marker, c));
+        }
+    }
+    out
+}
+
+/// What may be acquired for reaching `threshold`: every acquirable whose step
+/// divides it and which the caretaker has (Law of the Battlelands 24.A: an
+/// Archangel in the stead of an Angel, or an Angel if none is left).
+pub(super) fn acquirable(game: &Game, threshold: u32) -> Vec<CharacterId> {
+    game.variant
+        .rules
+        .scoring
+        .acquire
+        .iter()
+        .filter(|&&(c, every)| {
+            threshold.is_multiple_of(every) && game.state.caretaker[c.index()] > 0
+        })
+        .map(|&(c, _)| c)
+        .collect()
+}
+
+pub(super) fn starting_characters(game: &Game) -> Vec<CharacterId> {
+    let mut pool = Vec::new();
+    for &(c, n) in &game.variant.rules.start.characters {
+        pool.extend(std::iter::repeat_n(c, n as usize));
+    }
+    sorted(pool)
+}
+
+pub(super) fn mulligan_available(game: &Game) -> bool {
+    let s = &game.state;
+    s.roll.is_some()
+        && !s.mulligan_used
+        && s.players[s.active.0 as usize].turns == 1
+        && mulligan_allowed(game)
+        && !s.legions.iter().any(|l| l.owner == s.active && l.moved)
+}
+
+/// May the mover end the movement phase now?
+pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), RuleError> {
+    let s = &game.state;
+    if s.roll.is_none() {
+        return refuse(MOVEMENT, "roll for movement first");
+    }
+    let occ = occupancy(game, player);
+    let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
+    if !mine.iter().any(|l| l.moved) && mine.iter().any(|l| can_move(game, l, &occ)) {
+        return refuse(MOVEMENT, "you must move at least one legion");
+    }
+    for l in &mine {
+        let together = mine
+            .iter()
+            .any(|o| o.marker != l.marker && o.land == l.land);
+        if together && !l.moved && can_move(game, l, &occ) {
+            return refuse(
+                COMMENCEMENT,
+                format!(
+                    "legion {} shares its land with a legion it split from and can still move: split legions must end in different lands if possible",
+                    l.marker
+                ),
+            );
+        }
+    }
+    Ok(())
+}

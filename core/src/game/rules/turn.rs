@@ -1,0 +1,508 @@
+//! The phases of a player's turn: the initial split, splitting, the
+//! movement roll, moves and teleports, mustering, and the turn's end.
+
+use super::*;
+
+pub(super) fn new_legion(
+    game: &mut Game,
+    owner: PlayerId,
+    land: LandId,
+    characters: Vec<CharacterId>,
+) -> Option<Marker> {
+    let p = &mut game.state.players[owner.0 as usize];
+    if p.markers.is_empty() {
+        return None;
+    }
+    let marker = p.markers.remove(0);
+    let legion = Legion {
+        marker,
+        owner,
+        land,
+        characters: sorted(characters),
+        moved: false,
+        entered_from: None,
+        mustered: false,
+        split_from: None,
+        revealed: Vec::new(),
+        seen_by: 0,
+    };
+    let at = game.state.legions.partition_point(|l| l.marker < marker);
+    game.state.legions.insert(at, legion);
+    Some(marker)
+}
+
+pub(super) fn initial_split(
+    game: &mut Game,
+    player: PlayerId,
+    legions: &[Vec<CharacterId>],
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let want = game.variant.rules.start.legions as usize;
+    let splits = even_splits(game, &starting_characters(game), want);
+    let mut key: Vec<Vec<CharacterId>> = legions.iter().map(|l| sorted(l.clone())).collect();
+    key.sort();
+    if !splits.contains(&key) {
+        return refuse(
+            SETUP,
+            format!(
+                "divide the starting characters into {want} legions with the same number of each class in each (one lord and three creatures each)"
+            ),
+        );
+    }
+    let tower = game.state.players[player.0 as usize]
+        .tower
+        .ok_or_else(|| RuleError {
+            rule: SETUP,
+            message: "you have no tower".into(),
+        })?;
+    // The starting legions count as split from the first: they must part on
+    // the first turn if they can.
+    let mut first = None;
+    for chars in legions {
+        for &c in chars {
+            game.state.caretaker[c.index()] = game.state.caretaker[c.index()].saturating_sub(1);
+        }
+        let height = chars.len();
+        if let Some(m) = new_legion(game, player, tower, chars.clone()) {
+            match first {
+                None => first = Some(m),
+                Some(f) => {
+                    if let Some(j) = legion_index(game, m) {
+                        game.state.legions[j].split_from = Some(f);
+                    }
+                }
+            }
+            events.push(Event::LegionFormed {
+                legion: m,
+                land: tower,
+                height,
+            });
+        }
+    }
+    // The next player to divide, or the first turn.
+    let order = turn_order(game);
+    let next = order
+        .iter()
+        .copied()
+        .find(|p| !game.state.legions.iter().any(|l| l.owner == *p));
+    match next {
+        Some(p) => game.state.active = p,
+        None => {
+            game.state.turn = 1;
+            begin_turn(game, order[0], events);
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn begin_turn(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
+    let s = &mut game.state;
+    s.active = player;
+    s.roll = None;
+    s.mulligan_used = false;
+    s.teleports = 0;
+    s.summoned = false;
+    s.engagement = None;
+    s.players[player.0 as usize].turns += 1;
+    for l in s.legions.iter_mut().filter(|l| l.owner == player) {
+        l.moved = false;
+        l.entered_from = None;
+        l.mustered = false;
+    }
+    let first_turn = s.players[player.0 as usize].turns == 1;
+    s.phase = if first_turn && game.variant.rules.start.no_split_first_turn {
+        Phase::Move
+    } else {
+        Phase::Split
+    };
+    events.push(Event::TurnBegins {
+        player,
+        turn: s.turn,
+    });
+}
+
+pub(super) fn split(
+    game: &mut Game,
+    player: PlayerId,
+    marker: Marker,
+    parts: &[Vec<CharacterId>],
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let i = owned_legion(game, player, marker)?;
+    let legion = &game.state.legions[i];
+    if legion.split_from.is_some()
+        || game
+            .state
+            .legions
+            .iter()
+            .any(|o| o.split_from == Some(marker))
+    {
+        return refuse(
+            COMMENCEMENT,
+            format!("legion {marker} has already split this turn"),
+        );
+    }
+    let rules = &game.variant.rules.legions;
+    let min = rules.min_split_size as usize;
+    if parts.is_empty() || parts.len() + 1 > rules.max_split_parts as usize {
+        return refuse(
+            COMMENCEMENT,
+            format!(
+                "a legion splits into two or up to {} legions",
+                rules.max_split_parts
+            ),
+        );
+    }
+    let all: Vec<CharacterId> = parts.iter().flatten().copied().collect();
+    if !contains_all(&legion.characters, &all) {
+        return refuse(
+            COMMENCEMENT,
+            format!("legion {marker} does not hold those characters"),
+        );
+    }
+    let left = legion.height() - all.len();
+    if left < min || parts.iter().any(|p| p.len() < min) {
+        return refuse(
+            COMMENCEMENT,
+            format!("each part of a split needs at least {min} characters"),
+        );
+    }
+    if game.state.players[player.0 as usize].markers.len() < parts.len() {
+        return refuse(
+            COMMENCEMENT,
+            "you have no legion marker left for the new legion",
+        );
+    }
+    let land = legion.land;
+    let mut into = Vec::new();
+    {
+        let l = &mut game.state.legions[i];
+        remove_all(&mut l.characters, &all);
+        // Nobody knows any more which part holds what.
+        l.revealed.clear();
+        l.seen_by = 0;
+    }
+    for p in parts {
+        if let Some(m) = new_legion(game, player, land, p.clone()) {
+            if let Some(j) = legion_index(game, m) {
+                game.state.legions[j].split_from = Some(marker);
+            }
+            into.push(m);
+        }
+    }
+    events.push(Event::Split {
+        legion: marker,
+        into,
+    });
+    Ok(())
+}
+
+pub(super) fn roll(
+    game: &mut Game,
+    player: PlayerId,
+    distance: Option<u8>,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    if game.state.roll.is_some() {
+        return refuse(MOVEMENT, "the movement roll is made already");
+    }
+    let die = game.variant.rules.movement.die;
+    let r = if movement_roll_rule(game) {
+        match distance {
+            Some(d) if (1..=die).contains(&d) => d,
+            _ => return refuse(MOVEMENT, format!("choose a distance from 1 to {die}")),
+        }
+    } else {
+        if distance.is_some() {
+            return refuse(
+                MOVEMENT,
+                "the distance is rolled, not chosen, in this variant",
+            );
+        }
+        game.rng.roll(u32::from(die)) as u8
+    };
+    game.state.roll = Some(r);
+    events.push(Event::Rolled { player, roll: r });
+    Ok(())
+}
+
+pub(super) fn move_legion(
+    game: &mut Game,
+    player: PlayerId,
+    marker: Marker,
+    to: LandId,
+    from: LandId,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let i = owned_legion(game, player, marker)?;
+    let legion = &game.state.legions[i];
+    if legion.moved {
+        return refuse(
+            MOVEMENT,
+            format!("legion {marker} has moved already this turn"),
+        );
+    }
+    if game.state.roll.is_none() {
+        return refuse(MOVEMENT, "roll for movement first");
+    }
+    let occ = occupancy(game, player);
+    let targets = normal_moves(game, legion, &occ);
+    let target = MoveTarget {
+        land: to,
+        entered_from: from,
+    };
+    if !targets.contains(&target) {
+        return Err(refusal::why_not_move(game, legion, to, from, &occ));
+    }
+    let start = legion.land;
+    let l = &mut game.state.legions[i];
+    l.land = to;
+    l.moved = true;
+    l.entered_from = Some(from);
+    events.push(Event::Moved {
+        legion: marker,
+        from: start,
+        to,
+    });
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn teleport(
+    game: &mut Game,
+    player: PlayerId,
+    marker: Marker,
+    to: LandId,
+    kind: TeleportKind,
+    lord: CharacterId,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let i = owned_legion(game, player, marker)?;
+    let occ = occupancy(game, player);
+    let wanted = Action::Teleport {
+        legion: marker,
+        to,
+        kind,
+        lord,
+    };
+    if !teleports(game, &game.state.legions[i], &occ).contains(&wanted) {
+        let l = &game.state.legions[i];
+        return Err(refusal::why_not_teleport(game, l, to, kind, lord, &occ));
+    }
+    let from = game.state.legions[i].land;
+    game.state.teleports += 1;
+    let l = &mut game.state.legions[i];
+    l.land = to;
+    l.moved = true;
+    l.entered_from = None;
+    // Teleportation: "The Mover must reveal the identity of the Lord".
+    l.revealed = merge_revealed(&l.revealed, &[lord]);
+    events.push(Event::Teleported {
+        legion: marker,
+        from,
+        to,
+    });
+    events.push(Event::Revealed {
+        legion: marker,
+        characters: vec![lord],
+        to: None,
+    });
+    Ok(())
+}
+
+/// The revealed multiset grown by `shown`, keeping counts no larger than
+/// what was shown at once.
+pub(super) fn merge_revealed(revealed: &[CharacterId], shown: &[CharacterId]) -> Vec<CharacterId> {
+    let mut out = revealed.to_vec();
+    let mut kinds = shown.to_vec();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for k in kinds {
+        let need = shown.iter().filter(|&&c| c == k).count();
+        let have = out.iter().filter(|&&c| c == k).count();
+        out.extend(std::iter::repeat_n(k, need.saturating_sub(have)));
+    }
+    sorted(out)
+}
+
+pub(super) fn done_moving(
+    game: &mut Game,
+    player: PlayerId,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    done_moving_check(game, player)?;
+    // Split legions that could not part recombine (reference sheet, Commencement):
+    // all of the player's legions in one land join the one they split from.
+    loop {
+        let pair = {
+            let mine: Vec<&Legion> = game
+                .state
+                .legions
+                .iter()
+                .filter(|l| l.owner == player)
+                .collect();
+            mine.iter().find_map(|a| {
+                mine.iter()
+                    .find(|b| {
+                        b.marker != a.marker
+                            && b.land == a.land
+                            && b.split_from.is_some()
+                            && a.split_from != Some(b.marker)
+                    })
+                    .map(|b| (a.marker, b.marker))
+            })
+        };
+        let Some((keep, gone)) = pair else { break };
+        let Some(j) = legion_index(game, gone) else {
+            break;
+        };
+        let removed = game.state.legions.remove(j);
+        game.state.players[player.0 as usize]
+            .markers
+            .push(removed.marker);
+        game.state.players[player.0 as usize]
+            .markers
+            .sort_unstable();
+        if let Some(k) = legion_index(game, keep) {
+            let l = &mut game.state.legions[k];
+            l.characters = sorted([l.characters.clone(), removed.characters].concat());
+            l.revealed.clear();
+            l.seen_by = 0;
+        }
+        events.push(Event::Recombined {
+            legion: keep,
+            with: gone,
+        });
+    }
+    for l in game.state.legions.iter_mut().filter(|l| l.owner == player) {
+        l.split_from = None;
+    }
+    game.state.phase = Phase::Engage;
+    if engaged_lands(game).is_empty() {
+        game.state.phase = Phase::Muster;
+    }
+    Ok(())
+}
+
+pub(super) fn muster(
+    game: &mut Game,
+    player: PlayerId,
+    marker: Marker,
+    recruit: CharacterId,
+    reveal: &[CharacterId],
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let i = owned_legion(game, player, marker)?;
+    let l = &game.state.legions[i];
+    if !l.moved {
+        return refuse(
+            ENLISTMENT,
+            "a legion is only eligible to muster if it moved this turn",
+        );
+    }
+    if l.mustered {
+        return refuse(
+            ENLISTMENT,
+            "no legion may muster more than one character per game turn",
+        );
+    }
+    if l.height() >= game.variant.rules.legions.max_size as usize {
+        return refuse(ENLISTMENT, "a legion with 7 characters cannot muster");
+    }
+    let option = MusterOption {
+        recruit,
+        reveal: sorted(reveal.to_vec()),
+    };
+    if !muster_options(game, l).contains(&option) {
+        return Err(refusal::why_not_muster(game, l, &option));
+    }
+    do_muster(game, marker, option, events);
+    Ok(())
+}
+
+pub(super) fn do_muster(
+    game: &mut Game,
+    marker: Marker,
+    option: MusterOption,
+    events: &mut Vec<Event>,
+) {
+    add_from_caretaker(game, marker, option.recruit);
+    if let Some(i) = legion_index(game, marker) {
+        let l = &mut game.state.legions[i];
+        l.mustered = true;
+        l.revealed = merge_revealed(&l.revealed, &option.reveal);
+        l.seen_by = 0;
+    }
+    if !option.reveal.is_empty() {
+        events.push(Event::Revealed {
+            legion: marker,
+            characters: option.reveal.clone(),
+            to: None,
+        });
+    }
+    events.push(Event::Mustered {
+        legion: marker,
+        character: option.recruit,
+    });
+}
+
+pub(super) fn end_turn(game: &mut Game, events: &mut Vec<Event>) {
+    // "For a Shorter Game": a point total ends the game at the end of that turn.
+    let limit = match game.option("point_limit") {
+        Some(OptionValue::Int(n)) if *n > 0 => Some(*n as u32),
+        _ => None,
+    };
+    let alive: Vec<PlayerId> = (0..game.state.players.len() as u8)
+        .map(PlayerId)
+        .filter(|p| game.state.players[p.0 as usize].alive)
+        .collect();
+    let best = alive
+        .iter()
+        .map(|p| game.state.players[p.0 as usize].score)
+        .max()
+        .unwrap_or(0);
+    let hooked = call_hook::<_, Option<u8>>(
+        game,
+        hook::GAME_OVER,
+        (game.state.turn, alive.len() as u32, best),
+    );
+    if let Some(Some(w)) = hooked
+        && alive.contains(&PlayerId(w))
+    {
+        game_over(game, Outcome::Winner(PlayerId(w)), events);
+        return;
+    }
+    if limit.is_some_and(|l| best >= l) {
+        let leaders: Vec<PlayerId> = alive
+            .into_iter()
+            .filter(|p| game.state.players[p.0 as usize].score == best)
+            .collect();
+        let outcome = if leaders.len() == 1 {
+            Outcome::Winner(leaders[0])
+        } else {
+            Outcome::Draw(leaders)
+        };
+        game_over(game, outcome, events);
+        return;
+    }
+    next_player(game, events);
+}
+
+pub(super) fn next_player(game: &mut Game, events: &mut Vec<Event>) {
+    let order = turn_order(game);
+    let at = order
+        .iter()
+        .position(|&p| p == game.state.active)
+        .unwrap_or(0);
+    for step in 1..=order.len() {
+        let p = order[(at + step) % order.len()];
+        if game.state.players[p.0 as usize].alive {
+            if at + step >= order.len() {
+                // Past the last seat: a new game turn.
+                game.state.turn += 1;
+            }
+            begin_turn(game, p, events);
+            return;
+        }
+    }
+}
