@@ -289,20 +289,27 @@ impl<'v> Battle<'v> {
         }
     }
 
+    /// A unit and a target both on the battleland: the unit and both hexes.
+    fn both_placed(
+        &self,
+        unit: UnitId,
+        target: UnitId,
+    ) -> Result<(&Unit, HexId, HexId), BattleError> {
+        let units = &self.state.units;
+        let u = units.get(unit as usize).ok_or(BattleError::NoUnit(unit))?;
+        let t = units
+            .get(target as usize)
+            .ok_or(BattleError::NoUnit(target))?;
+        match (u.hex(), t.hex()) {
+            (Some(from), Some(to)) => Ok((u, from, to)),
+            _ => refuse("both must be on the battleland"),
+        }
+    }
+
     /// The line-of-sight query: range, the hexes crossed, and why not.
     pub fn line_of_sight(&self, unit: UnitId, target: UnitId) -> Result<SightReport, BattleError> {
         let s = &self.state;
-        let u = s
-            .units
-            .get(unit as usize)
-            .ok_or(BattleError::NoUnit(unit))?;
-        let t = s
-            .units
-            .get(target as usize)
-            .ok_or(BattleError::NoUnit(target))?;
-        let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
-            return refuse("both must be on the battleland");
-        };
+        let (u, from, to) = self.both_placed(unit, target)?;
         let magic = self
             .variant
             .character(u.character)
@@ -330,17 +337,7 @@ impl<'v> Battle<'v> {
     /// enemy whether hits may carry over to it.
     pub fn strike_report(&self, unit: UnitId, target: UnitId) -> Result<StrikeReport, BattleError> {
         let s = &self.state;
-        let u = s
-            .units
-            .get(unit as usize)
-            .ok_or(BattleError::NoUnit(unit))?;
-        let t = s
-            .units
-            .get(target as usize)
-            .ok_or(BattleError::NoUnit(target))?;
-        let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
-            return refuse("both must be on the battleland");
-        };
+        let (u, from, to) = self.both_placed(unit, target)?;
         let contact = self.geo.in_contact(self.land, from, to);
         let p = self.strike_params(s, unit, target, false)?;
         let c = Carry {
