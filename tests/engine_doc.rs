@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -71,27 +69,7 @@ fn parse(text: &str) -> Doc {
 
 /// Runs the requests in a fresh engine in `dir`, returning its output lines.
 fn run(dir: &Path, requests: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
-        .arg("engine")
-        .arg("--saves")
-        .arg(dir)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("titan engine starts");
-    let mut input = child.stdin.take().unwrap();
-    for r in requests {
-        writeln!(input, "{r}").unwrap();
-    }
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    common::engine_session(dir, Some(dir), requests)
 }
 
 #[test]

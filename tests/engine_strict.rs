@@ -4,32 +4,11 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 /// Runs one engine session on these lines; the raw response lines.
 fn session(lines: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
-        .arg("engine")
-        .current_dir(common::root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    for l in lines {
-        writeln!(input, "{l}").unwrap();
-    }
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect()
+    common::engine_session(&common::root(), None, lines)
 }
 
 fn json(line: &str) -> Value {

@@ -5,33 +5,15 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
 /// Runs one engine session with saves below `saves`; returns the answers.
 fn session(saves: &Path, requests: &[Value]) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
-        .arg("engine")
-        .arg("--saves")
-        .arg(saves)
-        .current_dir(common::root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("titan engine starts");
-    {
-        let mut input = child.stdin.take().unwrap();
-        for r in requests {
-            writeln!(input, "{r}").unwrap();
-        }
-    }
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
+    common::engine_session(&common::root(), Some(saves), requests)
+        .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }

@@ -19,6 +19,42 @@ pub fn titan(args: &[&str]) -> std::process::Output {
         .expect("titan runs")
 }
 
+/// Runs one `titan engine` session in `dir` (saves below `saves`, when
+/// given), sending it these request lines; its response lines.
+pub fn engine_session<L: std::fmt::Display>(
+    dir: &Path,
+    saves: Option<&Path>,
+    requests: &[L],
+) -> Vec<String> {
+    use std::io::Write;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_titan"));
+    command.arg("engine");
+    if let Some(saves) = saves {
+        command.arg("--saves").arg(saves);
+    }
+    let mut child = command
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("titan engine starts");
+    let mut input = child.stdin.take().unwrap();
+    for r in requests {
+        writeln!(input, "{r}").unwrap();
+    }
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "titan engine ends well at end of input"
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
 /// Load options as the `titan` command uses them in this repository.
 pub fn options() -> LoadOptions {
     LoadOptions {
