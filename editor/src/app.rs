@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke};
+use egui::{Color32, Pos2, Rect, Shape, Stroke};
 use titan_core::battleland::HexId;
 use titan_core::diag::Diagnostic;
 use titan_core::format::{Place, Side, Sign};
@@ -685,18 +685,15 @@ impl EditorApp {
             return;
         };
         let data = project.data();
-        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-        self.board_view.rect = response.rect;
-        if !self.board_view.fitted {
+        let (response, painter) = self.board_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
             for land in &data.masterboard.lands {
                 for p in triangle(land.position) {
                     bounds.extend_with(p);
                 }
             }
-            self.board_view.fit(bounds.expand(SIDE * 0.3));
-        }
-        self.board_view.interact(ui, &response);
+            bounds.expand(SIDE * 0.3)
+        });
         let view = self.board_view;
         let colour = |terrain: &str| {
             data.terrains
@@ -704,7 +701,6 @@ impl EditorApp {
                 .find(|t| t.name == terrain)
                 .map_or(Color32::GRAY, |t| rgb(t.color))
         };
-        painter.rect_filled(response.rect, 0.0, Color32::from_gray(30));
         for land in &data.masterboard.lands {
             let pts: Vec<Pos2> = triangle(land.position)
                 .iter()
@@ -1074,18 +1070,14 @@ impl EditorApp {
             return;
         };
         let data = project.data();
-        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-        self.hex_view.rect = response.rect;
-        if !self.hex_view.fitted {
+        let (response, painter) = self.hex_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
             for h in HexId::all() {
                 bounds.extend_with(hex_centre(h));
             }
-            self.hex_view.fit(bounds.expand(HEX * 1.6));
-        }
-        self.hex_view.interact(ui, &response);
+            bounds.expand(HEX * 1.6)
+        });
         let view = self.hex_view;
-        painter.rect_filled(response.rect, 0.0, Color32::from_gray(30));
         let colour = |name: &str| {
             data.hazards
                 .iter()

@@ -51,6 +51,25 @@ impl View {
         self.fitted = true;
     }
 
+    /// Takes the rest of `ui` as this view's canvas: fits it to `bounds`
+    /// (board units, asked for only on the first frame), pans and zooms it,
+    /// and paints its background.
+    pub fn canvas(
+        &mut self,
+        ui: &mut egui::Ui,
+        bounds: impl FnOnce() -> Rect,
+    ) -> (egui::Response, egui::Painter) {
+        let (response, painter) =
+            ui.allocate_painter(ui.available_size(), egui::Sense::click_and_drag());
+        self.rect = response.rect;
+        if !self.fitted {
+            self.fit(bounds());
+        }
+        self.interact(ui, &response);
+        painter.rect_filled(response.rect, 0.0, egui::Color32::from_gray(30));
+        (response, painter)
+    }
+
     /// Drag to pan, scroll or pinch to zoom about the pointer.
     pub fn interact(&mut self, ui: &egui::Ui, response: &egui::Response) {
         if response.dragged_by(egui::PointerButton::Secondary)
@@ -70,6 +89,24 @@ impl View {
             }
         }
     }
+}
+
+/// A counter's face: filled in `fill`, outlined thick and yellow when
+/// selected.
+pub fn counter_face(
+    painter: &egui::Painter,
+    rect: Rect,
+    corner: f32,
+    fill: egui::Color32,
+    selected: bool,
+) {
+    painter.rect_filled(rect, corner, fill);
+    let stroke = if selected {
+        egui::Stroke::new(3.0, egui::Color32::YELLOW)
+    } else {
+        egui::Stroke::new(1.0, egui::Color32::BLACK)
+    };
+    painter.rect_stroke(rect, corner, stroke, egui::StrokeKind::Outside);
 }
 
 // ---------------------------------------------------------------------------

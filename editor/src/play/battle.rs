@@ -4,7 +4,7 @@
 //! targets with strike numbers and dice before the roll, lines of sight,
 //! carry-overs, summons and reinforcements, the round and the dice.
 
-use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, vec2};
+use egui::{Color32, Pos2, Rect, Shape, Stroke, vec2};
 use titan_core::battle::{self, BattleEvent, BattleSide, Status, UnitId, UnitView};
 use titan_core::battleland::HexId;
 use titan_core::game::{Action, Event};
@@ -156,18 +156,14 @@ impl GameScreen {
                 _ => None,
             })
             .collect();
-        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-        self.hex_view.rect = response.rect;
-        if !self.hex_view.fitted {
+        let (response, painter) = self.hex_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
             for h in HexId::all() {
                 bounds.extend_with(hex_centre(h));
             }
-            self.hex_view.fit(bounds.expand(HEX * 1.3));
-        }
-        self.hex_view.interact(ui, &response);
+            bounds.expand(HEX * 1.3)
+        });
         let hv = self.hex_view;
-        painter.rect_filled(response.rect, 0.0, Color32::from_gray(30));
         let land = data
             .battlelands
             .iter()
@@ -328,20 +324,7 @@ impl GameScreen {
         selected: bool,
     ) {
         let rect = Rect::from_center_size(at, vec2(size, size * 0.78));
-        painter.rect_filled(rect, 4.0, self.side_colour(info, u.side));
-        painter.rect_stroke(
-            rect,
-            4.0,
-            Stroke::new(
-                if selected { 3.0 } else { 1.0 },
-                if selected {
-                    Color32::YELLOW
-                } else {
-                    Color32::BLACK
-                },
-            ),
-            egui::StrokeKind::Outside,
-        );
+        crate::draw::counter_face(painter, rect, 4.0, self.side_colour(info, u.side), selected);
         let name_font = egui::FontId::proportional((size * 0.2).clamp(6.0, 18.0));
         painter.text(
             rect.center_top() + vec2(0.0, size * 0.06),

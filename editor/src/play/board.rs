@@ -65,20 +65,16 @@ impl GameScreen {
         let view = self.view();
         let actions = self.my_actions();
         let targets = self.targets(&actions);
-        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-        self.board_view.rect = response.rect;
-        if !self.board_view.fitted {
+        let (response, painter) = self.board_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
             for id in variant.board.lands() {
                 for p in triangle(variant.board.land(id).position) {
                     bounds.extend_with(p);
                 }
             }
-            self.board_view.fit(bounds.expand(SIDE * 0.3));
-        }
-        self.board_view.interact(ui, &response);
+            bounds.expand(SIDE * 0.3)
+        });
         let bv = self.board_view;
-        painter.rect_filled(response.rect, 0.0, Color32::from_gray(30));
         let font = egui::FontId::proportional((7.0 * bv.zoom).clamp(6.0, 26.0));
         let screen_tri = |id: LandId| -> Vec<Pos2> {
             triangle(variant.board.land(id).position)
@@ -180,20 +176,7 @@ impl GameScreen {
                 let at = bv.to_screen(centre + marker_offset(i, legions.len()));
                 let rect = Rect::from_center_size(at, vec2(size, size));
                 let selected = self.selected == Some(l.marker);
-                painter.rect_filled(rect, 3.0, seat_colour(l.owner));
-                painter.rect_stroke(
-                    rect,
-                    3.0,
-                    Stroke::new(
-                        if selected { 3.0 } else { 1.0 },
-                        if selected {
-                            Color32::YELLOW
-                        } else {
-                            Color32::BLACK
-                        },
-                    ),
-                    egui::StrokeKind::Outside,
-                );
+                crate::draw::counter_face(painter, rect, 3.0, seat_colour(l.owner), selected);
                 // The marker's number on top, the height large below.
                 painter.text(
                     rect.center_top() + vec2(0.0, size * 0.05),
