@@ -3,7 +3,10 @@
 //! characters and make one musterable, and the saved folder is then loaded
 //! and compiled as `titan check` does.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{repo, workspace};
+use std::path::Path;
 
 use egui::accesskit::Role;
 use egui::{Key, Modifiers, Vec2};
@@ -11,36 +14,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::format::Needs;
 use titan_editor::{EditorApp, Tab};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-/// A copy of the bundled variants and `scripts/` in a temporary folder.
-fn workspace() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for v in ["battlelands-1981", "titan", "titan-shorter"] {
-        copy_tree(
-            &repo().join("variants").join(v),
-            &tmp.path().join("variants").join(v),
-        );
-    }
-    copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
-    tmp
-}
 
 fn harness(dir: &Path) -> Harness<'static, EditorApp> {
     let mut app = EditorApp::new(dir, dir.parent().unwrap());

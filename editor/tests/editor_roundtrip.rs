@@ -2,27 +2,13 @@
 //! every bundled variant and the hooked fixture; an edit that is undone
 //! writes nothing either; and a saved edit changes only its own file.
 
+mod common;
+
+use common::{copy_tree, repo};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use titan_editor::project::Project;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 /// Every file under `dir` with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -43,15 +29,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 /// The bundled variants and the fixtures, copied beside a scripts folder.
 fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
-    let tmp = tempfile::tempdir().unwrap();
-    // The bundled variants only: a user's own beside them is not the tests'.
-    for v in ["battlelands-1981", "titan", "titan-shorter"] {
-        copy_tree(
-            &repo().join("variants").join(v),
-            &tmp.path().join("variants").join(v),
-        );
-    }
-    copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
+    let tmp = common::workspace();
     for f in std::fs::read_dir(repo().join("tests/fixtures")).unwrap() {
         let f = f.unwrap();
         copy_tree(&f.path(), &tmp.path().join("variants").join(f.file_name()));

@@ -4,7 +4,10 @@
 //! state and the files on disk. Each test works on a copy of the bundled
 //! variants in a temporary folder.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::workspace;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use egui::{Pos2, Vec2};
@@ -12,37 +15,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::format::{LandDef, Side, Sign};
 use titan_editor::{EditorApp, Pending, Tab};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-/// A copy of `variants/` and `scripts/` in a temporary folder.
-fn workspace() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    // The bundled variants only: a user's own beside them is not the tests'.
-    for v in ["battlelands-1981", "titan", "titan-shorter"] {
-        copy_tree(
-            &repo().join("variants").join(v),
-            &tmp.path().join("variants").join(v),
-        );
-    }
-    copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
-    tmp
-}
 
 fn harness(dir: &Path, watch: bool) -> Harness<'static, EditorApp> {
     let mut app = EditorApp::new(dir, dir.parent().unwrap());

@@ -3,7 +3,10 @@
 //! places the app drew lands and hexes) and the tests check what is rendered
 //! and the game reached. Saves go to a temporary data folder.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::repo;
+use std::path::Path;
 
 use egui::{Pos2, Vec2};
 use egui_kittest::Harness;
@@ -14,10 +17,6 @@ use titan_core::game::{Action, Phase, PlayerId};
 use titan_editor::PlayApp;
 use titan_editor::play::{GameScreen, Seat};
 use titan_editor::session::{LocalSession, SPECTATOR};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn harness(data: &Path) -> Harness<'static, PlayApp> {
     let app = PlayApp::new(&repo().join("variants"), data);
