@@ -50,7 +50,7 @@ end)
 -- that needs the platform. Neither changes a strike: the spell and ability
 -- scripts of the next step read them.
 local markers = {
-  "flag:caster", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
+  "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
   "pending:necromancer_drain", "pending:golem_stone_skin", "pending:executer_trophies",
   "pending:guardian_bonus", "pending:immortal_rejoins", "pending:jabberwok_doubles",
   "pending:pegasus_rider", "pending:knight_crusade", "pending:pixie_reinforcement",
