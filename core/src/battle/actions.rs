@@ -19,31 +19,29 @@ impl<'v> Battle<'v> {
                 return out;
             }
             Phase::Maneuver => {
-                let occupied = occupied(s);
+                let occupied = occupied_set(s);
                 for (i, u) in s.units.iter().enumerate() {
                     if u.side != s.moving {
                         continue;
                     }
                     if let Some(from) = self.move_origin(s, u) {
-                        for h in
-                            geometry::reach(self.variant, self.land, u.character, from, &occupied)
-                        {
+                        self.each_reached(u.character, from, occupied, |h| {
                             out.push(Action::Move {
                                 unit: i as UnitId,
                                 to: h,
-                            });
-                        }
+                            })
+                        });
                     }
                 }
                 if self.may_summon(s) {
                     for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
                         let from = From::Edge(s.attacker_edge);
-                        for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
+                        self.each_reached(ch, from, occupied, |h| {
                             out.push(Action::Summon {
                                 choice: c as u8,
                                 to: h,
-                            });
-                        }
+                            })
+                        });
                     }
                 }
                 if self.may_reinforce(s) {
@@ -52,12 +50,12 @@ impl<'v> Battle<'v> {
                             continue;
                         }
                         let from = From::Edge(s.attacker_edge.opposite());
-                        for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
+                        self.each_reached(ch, from, occupied, |h| {
                             out.push(Action::Reinforce {
                                 choice: c as u8,
                                 to: h,
-                            });
-                        }
+                            })
+                        });
                     }
                 }
                 out.push(Action::EndManeuver);
@@ -74,8 +72,8 @@ impl<'v> Battle<'v> {
                     if u.side != striking || u.strikes_left == 0 || u.hex().is_none() {
                         continue;
                     }
-                    let targets = self.contact_targets(s, i as UnitId);
-                    for &t in &targets {
+                    let before = out.len();
+                    for t in self.each_contact_target(s, i as UnitId) {
                         out.push(Action::Strike {
                             unit: i as UnitId,
                             target: t,
@@ -83,10 +81,8 @@ impl<'v> Battle<'v> {
                             forgo_bonus: false,
                         });
                     }
-                    if targets.is_empty()
-                        && striking == s.moving
-                        && !self.in_contact_any(s, i as UnitId)
-                    {
+                    // No strike listed: no living enemy in contact.
+                    if out.len() == before && striking == s.moving {
                         for (j, t) in s.units.iter().enumerate() {
                             if t.side != u.side
                                 && t.hex().is_some()
@@ -110,6 +106,33 @@ impl<'v> Battle<'v> {
         out
     }
 
+    /// Calls `f` with every hex `character` may move to from `from`, in the
+    /// order of [`geometry::reach`], with no list built.
+    fn each_reached(
+        &self,
+        character: CharacterId,
+        from: From,
+        occupied: HexSet,
+        mut f: impl FnMut(HexId),
+    ) {
+        if from == From::Area {
+            // In the area's order, as the data lists it.
+            for &h in &self.land.defender_area {
+                if occupied & bit(h) == 0 {
+                    f(h);
+                }
+            }
+            return;
+        }
+        let set = geometry::reach_set(self.variant, self.land, character, from, occupied);
+        hexes(set).for_each(f);
+    }
+
+    /// May `character` move from `from` to `to`?
+    fn reaches(&self, character: CharacterId, from: From, occupied: HexSet, to: HexId) -> bool {
+        geometry::reach_set(self.variant, self.land, character, from, occupied) & bit(to) != 0
+    }
+
     /// Brings a summoned character (attacker) or a reinforcement (defender)
     /// onto `to`, which it must reach from its side's edge this phase.
     pub(super) fn enter_newcomer(
@@ -124,8 +147,7 @@ impl<'v> Battle<'v> {
             BattleSide::Attacker => s.attacker_edge,
             BattleSide::Defender => s.attacker_edge.opposite(),
         };
-        let occ = occupied(s);
-        if !geometry::reach(self.variant, self.land, ch, From::Edge(edge), &occ).contains(&to) {
+        if !self.reaches(ch, From::Edge(edge), occupied_set(s), to) {
             let whose = match side {
                 BattleSide::Attacker => "attacker",
                 BattleSide::Defender => "defender",
@@ -228,8 +250,7 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                let occ = occupied(s);
-                if !geometry::reach(self.variant, self.land, u.character, from, &occ).contains(to) {
+                if !self.reaches(u.character, from, occupied_set(s), *to) {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,

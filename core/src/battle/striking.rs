@@ -4,32 +4,48 @@
 use super::*;
 
 impl<'v> Battle<'v> {
+    /// The hexes of the living enemies of `side` on the battleland (the
+    /// slain stay until the end of the strike phase, out of contact).
+    pub(super) fn enemy_hexes(&self, s: &State, side: BattleSide) -> HexSet {
+        s.units
+            .iter()
+            .filter(|t| t.side != side && !t.is_slain())
+            .filter_map(Unit::hex)
+            .fold(0, |m, h| m | bit(h))
+    }
+
     pub(super) fn in_contact_any(&self, s: &State, unit: UnitId) -> bool {
         let u = &s.units[unit as usize];
         let Some(h) = u.hex() else { return false };
-        s.units.iter().any(|t| {
-            t.side != u.side
-                && !t.is_slain()
-                && t.hex()
-                    .is_some_and(|th| self.geo.in_contact(self.land, h, th))
-        })
+        self.geo.contact[h.0 as usize] & self.enemy_hexes(s, u.side) != 0
     }
 
-    /// Living enemies in contact with `unit`.
+    /// Living enemies in contact with `unit`, in unit order.
     pub(super) fn contact_targets(&self, s: &State, unit: UnitId) -> Vec<UnitId> {
+        self.each_contact_target(s, unit).collect()
+    }
+
+    /// [`Battle::contact_targets`] without building the list.
+    pub(super) fn each_contact_target<'a>(
+        &self,
+        s: &'a State,
+        unit: UnitId,
+    ) -> impl Iterator<Item = UnitId> + 'a {
         let u = &s.units[unit as usize];
-        let Some(h) = u.hex() else { return Vec::new() };
+        let (side, contact) = match u.hex() {
+            Some(h) => (u.side, self.geo.contact[h.0 as usize]),
+            None => (u.side, 0),
+        };
         s.units
             .iter()
             .enumerate()
-            .filter(|(_, t)| {
-                t.side != u.side
+            .filter(move |(_, t)| {
+                contact != 0
+                    && t.side != side
                     && !t.is_slain()
-                    && t.hex()
-                        .is_some_and(|th| self.geo.in_contact(self.land, h, th))
+                    && t.hex().is_some_and(|th| contact & bit(th) != 0)
             })
             .map(|(i, _)| i as UnitId)
-            .collect()
     }
 
     /// A character of the striking side in contact that has not struck.
@@ -37,12 +53,13 @@ impl<'v> Battle<'v> {
         let Phase::Strike { striking } = s.phase else {
             return None;
         };
+        let enemies = self.enemy_hexes(s, striking);
         (0..s.units.len() as UnitId).find(|&i| {
             let u = &s.units[i as usize];
             u.side == striking
                 && u.strikes_left > 0
-                && u.hex().is_some()
-                && self.in_contact_any(s, i)
+                && u.hex()
+                    .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0)
         })
     }
 
