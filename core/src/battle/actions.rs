@@ -9,7 +9,8 @@ impl<'v> Battle<'v> {
     /// a declared higher number or forgone bonuses is also accepted.
     pub fn legal_actions(&self) -> Vec<Action> {
         let s = &self.state;
-        let mut out = Vec::new();
+        // Enough for most decisions, so that listing does not regrow.
+        let mut out = Vec::with_capacity(64);
         match s.phase {
             Phase::Over => return out,
             Phase::ChooseEdge => {
@@ -61,6 +62,7 @@ impl<'v> Battle<'v> {
                 out.push(Action::EndManeuver);
             }
             Phase::Strike { striking } => {
+                let occupied = occupied_set(s);
                 if let Some(c) = s.carry {
                     for t in self.carry_targets(s, c).unwrap_or_default() {
                         out.push(Action::CarryOver { target: Some(t) });
@@ -68,27 +70,39 @@ impl<'v> Battle<'v> {
                     out.push(Action::CarryOver { target: None });
                     return out;
                 }
+                // Built once for the decision: the living enemies' hexes.
+                let enemies = self.enemy_hexes(s, striking);
+                // A character in contact that has not struck (as `must_strike`).
+                let mut must = false;
                 for (i, u) in s.units.iter().enumerate() {
-                    if u.side != striking || u.strikes_left == 0 || u.hex().is_none() {
+                    if u.side != striking || u.strikes_left == 0 {
                         continue;
                     }
-                    let before = out.len();
-                    for t in self.each_contact_target(s, i as UnitId) {
-                        out.push(Action::Strike {
-                            unit: i as UnitId,
-                            target: t,
-                            strike_number: None,
-                            forgo_bonus: false,
-                        });
-                    }
-                    // No strike listed: no living enemy in contact.
-                    if out.len() == before && striking == s.moving {
+                    let Some(h) = u.hex() else { continue };
+                    let contact = self.geo.contact[h.0 as usize] & enemies;
+                    if contact != 0 {
+                        must = true;
+                        for (j, t) in s.units.iter().enumerate() {
+                            if t.side != striking
+                                && !t.is_slain()
+                                && t.hex().is_some_and(|th| contact & bit(th) != 0)
+                            {
+                                out.push(Action::Strike {
+                                    unit: i as UnitId,
+                                    target: j as UnitId,
+                                    strike_number: None,
+                                    forgo_bonus: false,
+                                });
+                            }
+                        }
+                    } else if striking == s.moving
+                        && self.variant.character(u.character).rangestrike.is_some()
+                    {
                         for (j, t) in s.units.iter().enumerate() {
                             if t.side != u.side
                                 && t.hex().is_some()
                                 && !t.is_slain()
-                                && self.may_see(s, i as UnitId, j as UnitId)
-                                && self.rangestrike_check(s, i as UnitId, j as UnitId).is_ok()
+                                && self.may_rangestrike(s, i as UnitId, j as UnitId, occupied)
                             {
                                 out.push(Action::Rangestrike {
                                     unit: i as UnitId,
@@ -98,7 +112,7 @@ impl<'v> Battle<'v> {
                         }
                     }
                 }
-                if self.must_strike(s).is_none() {
+                if !must {
                     out.push(Action::EndStrikes);
                 }
             }

@@ -138,7 +138,14 @@ impl<'v> Battle<'v> {
     /// A quick test that [`Battle::sight`] would find an open line from
     /// `unit` to `target` (both on the battleland): false only where it would
     /// not, so that listing rangestrikes words no refusal and draws no line.
-    pub(super) fn may_see(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
+    /// `occupied`: the hexes holding a character.
+    pub(super) fn may_see(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        occupied: HexSet,
+    ) -> bool {
         let v = self.variant;
         let u = &s.units[unit as usize];
         let (Some(from), Some(to)) = (u.hex(), s.units[target as usize].hex()) else {
@@ -147,19 +154,48 @@ impl<'v> Battle<'v> {
         let Some(rs) = &v.character(u.character).rangestrike else {
             return false;
         };
-        let (first, second) = geometry::lines_between(from, to);
-        let range = first.len() as u8;
+        let range = geometry::distance(from, to) + 1;
         let max = v.character(u.character).skill.min(v.rules.battle.max_range);
-        if self.geo.in_contact(self.land, from, to) || range < 2 || range > max {
+        if self.geo.contact[from.0 as usize] & bit(to) != 0 || range < 2 || range > u32::from(max) {
             return false;
         }
         if rs.magic {
             return true;
         }
-        let occupied = |h: HexId| occupant_but(s, h, target).is_some();
-        std::iter::once(first)
-            .chain(second)
-            .any(|p| geometry::blocker(v, self.land, p, &occupied).is_none())
+        // Only the hexes between the ends count, so the target's own does not.
+        let tables = v.battle_tables.land(self.land.terrain.index());
+        tables
+            .sight(from, to)
+            .iter()
+            .any(|&m| m & (occupied | tables::BLOCKED) == 0)
+    }
+
+    /// Whether [`Battle::rangestrike_check`] would accept a rangestrike of
+    /// `unit` (on the battleland, in contact with no enemy) at `target` (a
+    /// living enemy on the battleland), without wording a refusal: with no
+    /// Lua to call, nothing but the line of sight and immunity can refuse it.
+    pub(super) fn may_rangestrike(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        occupied: HexSet,
+    ) -> bool {
+        if !self.may_see(s, unit, target, occupied) {
+            return false;
+        }
+        if self.use_hooks && self.lua.is_some() {
+            // Hooks may refuse (fail): ask the full check.
+            return self.rangestrike_check(s, unit, target).is_ok();
+        }
+        let v = self.variant;
+        let magic = v
+            .character(s.units[unit as usize].character)
+            .rangestrike
+            .as_ref()
+            .is_some_and(|r| r.magic);
+        let t = v.character(s.units[target as usize].character);
+        magic || !v.class(t.class).rangestrike_immune
     }
 
     /// May `unit` rangestrike `target` now? The parameters and the path.
