@@ -208,7 +208,8 @@ impl<'v> Battle<'v> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
         }
-        let mut ev = Vec::new();
+        // Room for an action's events (a strike, a slaying, a new phase).
+        let mut ev = Vec::with_capacity(8);
         if let Action::Concede(side) = action {
             if s.carry.is_some() {
                 return refuse("carry-over hits are pending: carry them over or drop them first");

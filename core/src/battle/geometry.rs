@@ -180,13 +180,16 @@ pub fn reach_set(
     let tables = &variant.battle_tables;
     let moves = &tables.land(land.terrain.index()).moves[tables.move_class(character)];
     let free = !occupied & ALL_HEXES;
-    // `level[rem]`: hexes reached with `rem` movement left (a hex may be in
-    // several; its best is the highest).
-    let mut level = [0 as HexSet; MAX_MOVEMENT + 1];
+    // The hexes reached with `rem` movement left (`here`), one less
+    // (`next`) and two less (`after`), as the flood goes down from `skill`; a
+    // hex may be reached at several levels, its best is the highest. Every
+    // step costs at least one, so a hex's best is final once every level
+    // above it has been expanded: each hex is expanded once, at its best.
+    let (mut here, mut next, mut after, mut stopped) = (0, 0, 0, 0);
     let start = match from {
         From::Area => return land.defender_area.iter().fold(0, |m, &h| m | bit(h)) & free,
         From::Hex(h) => {
-            level[skill] = bit(h);
+            here = bit(h);
             bit(h)
         }
         From::Edge(edge) => {
@@ -194,33 +197,37 @@ pub fn reach_set(
             // side of entry and is the first count of the move.
             let first = shape().edge_hexes[edge_index(edge)] & free;
             if skill >= 1 {
-                level[skill - 1] |= moves.enter[0] & first;
-                level[0] |= moves.enter[2] & first;
+                next = moves.enter[0] & first;
+                stopped = moves.enter[2] & first;
             }
             if skill >= 2 {
-                level[skill - 2] |= moves.enter[1] & first;
-                level[0] |= moves.enter[3] & first;
+                after = moves.enter[1] & first;
+                stopped |= moves.enter[3] & first;
             }
             0
         }
     };
-    // Every step costs at least one, so a hex's best is final once every
-    // level above it has been expanded: expand from the most left down.
     let mut done = 0;
     for rem in (1..=skill).rev() {
-        let new = level[rem] & !done;
-        done |= level[rem];
+        let new = here & !done;
+        done |= here;
+        let (mut one, mut two, mut stop) = (0, 0, 0);
         for h in hexes(new) {
             let step = &moves.step[h.0 as usize];
-            level[rem - 1] |= step[0] & free;
-            level[0] |= step[2] & free;
+            one |= step[0];
+            stop |= step[2];
             if rem >= 2 {
-                level[rem - 2] |= step[1] & free;
-                level[0] |= step[3] & free;
+                two |= step[1];
+                stop |= step[3];
             }
         }
+        here = next | (one & free);
+        next = after | (two & free);
+        after = 0;
+        stopped |= stop & free;
     }
-    let walked = done | level[0];
+    // `here` is now the level with nothing left.
+    let walked = done | here | stopped;
     let mut out = walked & !start;
     if c.flies {
         // Flyers pass over characters and hazards; landing in a hex that

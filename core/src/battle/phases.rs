@@ -62,6 +62,16 @@ impl<'v> Battle<'v> {
             if u.is_slain() {
                 continue;
             }
+            let tables = self.variant.battle_tables.land(self.land.terrain.index());
+            if tables.hooked & bit(h) == 0 {
+                // No hook: the `Damage` effects, summed once per variant.
+                let class = self.variant.battle_tables.move_class(u.character);
+                let hits = tables.moves[class].damage[h.0 as usize];
+                if hits > 0 {
+                    hurt.push((i, hits));
+                }
+                continue;
+            }
             let hz = self.land.hex(h).hazard;
             let native = self.variant.is_native(u.character, hz);
             let mut hits = 0u32;

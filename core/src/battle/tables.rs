@@ -63,6 +63,8 @@ pub struct LandTables {
     pub contact: [HexSet; HEX_COUNT],
     /// By movement class.
     pub moves: Vec<MoveTable>,
+    /// The hexes whose hazard has a `Hook` effect (Lua decides its damage).
+    pub hooked: HexSet,
     /// `sight[a * HEX_COUNT + b]`, one per reading of the line from `a` to
     /// `b` (the second repeats the first where there is one): the hexes
     /// between the ends where a character blocks the line (those not lower
@@ -84,6 +86,10 @@ pub struct MoveTable {
     /// Where a flyer may land: 0 at no extra cost, 1 counting one more
     /// (a hex that slows its landing); the rest block landing.
     pub landing: [HexSet; 2],
+    /// The hazard damage a character takes in each hex at the end of a
+    /// strike phase from the `Damage` effects (a hex whose hazard has a hook
+    /// is in [`LandTables::hooked`] and read from the data instead).
+    pub damage: [u8; HEX_COUNT],
 }
 
 impl BattleTables {
@@ -141,6 +147,12 @@ impl LandTables {
             .iter()
             .map(|&natives| MoveTable::new(variant, index, natives))
             .collect();
+        let hooked = HexId::all()
+            .filter(|&h| {
+                let hz = variant.hazard(land.hex(h).hazard);
+                hz.effects.iter().any(|e| matches!(e, Effect::Hook(_)))
+            })
+            .fold(0, |m, h| m | bit(h));
         let mut sight = Vec::with_capacity(HEX_COUNT * HEX_COUNT);
         for a in HexId::all() {
             for b in HexId::all() {
@@ -171,6 +183,7 @@ impl LandTables {
         LandTables {
             contact,
             moves,
+            hooked,
             sight,
         }
     }
@@ -179,6 +192,10 @@ impl LandTables {
     pub fn sight(&self, a: HexId, b: HexId) -> [u32; 2] {
         self.sight[a.0 as usize * HEX_COUNT + b.0 as usize]
     }
+}
+
+fn who_applies(w: crate::format::Who, native: bool) -> bool {
+    super::strike_who(w, native)
 }
 
 /// The kind of a step ([`MoveTable::step`]) from its two movement effects,
@@ -214,7 +231,21 @@ impl MoveTable {
         let mut step = [[0; 4]; HEX_COUNT];
         let mut enter = [0; 4];
         let mut landing = [0; 2];
+        let mut damage = [0; HEX_COUNT];
         for to in HexId::all() {
+            let hz = land.hex(to).hazard;
+            let hits: u32 = variant
+                .hazard(hz)
+                .effects
+                .iter()
+                .map(|e| match e {
+                    Effect::Damage { who, hits } if who_applies(*who, natives.contains(hz)) => {
+                        u32::from(*hits)
+                    }
+                    _ => 0,
+                })
+                .sum();
+            damage[to.0 as usize] = hits.min(255) as u8;
             if let Some(k) = kind([hex_effect(to), Move::Free]) {
                 enter[k] |= bit(to);
             }
@@ -251,6 +282,7 @@ impl MoveTable {
             step,
             enter,
             landing,
+            damage,
         }
     }
 }
