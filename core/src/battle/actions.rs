@@ -187,14 +187,22 @@ impl<'v> Battle<'v> {
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
         let mut next = self.state.clone();
-        let saved = self.rng.borrow().clone();
+        // The generator's position, not a copy of it: restoring is rare
+        // (only when the action is refused after a draw).
+        let (seed, pos) = {
+            let rng = self.rng.borrow();
+            (rng.seed(), rng.word_pos())
+        };
         match self.step(&mut next, &action) {
             Ok(events) => {
                 self.state = next;
                 Ok(events)
             }
             Err(e) => {
-                *self.rng.borrow_mut() = saved;
+                let mut rng = self.rng.borrow_mut();
+                if rng.word_pos() != pos {
+                    *rng = GameRng::at(seed, pos);
+                }
                 Err(e)
             }
         }
@@ -361,7 +369,7 @@ impl<'v> Battle<'v> {
                     return refuse("carry-over hits are pending");
                 }
                 self.check_striker(s, striking, *unit)?;
-                if !self.contact_targets(s, *unit).contains(target) {
+                if !self.each_contact_target(s, *unit).any(|t| t == *target) {
                     return refuse(
                         "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
                     );
