@@ -457,7 +457,7 @@ impl<'v> Battle<'v> {
                         "only the moving player rangestrikes (Law of the Battlelands 27.A)",
                     );
                 }
-                let (p, _) = self.rangestrike_check(s, *unit, *target)?;
+                let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
                 let (rolls, hits) = self.roll(s, p.dice, p.strike_number);
                 s.units[*unit as usize].strikes_left -= 1;
                 ev.push(BattleEvent::Struck {

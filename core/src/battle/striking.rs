@@ -201,11 +201,22 @@ impl<'v> Battle<'v> {
     /// May `unit` rangestrike `target` now? The parameters and the path.
     pub(super) fn rangestrike_check(
         &self,
-        s_: &State,
+        s: &State,
         unit: UnitId,
         target: UnitId,
     ) -> Result<(StrikeParams, Vec<HexId>), BattleError> {
-        let s = s_;
+        let (p, path) = self.rangestrike_eval(s, unit, target)?;
+        Ok((p, path.to_vec()))
+    }
+
+    /// [`Battle::rangestrike_check`] with the path in the sight table: a
+    /// refusal is worded, an accepted rangestrike builds nothing.
+    pub(super) fn rangestrike_eval(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+    ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
         let v = self.variant;
         let u = s
             .units
@@ -233,10 +244,27 @@ impl<'v> Battle<'v> {
                 "a character in contact with an enemy cannot rangestrike (Law of the Battlelands 27.B)",
             );
         }
-        let info = self.sight(s, u.character, from, to, rs.magic, target);
-        let paths = match info.path {
-            Ok(p) => p,
-            Err(reason) => return refuse(reason),
+        let occupied = occupied_set(s);
+        if !self.may_see(s, unit, target, occupied) {
+            // Word why (only here: `may_see` is false exactly where `sight`
+            // finds no open line).
+            let info = self.sight(s, u.character, from, to, rs.magic, target);
+            return refuse(info.path.err().unwrap_or_else(|| "no line of sight".into()));
+        }
+        // The open readings (magic: the first; Law of the Battlelands 27.F).
+        let (first, second) = geometry::lines_between(from, to);
+        let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
+            [Some(first), None]
+        } else {
+            let m = v
+                .battle_tables
+                .land(self.land.terrain.index())
+                .sight(from, to);
+            let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
+            [
+                Some(first).filter(|_| open(m[0])),
+                second.filter(|_| open(m[1])),
+            ]
         };
         let tclass = v.class(v.character(t.character).class);
         if tclass.rangestrike_immune && !rs.magic {
@@ -258,9 +286,9 @@ impl<'v> Battle<'v> {
         let (a, tf) = (self.fighter(s, unit), self.fighter(s, target));
         // Where the line runs along a hexside the rangestriker picks the hex
         // (reference sheet, "Rangestriking"): the open reading that strikes best.
-        let mut best: Option<(StrikeParams, Vec<HexId>)> = None;
-        for path in paths {
-            let p = strike::rangestrike(v, self.land, a, tf, &path, strength, rs.magic);
+        let mut best: Option<(StrikeParams, &'static [HexId])> = None;
+        for path in paths.into_iter().flatten() {
+            let p = strike::rangestrike(v, self.land, a, tf, path, strength, rs.magic);
             let better = best.as_ref().is_none_or(|(b, _)| {
                 (p.strike_number, std::cmp::Reverse(p.dice))
                     < (b.strike_number, std::cmp::Reverse(b.dice))
