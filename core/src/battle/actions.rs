@@ -3,6 +3,35 @@
 
 use super::*;
 
+thread_local! {
+    /// The units list of a state `apply` dropped, kept for the next copy so
+    /// that copying the state before an action allocates nothing.
+    static SPARE_UNITS: std::cell::Cell<Vec<Unit>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A copy of the state for `apply` to change, with no allocation on the
+/// common path: the units go into a spare list, the rest is cloned with the
+/// units (and the fixed dice, when there are none) set aside.
+fn copy_state(state: &mut State) -> State {
+    let units = std::mem::take(&mut state.units);
+    let dice = std::mem::take(&mut state.fixed_dice);
+    let mut next = state.clone();
+    state.units = units;
+    state.fixed_dice = dice;
+    let mut spare = SPARE_UNITS.take();
+    spare.clone_from(&state.units);
+    next.units = spare;
+    if !state.fixed_dice.is_empty() {
+        next.fixed_dice = state.fixed_dice.clone();
+    }
+    next
+}
+
+/// Keeps the units list of a dropped state for the next [`copy_state`].
+fn recycle(state: State) {
+    SPARE_UNITS.set(state.units);
+}
+
 impl<'v> Battle<'v> {
     /// Every action the side to act may take now. Strikes are listed at the
     /// strike number needed and with hazard bonuses; [`Action::Strike`] with
@@ -186,7 +215,7 @@ impl<'v> Battle<'v> {
 
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
-        let mut next = self.state.clone();
+        let mut next = copy_state(&mut self.state);
         // The generator's position, not a copy of it: restoring is rare
         // (only when the action is refused after a draw).
         let (seed, pos) = {
@@ -195,10 +224,11 @@ impl<'v> Battle<'v> {
         };
         match self.step(&mut next, &action) {
             Ok(events) => {
-                self.state = next;
+                recycle(std::mem::replace(&mut self.state, next));
                 Ok(events)
             }
             Err(e) => {
+                recycle(next);
                 let mut rng = self.rng.borrow_mut();
                 if rng.word_pos() != pos {
                     *rng = GameRng::at(seed, pos);
