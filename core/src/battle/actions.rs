@@ -27,11 +27,6 @@ fn copy_state(state: &mut State) -> State {
     next
 }
 
-/// Keeps the units list of a dropped state for the next [`copy_state`].
-fn recycle(state: State) {
-    SPARE_UNITS.set(state.units);
-}
-
 impl<'v> Battle<'v> {
     /// Every action the side to act may take now. Strikes are listed at the
     /// strike number needed and with hazard bonuses; [`Action::Strike`] with
@@ -224,11 +219,12 @@ impl<'v> Battle<'v> {
         };
         match self.step(&mut next, &action) {
             Ok(events) => {
-                recycle(std::mem::replace(&mut self.state, next));
+                SPARE_UNITS.set(std::mem::take(&mut self.state.units));
+                self.state = next;
                 Ok(events)
             }
             Err(e) => {
-                recycle(next);
+                SPARE_UNITS.set(next.units);
                 let mut rng = self.rng.borrow_mut();
                 if rng.word_pos() != pos {
                     *rng = GameRng::at(seed, pos);
