@@ -19,9 +19,10 @@ pub const ALL_HEXES: HexSet = (1 << HEX_COUNT) - 1;
 /// the line whoever stands on it.
 pub const BLOCKED: u32 = 1 << 31;
 
-/// The hex of `h` as a set.
+/// The hex of `h` as a set; empty for an id off the battleland (user input
+/// may name one: it is then in no set, so refused).
 pub fn bit(h: HexId) -> HexSet {
-    1 << h.0
+    1u32.checked_shl(u32::from(h.0)).unwrap_or(0) & ALL_HEXES
 }
 
 /// The hexes of a set, lowest first.
@@ -284,5 +285,21 @@ impl MoveTable {
             landing,
             damage,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refused move names a hex off the battleland: it is in no set.
+    #[test]
+    fn ids_off_the_battleland_are_in_no_set() {
+        assert_eq!(bit(HexId(0)), 1);
+        assert_eq!(bit(HexId(26)), 1 << 26);
+        for id in [27, 31, 32, 200, 255] {
+            assert_eq!(bit(HexId(id)), 0);
+        }
+        assert_eq!(hexes(ALL_HEXES).count(), HEX_COUNT);
     }
 }
