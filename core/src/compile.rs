@@ -120,7 +120,7 @@ impl<'a> Compiler<'a> {
         let battlelands = self.battlelands(&terrain_ids, &hazard_ids, &hazards);
         let rules = self.rules(&character_ids);
 
-        Some(Variant {
+        let mut variant = Variant {
             id: data.manifest.id.clone(),
             title: data.manifest.title.clone(),
             version: data.manifest.version.clone(),
@@ -139,7 +139,10 @@ impl<'a> Compiler<'a> {
             scripts: data.scripts.clone(),
             hooks: self.hooks.clone(),
             data: data.clone(),
-        })
+            battle_tables: Default::default(),
+        };
+        variant.battle_tables = crate::battle::tables::BattleTables::new(&variant);
+        Some(variant)
     }
 
     fn players(&mut self) -> Option<format::PlayerCount> {

@@ -349,6 +349,8 @@ pub struct Variant {
     pub hooks: Vec<String>,
     /// The merged files this variant was compiled from.
     pub data: VariantData,
+    /// Derived from the above when compiled: the battle's lookup tables.
+    pub battle_tables: crate::battle::tables::BattleTables,
 }
 
 /// Two variants are equal when they play the same: the files they came from

@@ -3,13 +3,38 @@
 
 use super::*;
 
+thread_local! {
+    /// The units list of a state `apply` dropped, kept for the next copy so
+    /// that copying the state before an action allocates nothing.
+    static SPARE_UNITS: std::cell::Cell<Vec<Unit>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A copy of the state for `apply` to change, with no allocation on the
+/// common path: the units go into a spare list, the rest is cloned with the
+/// units (and the fixed dice, when there are none) set aside.
+fn copy_state(state: &mut State) -> State {
+    let units = std::mem::take(&mut state.units);
+    let dice = std::mem::take(&mut state.fixed_dice);
+    let mut next = state.clone();
+    state.units = units;
+    state.fixed_dice = dice;
+    let mut spare = SPARE_UNITS.take();
+    spare.clone_from(&state.units);
+    next.units = spare;
+    if !state.fixed_dice.is_empty() {
+        next.fixed_dice = state.fixed_dice.clone();
+    }
+    next
+}
+
 impl<'v> Battle<'v> {
     /// Every action the side to act may take now. Strikes are listed at the
     /// strike number needed and with hazard bonuses; [`Action::Strike`] with
     /// a declared higher number or forgone bonuses is also accepted.
     pub fn legal_actions(&self) -> Vec<Action> {
         let s = &self.state;
-        let mut out = Vec::new();
+        // Enough for most decisions, so that listing does not regrow.
+        let mut out = Vec::with_capacity(64);
         match s.phase {
             Phase::Over => return out,
             Phase::ChooseEdge => {
@@ -19,31 +44,29 @@ impl<'v> Battle<'v> {
                 return out;
             }
             Phase::Maneuver => {
-                let occupied = occupied(s);
+                let occupied = occupied_set(s);
                 for (i, u) in s.units.iter().enumerate() {
                     if u.side != s.moving {
                         continue;
                     }
                     if let Some(from) = self.move_origin(s, u) {
-                        for h in
-                            geometry::reach(self.variant, self.land, u.character, from, &occupied)
-                        {
+                        self.each_reached(u.character, from, occupied, |h| {
                             out.push(Action::Move {
                                 unit: i as UnitId,
                                 to: h,
-                            });
-                        }
+                            })
+                        });
                     }
                 }
                 if self.may_summon(s) {
                     for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
                         let from = From::Edge(s.attacker_edge);
-                        for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
+                        self.each_reached(ch, from, occupied, |h| {
                             out.push(Action::Summon {
                                 choice: c as u8,
                                 to: h,
-                            });
-                        }
+                            })
+                        });
                     }
                 }
                 if self.may_reinforce(s) {
@@ -52,17 +75,18 @@ impl<'v> Battle<'v> {
                             continue;
                         }
                         let from = From::Edge(s.attacker_edge.opposite());
-                        for h in geometry::reach(self.variant, self.land, ch, from, &occupied) {
+                        self.each_reached(ch, from, occupied, |h| {
                             out.push(Action::Reinforce {
                                 choice: c as u8,
                                 to: h,
-                            });
-                        }
+                            })
+                        });
                     }
                 }
                 out.push(Action::EndManeuver);
             }
             Phase::Strike { striking } => {
+                let occupied = occupied_set(s);
                 if let Some(c) = s.carry {
                     for t in self.carry_targets(s, c).unwrap_or_default() {
                         out.push(Action::CarryOver { target: Some(t) });
@@ -70,29 +94,39 @@ impl<'v> Battle<'v> {
                     out.push(Action::CarryOver { target: None });
                     return out;
                 }
+                // Built once for the decision: the living enemies' hexes.
+                let enemies = self.enemy_hexes(s, striking);
+                // A character in contact that has not struck (as `must_strike`).
+                let mut must = false;
                 for (i, u) in s.units.iter().enumerate() {
-                    if u.side != striking || u.strikes_left == 0 || u.hex().is_none() {
+                    if u.side != striking || u.strikes_left == 0 {
                         continue;
                     }
-                    let targets = self.contact_targets(s, i as UnitId);
-                    for &t in &targets {
-                        out.push(Action::Strike {
-                            unit: i as UnitId,
-                            target: t,
-                            strike_number: None,
-                            forgo_bonus: false,
-                        });
-                    }
-                    if targets.is_empty()
-                        && striking == s.moving
-                        && !self.in_contact_any(s, i as UnitId)
+                    let Some(h) = u.hex() else { continue };
+                    let contact = self.geo.contact[h.0 as usize] & enemies;
+                    if contact != 0 {
+                        must = true;
+                        for (j, t) in s.units.iter().enumerate() {
+                            if t.side != striking
+                                && !t.is_slain()
+                                && t.hex().is_some_and(|th| contact & bit(th) != 0)
+                            {
+                                out.push(Action::Strike {
+                                    unit: i as UnitId,
+                                    target: j as UnitId,
+                                    strike_number: None,
+                                    forgo_bonus: false,
+                                });
+                            }
+                        }
+                    } else if striking == s.moving
+                        && self.variant.character(u.character).rangestrike.is_some()
                     {
                         for (j, t) in s.units.iter().enumerate() {
                             if t.side != u.side
                                 && t.hex().is_some()
                                 && !t.is_slain()
-                                && self.may_see(s, i as UnitId, j as UnitId)
-                                && self.rangestrike_check(s, i as UnitId, j as UnitId).is_ok()
+                                && self.may_rangestrike(s, i as UnitId, j as UnitId, occupied)
                             {
                                 out.push(Action::Rangestrike {
                                     unit: i as UnitId,
@@ -102,12 +136,39 @@ impl<'v> Battle<'v> {
                         }
                     }
                 }
-                if self.must_strike(s).is_none() {
+                if !must {
                     out.push(Action::EndStrikes);
                 }
             }
         }
         out
+    }
+
+    /// Calls `f` with every hex `character` may move to from `from`, in the
+    /// order of [`geometry::reach`], with no list built.
+    fn each_reached(
+        &self,
+        character: CharacterId,
+        from: From,
+        occupied: HexSet,
+        mut f: impl FnMut(HexId),
+    ) {
+        if from == From::Area {
+            // In the area's order, as the data lists it.
+            for &h in &self.land.defender_area {
+                if occupied & bit(h) == 0 {
+                    f(h);
+                }
+            }
+            return;
+        }
+        let set = geometry::reach_set(self.variant, self.land, character, from, occupied);
+        hexes(set).for_each(f);
+    }
+
+    /// May `character` move from `from` to `to`?
+    fn reaches(&self, character: CharacterId, from: From, occupied: HexSet, to: HexId) -> bool {
+        geometry::reach_set(self.variant, self.land, character, from, occupied) & bit(to) != 0
     }
 
     /// Brings a summoned character (attacker) or a reinforcement (defender)
@@ -124,8 +185,7 @@ impl<'v> Battle<'v> {
             BattleSide::Attacker => s.attacker_edge,
             BattleSide::Defender => s.attacker_edge.opposite(),
         };
-        let occ = occupied(s);
-        if !geometry::reach(self.variant, self.land, ch, From::Edge(edge), &occ).contains(&to) {
+        if !self.reaches(ch, From::Edge(edge), occupied_set(s), to) {
             let whose = match side {
                 BattleSide::Attacker => "attacker",
                 BattleSide::Defender => "defender",
@@ -150,15 +210,25 @@ impl<'v> Battle<'v> {
 
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
-        let mut next = self.state.clone();
-        let saved = self.rng.borrow().clone();
+        let mut next = copy_state(&mut self.state);
+        // The generator's position, not a copy of it: restoring is rare
+        // (only when the action is refused after a draw).
+        let (seed, pos) = {
+            let rng = self.rng.borrow();
+            (rng.seed(), rng.word_pos())
+        };
         match self.step(&mut next, &action) {
             Ok(events) => {
+                SPARE_UNITS.set(std::mem::take(&mut self.state.units));
                 self.state = next;
                 Ok(events)
             }
             Err(e) => {
-                *self.rng.borrow_mut() = saved;
+                SPARE_UNITS.set(next.units);
+                let mut rng = self.rng.borrow_mut();
+                if rng.word_pos() != pos {
+                    *rng = GameRng::at(seed, pos);
+                }
                 Err(e)
             }
         }
@@ -172,7 +242,8 @@ impl<'v> Battle<'v> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
         }
-        let mut ev = Vec::new();
+        // Room for an action's events (a strike, a slaying, a new phase).
+        let mut ev = Vec::with_capacity(8);
         if let Action::Concede(side) = action {
             if s.carry.is_some() {
                 return refuse("carry-over hits are pending: carry them over or drop them first");
@@ -228,8 +299,7 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                let occ = occupied(s);
-                if !geometry::reach(self.variant, self.land, u.character, from, &occ).contains(to) {
+                if !self.reaches(u.character, from, occupied_set(s), *to) {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,
@@ -325,7 +395,7 @@ impl<'v> Battle<'v> {
                     return refuse("carry-over hits are pending");
                 }
                 self.check_striker(s, striking, *unit)?;
-                if !self.contact_targets(s, *unit).contains(target) {
+                if !self.each_contact_target(s, *unit).any(|t| t == *target) {
                     return refuse(
                         "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
                     );
@@ -413,7 +483,7 @@ impl<'v> Battle<'v> {
                         "only the moving player rangestrikes (Law of the Battlelands 27.A)",
                     );
                 }
-                let (p, _) = self.rangestrike_check(s, *unit, *target)?;
+                let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
                 let (rolls, hits) = self.roll(s, p.dice, p.strike_number);
                 s.units[*unit as usize].strikes_left -= 1;
                 ev.push(BattleEvent::Struck {

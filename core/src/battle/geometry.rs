@@ -2,8 +2,10 @@
 //! all over the compiled [`Battleland`] and the hazard data.
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
-use crate::format::{Crossing, Edge, Move, Side, Sight};
-use crate::model::{CharacterId, Effect, HazardId, HazardSet, Variant};
+use crate::format::{Edge, Side, Sight};
+use crate::model::{CharacterId, Effect, HazardId, Variant};
+
+use super::tables::{ALL_HEXES, HexSet, bit, hexes};
 
 /// The side of `a` that faces `b`, if they are neighbours.
 pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
@@ -24,13 +26,20 @@ pub fn distance(a: HexId, b: HexId) -> u32 {
 /// converting coordinates or drawing lines.
 struct Shape {
     distance: [[u8; HEX_COUNT]; HEX_COUNT],
-    /// `edge_distance[edge][hex]`: steps from the nearest hex along the edge
-    /// (an index of [`Edge::ALL`]).
-    edge_distance: [[u8; HEX_COUNT]; 6],
     /// Both readings of the line between every pair of hexes (index
     /// `a * HEX_COUNT + b`), as [`sight_lines`] draws them.
     lines: Vec<(Vec<HexId>, Option<Vec<HexId>>)>,
+    /// The hexes along each edge (by [`Edge::ALL`]).
+    edge_hexes: [HexSet; 6],
+    /// `within[hex][d]`: the hexes at most `d` steps from `hex`.
+    within: [[HexSet; MAX_DISTANCE + 1]; HEX_COUNT],
+    /// `edge_within[edge][d]`: the hexes a flyer entering by the edge
+    /// reaches in `d` steps (the first hex along the edge counts one).
+    edge_within: [[HexSet; MAX_DISTANCE + 1]; 6],
 }
+
+/// More than any distance on a battleland (entering counts one more).
+const MAX_DISTANCE: usize = 15;
 
 fn shape() -> &'static Shape {
     static SHAPE: std::sync::OnceLock<Shape> = std::sync::OnceLock::new();
@@ -54,10 +63,32 @@ fn shape() -> &'static Shape {
         let lines = HexId::all()
             .flat_map(|a| HexId::all().map(move |b| sight_lines(a, b)))
             .collect();
+        let mut edge_hex_sets = [0; 6];
+        let mut within = [[0; MAX_DISTANCE + 1]; HEX_COUNT];
+        let mut edge_within = [[0; MAX_DISTANCE + 1]; 6];
+        for t in HexId::all() {
+            for d in 0..=MAX_DISTANCE {
+                for a in HexId::all() {
+                    if usize::from(distance[a.0 as usize][t.0 as usize]) <= d {
+                        within[a.0 as usize][d] |= bit(t);
+                    }
+                }
+                for (i, dist) in edge_distance.iter().enumerate() {
+                    if usize::from(dist[t.0 as usize]) < d {
+                        edge_within[i][d] |= bit(t);
+                    }
+                }
+            }
+        }
+        for (i, &edge) in Edge::ALL.iter().enumerate() {
+            edge_hex_sets[i] = edge_hexes(edge).fold(0, |m, h| m | bit(h));
+        }
         Shape {
             distance,
-            edge_distance,
             lines,
+            edge_hexes: edge_hex_sets,
+            within,
+            edge_within,
         }
     })
 }
@@ -72,89 +103,26 @@ pub fn lines_between(a: HexId, b: HexId) -> (&'static [HexId], Option<&'static [
     (first, second.as_deref())
 }
 
-/// Per-battleland tables computed once per battle, so the hot paths index
-/// arrays instead of walking effect lists.
+/// The battleland's contact table, copied from the variant's tables when
+/// the battle starts.
 #[derive(Debug, Clone)]
 pub struct Geometry {
-    /// `contact_across[hex][side]`: characters on the two sides of this
-    /// hexside are in contact (a neighbour exists and no `NoContact` hazard
-    /// lies between them; Law of the Battlelands 26.C, footnote on cliffs).
-    pub contact_across: [[bool; 6]; HEX_COUNT],
+    /// `contact[hex]`: the hexes in contact with `hex` (see
+    /// [`super::tables::LandTables::contact`]).
+    pub contact: [HexSet; HEX_COUNT],
 }
 
 impl Geometry {
     pub fn new(variant: &Variant, land: &Battleland) -> Geometry {
-        let mut contact_across = [[false; 6]; HEX_COUNT];
-        // The hazards that break contact, read once (a game rebuilds this
-        // whenever it resumes its battle).
-        let mut no_contact = HazardSet::default();
-        for (i, h) in variant.hazards.iter().enumerate() {
-            if h.effects.iter().any(|e| matches!(e, Effect::NoContact)) {
-                no_contact.insert(HazardId(i as _));
-            }
+        Geometry {
+            contact: variant.battle_tables.land(land.terrain.index()).contact,
         }
-        for id in HexId::all() {
-            let hex = land.hex(id);
-            for (i, slot) in contact_across[id.0 as usize].iter_mut().enumerate() {
-                let Some(_) = hex.neighbours[i] else { continue };
-                let broken = hex.sides[i].is_some_and(|hs| no_contact.contains(hs.hazard));
-                *slot = !broken;
-            }
-        }
-        Geometry { contact_across }
     }
 
     /// Are characters on `a` and `b` in contact?
-    pub fn in_contact(&self, land: &Battleland, a: HexId, b: HexId) -> bool {
-        side_between(land, a, b).is_some_and(|s| self.contact_across[a.0 as usize][s.index()])
+    pub fn in_contact(&self, _land: &Battleland, a: HexId, b: HexId) -> bool {
+        self.contact[a.0 as usize] & bit(b) != 0
     }
-}
-
-/// What it costs a walker to step from `from` across `side` into its
-/// neighbour `to`: `None` if forbidden, else (hexes counted, movement stops).
-/// Hazards act on the hex entered and the hexside crossed, never on the hex
-/// left (reference sheet, "Maneuver Phase").
-/// `natives`: the hazards the walker is native to.
-fn step_cost(
-    variant: &Variant,
-    land: &Battleland,
-    natives: HazardSet,
-    side: Option<Side>,
-    to: HexId,
-) -> Option<(u8, bool)> {
-    let mut effect = [Move::Free; 2];
-    let hex = land.hex(to);
-    let hazard = variant.hazard(hex.hazard);
-    effect[0] = hazard.movement_for(false, natives.contains(hex.hazard));
-    if let Some(side) = side
-        && let Some(hs) = land.hexside(to, side.opposite())
-    {
-        let h = variant.hazard(hs.hazard);
-        // `hs.top`: `to` is the top side, so this step climbs.
-        let applies = match h.movement.crossing {
-            Crossing::Up => hs.top,
-            Crossing::Down => !hs.top,
-            Crossing::Both => true,
-        };
-        if applies {
-            effect[1] = h.movement_for(false, natives.contains(hs.hazard));
-        }
-    }
-    combine(effect)
-}
-
-fn combine(effects: [Move; 2]) -> Option<(u8, bool)> {
-    let mut cost = 1;
-    let mut stop = false;
-    for m in effects {
-        match m {
-            Move::Free => {}
-            Move::Slow => cost = 2,
-            Move::Block => return None,
-            Move::Stop => stop = true,
-        }
-    }
-    Some((cost, stop))
 }
 
 /// Where a move starts: a hex, or off the battleland along an edge (entering).
@@ -177,116 +145,107 @@ pub fn reach(
     from: From,
     occupied: &[bool; HEX_COUNT],
 ) -> Vec<HexId> {
+    if from == From::Area {
+        // In the area's order, as the data lists it.
+        return land
+            .defender_area
+            .iter()
+            .copied()
+            .filter(|h| !occupied[h.0 as usize])
+            .collect();
+    }
+    let occ = HexId::all()
+        .filter(|h| occupied[h.0 as usize])
+        .fold(0, |m, h| m | bit(h));
+    hexes(reach_set(variant, land, character, from, occ)).collect()
+}
+
+/// The most movement a reach counts: from any hex, a walker reaches every
+/// hex it can reach at all within 26 steps of at most two each, so more
+/// skill changes nothing.
+const MAX_MOVEMENT: usize = 60;
+
+/// [`reach`] as a set of hexes, over the variant's movement tables: a flood
+/// by movement left, each hex expanded once at its best. `occupied`: the
+/// hexes holding a character.
+pub fn reach_set(
+    variant: &Variant,
+    land: &Battleland,
+    character: CharacterId,
+    from: From,
+    occupied: HexSet,
+) -> HexSet {
     let c = variant.character(character);
-    let skill = c.skill as i8;
-    // `best[hex]`: the most movement left on reaching it (-1: not reached).
-    let mut best = [-1i8; HEX_COUNT];
-    match from {
-        From::Area => {
-            return land
-                .defender_area
-                .iter()
-                .copied()
-                .filter(|h| !occupied[h.0 as usize])
-                .collect();
+    let skill = (c.skill as usize).min(MAX_MOVEMENT);
+    let tables = &variant.battle_tables;
+    let moves = &tables.land(land.terrain.index()).moves[tables.move_class(character)];
+    let free = !occupied & ALL_HEXES;
+    // The hexes reached with `rem` movement left (`here`), one less
+    // (`next`) and two less (`after`), as the flood goes down from `skill`; a
+    // hex may be reached at several levels, its best is the highest. Every
+    // step costs at least one, so a hex's best is final once every level
+    // above it has been expanded: each hex is expanded once, at its best.
+    let (mut here, mut next, mut after, mut stopped) = (0, 0, 0, 0);
+    let start = match from {
+        From::Area => return land.defender_area.iter().fold(0, |m, &h| m | bit(h)) & free,
+        From::Hex(h) => {
+            here = bit(h);
+            bit(h)
         }
-        From::Hex(h) => best[h.0 as usize] = skill,
         From::Edge(edge) => {
             // Law of the Battlelands 26.D: the first hex lies along the
             // side of entry and is the first count of the move.
-            for e in edge_hexes(edge) {
-                if occupied[e.0 as usize] {
-                    continue;
-                }
-                if let Some((cost, stop)) = step_cost(variant, land, c.natives, None, e)
-                    && cost as i8 <= skill
-                {
-                    best[e.0 as usize] = if stop { 0 } else { skill - cost as i8 };
-                }
+            let first = shape().edge_hexes[edge_index(edge)] & free;
+            if skill >= 1 {
+                next = moves.enter[0] & first;
+                stopped = moves.enter[2] & first;
             }
+            if skill >= 2 {
+                after = moves.enter[1] & first;
+                stopped |= moves.enter[3] & first;
+            }
+            0
         }
-    }
-    // Every step costs at least one, so a hex's best is final once every hex
-    // with more left has been expanded: expand by movement left, from the
-    // most down, each hex once.
+    };
+    let mut done = 0;
     for rem in (1..=skill).rev() {
-        for h in HexId::all() {
-            if best[h.0 as usize] != rem {
-                continue;
+        let new = here & !done;
+        done |= here;
+        let (mut one, mut two, mut stop) = (0, 0, 0);
+        for h in hexes(new) {
+            let step = &moves.step[h.0 as usize];
+            one |= step[0];
+            stop |= step[2];
+            if rem >= 2 {
+                two |= step[1];
+                stop |= step[3];
             }
-            expand(variant, land, c.natives, h, rem, occupied, &mut best);
         }
+        here = next | (one & free);
+        next = after | (two & free);
+        after = 0;
+        stopped |= stop & free;
     }
-    let mut out: Vec<HexId> = HexId::all()
-        .filter(|h| best[h.0 as usize] >= 0 && Some(*h) != start_hex(from))
-        .collect();
+    // `here` is now the level with nothing left.
+    let walked = done | here | stopped;
+    let mut out = walked & !start;
     if c.flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
         let shape = shape();
-        for t in HexId::all() {
-            // `best` marks the hexes walked to (and the start).
-            if occupied[t.0 as usize] || best[t.0 as usize] >= 0 || Some(t) == start_hex(from) {
-                continue;
-            }
-            let steps = match from {
-                From::Hex(h) => shape.distance[h.0 as usize][t.0 as usize] as i8,
-                From::Edge(edge) => shape.edge_distance[edge_index(edge)][t.0 as usize] as i8 + 1,
-                From::Area => continue,
-            };
-            let hz = land.hex(t).hazard;
-            let landing = variant
-                .hazard(hz)
-                .movement_for(true, variant.is_native(character, hz));
-            let extra = match landing {
-                Move::Block => continue,
-                Move::Slow => 1,
-                _ => 0,
-            };
-            if steps + extra <= skill {
-                out.push(t);
-            }
+        let within = match from {
+            From::Hex(h) => &shape.within[h.0 as usize],
+            From::Edge(edge) => &shape.edge_within[edge_index(edge)],
+            From::Area => unreachable!("returned above"),
+        };
+        let upto = |d: usize| within[d.min(MAX_DISTANCE)];
+        let mut land_on = upto(skill) & moves.landing[0];
+        if skill >= 1 {
+            land_on |= upto(skill - 1) & moves.landing[1];
         }
-        out.sort();
+        out |= land_on & free & !walked & !start;
     }
     out
-}
-
-/// Walks from `h`, with `rem` movement left, into each neighbour it may
-/// enter, raising the neighbour's best.
-fn expand(
-    variant: &Variant,
-    land: &Battleland,
-    natives: HazardSet,
-    h: HexId,
-    rem: i8,
-    occupied: &[bool; HEX_COUNT],
-    best: &mut [i8; HEX_COUNT],
-) {
-    for (i, n) in land.hex(h).neighbours.iter().enumerate() {
-        let Some(n) = *n else { continue };
-        if occupied[n.0 as usize] {
-            continue;
-        }
-        let Some((cost, stop)) = step_cost(variant, land, natives, Some(Side::from_index(i)), n)
-        else {
-            continue;
-        };
-        if cost as i8 > rem {
-            continue;
-        }
-        let r = if stop { 0 } else { rem - cost as i8 };
-        if r > best[n.0 as usize] {
-            best[n.0 as usize] = r;
-        }
-    }
-}
-
-fn start_hex(from: From) -> Option<HexId> {
-    match from {
-        From::Hex(h) => Some(h),
-        _ => None,
-    }
 }
 
 /// The hexes a centre-to-centre line from `a` to `b` crosses, both ends
@@ -460,6 +419,152 @@ mod tests {
 
     fn hex(l: &str) -> HexId {
         HexId::from_label(l).unwrap()
+    }
+
+    /// The reach by a plain search over hexes and movement left that reads
+    /// the hazard data at every step: what the tables' flood must match.
+    fn plain_reach(
+        v: &Variant,
+        land: &Battleland,
+        ch: CharacterId,
+        from: From,
+        occ: &[bool; HEX_COUNT],
+    ) -> Vec<HexId> {
+        use crate::format::{Crossing, Move};
+        let c = v.character(ch);
+        let skill = i32::from(c.skill);
+        let cost = |side: Option<Side>, to: HexId| -> Option<(i32, bool)> {
+            let hz = land.hex(to).hazard;
+            let mut moves = vec![v.hazard(hz).movement_for(false, c.natives.contains(hz))];
+            if let Some(side) = side
+                && let Some(hs) = land.hexside(to, side.opposite())
+            {
+                let h = v.hazard(hs.hazard);
+                let applies = match h.movement.crossing {
+                    Crossing::Up => hs.top,
+                    Crossing::Down => !hs.top,
+                    Crossing::Both => true,
+                };
+                if applies {
+                    moves.push(h.movement_for(false, c.natives.contains(hs.hazard)));
+                }
+            }
+            let (mut k, mut stop) = (1, false);
+            for m in moves {
+                match m {
+                    Move::Free => {}
+                    Move::Slow => k = 2,
+                    Move::Block => return None,
+                    Move::Stop => stop = true,
+                }
+            }
+            Some((k, stop))
+        };
+        let mut best = [-1i32; HEX_COUNT];
+        let start = match from {
+            From::Hex(h) => {
+                best[h.0 as usize] = skill;
+                Some(h)
+            }
+            From::Edge(e) => {
+                for h in edge_hexes(e) {
+                    if !occ[h.0 as usize]
+                        && let Some((k, stop)) = cost(None, h)
+                        && k <= skill
+                    {
+                        best[h.0 as usize] = if stop { 0 } else { skill - k };
+                    }
+                }
+                None
+            }
+            From::Area => unreachable!(),
+        };
+        loop {
+            let mut changed = false;
+            for h in HexId::all() {
+                let left = best[h.0 as usize];
+                for side in Side::ALL {
+                    let Some(n) = h.neighbour(side) else { continue };
+                    if left <= 0 || occ[n.0 as usize] {
+                        continue;
+                    }
+                    if let Some((k, stop)) = cost(Some(side), n)
+                        && k <= left
+                    {
+                        let r = if stop { 0 } else { left - k };
+                        if r > best[n.0 as usize] {
+                            best[n.0 as usize] = r;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut out = Vec::new();
+        for t in HexId::all() {
+            if Some(t) == start {
+                continue;
+            }
+            if best[t.0 as usize] >= 0 {
+                out.push(t);
+                continue;
+            }
+            if !c.flies || occ[t.0 as usize] {
+                continue;
+            }
+            let steps = match from {
+                From::Hex(h) => distance(h, t) as i32,
+                From::Edge(e) => edge_hexes(e).map(|x| distance(x, t)).min().unwrap() as i32 + 1,
+                From::Area => unreachable!(),
+            };
+            let hz = land.hex(t).hazard;
+            let extra = match v.hazard(hz).movement_for(true, c.natives.contains(hz)) {
+                Move::Block => continue,
+                Move::Slow => 1,
+                _ => 0,
+            };
+            if steps + extra <= skill {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// Reference sheet, "Maneuver Phase": the flood over the variant's
+    /// tables reaches exactly the hexes a plain search over the hazard data
+    /// does, for every character on every battleland, from every hex and
+    /// edge, among other characters.
+    #[test]
+    fn reach_matches_a_plain_search() {
+        let v = crate::titan_for_tests();
+        let mut seed = 7u32;
+        for land in &v.battlelands {
+            for ch in (0..v.characters.len()).map(|i| CharacterId(i as u16)) {
+                for start in 0..HEX_COUNT + 6 {
+                    let mut occ = [false; HEX_COUNT];
+                    for o in occ.iter_mut() {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        *o = (seed >> 16).is_multiple_of(5);
+                    }
+                    let from = if start < HEX_COUNT {
+                        occ[start] = true;
+                        From::Hex(HexId(start as u8))
+                    } else {
+                        From::Edge(Edge::ALL[start - HEX_COUNT])
+                    };
+                    assert_eq!(
+                        reach(&v, land, ch, from, &occ),
+                        plain_reach(&v, land, ch, from, &occ),
+                        "{} from {from:?} on {:?}",
+                        v.character(ch).name,
+                        land.terrain
+                    );
+                }
+            }
+        }
     }
 
     #[test]

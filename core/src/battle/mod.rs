@@ -41,6 +41,7 @@ mod phases;
 pub mod position;
 pub mod strike;
 mod striking;
+pub mod tables;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -55,6 +56,7 @@ use crate::rng::GameRng;
 use geometry::{From, Geometry};
 pub use position::Position;
 use strike::StrikeParams;
+use tables::{HexSet, bit, hexes};
 
 /// One character entering a battle; `power` is its power for this battle (a
 /// Titan's grows with its player's score: masterplay computes it).
@@ -836,6 +838,14 @@ fn occupant_but(s: &State, h: HexId, target: UnitId) -> Option<CharacterId> {
         .enumerate()
         .find(|(i, u)| u.hex() == Some(h) && *i as UnitId != target)
         .map(|(_, u)| u.character)
+}
+
+/// The hexes holding a character (derived per decision, never stored).
+fn occupied_set(s: &State) -> HexSet {
+    s.units
+        .iter()
+        .filter_map(Unit::hex)
+        .fold(0, |m, h| m | bit(h))
 }
 
 fn occupied(s: &State) -> [bool; HEX_COUNT] {

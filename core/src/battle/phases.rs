@@ -6,12 +6,14 @@ use super::*;
 impl<'v> Battle<'v> {
     pub(super) fn begin_maneuver(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
         let moving = s.moving;
-        let locked: Vec<bool> = (0..s.units.len())
-            .map(|i| s.units[i].side == moving && self.in_contact_any(s, i as UnitId))
-            .collect();
-        for (u, l) in s.units.iter_mut().zip(locked) {
+        // In contact with a living enemy (as `in_contact_any`), the enemies'
+        // hexes found once.
+        let enemies = self.enemy_hexes(s, moving);
+        for u in s.units.iter_mut() {
             u.moved = false;
-            u.locked = l;
+            u.locked = u.side == moving
+                && u.hex()
+                    .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0);
         }
         ev.push(BattleEvent::PhaseBegan {
             phase: Phase::Maneuver,
@@ -60,6 +62,16 @@ impl<'v> Battle<'v> {
         for (i, u) in s.units.iter().enumerate() {
             let Some(h) = u.hex() else { continue };
             if u.is_slain() {
+                continue;
+            }
+            let tables = self.variant.battle_tables.land(self.land.terrain.index());
+            if tables.hooked & bit(h) == 0 {
+                // No hook: the `Damage` effects, summed once per variant.
+                let class = self.variant.battle_tables.move_class(u.character);
+                let hits = tables.moves[class].damage[h.0 as usize];
+                if hits > 0 {
+                    hurt.push((i, hits));
+                }
                 continue;
             }
             let hz = self.land.hex(h).hazard;

@@ -4,32 +4,48 @@
 use super::*;
 
 impl<'v> Battle<'v> {
+    /// The hexes of the living enemies of `side` on the battleland (the
+    /// slain stay until the end of the strike phase, out of contact).
+    pub(super) fn enemy_hexes(&self, s: &State, side: BattleSide) -> HexSet {
+        s.units
+            .iter()
+            .filter(|t| t.side != side && !t.is_slain())
+            .filter_map(Unit::hex)
+            .fold(0, |m, h| m | bit(h))
+    }
+
     pub(super) fn in_contact_any(&self, s: &State, unit: UnitId) -> bool {
         let u = &s.units[unit as usize];
         let Some(h) = u.hex() else { return false };
-        s.units.iter().any(|t| {
-            t.side != u.side
-                && !t.is_slain()
-                && t.hex()
-                    .is_some_and(|th| self.geo.in_contact(self.land, h, th))
-        })
+        self.geo.contact[h.0 as usize] & self.enemy_hexes(s, u.side) != 0
     }
 
-    /// Living enemies in contact with `unit`.
+    /// Living enemies in contact with `unit`, in unit order.
     pub(super) fn contact_targets(&self, s: &State, unit: UnitId) -> Vec<UnitId> {
+        self.each_contact_target(s, unit).collect()
+    }
+
+    /// [`Battle::contact_targets`] without building the list.
+    pub(super) fn each_contact_target<'a>(
+        &self,
+        s: &'a State,
+        unit: UnitId,
+    ) -> impl Iterator<Item = UnitId> + 'a {
         let u = &s.units[unit as usize];
-        let Some(h) = u.hex() else { return Vec::new() };
+        let (side, contact) = match u.hex() {
+            Some(h) => (u.side, self.geo.contact[h.0 as usize]),
+            None => (u.side, 0),
+        };
         s.units
             .iter()
             .enumerate()
-            .filter(|(_, t)| {
-                t.side != u.side
+            .filter(move |(_, t)| {
+                contact != 0
+                    && t.side != side
                     && !t.is_slain()
-                    && t.hex()
-                        .is_some_and(|th| self.geo.in_contact(self.land, h, th))
+                    && t.hex().is_some_and(|th| contact & bit(th) != 0)
             })
             .map(|(i, _)| i as UnitId)
-            .collect()
     }
 
     /// A character of the striking side in contact that has not struck.
@@ -37,12 +53,13 @@ impl<'v> Battle<'v> {
         let Phase::Strike { striking } = s.phase else {
             return None;
         };
+        let enemies = self.enemy_hexes(s, striking);
         (0..s.units.len() as UnitId).find(|&i| {
             let u = &s.units[i as usize];
             u.side == striking
                 && u.strikes_left > 0
-                && u.hex().is_some()
-                && self.in_contact_any(s, i)
+                && u.hex()
+                    .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0)
         })
     }
 
@@ -121,7 +138,14 @@ impl<'v> Battle<'v> {
     /// A quick test that [`Battle::sight`] would find an open line from
     /// `unit` to `target` (both on the battleland): false only where it would
     /// not, so that listing rangestrikes words no refusal and draws no line.
-    pub(super) fn may_see(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
+    /// `occupied`: the hexes holding a character.
+    pub(super) fn may_see(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        occupied: HexSet,
+    ) -> bool {
         let v = self.variant;
         let u = &s.units[unit as usize];
         let (Some(from), Some(to)) = (u.hex(), s.units[target as usize].hex()) else {
@@ -130,29 +154,69 @@ impl<'v> Battle<'v> {
         let Some(rs) = &v.character(u.character).rangestrike else {
             return false;
         };
-        let (first, second) = geometry::lines_between(from, to);
-        let range = first.len() as u8;
+        let range = geometry::distance(from, to) + 1;
         let max = v.character(u.character).skill.min(v.rules.battle.max_range);
-        if self.geo.in_contact(self.land, from, to) || range < 2 || range > max {
+        if self.geo.contact[from.0 as usize] & bit(to) != 0 || range < 2 || range > u32::from(max) {
             return false;
         }
         if rs.magic {
             return true;
         }
-        let occupied = |h: HexId| occupant_but(s, h, target).is_some();
-        std::iter::once(first)
-            .chain(second)
-            .any(|p| geometry::blocker(v, self.land, p, &occupied).is_none())
+        // Only the hexes between the ends count, so the target's own does not.
+        let tables = v.battle_tables.land(self.land.terrain.index());
+        tables
+            .sight(from, to)
+            .iter()
+            .any(|&m| m & (occupied | tables::BLOCKED) == 0)
+    }
+
+    /// Whether [`Battle::rangestrike_check`] would accept a rangestrike of
+    /// `unit` (on the battleland, in contact with no enemy) at `target` (a
+    /// living enemy on the battleland), without wording a refusal: with no
+    /// Lua to call, nothing but the line of sight and immunity can refuse it.
+    pub(super) fn may_rangestrike(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        occupied: HexSet,
+    ) -> bool {
+        if !self.may_see(s, unit, target, occupied) {
+            return false;
+        }
+        if self.use_hooks && self.lua.is_some() {
+            // Hooks may refuse (fail): ask the full check.
+            return self.rangestrike_check(s, unit, target).is_ok();
+        }
+        let v = self.variant;
+        let magic = v
+            .character(s.units[unit as usize].character)
+            .rangestrike
+            .as_ref()
+            .is_some_and(|r| r.magic);
+        let t = v.character(s.units[target as usize].character);
+        magic || !v.class(t.class).rangestrike_immune
     }
 
     /// May `unit` rangestrike `target` now? The parameters and the path.
     pub(super) fn rangestrike_check(
         &self,
-        s_: &State,
+        s: &State,
         unit: UnitId,
         target: UnitId,
     ) -> Result<(StrikeParams, Vec<HexId>), BattleError> {
-        let s = s_;
+        let (p, path) = self.rangestrike_eval(s, unit, target)?;
+        Ok((p, path.to_vec()))
+    }
+
+    /// [`Battle::rangestrike_check`] with the path in the sight table: a
+    /// refusal is worded, an accepted rangestrike builds nothing.
+    pub(super) fn rangestrike_eval(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+    ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
         let v = self.variant;
         let u = s
             .units
@@ -180,10 +244,27 @@ impl<'v> Battle<'v> {
                 "a character in contact with an enemy cannot rangestrike (Law of the Battlelands 27.B)",
             );
         }
-        let info = self.sight(s, u.character, from, to, rs.magic, target);
-        let paths = match info.path {
-            Ok(p) => p,
-            Err(reason) => return refuse(reason),
+        let occupied = occupied_set(s);
+        if !self.may_see(s, unit, target, occupied) {
+            // Word why (only here: `may_see` is false exactly where `sight`
+            // finds no open line).
+            let info = self.sight(s, u.character, from, to, rs.magic, target);
+            return refuse(info.path.err().unwrap_or_else(|| "no line of sight".into()));
+        }
+        // The open readings (magic: the first; Law of the Battlelands 27.F).
+        let (first, second) = geometry::lines_between(from, to);
+        let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
+            [Some(first), None]
+        } else {
+            let m = v
+                .battle_tables
+                .land(self.land.terrain.index())
+                .sight(from, to);
+            let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
+            [
+                Some(first).filter(|_| open(m[0])),
+                second.filter(|_| open(m[1])),
+            ]
         };
         let tclass = v.class(v.character(t.character).class);
         if tclass.rangestrike_immune && !rs.magic {
@@ -205,9 +286,9 @@ impl<'v> Battle<'v> {
         let (a, tf) = (self.fighter(s, unit), self.fighter(s, target));
         // Where the line runs along a hexside the rangestriker picks the hex
         // (reference sheet, "Rangestriking"): the open reading that strikes best.
-        let mut best: Option<(StrikeParams, Vec<HexId>)> = None;
-        for path in paths {
-            let p = strike::rangestrike(v, self.land, a, tf, &path, strength, rs.magic);
+        let mut best: Option<(StrikeParams, &'static [HexId])> = None;
+        for path in paths.into_iter().flatten() {
+            let p = strike::rangestrike(v, self.land, a, tf, path, strength, rs.magic);
             let better = best.as_ref().is_none_or(|(b, _)| {
                 (p.strike_number, std::cmp::Reverse(p.dice))
                     < (b.strike_number, std::cmp::Reverse(b.dice))

@@ -1,0 +1,305 @@
+//! Per-battleland tables computed once per compiled variant (contact, the
+//! cost of every step by nativity, the fixed part of every line of sight), so
+//! the battle's hot paths index arrays and bitsets instead of walking hazard
+//! data at each decision (issue 8).
+
+use crate::battleland::{HEX_COUNT, HexId};
+use crate::format::{Crossing, Move, Side};
+use crate::model::{Effect, HazardSet, Variant};
+
+use super::geometry::{self, lines_between};
+
+/// A set of hexes of a battleland, bit `i` for `HexId(i)`.
+pub type HexSet = u32;
+
+/// Every hex of a battleland.
+pub const ALL_HEXES: HexSet = (1 << HEX_COUNT) - 1;
+
+/// Set in a [`LandTables::sight`] entry when hazards or higher ground block
+/// the line whoever stands on it.
+pub const BLOCKED: u32 = 1 << 31;
+
+/// The hex of `h` as a set; empty for an id off the battleland (user input
+/// may name one: it is then in no set, so refused).
+pub fn bit(h: HexId) -> HexSet {
+    1u32.checked_shl(u32::from(h.0)).unwrap_or(0) & ALL_HEXES
+}
+
+/// The hexes of a set, lowest first.
+pub fn hexes(mut set: HexSet) -> impl Iterator<Item = HexId> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let i = set.trailing_zeros();
+        set &= set - 1;
+        Some(HexId(i as u8))
+    })
+}
+
+/// The tables of every battleland of a variant.
+#[derive(Clone, Default)]
+pub struct BattleTables {
+    /// By character: its movement class, the index of its natives in
+    /// [`LandTables::moves`] (characters native to the same hazards move
+    /// alike).
+    move_class: Vec<u8>,
+    /// By terrain.
+    lands: Vec<LandTables>,
+}
+
+/// Too big to print, and derived from what `Variant` prints already.
+impl std::fmt::Debug for BattleTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BattleTables").finish_non_exhaustive()
+    }
+}
+
+/// One battleland's tables.
+#[derive(Clone)]
+pub struct LandTables {
+    /// `contact[hex]`: the hexes whose characters are in contact with one on
+    /// `hex` (neighbours not across a `NoContact` hexside; Law of the
+    /// Battlelands 26.C, footnote on cliffs).
+    pub contact: [HexSet; HEX_COUNT],
+    /// By movement class.
+    pub moves: Vec<MoveTable>,
+    /// The hexes whose hazard has a `Hook` effect (Lua decides its damage).
+    pub hooked: HexSet,
+    /// `sight[a * HEX_COUNT + b]`, one per reading of the line from `a` to
+    /// `b` (the second repeats the first where there is one): the hexes
+    /// between the ends where a character blocks the line (those not lower
+    /// than both ends), with [`BLOCKED`] set when hazards or higher ground
+    /// block it anyway. The line is open when neither applies.
+    pub sight: Vec<[u32; 2]>,
+}
+
+/// How one movement class walks a battleland.
+#[derive(Clone)]
+pub struct MoveTable {
+    /// `step[hex][kind]`: the neighbours of `hex` a walker may step into, by
+    /// kind of step: 0 costs one, 1 costs two, 2 costs one and stops, 3 costs
+    /// two and stops.
+    pub step: [[HexSet; 4]; HEX_COUNT],
+    /// The same for the first hex entered from off the battleland (only the
+    /// hex's hazard counts: no hexside is crossed).
+    pub enter: [HexSet; 4],
+    /// Where a flyer may land: 0 at no extra cost, 1 counting one more
+    /// (a hex that slows its landing); the rest block landing.
+    pub landing: [HexSet; 2],
+    /// The hazard damage a character takes in each hex at the end of a
+    /// strike phase from the `Damage` effects (a hex whose hazard has a hook
+    /// is in [`LandTables::hooked`] and read from the data instead).
+    pub damage: [u8; HEX_COUNT],
+}
+
+impl BattleTables {
+    /// Computes the tables of every battleland of `variant`.
+    pub fn new(variant: &Variant) -> BattleTables {
+        let mut classes: Vec<HazardSet> = Vec::new();
+        let move_class = variant
+            .characters
+            .iter()
+            .map(|c| match classes.iter().position(|&n| n == c.natives) {
+                Some(i) => i as u8,
+                None => {
+                    classes.push(c.natives);
+                    (classes.len() - 1) as u8
+                }
+            })
+            .collect();
+        let lands = (0..variant.battlelands.len())
+            .map(|i| LandTables::new(variant, i, &classes))
+            .collect();
+        BattleTables { move_class, lands }
+    }
+
+    /// The tables of the battleland at `index` (its terrain's).
+    pub fn land(&self, index: usize) -> &LandTables {
+        &self.lands[index]
+    }
+
+    /// The movement class of a character.
+    pub fn move_class(&self, character: crate::model::CharacterId) -> usize {
+        self.move_class[character.index()] as usize
+    }
+}
+
+impl LandTables {
+    fn new(variant: &Variant, index: usize, classes: &[HazardSet]) -> LandTables {
+        let land = &variant.battlelands[index];
+        let mut no_contact = HazardSet::default();
+        for (i, h) in variant.hazards.iter().enumerate() {
+            if h.effects.iter().any(|e| matches!(e, Effect::NoContact)) {
+                no_contact.insert(crate::model::HazardId(i as _));
+            }
+        }
+        let mut contact = [0; HEX_COUNT];
+        for id in HexId::all() {
+            let hex = land.hex(id);
+            for i in 0..6 {
+                let Some(n) = hex.neighbours[i] else { continue };
+                if !hex.sides[i].is_some_and(|hs| no_contact.contains(hs.hazard)) {
+                    contact[id.0 as usize] |= bit(n);
+                }
+            }
+        }
+        let moves = classes
+            .iter()
+            .map(|&natives| MoveTable::new(variant, index, natives))
+            .collect();
+        let hooked = HexId::all()
+            .filter(|&h| {
+                let hz = variant.hazard(land.hex(h).hazard);
+                hz.effects.iter().any(|e| matches!(e, Effect::Hook(_)))
+            })
+            .fold(0, |m, h| m | bit(h));
+        let mut sight = Vec::with_capacity(HEX_COUNT * HEX_COUNT);
+        for a in HexId::all() {
+            for b in HexId::all() {
+                let (first, second) = lines_between(a, b);
+                let mask = |path: &[HexId]| -> u32 {
+                    if path.len() < 3 {
+                        return 0;
+                    }
+                    let (ef, et) = (land.hex(a).elevation, land.hex(b).elevation);
+                    let mut m = 0;
+                    for &h in &path[1..path.len() - 1] {
+                        let e = land.hex(h).elevation;
+                        // Reference sheet, "Rangestriking": a character
+                        // blocks unless it stands lower than both ends.
+                        if !(e < ef && e < et) {
+                            m |= bit(h);
+                        }
+                    }
+                    if geometry::blocker(variant, land, path, &|_| false).is_some() {
+                        m |= BLOCKED;
+                    }
+                    m
+                };
+                let m0 = mask(first);
+                sight.push([m0, second.map_or(m0, mask)]);
+            }
+        }
+        LandTables {
+            contact,
+            moves,
+            hooked,
+            sight,
+        }
+    }
+
+    /// The sight entry of the line from `a` to `b`.
+    pub fn sight(&self, a: HexId, b: HexId) -> [u32; 2] {
+        self.sight[a.0 as usize * HEX_COUNT + b.0 as usize]
+    }
+}
+
+fn who_applies(w: crate::format::Who, native: bool) -> bool {
+    super::strike_who(w, native)
+}
+
+/// The kind of a step ([`MoveTable::step`]) from its two movement effects,
+/// or `None` if it is forbidden.
+fn kind(effects: [Move; 2]) -> Option<usize> {
+    let mut cost = 1;
+    let mut stop = false;
+    for m in effects {
+        match m {
+            Move::Free => {}
+            Move::Slow => cost = 2,
+            Move::Block => return None,
+            Move::Stop => stop = true,
+        }
+    }
+    Some(match (cost, stop) {
+        (1, false) => 0,
+        (_, false) => 1,
+        (1, true) => 2,
+        _ => 3,
+    })
+}
+
+impl MoveTable {
+    fn new(variant: &Variant, index: usize, natives: HazardSet) -> MoveTable {
+        let land = &variant.battlelands[index];
+        // Hazards act on the hex entered and the hexside crossed, never on
+        // the hex left (reference sheet, "Maneuver Phase").
+        let hex_effect = |to: HexId| {
+            let hz = land.hex(to).hazard;
+            variant.hazard(hz).movement_for(false, natives.contains(hz))
+        };
+        let mut step = [[0; 4]; HEX_COUNT];
+        let mut enter = [0; 4];
+        let mut landing = [0; 2];
+        let mut damage = [0; HEX_COUNT];
+        for to in HexId::all() {
+            let hz = land.hex(to).hazard;
+            let hits: u32 = variant
+                .hazard(hz)
+                .effects
+                .iter()
+                .map(|e| match e {
+                    Effect::Damage { who, hits } if who_applies(*who, natives.contains(hz)) => {
+                        u32::from(*hits)
+                    }
+                    _ => 0,
+                })
+                .sum();
+            damage[to.0 as usize] = hits.min(255) as u8;
+            if let Some(k) = kind([hex_effect(to), Move::Free]) {
+                enter[k] |= bit(to);
+            }
+            let hz = land.hex(to).hazard;
+            match variant.hazard(hz).movement_for(true, natives.contains(hz)) {
+                Move::Block => {}
+                Move::Slow => landing[1] |= bit(to),
+                _ => landing[0] |= bit(to),
+            }
+        }
+        for from in HexId::all() {
+            for (i, n) in land.hex(from).neighbours.iter().enumerate() {
+                let Some(to) = *n else { continue };
+                let mut effect = [hex_effect(to), Move::Free];
+                let side = Side::from_index(i);
+                if let Some(hs) = land.hexside(to, side.opposite()) {
+                    let h = variant.hazard(hs.hazard);
+                    // `hs.top`: `to` is the top side, so this step climbs.
+                    let applies = match h.movement.crossing {
+                        Crossing::Up => hs.top,
+                        Crossing::Down => !hs.top,
+                        Crossing::Both => true,
+                    };
+                    if applies {
+                        effect[1] = h.movement_for(false, natives.contains(hs.hazard));
+                    }
+                }
+                if let Some(k) = kind(effect) {
+                    step[from.0 as usize][k] |= bit(to);
+                }
+            }
+        }
+        MoveTable {
+            step,
+            enter,
+            landing,
+            damage,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refused move names a hex off the battleland: it is in no set.
+    #[test]
+    fn ids_off_the_battleland_are_in_no_set() {
+        assert_eq!(bit(HexId(0)), 1);
+        assert_eq!(bit(HexId(26)), 1 << 26);
+        for id in [27, 31, 32, 200, 255] {
+            assert_eq!(bit(HexId(id)), 0);
+        }
+        assert_eq!(hexes(ALL_HEXES).count(), HEX_COUNT);
+    }
+}
