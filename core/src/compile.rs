@@ -119,6 +119,7 @@ impl<'a> Compiler<'a> {
         self.towers_for_players(&board);
         let battlelands = self.battlelands(&terrain_ids, &hazard_ids, &hazards);
         let rules = self.rules(&character_ids);
+        self.variables();
 
         Some(Variant {
             id: data.manifest.id.clone(),
@@ -138,8 +139,47 @@ impl<'a> Compiler<'a> {
             rules: rules?,
             scripts: data.scripts.clone(),
             hooks: self.hooks.clone(),
+            variables: data.variables.clone(),
             data: data.clone(),
         })
+    }
+
+    /// `variables.ron`: names scripts can use, defaults of the declared type.
+    fn variables(&mut self) {
+        for v in &self.data.variables {
+            let file = self
+                .origins
+                .variables
+                .get(&v.name)
+                .copied()
+                .unwrap_or(self.manifest());
+            let q = format!("\"{}\"", v.name);
+            let valid_name = !v.name.is_empty()
+                && v.name.len() <= 64
+                && v.name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !valid_name {
+                self.error(
+                    file,
+                    &[&q],
+                    format!(
+                        "variable {:?}: a name is 1 to 64 letters, digits, '_' or '-'",
+                        v.name
+                    ),
+                );
+            }
+            if v.default.var_type() != v.kind {
+                self.error(
+                    file,
+                    &[&q, "default"],
+                    format!(
+                        "variable {:?} is of type {:?}, but its default {:?} is not",
+                        v.name, v.kind, v.default
+                    ),
+                );
+            }
+        }
     }
 
     fn players(&mut self) -> Option<format::PlayerCount> {

@@ -106,6 +106,9 @@ pub struct Files {
     pub battlelands: Vec<String>,
     #[serde(default)]
     pub scripts: Vec<String>,
+    /// Variables the engine keeps for the scripts (`variables.ron`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<String>,
 }
 
 /// Things a variant removes from its base.
@@ -835,6 +838,81 @@ pub struct VariantData {
     pub battlelands: Vec<BattlelandDef>,
     pub rules: RulesDef,
     pub scripts: Vec<crate::lua::ScriptSource>,
+    pub variables: Vec<VariableDef>,
+}
+
+// ---------------------------------------------------------------------------
+// Script state and script actions
+// ---------------------------------------------------------------------------
+
+/// What a variable belongs to: one value per game, player, legion, character
+/// in a legion, land, or character in a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum VarScope {
+    Game,
+    Player,
+    Legion,
+    /// A character of a legion (all of one kind in a legion share it).
+    Character,
+    Land,
+    /// A character in the battle being fought; gone when the battle ends.
+    Unit,
+}
+
+/// The type of a variable's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VarType {
+    Int,
+    Bool,
+    Text,
+    /// A list of names.
+    Names,
+}
+
+/// A value of a variable.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum VarValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    Names(Vec<String>),
+}
+
+impl VarValue {
+    pub fn var_type(&self) -> VarType {
+        match self {
+            VarValue::Int(_) => VarType::Int,
+            VarValue::Bool(_) => VarType::Bool,
+            VarValue::Text(_) => VarType::Text,
+            VarValue::Names(_) => VarType::Names,
+        }
+    }
+}
+
+/// Who sees a variable's values in views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Visibility {
+    #[default]
+    Everyone,
+    /// The player who owns what it belongs to (nobody for the game and lands).
+    Owner,
+    Nobody,
+}
+
+/// One variable of `variables.ron`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariableDef {
+    pub name: String,
+    pub scope: VarScope,
+    #[serde(rename = "type")]
+    pub kind: VarType,
+    /// The value of everything that has not been given one (not stored).
+    pub default: VarValue,
+    #[serde(default)]
+    pub visibility: Visibility,
+    #[serde(default)]
+    pub description: String,
 }
 
 #[cfg(test)]

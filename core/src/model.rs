@@ -347,6 +347,8 @@ pub struct Variant {
     pub scripts: Vec<ScriptSource>,
     /// The hooks the scripts register, sorted; [`HookId`] indexes this.
     pub hooks: Vec<String>,
+    /// The variables the engine keeps for the scripts (`variables.ron`).
+    pub variables: Vec<crate::format::VariableDef>,
     /// The merged files this variant was compiled from.
     pub data: VariantData,
 }
@@ -372,6 +374,7 @@ impl PartialEq for Variant {
             && self.rules == o.rules
             && code(self) == code(o)
             && self.hooks == o.hooks
+            && self.variables == o.variables
     }
 }
 
@@ -395,6 +398,11 @@ impl Variant {
             .iter()
             .position(|h| h.name == name)
             .map(|i| HazardId(i as u8))
+    }
+
+    /// A declared variable, by name.
+    pub fn variable(&self, name: &str) -> Option<&crate::format::VariableDef> {
+        self.variables.iter().find(|v| v.name == name)
     }
 
     pub fn character(&self, id: CharacterId) -> &Character {

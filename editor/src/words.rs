@@ -421,6 +421,17 @@ impl Words {
             BattleEvent::SummonOpen => "The attacker may summon".into(),
             BattleEvent::Conceded(side) => format!("The {} concedes", side_word(*side)),
             BattleEvent::Ended(w) => format!("The battle is over: {w:?}"),
+            BattleEvent::Damaged { unit, hits } => {
+                format!("{} takes {hits} by the variant's rules", self.unit(*unit))
+            }
+            BattleEvent::Healed { unit, hits } => {
+                format!("{} heals {hits}", self.unit(*unit))
+            }
+            BattleEvent::VarSet {
+                variable,
+                unit,
+                value,
+            } => format!("{} {variable}: {value:?}", self.unit(*unit)),
         }
     }
 }

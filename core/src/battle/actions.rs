@@ -2,6 +2,7 @@
 //! and carrying out one (maneuvers, entries, strikes, carries, concession).
 
 use super::*;
+use crate::script::F;
 
 impl<'v> Battle<'v> {
     /// Every action the side to act may take now. Strikes are listed at the
@@ -169,6 +170,12 @@ impl<'v> Battle<'v> {
         s: &mut State,
         action: &Action,
     ) -> Result<Vec<BattleEvent>, BattleError> {
+        let mut ev = self.step_rules(s, action)?;
+        self.fire_slain(s, &mut ev, 0)?;
+        Ok(ev)
+    }
+
+    fn step_rules(&self, s: &mut State, action: &Action) -> Result<Vec<BattleEvent>, BattleError> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
         }
@@ -199,7 +206,7 @@ impl<'v> Battle<'v> {
                 ev.push(BattleEvent::EdgeChosen(*e));
                 s.moving = BattleSide::Defender;
                 s.phase = Phase::Maneuver;
-                self.begin_maneuver(s, &mut ev);
+                self.begin_maneuver(s, &mut ev)?;
             }
             (Phase::Maneuver, Action::Move { unit, to }) => {
                 let u = s
@@ -245,6 +252,20 @@ impl<'v> Battle<'v> {
                     from: old,
                     to: *to,
                 });
+                if old.is_none() {
+                    let side = crate::script::side_name(s.moving);
+                    let label = to.label();
+                    self.fire(
+                        s,
+                        &mut ev,
+                        "unit_entered",
+                        &[
+                            ("unit", F::I(i64::from(*unit))),
+                            ("side", F::S(side)),
+                            ("hex", F::S(&label)),
+                        ],
+                    )?;
+                }
             }
             (Phase::Maneuver, Action::Summon { choice, to }) => {
                 if !self.may_summon(s) {
@@ -293,6 +314,18 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::EndManeuver) => {
                 let side = s.moving;
+                self.fire(
+                    s,
+                    &mut ev,
+                    "battle_phase_end",
+                    &[
+                        ("phase", F::S("maneuver")),
+                        ("side", F::S(crate::script::side_name(side))),
+                    ],
+                )?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
                 if !s.entered[side_index(side)] {
                     // Law of the Battlelands 25.D: not brought on, eliminated.
                     for (i, u) in s.units.iter_mut().enumerate() {
@@ -310,7 +343,7 @@ impl<'v> Battle<'v> {
                 if self.check_end(s, &mut ev) {
                     return Ok(ev);
                 }
-                self.begin_strikes(s, side, &mut ev);
+                self.begin_strikes(s, side, &mut ev)?;
             }
             (
                 Phase::Strike { striking },
@@ -346,7 +379,13 @@ impl<'v> Battle<'v> {
                         ));
                     }
                 };
-                let (rolls, hits) = self.roll(s, p.dice, sn);
+                let Some((sn, dice)) =
+                    self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
+                else {
+                    s.units[*unit as usize].strikes_left = 0;
+                    return Ok(ev);
+                };
+                let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left = 0;
                 ev.push(BattleEvent::Struck {
                     unit: *unit,
@@ -358,6 +397,10 @@ impl<'v> Battle<'v> {
                 });
                 let excess = self.damage(s, *target, hits, &mut ev);
                 if self.titan_check(s, &mut ev) {
+                    return Ok(ev);
+                }
+                self.after_strike(s, &mut ev, *unit, *target, false, hits, excess)?;
+                if s.phase == Phase::Over {
                     return Ok(ev);
                 }
                 if excess > 0 {
@@ -414,13 +457,19 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let (p, _) = self.rangestrike_check(s, *unit, *target)?;
-                let (rolls, hits) = self.roll(s, p.dice, p.strike_number);
+                let Some((sn, dice)) =
+                    self.before_strike(s, &mut ev, *unit, *target, true, p.strike_number, p.dice)?
+                else {
+                    s.units[*unit as usize].strikes_left -= 1;
+                    return Ok(ev);
+                };
+                let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left -= 1;
                 ev.push(BattleEvent::Struck {
                     unit: *unit,
                     target: *target,
                     ranged: true,
-                    strike_number: p.strike_number,
+                    strike_number: sn,
                     rolls,
                     hits,
                 });
@@ -429,6 +478,7 @@ impl<'v> Battle<'v> {
                 if self.titan_check(s, &mut ev) {
                     return Ok(ev);
                 }
+                self.after_strike(s, &mut ev, *unit, *target, true, hits, 0)?;
             }
             (Phase::Strike { striking }, Action::EndStrikes) => {
                 if s.carry.is_some() {
@@ -444,8 +494,20 @@ impl<'v> Battle<'v> {
                             .unwrap_or_default()
                     ));
                 }
+                self.fire(
+                    s,
+                    &mut ev,
+                    "battle_phase_end",
+                    &[
+                        ("phase", F::S("strike")),
+                        ("side", F::S(crate::script::side_name(striking))),
+                    ],
+                )?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
                 if striking == s.moving {
-                    self.begin_strikes(s, striking.other(), &mut ev);
+                    self.begin_strikes(s, striking.other(), &mut ev)?;
                     s.phase = Phase::Strike {
                         striking: striking.other(),
                     };

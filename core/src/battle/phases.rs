@@ -2,9 +2,14 @@
 //! end of the battle, damage and dice.
 
 use super::*;
+use crate::script::F;
 
 impl<'v> Battle<'v> {
-    pub(super) fn begin_maneuver(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
+    pub(super) fn begin_maneuver(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
         let moving = s.moving;
         let locked: Vec<bool> = (0..s.units.len())
             .map(|i| s.units[i].side == moving && self.in_contact_any(s, i as UnitId))
@@ -18,6 +23,16 @@ impl<'v> Battle<'v> {
             moving,
             defender_maneuver: s.defender_maneuver,
         });
+        self.fire(
+            s,
+            ev,
+            "battle_phase_start",
+            &[
+                ("phase", F::S("maneuver")),
+                ("side", F::S(crate::script::side_name(moving))),
+            ],
+        )?;
+        Ok(())
     }
 
     pub(super) fn begin_strikes(
@@ -25,7 +40,7 @@ impl<'v> Battle<'v> {
         s: &mut State,
         striking: BattleSide,
         ev: &mut Vec<BattleEvent>,
-    ) {
+    ) -> Result<(), BattleError> {
         if striking == s.moving {
             s.defender_slain_now = false;
         }
@@ -45,6 +60,16 @@ impl<'v> Battle<'v> {
             moving: s.moving,
             defender_maneuver: s.defender_maneuver,
         });
+        self.fire(
+            s,
+            ev,
+            "battle_phase_start",
+            &[
+                ("phase", F::S("strike")),
+                ("side", F::S(crate::script::side_name(striking))),
+            ],
+        )?;
+        Ok(())
     }
 
     /// Hazard damage, removal of the slain, the end of the battle, and the
@@ -128,8 +153,7 @@ impl<'v> Battle<'v> {
             }
         }
         s.phase = Phase::Maneuver;
-        self.begin_maneuver(s, ev);
-        Ok(())
+        self.begin_maneuver(s, ev)
     }
 
     /// Ends the battle if a side has nobody left.

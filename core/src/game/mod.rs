@@ -231,6 +231,9 @@ pub struct GameState {
     pub rng_seed: u64,
     /// Words drawn from the generator (with the seed, restores it).
     pub rng_pos: u64,
+    /// The variables of the variant's scripts (values other than defaults).
+    #[serde(default, skip_serializing_if = "crate::vars::Vars::is_empty")]
+    pub vars: crate::vars::Vars,
 }
 
 /// A player's decision.
@@ -648,6 +651,7 @@ impl Game {
         match (self.take_script_failure(), events) {
             (None, Ok(events)) => {
                 self.state.rng_pos = self.rng.word_pos() as u64;
+                self.prune_vars();
                 self.history.push((player, action.clone()));
                 Ok(events)
             }
@@ -663,6 +667,23 @@ impl Game {
                 Err(e)
             }
         }
+    }
+
+    /// Drops the values of legions that are gone and of characters that
+    /// left their legion, so that a marker used again starts afresh.
+    fn prune_vars(&mut self) {
+        if self.state.vars.is_empty() {
+            return;
+        }
+        let legions = &self.state.legions;
+        let find = |m: Marker| legions.iter().find(|l| l.marker == m);
+        self.state.vars.retain(|t| match *t {
+            crate::vars::VarTarget::Legion(m) => find(m).is_some(),
+            crate::vars::VarTarget::Character(m, c) => {
+                find(m).is_some_and(|l| l.characters.contains(&c))
+            }
+            _ => true,
+        });
     }
 
     /// The first masterplay hook that failed since the last action (or the

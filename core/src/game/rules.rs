@@ -57,7 +57,7 @@ const ACQUIRE: &str = "reference sheet, Acquiring Angels";
 const TURN: &str = "reference sheet, A Game Turn";
 const LEGIONS: &str = "reference sheet, Legions";
 
-pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupError> {
+pub(super) fn hooks_for(variant: &Arc<Variant>) -> Result<Option<Rc<Hooks>>, SetupError> {
     if variant.scripts.is_empty() {
         return Ok(None);
     }
@@ -67,6 +67,7 @@ pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupErr
     for s in &variant.scripts {
         host.load_script(s).map_err(|e| SetupError(e.to_string()))?;
     }
+    crate::script::install(&host, Arc::clone(variant)).map_err(|e| SetupError(e.to_string()))?;
     Ok(Some(Rc::new(Hooks {
         host: Rc::new(host),
         rng,
@@ -162,6 +163,7 @@ pub(super) fn new_game(
         outcome: None,
         rng_seed: seed,
         rng_pos: 0,
+        vars: Default::default(),
     };
     let hooks = hooks_for(&variant)?;
     let mut game = Game {

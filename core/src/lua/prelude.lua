@@ -1,4 +1,4 @@
-local titan, unit, int_in, bits, log_line, register, check_failure, aborting = ...
+local titan, unit, int_in, bits, log_line, register, check_failure, aborting, on_event = ...
 
 local error, select, type, tostring, tonumber = error, select, type, tostring, tonumber
 local ipairs, rawget, raw_setmetatable = ipairs, rawget, setmetatable
@@ -74,6 +74,12 @@ titan.log = log
 -- titan.hook registers with the engine; the registry is not in Lua.
 titan.hook = function(name, fn)
   local problem = register(name, fn)
+  if problem ~= nil then error(problem, 2) end
+end
+
+-- titan.on adds a handler of an engine event; the handlers are not in Lua.
+titan.on = function(event, fn)
+  local problem = on_event(event, fn)
   if problem ~= nil then error(problem, 2) end
 end
 

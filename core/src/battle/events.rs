@@ -1,0 +1,205 @@
+//! Script events of the battle (`titan.on`): firing them with a `ctx` over
+//! the working copy, and applying the effects the handlers request.
+
+use super::*;
+use crate::script::{self, BattleCtx, CtxData, Effect, F};
+
+impl<'v> Battle<'v> {
+    /// Fires `event` if a script handles it, and applies its effects to `s`;
+    /// returns the `ctx` (to read back fields a handler may change).
+    pub(super) fn fire(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        event: &str,
+        fields: &[(&str, F)],
+    ) -> Result<Option<mlua::Table>, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(None);
+        };
+        if !lua.has_handlers(event) {
+            return Ok(None);
+        }
+        let round = i64::from(s.defender_maneuver);
+        let mut all = vec![
+            ("round", F::I(round)),
+            ("moving", F::S(script::side_name(s.moving))),
+        ];
+        all.extend_from_slice(fields);
+        let data = || {
+            CtxData::Battle(BattleCtx {
+                terrain: self.setup.terrain,
+                units: s.units.clone(),
+                vars: s.vars.clone(),
+            })
+        };
+        let Some(fired) = script::fire(lua, event, data, &all)? else {
+            return Ok(None);
+        };
+        self.apply_effects(s, ev, fired.effects);
+        Ok(Some(fired.ctx))
+    }
+
+    /// Applies checked effects in order (they were checked against the same
+    /// position, changed the same way); stops when the battle ends.
+    fn apply_effects(&self, s: &mut State, ev: &mut Vec<BattleEvent>, effects: Vec<Effect>) {
+        for e in effects {
+            if s.phase == Phase::Over {
+                return;
+            }
+            match e {
+                Effect::Damage { unit, hits } => {
+                    ev.push(BattleEvent::Damaged { unit, hits });
+                    self.damage(s, unit, hits, ev);
+                    self.titan_check(s, ev);
+                }
+                Effect::Kill { unit } => {
+                    let u = &s.units[unit as usize];
+                    let hits = u.power - u.damage;
+                    ev.push(BattleEvent::Damaged { unit, hits });
+                    self.damage(s, unit, hits, ev);
+                    self.titan_check(s, ev);
+                }
+                Effect::Heal { unit, hits } => {
+                    let u = &mut s.units[unit as usize];
+                    let healed = hits.min(u.damage);
+                    u.damage -= healed;
+                    ev.push(BattleEvent::Healed { unit, hits: healed });
+                }
+                Effect::Move { unit, to } => {
+                    let u = &mut s.units[unit as usize];
+                    let from = u.hex();
+                    u.status = Status::OnBoard(to);
+                    ev.push(BattleEvent::Moved { unit, from, to });
+                }
+                Effect::Set {
+                    variable,
+                    of,
+                    value,
+                } => {
+                    if let (Some(def), crate::vars::VarTarget::Unit(unit)) =
+                        (self.variant.variable(&variable), of)
+                    {
+                        s.vars.set(def, of, value.clone());
+                        ev.push(BattleEvent::VarSet {
+                            variable,
+                            unit,
+                            value,
+                        });
+                    }
+                }
+                // Checked away: only masterplay events award points.
+                Effect::Award { .. } => {}
+            }
+        }
+    }
+
+    /// Fires `unit_slain` for the units slain by the events from `from` on
+    /// (and by what those handlers do in turn).
+    pub(super) fn fire_slain(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        from: usize,
+    ) -> Result<(), BattleError> {
+        let mut i = from;
+        while i < ev.len() {
+            if let BattleEvent::Slain { unit } = ev[i] {
+                let side = script::side_name(s.units[unit as usize].side);
+                self.fire(
+                    s,
+                    ev,
+                    "unit_slain",
+                    &[("unit", F::I(i64::from(unit))), ("side", F::S(side))],
+                )?;
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+}
+
+impl<'v> Battle<'v> {
+    /// `before_strike`: handlers may change `ctx.strike_number` and
+    /// `ctx.dice`, or set `ctx.cancel` (the strike is spent, no dice
+    /// rolled). None when cancelled.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn before_strike(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        strike_number: u8,
+        dice: u8,
+    ) -> Result<Option<(u8, u8)>, BattleError> {
+        let Some(ctx) = self.fire(
+            s,
+            ev,
+            "before_strike",
+            &[
+                ("unit", F::I(i64::from(unit))),
+                ("target", F::I(i64::from(target))),
+                ("ranged", F::B(ranged)),
+                ("strike_number", F::I(i64::from(strike_number))),
+                ("dice", F::I(i64::from(dice))),
+            ],
+        )?
+        else {
+            return Ok(Some((strike_number, dice)));
+        };
+        let bad = |field: &str, e: mlua::Error| {
+            BattleError::Script(crate::lua::ScriptError {
+                script: "(before_strike handlers)".into(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.{field} must be an integer: {e}"),
+            })
+        };
+        let cancel: Option<bool> = ctx.raw_get("cancel").map_err(|e| bad("cancel", e))?;
+        if cancel == Some(true) || s.phase == Phase::Over {
+            return Ok(None);
+        }
+        // The target may have left the battleland through a handler's effect.
+        if s.units[target as usize].hex().is_none() || s.units[target as usize].is_slain() {
+            return Ok(None);
+        }
+        let sn: i64 = ctx
+            .raw_get("strike_number")
+            .map_err(|e| bad("strike_number", e))?;
+        let dice: i64 = ctx.raw_get("dice").map_err(|e| bad("dice", e))?;
+        let chart = &self.variant.rules.strike_chart;
+        Ok(Some((
+            sn.clamp(i64::from(chart.min), i64::from(chart.max.max(6))) as u8,
+            dice.clamp(0, 255) as u8,
+        )))
+    }
+
+    /// `after_strike`: the hits and the hits left to carry over.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn after_strike(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        hits: u8,
+        carry: u8,
+    ) -> Result<(), BattleError> {
+        self.fire(
+            s,
+            ev,
+            "after_strike",
+            &[
+                ("unit", F::I(i64::from(unit))),
+                ("target", F::I(i64::from(target))),
+                ("ranged", F::B(ranged)),
+                ("hits", F::I(i64::from(hits))),
+                ("carry", F::I(i64::from(carry))),
+            ],
+        )?;
+        Ok(())
+    }
+}

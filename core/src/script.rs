@@ -1,0 +1,736 @@
+//! The scripting platform: the engine events scripts handle (`titan.on`),
+//! the `ctx` each handler receives, and the effects it requests.
+//!
+//! A handler reads the position through `ctx` (a snapshot taken when the
+//! event fires, so reading costs nothing until a method is called) and
+//! changes nothing itself: `ctx:damage`, `ctx:heal`, `ctx:move`, `ctx:kill`,
+//! `ctx:set` and `ctx:award` request effects. Each request is checked at
+//! once against the snapshot (which it then updates, so later reads see it):
+//! an illegal one raises a script error at the script's line. When every
+//! handler has run, the engine applies the effects to its working copy in
+//! order, with events. A failing handler refuses the action that fired the
+//! event, and the working copy is dropped.
+//!
+//! The VM is one per game; what scripts keep in Lua globals is not game
+//! state (not saved, not restored by a refused action): state belongs in
+//! the variables of `variables.ron`, which `ctx:get` and `ctx:set` reach.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use mlua::{Lua, Table, Value};
+
+use crate::battle::{BattleSide, Status, Unit};
+use crate::battleland::HexId;
+use crate::format::{VarScope, VarType, VarValue};
+use crate::game::{GameState, Marker, PlayerId};
+use crate::lua::LuaHost;
+use crate::model::{LandId, TerrainId, Variant};
+use crate::vars::{VarTarget, Vars};
+
+/// The events a script may handle, with `titan.on(event, fn)`.
+pub const EVENTS: &[&str] = &[
+    // Masterplay.
+    "game_start",
+    "turn_start",
+    "turn_end",
+    "phase_start",
+    "phase_end",
+    "legion_split",
+    "legion_moved",
+    "engagement_start",
+    "engagement_end",
+    "battle_start",
+    "battle_end",
+    "muster",
+    "points_scored",
+    "player_eliminated",
+    // Battle.
+    "battle_phase_start",
+    "battle_phase_end",
+    "unit_entered",
+    "before_strike",
+    "after_strike",
+    "unit_slain",
+];
+
+/// An effect a handler requested, checked against the snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Damage {
+        unit: u8,
+        hits: u8,
+    },
+    Heal {
+        unit: u8,
+        hits: u8,
+    },
+    Move {
+        unit: u8,
+        to: HexId,
+    },
+    Kill {
+        unit: u8,
+    },
+    Set {
+        variable: String,
+        of: VarTarget,
+        value: VarValue,
+    },
+    Award {
+        player: PlayerId,
+        points: u32,
+    },
+}
+
+/// What the running handler may read: a battle or the masterboard.
+pub(crate) enum CtxData {
+    Game(Box<GameState>),
+    Battle(BattleCtx),
+}
+
+/// A battle as a handler sees it.
+pub(crate) struct BattleCtx {
+    pub terrain: TerrainId,
+    pub units: Vec<Unit>,
+    pub vars: Vars,
+}
+
+/// The snapshot and the effects of the running event.
+pub(crate) struct CtxStore {
+    variant: Arc<Variant>,
+    data: RefCell<Option<CtxData>>,
+    effects: RefCell<Vec<Effect>>,
+}
+
+/// The context API of one VM: the store and the metatable of every `ctx`.
+pub(crate) struct Platform {
+    store: Rc<CtxStore>,
+    meta: Table,
+}
+
+/// Sets up the context API of `host` for `variant` (once per VM).
+pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()> {
+    if host.platform.get().is_some() {
+        return Ok(());
+    }
+    let store = Rc::new(CtxStore {
+        variant,
+        data: RefCell::new(None),
+        effects: RefCell::new(Vec::new()),
+    });
+    let lua = host.lua();
+    let methods = methods(lua, &store)?;
+    let meta = lua.create_table()?;
+    meta.set("__index", methods)?;
+    meta.set("__metatable", false)?;
+    let _ = host.platform.set(Platform { store, meta });
+    Ok(())
+}
+
+/// The result of firing an event: the `ctx` (to read back fields a handler
+/// may change) and the effects to apply, in order.
+pub(crate) struct Fired {
+    pub ctx: Table,
+    pub effects: Vec<Effect>,
+}
+
+/// A field of an event's `ctx`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum F<'a> {
+    I(i64),
+    S(&'a str),
+    B(bool),
+}
+
+/// Runs the handlers of `event` with a `ctx` over `data` holding `fields`;
+/// None when no script handles it.
+pub(crate) fn fire(
+    host: &LuaHost,
+    event: &str,
+    data: impl FnOnce() -> CtxData,
+    fields: &[(&str, F)],
+) -> Result<Option<Fired>, crate::lua::ScriptError> {
+    if !host.has_handlers(event) {
+        return Ok(None);
+    }
+    let Some(platform) = host.platform.get() else {
+        return Ok(None);
+    };
+    let sandbox = |e: mlua::Error| crate::lua::ScriptError {
+        script: crate::lua::SANDBOX.to_string(),
+        line: None,
+        kind: crate::lua::ScriptErrorKind::Runtime,
+        message: format!("cannot build ctx: {e}"),
+    };
+    let lua = host.lua();
+    let ctx = lua.create_table().map_err(sandbox)?;
+    ctx.set("event", event).map_err(sandbox)?;
+    for (k, v) in fields {
+        match *v {
+            F::I(i) => ctx.raw_set(*k, i),
+            F::S(s) => ctx.raw_set(*k, s),
+            F::B(b) => ctx.raw_set(*k, b),
+        }
+        .map_err(sandbox)?;
+    }
+    ctx.set_metatable(Some(platform.meta.clone()))
+        .map_err(sandbox)?;
+    *platform.store.data.borrow_mut() = Some(data());
+    platform.store.effects.borrow_mut().clear();
+    let result = host.call_event(event, ctx.clone());
+    // A ctx kept by a script reads nothing once its event is over.
+    *platform.store.data.borrow_mut() = None;
+    let effects = std::mem::take(&mut *platform.store.effects.borrow_mut());
+    result?;
+    Ok(Some(Fired { ctx, effects }))
+}
+
+pub(crate) fn side_name(s: BattleSide) -> &'static str {
+    match s {
+        BattleSide::Attacker => "attacker",
+        BattleSide::Defender => "defender",
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Waiting => "waiting",
+        Status::OnBoard(_) => "on_board",
+        Status::Gone(crate::battle::Fate::Slain) => "slain",
+        Status::Gone(crate::battle::Fate::NotEntered) => "not_entered",
+        Status::Gone(crate::battle::Fate::Removed) => "removed",
+    }
+}
+
+fn err<T>(message: impl Into<String>) -> mlua::Result<T> {
+    Err(mlua::Error::runtime(message.into()))
+}
+
+/// A Lua value as a variable's value of `kind`.
+fn to_value(kind: VarType, v: &Value, name: &str) -> mlua::Result<VarValue> {
+    let bad = || {
+        err(format!(
+            "variable {name:?} holds {kind:?} values, not a {}",
+            v.type_name()
+        ))
+    };
+    Ok(match (kind, v) {
+        (VarType::Int, Value::Integer(i)) => VarValue::Int(*i),
+        (VarType::Int, Value::Number(n)) if n.fract() == 0.0 && n.abs() < 9.0e15 => {
+            VarValue::Int(*n as i64)
+        }
+        (VarType::Bool, Value::Boolean(b)) => VarValue::Bool(*b),
+        (VarType::Text, Value::String(s)) => VarValue::Text(s.to_str()?.to_string()),
+        (VarType::Names, Value::Table(t)) => {
+            let mut names = Vec::new();
+            for item in t.sequence_values::<Value>() {
+                match item? {
+                    Value::String(s) => names.push(s.to_str()?.to_string()),
+                    _ => return bad(),
+                }
+            }
+            VarValue::Names(names)
+        }
+        _ => return bad(),
+    })
+}
+
+fn from_value(lua: &Lua, v: &VarValue) -> mlua::Result<Value> {
+    Ok(match v {
+        VarValue::Int(i) => Value::Integer(*i),
+        VarValue::Bool(b) => Value::Boolean(*b),
+        VarValue::Text(t) => Value::String(lua.create_string(t)?),
+        VarValue::Names(n) => Value::Table(lua.create_sequence_from(n.iter().map(String::as_str))?),
+    })
+}
+
+impl CtxStore {
+    fn with<R>(&self, f: impl FnOnce(&CtxData) -> mlua::Result<R>) -> mlua::Result<R> {
+        match self.data.borrow().as_ref() {
+            Some(d) => f(d),
+            None => err(
+                "this ctx belongs to an event that is over (keep state in variables, not in Lua)",
+            ),
+        }
+    }
+
+    fn with_mut<R>(&self, f: impl FnOnce(&mut CtxData) -> mlua::Result<R>) -> mlua::Result<R> {
+        match self.data.borrow_mut().as_mut() {
+            Some(d) => f(d),
+            None => err(
+                "this ctx belongs to an event that is over (keep state in variables, not in Lua)",
+            ),
+        }
+    }
+
+    fn battle<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&BattleCtx) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        self.with(|d| match d {
+            CtxData::Battle(b) => f(b),
+            CtxData::Game(_) => err(format!("ctx:{what} is available in battle events only")),
+        })
+    }
+
+    fn game<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&GameState) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        self.with(|d| match d {
+            CtxData::Game(g) => f(g),
+            CtxData::Battle(_) => err(format!("ctx:{what} is available in masterplay events only")),
+        })
+    }
+
+    /// A living unit on the battleland, for an effect.
+    fn unit_on_board(b: &BattleCtx, unit: i64, what: &str) -> mlua::Result<usize> {
+        let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len()) else {
+            return err(format!(
+                "ctx:{what}: no unit {unit} in this battle (units are 0 to {})",
+                b.units.len().saturating_sub(1)
+            ));
+        };
+        let x = &b.units[u];
+        if x.hex().is_none() || x.is_slain() {
+            return err(format!(
+                "ctx:{what}: unit {unit} is not alive on the battleland ({})",
+                status_name(x.status)
+            ));
+        }
+        Ok(u)
+    }
+
+    /// What a variable's target argument names, by the variable's scope.
+    fn target(&self, scope: VarScope, arg: &Value, name: &str) -> mlua::Result<VarTarget> {
+        let int = |v: &Value| match v {
+            Value::Integer(i) => Some(*i),
+            Value::Number(n) if n.fract() == 0.0 => Some(*n as i64),
+            _ => None,
+        };
+        let bad = |what: &str| {
+            err(format!(
+                "variable {name:?} belongs to a {scope:?}: give {what}, not a {}",
+                arg.type_name()
+            ))
+        };
+        let marker = |v: &Value| -> mlua::Result<Marker> {
+            match v {
+                Value::String(s) => s.to_str()?.parse::<Marker>().map_err(mlua::Error::runtime),
+                _ => err(format!(
+                    "variable {name:?}: a legion is its marker, like \"P1-03\""
+                )),
+            }
+        };
+        Ok(match scope {
+            VarScope::Game => match arg {
+                Value::Nil => VarTarget::Game,
+                _ => return bad("nil"),
+            },
+            VarScope::Player => match int(arg) {
+                Some(p) if (0..64).contains(&p) => VarTarget::Player(PlayerId(p as u8)),
+                _ => return bad("a player's seat (0-based)"),
+            },
+            VarScope::Unit => match int(arg) {
+                Some(u) if (0..=255).contains(&u) => VarTarget::Unit(u as u8),
+                _ => return bad("a unit id"),
+            },
+            VarScope::Land => {
+                let Some(n) = int(arg) else {
+                    return bad("a land number");
+                };
+                match self
+                    .variant
+                    .board
+                    .lands()
+                    .find(|&l| i64::from(self.variant.board.land(l).number) == n)
+                {
+                    Some(l) => VarTarget::Land(l),
+                    None => return err(format!("variable {name:?}: no land {n}")),
+                }
+            }
+            VarScope::Legion => VarTarget::Legion(marker(arg)?),
+            VarScope::Character => {
+                let Value::Table(t) = arg else {
+                    return bad("{ legion marker, character name }");
+                };
+                let m = marker(&t.get::<Value>(1)?)?;
+                let c: String = t.get(2)?;
+                match self.variant.character_by_name(&c) {
+                    Some(c) => VarTarget::Character(m, c),
+                    None => return err(format!("variable {name:?}: no character {c:?}")),
+                }
+            }
+        })
+    }
+
+    fn get(&self, lua: &Lua, name: &str, arg: &Value) -> mlua::Result<Value> {
+        let v = &self.variant;
+        let Some(def) = v.variable(name) else {
+            return err(crate::vars::check(v, name, VarTarget::Game, None).unwrap_err());
+        };
+        let target = self.target(def.scope, arg, name)?;
+        self.with(|d| {
+            let vars = match d {
+                CtxData::Game(g) => &g.vars,
+                CtxData::Battle(b) => &b.vars,
+            };
+            from_value(lua, vars.get(def, target))
+        })
+    }
+
+    fn set(&self, name: &str, arg: &Value, value: &Value) -> mlua::Result<()> {
+        let v = &self.variant;
+        let Some(def) = v.variable(name) else {
+            return err(format!(
+                "ctx:set: {}",
+                crate::vars::check(v, name, VarTarget::Game, None).unwrap_err()
+            ));
+        };
+        let target = self.target(def.scope, arg, name)?;
+        let value = to_value(def.kind, value, name)?;
+        self.with_mut(|d| {
+            match (d, target) {
+                (CtxData::Battle(b), VarTarget::Unit(u)) => {
+                    if usize::from(u) >= b.units.len() {
+                        return err(format!("ctx:set: no unit {u} in this battle"));
+                    }
+                    b.vars.set(def, target, value.clone());
+                }
+                (CtxData::Battle(_), _) => {
+                    return err(format!("ctx:set: variable {name:?} belongs to a {:?}; in a battle only unit variables change (set it at battle_end)", def.scope));
+                }
+                (CtxData::Game(_), VarTarget::Unit(_)) => {
+                    return err(format!("ctx:set: variable {name:?} belongs to a battle unit; there is no battle here"));
+                }
+                (CtxData::Game(g), t) => {
+                    let exists = match t {
+                        VarTarget::Player(p) => usize::from(p.0) < g.players.len(),
+                        VarTarget::Legion(m) => g.legions.iter().any(|l| l.marker == m),
+                        VarTarget::Character(m, c) => g.legions.iter().any(|l| l.marker == m && l.characters.contains(&c)),
+                        _ => true,
+                    };
+                    if !exists {
+                        return err(format!("ctx:set: variable {name:?}: {t:?} is not in the game"));
+                    }
+                    g.vars.set(def, t, value.clone());
+                }
+            }
+            Ok(())
+        })?;
+        self.effects.borrow_mut().push(Effect::Set {
+            variable: name.to_string(),
+            of: target,
+            value,
+        });
+        Ok(())
+    }
+}
+
+fn hits_arg(n: i64, what: &str) -> mlua::Result<u8> {
+    match u8::try_from(n) {
+        Ok(h) => Ok(h),
+        Err(_) => err(format!("ctx:{what}: hits are 0 to 255, not {n}")),
+    }
+}
+
+/// The methods of every `ctx` (called as `ctx:name(...)`).
+fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
+    let m = lua.create_table()?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "units",
+        lua.create_function(move |lua, _: Value| {
+            s.battle("units", |b| {
+                let list = lua.create_table()?;
+                for i in 0..b.units.len() {
+                    list.raw_push(unit_table(lua, &s.variant, b, i)?)?;
+                }
+                Ok(list)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "unit",
+        lua.create_function(move |lua, (_, id): (Value, i64)| {
+            s.battle("unit", |b| {
+                match usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
+                    Some(i) => Ok(Value::Table(unit_table(lua, &s.variant, b, i)?)),
+                    None => Ok(Value::Nil),
+                }
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "hex",
+        lua.create_function(move |lua, (_, label): (Value, String)| {
+            s.battle("hex", |b| {
+                let Some(h) = HexId::from_label(&label) else {
+                    return Ok(Value::Nil);
+                };
+                let land = s.variant.battleland(b.terrain);
+                let hex = land.hex(h);
+                let t = lua.create_table()?;
+                t.set("label", label.as_str())?;
+                t.set("hazard", s.variant.hazard(hex.hazard).name.as_str())?;
+                t.set("elevation", hex.elevation)?;
+                if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
+                    t.set("unit", i)?;
+                }
+                Ok(Value::Table(t))
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "distance",
+        lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
+            s.battle("distance", |b| {
+                let hex = |v: &Value| -> mlua::Result<HexId> {
+                    match v {
+                        Value::Integer(i) => {
+                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "ctx:distance: unit {i} is not on the battleland"
+                                ))
+                            })
+                        }
+                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
+                            mlua::Error::runtime("ctx:distance: no such hex (A1 ... F4)")
+                        }),
+                        other => err(format!(
+                            "ctx:distance: give units or hex labels, not a {}",
+                            other.type_name()
+                        )),
+                    }
+                };
+                Ok(crate::battle::geometry::distance(hex(&a)?, hex(&b2)?))
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "players",
+        lua.create_function(move |lua, _: Value| {
+            s.game("players", |g| {
+                let list = lua.create_table()?;
+                for (i, p) in g.players.iter().enumerate() {
+                    let t = lua.create_table()?;
+                    t.set("seat", i)?;
+                    t.set("name", p.name.as_str())?;
+                    t.set("score", p.score)?;
+                    t.set("alive", p.alive)?;
+                    list.raw_push(t)?;
+                }
+                Ok(list)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "legions",
+        lua.create_function(move |lua, _: Value| {
+            s.game("legions", |g| {
+                let list = lua.create_table()?;
+                for l in &g.legions {
+                    let t = lua.create_table()?;
+                    t.set("marker", l.marker.to_string())?;
+                    t.set("owner", l.owner.0)?;
+                    t.set("land", s.variant.board.land(l.land).number)?;
+                    let names = l
+                        .characters
+                        .iter()
+                        .map(|&c| s.variant.character(c).name.as_str());
+                    t.set("characters", lua.create_sequence_from(names)?)?;
+                    list.raw_push(t)?;
+                }
+                Ok(list)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "get",
+        lua.create_function(move |lua, (_, name, target): (Value, String, Value)| {
+            s.get(lua, &name, &target)
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set",
+        lua.create_function(
+            move |_, (_, name, target, value): (Value, String, Value, Value)| {
+                s.set(&name, &target, &value)
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "damage",
+        lua.create_function(move |_, (_, unit, n): (Value, i64, i64)| {
+            let hits = hits_arg(n, "damage")?;
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "damage")?;
+                    let x = &mut b.units[u];
+                    x.damage = x.damage.saturating_add(hits).min(x.power);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:damage is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Damage {
+                unit: unit as u8,
+                hits,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "heal",
+        lua.create_function(move |_, (_, unit, n): (Value, i64, i64)| {
+            let hits = hits_arg(n, "heal")?;
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "heal")?;
+                    let x = &mut b.units[u];
+                    x.damage = x.damage.saturating_sub(hits);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:heal is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Heal {
+                unit: unit as u8,
+                hits,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "kill",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "kill")?;
+                    b.units[u].damage = b.units[u].power;
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:kill is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::Kill { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "move",
+        lua.create_function(move |_, (_, unit, label): (Value, i64, String)| {
+            let to = s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "move")?;
+                    let Some(to) = HexId::from_label(&label) else {
+                        return err(format!("ctx:move: no hex {label:?} (A1 ... F4)"));
+                    };
+                    if let Some(other) = b.units.iter().position(|x| x.hex() == Some(to)) {
+                        if other != u {
+                            return err(format!("ctx:move: {label} is occupied by unit {other}"));
+                        }
+                    }
+                    b.units[u].status = Status::OnBoard(to);
+                    Ok(to)
+                }
+                CtxData::Game(_) => err("ctx:move is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Move {
+                unit: unit as u8,
+                to,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "award",
+        lua.create_function(move |_, (_, seat, points): (Value, i64, i64)| {
+            let Ok(points) = u32::try_from(points) else {
+                return err(format!("ctx:award: points are 0 or more, not {points}"));
+            };
+            let player = s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(p) = usize::try_from(seat)
+                        .ok()
+                        .and_then(|i| g.players.get_mut(i))
+                    else {
+                        return err(format!("ctx:award: no player in seat {seat}"));
+                    };
+                    if !p.alive {
+                        return err(format!(
+                            "ctx:award: the player in seat {seat} is out of the game"
+                        ));
+                    }
+                    p.score += points;
+                    Ok(PlayerId(seat as u8))
+                }
+                CtxData::Battle(_) => err("ctx:award is available in masterplay events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::Award { player, points });
+            Ok(())
+        })?,
+    )?;
+
+    Ok(m)
+}
+
+/// A unit as scripts read it.
+fn unit_table(lua: &Lua, v: &Variant, b: &BattleCtx, i: usize) -> mlua::Result<Table> {
+    let u = &b.units[i];
+    let c = v.character(u.character);
+    let t = lua.create_table()?;
+    t.set("id", i)?;
+    t.set("character", c.name.as_str())?;
+    t.set("class", v.class(c.class).name.as_str())?;
+    t.set("side", side_name(u.side))?;
+    if let Some(h) = u.hex() {
+        t.set("hex", h.label())?;
+    }
+    t.set("damage", u.damage)?;
+    t.set("power", u.power)?;
+    t.set("skill", c.skill)?;
+    t.set("flies", c.flies)?;
+    t.set("rangestrikes", c.rangestrike.is_some())?;
+    t.set("status", status_name(u.status))?;
+    t.set(
+        "alive",
+        !u.is_slain() && matches!(u.status, Status::Waiting | Status::OnBoard(_)),
+    )?;
+    Ok(t)
+}
+
+/// The seat of a land by number, for events' fields.
+pub(crate) fn land_number(v: &Variant, l: LandId) -> u32 {
+    v.board.land(l).number
+}
