@@ -26,7 +26,7 @@ use crate::battleland::HexId;
 use crate::format::{VarScope, VarType, VarValue};
 use crate::game::{GameState, Marker, PlayerId};
 use crate::lua::LuaHost;
-use crate::model::{LandId, TerrainId, Variant};
+use crate::model::{TerrainId, Variant};
 use crate::vars::{VarTarget, Vars};
 
 /// The events a script may handle, with `titan.on(event, fn)`.
@@ -728,9 +728,4 @@ fn unit_table(lua: &Lua, v: &Variant, b: &BattleCtx, i: usize) -> mlua::Result<T
         !u.is_slain() && matches!(u.status, Status::Waiting | Status::OnBoard(_)),
     )?;
     Ok(t)
-}
-
-/// The seat of a land by number, for events' fields.
-pub(crate) fn land_number(v: &Variant, l: LandId) -> u32 {
-    v.board.land(l).number
 }

@@ -320,6 +320,11 @@ impl Words {
                 .map(|e| self.battle_event(e))
                 .collect::<Vec<_>>()
                 .join("; "),
+            Event::VarSet {
+                variable,
+                of,
+                value,
+            } => format!("{variable} of {of:?}: {value:?}"),
         }
     }
 

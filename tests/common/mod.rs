@@ -77,7 +77,12 @@ pub fn variant_dirs(dir: &Path) -> Vec<PathBuf> {
 /// The variants this repository ships. The tests look at these only, so a
 /// user's own variant beside them under `variants/` (as the docs suggest)
 /// never breaks `cargo test`.
-pub const BUNDLED: [&str; 3] = ["battlelands-1981", "titan", "titan-shorter"];
+pub const BUNDLED: [&str; 4] = [
+    "battlelands-1981",
+    "house-regeneration",
+    "titan",
+    "titan-shorter",
+];
 
 /// The bundled variants' folders, sorted.
 pub fn bundled_dirs() -> Vec<PathBuf> {

@@ -81,11 +81,14 @@ impl<'v> Battle<'v> {
                         (self.variant.variable(&variable), of)
                     {
                         s.vars.set(def, of, value.clone());
-                        ev.push(BattleEvent::VarSet {
-                            variable,
-                            unit,
-                            value,
-                        });
+                        // Events go to both sides: only public values.
+                        if def.visibility == crate::format::Visibility::Everyone {
+                            ev.push(BattleEvent::VarSet {
+                                variable,
+                                unit,
+                                value,
+                            });
+                        }
                     }
                 }
                 // Checked away: only masterplay events award points.

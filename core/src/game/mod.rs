@@ -13,6 +13,7 @@
 //! [`crate::battle`]), keeps it while it is fought through [`Action::Battle`],
 //! and scores its result.
 
+mod events;
 pub mod movement;
 pub mod muster;
 pub mod random;
@@ -461,6 +462,13 @@ pub enum Event {
     Battle {
         events: Vec<crate::battle::BattleEvent>,
     },
+    /// A script set a variable everyone may see (`ctx:set`); values of
+    /// other visibility change silently (views show them to whom they may).
+    VarSet {
+        variable: String,
+        of: crate::vars::VarTarget,
+        value: crate::format::VarValue,
+    },
 }
 
 /// A refused action: what is wrong, and the rule that says so.
@@ -609,7 +617,15 @@ impl Game {
         players: &[String],
         seed: u64,
     ) -> Result<(Game, Vec<Event>), SetupError> {
-        rules::new_game(variant, options, players, seed)
+        let (mut game, mut events) = rules::new_game(variant, options, players, seed)?;
+        events::fire_start(&mut game, &mut events);
+        match game.take_script_failure() {
+            Some(e) => Err(SetupError(format!("script error at game_start: {e}"))),
+            None => {
+                game.state.rng_pos = game.rng.word_pos() as u64;
+                Ok((game, events))
+            }
+        }
     }
 
     /// A game with this state (a position or a replayed save).
@@ -647,7 +663,11 @@ impl Game {
         // the game has been).
         let saved = (self.state.clone(), self.rng.clone(), self.battle.clone());
         self.take_script_failure();
-        let events = rules::apply(self, player, action);
+        let before = events::Before::of(self);
+        let events = rules::apply(self, player, action).map(|mut ev| {
+            events::fire_after(self, &before, action, &mut ev);
+            ev
+        });
         match (self.take_script_failure(), events) {
             (None, Ok(events)) => {
                 self.state.rng_pos = self.rng.word_pos() as u64;

@@ -1,0 +1,136 @@
+//! The scripting platform (docs/scripting.md): variables owned by the
+//! engine, masterplay events with `ctx` and effects, script errors that
+//! refuse an action without changing the game, and a Lua VM per game whose
+//! globals are not game state.
+
+mod common;
+
+use std::sync::Arc;
+
+use titan_core::format::VarValue;
+use titan_core::game::random::random_action;
+use titan_core::game::view::view;
+use titan_core::game::{Action, Game, Phase, PlayerId};
+use titan_core::rng::GameRng;
+use titan_core::vars::VarTarget;
+
+fn variant(name: &str) -> Arc<titan_core::Variant> {
+    let dir = common::root().join("tests/fixtures").join(name);
+    Arc::new(titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{e:#?}")))
+}
+
+fn names() -> Vec<String> {
+    ["A", "B"].map(String::from).to_vec()
+}
+
+fn var(g: &Game, name: &str, of: VarTarget) -> VarValue {
+    let def = g.variant.variable(name).unwrap();
+    g.state.vars.get(def, of).clone()
+}
+
+/// Plays `n` random actions.
+fn play(g: &mut Game, n: usize, seed: u64) {
+    let mut rng = GameRng::new(seed);
+    for _ in 0..n {
+        let Some((p, a)) = random_action(g, &mut rng) else {
+            break;
+        };
+        g.apply(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
+}
+
+#[test]
+fn variables_live_in_the_state_saves_and_views() {
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 3).unwrap();
+    // game_start ran once, at set-up.
+    assert_eq!(var(&g, "started", VarTarget::Game), VarValue::Bool(true));
+    play(&mut g, 400, 5);
+    let VarValue::Int(turns) = var(&g, "turns", VarTarget::Game) else {
+        panic!()
+    };
+    assert!(turns >= 2, "turns {turns}");
+    let moves = |p| var(&g, "moves", VarTarget::Player(PlayerId(p)));
+    assert!(matches!(moves(0), VarValue::Int(n) if n > 0));
+    // A save replays to the same state, variables and hash included.
+    let save = g.to_save();
+    let back = Game::from_save(Arc::clone(&g.variant), &save).unwrap();
+    assert_eq!(back.state, g.state);
+    assert_eq!(back.state_hash(), g.state_hash());
+    // Views: the owner sees his own `moves`, not the other's; nobody sees
+    // `secret`; everyone sees `turns`.
+    let v0 = view(&g, PlayerId(0));
+    let seen: Vec<_> = v0
+        .vars
+        .iter()
+        .map(|e| (e.variable.as_str(), e.of))
+        .collect();
+    assert!(seen.contains(&("moves", VarTarget::Player(PlayerId(0)))));
+    assert!(!seen.contains(&("moves", VarTarget::Player(PlayerId(1)))));
+    assert!(seen.contains(&("turns", VarTarget::Game)));
+    assert!(!seen.iter().any(|(n, _)| *n == "secret"));
+}
+
+#[test]
+fn a_variant_without_variables_saves_as_before() {
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 3).unwrap();
+    let titan = common::root().join("variants/titan");
+    let titan = Arc::new(titan_core::load(&titan, &common::options()).unwrap());
+    let (mut t, _) = Game::new(titan, Default::default(), &names(), 3).unwrap();
+    play(&mut t, 50, 5);
+    let text = ron::to_string(&t.state).unwrap();
+    assert!(!text.contains("vars"), "no variables, no field: {text}");
+    // With variables, the field is there.
+    play(&mut g, 50, 5);
+    assert!(ron::to_string(&g.state).unwrap().contains("vars"));
+}
+
+#[test]
+fn handlers_draw_from_the_game_generator_and_leave_it_advanced() {
+    // The secret is drawn with math.random at each turn start: the game's
+    // generator moves on, and a replay draws the same secrets.
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 9).unwrap();
+    play(&mut g, 300, 2);
+    let secret = var(&g, "secret", VarTarget::Game);
+    assert_ne!(secret, VarValue::Int(0));
+    let replay = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
+    assert_eq!(var(&replay, "secret", VarTarget::Game), secret);
+    assert_eq!(replay.fingerprint(), g.fingerprint());
+}
+
+#[test]
+fn lua_globals_are_not_game_state() {
+    // The script counts turn starts in a global. A game replayed in a new
+    // VM (global at 0) and the original (global counted on, also through
+    // refused actions) are the same game: the global reaches only the log.
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 4).unwrap();
+    play(&mut g, 200, 8);
+    let mut copy = g.clone(); // shares the VM, as the AI's search does
+    play(&mut copy, 50, 1);
+    let replay = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
+    assert_eq!(replay.state, g.state);
+}
+
+#[test]
+fn a_failing_handler_refuses_the_action_and_the_game_goes_on() {
+    let (mut g, _) = Game::new(variant("script-errors"), Default::default(), &names(), 1).unwrap();
+    while g.state.phase == Phase::InitialSplit {
+        let p = g.state.active;
+        let a = g.legal_actions(p).remove(0);
+        g.apply(p, &a).unwrap();
+    }
+    let p = g.state.active;
+    g.apply(p, &Action::Roll { distance: None }).unwrap();
+    let mv = g
+        .legal_actions(p)
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { .. }))
+        .expect("a move is legal");
+    let before = g.fingerprint();
+    let e = g.apply(p, &mv).unwrap_err();
+    assert!(e.is_script_failure(), "{e}");
+    assert!(e.message.contains("failing.lua:4:"), "{e}");
+    assert!(e.message.contains("holds Int values"), "{e}");
+    assert_eq!(g.fingerprint(), before, "a refused action changes nothing");
+    // The game goes on with other actions.
+    g.apply(p, &Action::Mulligan).unwrap();
+}
