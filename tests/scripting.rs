@@ -134,3 +134,129 @@ fn a_failing_handler_refuses_the_action_and_the_game_goes_on() {
     // The game goes on with other actions.
     g.apply(p, &Action::Mulligan).unwrap();
 }
+
+fn spells() -> Arc<titan_core::Variant> {
+    let dir = common::root().join("variants/house-spells");
+    Arc::new(titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{e:#?}")))
+}
+
+fn set(g: &mut Game, name: &str, of: VarTarget, value: VarValue) {
+    let def = g.variant.variable(name).unwrap().clone();
+    g.state.vars.set(&def, of, value);
+}
+
+#[test]
+fn mana_buys_a_second_movement_roll() {
+    // variants/house-spells/README.md: spend 20 mana to re-roll the
+    // movement die, before a legion has moved on that roll.
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel", "Ogre"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 3,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(spells()).unwrap();
+    let reroll = Action::Script {
+        name: "reroll".into(),
+        args: vec![],
+    };
+    let p = PlayerId(0);
+    // Without mana: not offered, and refused with its cost.
+    assert!(!g.legal_actions(p).contains(&reroll));
+    let e = g.apply(p, &reroll).unwrap_err();
+    assert!(e.message.contains("costs 20 mana"), "{e}");
+    set(&mut g, "mana", VarTarget::Player(p), VarValue::Int(25));
+    assert!(g.legal_actions(p).contains(&reroll));
+    // The other player may not, out of his turn.
+    assert!(!g.legal_actions(PlayerId(1)).contains(&reroll));
+    let events = g.apply(p, &reroll).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, titan_core::game::Event::Rolled { .. })),
+        "{events:?}"
+    );
+    assert_eq!(var(&g, "mana", VarTarget::Player(p)), VarValue::Int(5));
+    assert!(!g.legal_actions(p).contains(&reroll));
+    // Mana is the owner's secret.
+    let seen = |me| {
+        view(&g, PlayerId(me))
+            .vars
+            .iter()
+            .any(|e| e.variable == "mana")
+    };
+    assert!(seen(0));
+    assert!(!seen(1));
+    // After a move, no re-roll even with mana.
+    set(&mut g, "mana", VarTarget::Player(p), VarValue::Int(40));
+    let mv = g
+        .legal_actions(p)
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { .. }))
+        .unwrap();
+    g.apply(p, &mv).unwrap();
+    assert!(!g.legal_actions(p).contains(&reroll));
+    assert!(g.apply(p, &reroll).is_err());
+}
+
+#[test]
+fn mana_is_earned_ten_per_battle_won_and_spells_are_played() {
+    // variants/house-spells/README.md: 10 mana per battle won. Random games
+    // (the random player takes the variant's actions as any other) keep the
+    // books: mana held + 20 per re-roll = 10 per battle won.
+    let mut wins = 0;
+    let mut spent = 0;
+    let mut spells_cast = 0;
+    let mut all_wins = 0;
+    for seed in 0..6 {
+        let (mut g, _) = Game::new(spells(), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed + 100);
+        for _ in 0..3000 {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let events = g.apply(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+            for e in &events {
+                match e {
+                    titan_core::game::Event::Battle { events } => {
+                        for b in events {
+                            match b {
+                                titan_core::battle::BattleEvent::Ended(w)
+                                    if *w != titan_core::battle::Winner::Neither =>
+                                {
+                                    wins += 1
+                                }
+                                titan_core::battle::BattleEvent::ScriptAction { .. } => {
+                                    spells_cast += 1
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    titan_core::game::Event::ScriptAction { name, .. } if name == "reroll" => {
+                        spent += 20
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let held: i64 = (0..2)
+            .map(|p| match var(&g, "mana", VarTarget::Player(PlayerId(p))) {
+                VarValue::Int(n) => n,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(held + spent, 10 * wins, "seed {seed}");
+        all_wins += wins;
+        wins = 0;
+        spent = 0;
+    }
+    assert!(all_wins > 0, "battles are won");
+    assert!(spells_cast > 0, "the random player casts spells");
+}

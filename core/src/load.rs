@@ -46,6 +46,7 @@ pub struct Origins {
     pub lands: HashMap<u32, FileId>,
     pub battlelands: HashMap<String, FileId>,
     pub variables: HashMap<String, FileId>,
+    pub actions: HashMap<String, FileId>,
     /// Per section of `rules.ron` (`"start"`, `"battle"`, ...).
     pub rules: HashMap<&'static str, FileId>,
 }
@@ -366,6 +367,20 @@ fn load_layer(
             Err(d) => errors.push(d),
         }
     }
+    if let Some(path) = read(&files.actions) {
+        match parse::<Vec<crate::format::ActionDef>>(sources, overlay, &path) {
+            Ok((list, file)) => merge(
+                &mut data.actions,
+                list,
+                |a| a.name.clone(),
+                &mut origins.actions,
+                file,
+                sources,
+                &mut errors,
+            ),
+            Err(d) => errors.push(d),
+        }
+    }
     for name in &files.scripts {
         let path = match name.strip_prefix(SHARED_PREFIX) {
             Some(shared) => shared_dir(dir, opts).join(shared),
@@ -440,6 +455,7 @@ fn empty_data(manifest: Manifest) -> VariantData {
         rules: RulesDef::default(),
         scripts: Vec::new(),
         variables: Vec::new(),
+        actions: Vec::new(),
     }
 }
 
@@ -483,6 +499,7 @@ fn confine(
         &mut files.masterboard,
         &mut files.rules,
         &mut files.variables,
+        &mut files.actions,
     ] {
         if slot.as_ref().is_some_and(|n| !keep(n, false)) {
             *slot = None;

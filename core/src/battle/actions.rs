@@ -108,6 +108,7 @@ impl<'v> Battle<'v> {
                 }
             }
         }
+        self.script_actions(&mut out);
         out
     }
 
@@ -514,6 +515,9 @@ impl<'v> Battle<'v> {
                 } else {
                     self.end_strike_phase(s, &mut ev)?;
                 }
+            }
+            (Phase::Maneuver | Phase::Strike { .. }, Action::Script { name, unit, args }) => {
+                self.apply_script(s, &mut ev, name, *unit, args)?;
             }
             (phase, action) => {
                 return refuse(format!(

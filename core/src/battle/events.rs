@@ -92,7 +92,9 @@ impl<'v> Battle<'v> {
                     }
                 }
                 // Checked away: only masterplay events award points.
-                Effect::Award { .. } => {}
+                Effect::UseStrike { unit } => s.units[unit as usize].strikes_left = 0,
+                // Checked away: masterplay effects are refused in battle.
+                Effect::Award { .. } | Effect::RollAgain => {}
             }
         }
     }
@@ -203,6 +205,162 @@ impl<'v> Battle<'v> {
                 ("carry", F::I(i64::from(carry))),
             ],
         )?;
+        Ok(())
+    }
+}
+
+/// Script actions (`actions.ron`) in battle.
+impl<'v> Battle<'v> {
+    fn snapshot_ctx(&self, s: &State) -> CtxData {
+        CtxData::Battle(BattleCtx {
+            terrain: self.setup.terrain,
+            units: s.units.clone(),
+            vars: s.vars.clone(),
+        })
+    }
+
+    fn script_when(s: &State) -> Option<crate::format::ActionWhen> {
+        match s.phase {
+            Phase::Maneuver => Some(crate::format::ActionWhen::Maneuver),
+            Phase::Strike { .. } if s.carry.is_none() => Some(crate::format::ActionWhen::Strike),
+            _ => None,
+        }
+    }
+
+    /// Times `unit` may still take `a` this battle (None: no limit).
+    fn limit_left(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> Option<i64> {
+        let l = a.def.limit.as_ref()?;
+        let def = self.variant.variable(&l.variable)?;
+        let used = match s.vars.get(def, crate::vars::VarTarget::Unit(unit)) {
+            crate::format::VarValue::Int(n) => *n,
+            _ => 0,
+        };
+        Some(i64::from(l.times) - used)
+    }
+
+    fn script_legal(
+        &self,
+        s: &State,
+        a: &crate::model::ScriptAction,
+        unit: UnitId,
+    ) -> Result<Vec<Vec<script::ScriptArg>>, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(Vec::new());
+        };
+        let side = script::side_name(s.units[unit as usize].side);
+        let fields = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::S(script::side_name(s.moving))),
+            ("unit", F::I(i64::from(unit))),
+            ("side", F::S(side)),
+        ];
+        Ok(script::action_legal(
+            lua,
+            a,
+            || self.snapshot_ctx(s),
+            &fields,
+        )?)
+    }
+
+    /// The script actions the side to act may take now (an action whose
+    /// `legal` fails is left out here; taking it reports the error).
+    pub(super) fn script_actions(&self, out: &mut Vec<Action>) {
+        let s = &self.state;
+        let Some(when) = Self::script_when(s) else {
+            return;
+        };
+        let side = s.to_act();
+        for a in self.variant.actions.iter().filter(|a| a.def.when == when) {
+            for (i, u) in s.units.iter().enumerate() {
+                let unit = i as UnitId;
+                if u.side != side
+                    || u.hex().is_none()
+                    || u.is_slain()
+                    || !a.unit_may(self.variant, u.character)
+                    || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
+                {
+                    continue;
+                }
+                for args in self.script_legal(s, a, unit).unwrap_or_default() {
+                    out.push(Action::Script {
+                        name: a.def.name.clone(),
+                        unit,
+                        args,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Takes a script action: checked against the declaration and the
+    /// script's own `legal`, then its effects applied.
+    pub(super) fn apply_script(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        name: &str,
+        unit: UnitId,
+        args: &[script::ScriptArg],
+    ) -> Result<(), BattleError> {
+        let Some(a) = self.variant.script_action(name) else {
+            return refuse(format!("this variant has no action {name:?}"));
+        };
+        let label = &a.def.label;
+        if Self::script_when(s) != Some(a.def.when) {
+            return refuse(format!("{label} is taken in the {:?} phase", a.def.when));
+        }
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        if u.side != s.to_act() || u.hex().is_none() || u.is_slain() {
+            return refuse(format!(
+                "{label} is taken by a living character on the battleland of the side to act"
+            ));
+        }
+        if !a.unit_may(self.variant, u.character) {
+            return refuse(format!(
+                "{} may not take {label}",
+                self.variant.character(u.character).name
+            ));
+        }
+        if self.limit_left(s, a, unit).is_some_and(|n| n <= 0) {
+            return refuse(format!(
+                "{label} may be taken {} times per battle (variant's actions.ron)",
+                a.def.limit.as_ref().map_or(0, |l| l.times)
+            ));
+        }
+        if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {
+            return refuse(format!("{args:?} is not a choice {label} offers now"));
+        }
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return refuse("the variant's scripts are off");
+        };
+        let side = script::side_name(u.side);
+        let fields = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::S(script::side_name(s.moving))),
+            ("unit", F::I(i64::from(unit))),
+            ("side", F::S(side)),
+        ];
+        let effects = script::action_apply(lua, a, || self.snapshot_ctx(s), &fields, args)?;
+        ev.push(BattleEvent::ScriptAction {
+            name: name.to_string(),
+            unit,
+            args: args.to_vec(),
+        });
+        if let Some(l) = &a.def.limit
+            && let Some(def) = self.variant.variable(&l.variable)
+        {
+            let target = crate::vars::VarTarget::Unit(unit);
+            let used = match s.vars.get(def, target) {
+                crate::format::VarValue::Int(n) => *n,
+                _ => 0,
+            };
+            s.vars
+                .set(def, target, crate::format::VarValue::Int(used + 1));
+        }
+        self.apply_effects(s, ev, effects);
         Ok(())
     }
 }

@@ -271,6 +271,13 @@ pub enum Action {
     },
     EndStrikes,
     Concede(BattleSide),
+    /// An action the variant's scripts define (`actions.ron`), taken by
+    /// `unit` of the side to act.
+    Script {
+        name: String,
+        unit: UnitId,
+        args: Vec<crate::script::ScriptArg>,
+    },
 }
 
 impl serde::Serialize for HexId {
@@ -333,6 +340,12 @@ pub enum BattleEvent {
     SummonOpen,
     Conceded(BattleSide),
     Ended(Winner),
+    /// A unit took a variant's action (`actions.ron`).
+    ScriptAction {
+        name: String,
+        unit: UnitId,
+        args: Vec<crate::script::ScriptArg>,
+    },
     /// A script's effect (`ctx:damage`, `ctx:kill`).
     Damaged {
         unit: UnitId,

@@ -5,11 +5,208 @@
 //! turn). A failing handler refuses the whole action (see [`Game::apply`]).
 
 use super::*;
-use crate::script::{self, CtxData, Effect, F};
+use crate::format::{ActionWhen, VarValue};
+use crate::model::ScriptAction;
+use crate::script::{self, CtxData, Effect, F, ScriptArg};
+use crate::vars::VarTarget;
 
 /// The most events one action may fire: handlers that keep triggering
 /// each other (an award on `points_scored` that awards) end here.
 const MAX_FIRED: usize = 10_000;
+
+/// Per-turn limits of script actions start afresh with the player's turn.
+fn reset_turn_limits(game: &mut Game, events: &[Event]) {
+    for e in events {
+        if let Event::TurnBegins { player, .. } = e {
+            for a in &game.variant.actions {
+                if let Some(l) = &a.def.limit
+                    && l.per == crate::format::LimitPer::Turn
+                    && let Some(def) = game.variant.variable(&l.variable)
+                {
+                    game.state
+                        .vars
+                        .set(def, VarTarget::Player(*player), def.default.clone());
+                }
+            }
+        }
+    }
+}
+
+fn script_when(game: &Game) -> Option<ActionWhen> {
+    if game.state.engagement.is_some() {
+        return None;
+    }
+    match game.state.phase {
+        Phase::Split => Some(ActionWhen::Split),
+        Phase::Move => Some(ActionWhen::Move),
+        Phase::Engage => Some(ActionWhen::Engage),
+        Phase::Muster => Some(ActionWhen::Muster),
+        Phase::InitialSplit | Phase::Over => None,
+    }
+}
+
+fn int_var(game: &Game, name: &str, player: PlayerId) -> i64 {
+    match game.variant.variable(name) {
+        Some(def) => match game.state.vars.get(def, VarTarget::Player(player)) {
+            VarValue::Int(n) => *n,
+            _ => 0,
+        },
+        None => 0,
+    }
+}
+
+/// Why `player` may not take `a` now (its phase, limit and cost), if so.
+fn not_now(game: &Game, player: PlayerId, a: &ScriptAction) -> Option<String> {
+    let label = &a.def.label;
+    if player != game.state.active || script_when(game) != Some(a.def.when) {
+        return Some(format!(
+            "{label} is taken in the {:?} phase, by the player whose turn it is, outside engagements",
+            a.def.when
+        ));
+    }
+    if let Some(l) = &a.def.limit
+        && int_var(game, &l.variable, player) >= i64::from(l.times)
+    {
+        return Some(format!(
+            "{label} may be taken {} times per {:?}",
+            l.times, l.per
+        ));
+    }
+    if let Some(c) = &a.def.cost
+        && int_var(game, &c.variable, player) < c.amount
+    {
+        return Some(format!("{label} costs {} {}", c.amount, c.variable));
+    }
+    None
+}
+
+fn action_fields(game: &Game, player: PlayerId) -> Vec<(&'static str, F<'static>)> {
+    let mut f = vec![
+        ("turn", F::I(i64::from(game.state.turn))),
+        ("active", seat(game.state.active)),
+        ("phase", F::S(phase_name(game.state.phase))),
+        ("player", seat(player)),
+    ];
+    if let Some(r) = game.state.roll {
+        f.push(("roll", F::I(i64::from(r))));
+    }
+    f
+}
+
+fn legal_args(
+    game: &Game,
+    player: PlayerId,
+    a: &ScriptAction,
+) -> Result<Vec<Vec<ScriptArg>>, crate::lua::ScriptError> {
+    let Some(hooks) = &game.hooks else {
+        return Ok(Vec::new());
+    };
+    *hooks.rng.borrow_mut() = game.rng.clone();
+    let state = &game.state;
+    script::action_legal(
+        &hooks.host,
+        a,
+        || CtxData::Game(Box::new(state.clone())),
+        &action_fields(game, player),
+    )
+}
+
+/// The script actions `player` may take now (a failing `legal` is kept as
+/// the query's script failure, see [`Game::take_script_failure`]).
+pub(in crate::game) fn script_actions(game: &Game, player: PlayerId, out: &mut Vec<Action>) {
+    let Some(hooks) = &game.hooks else { return };
+    for a in &game.variant.actions {
+        if a.def.when.in_battle() || not_now(game, player, a).is_some() {
+            continue;
+        }
+        match legal_args(game, player, a) {
+            Ok(list) => out.extend(list.into_iter().map(|args| Action::Script {
+                name: a.def.name.clone(),
+                args,
+            })),
+            Err(e) => {
+                hooks.failure.borrow_mut().get_or_insert(e);
+            }
+        }
+    }
+}
+
+/// Takes a script action: checked against its declaration and the
+/// script's `legal`, its cost paid and its use counted, its effects applied.
+pub(super) fn apply_script(
+    game: &mut Game,
+    player: PlayerId,
+    name: &str,
+    args: &[ScriptArg],
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let variant = Arc::clone(&game.variant);
+    let Some(a) = variant
+        .script_action(name)
+        .filter(|a| !a.def.when.in_battle())
+    else {
+        return refuse(
+            ACTIONS,
+            format!("this variant has no masterplay action {name:?}"),
+        );
+    };
+    if let Some(why) = not_now(game, player, a) {
+        return refuse(ACTIONS, why);
+    }
+    let script_failure = |e: crate::lua::ScriptError| RuleError {
+        rule: SCRIPT_FAILURE,
+        message: format!("script error: {e} (the action is refused)"),
+    };
+    if !legal_args(game, player, a)
+        .map_err(script_failure)?
+        .iter()
+        .any(|l| l == args)
+    {
+        return refuse(
+            ACTIONS,
+            format!("{args:?} is not a choice {} offers now", a.def.label),
+        );
+    }
+    let Some(hooks) = game.hooks.clone() else {
+        return refuse(ACTIONS, "the variant has no scripts");
+    };
+    *hooks.rng.borrow_mut() = game.rng.clone();
+    let state = &game.state;
+    let fields = action_fields(game, player);
+    let result = script::action_apply(
+        &hooks.host,
+        a,
+        || CtxData::Game(Box::new(state.clone())),
+        &fields,
+        args,
+    );
+    game.rng = hooks.rng.borrow().clone();
+    let effects = result.map_err(script_failure)?;
+    events.push(Event::ScriptAction {
+        player,
+        name: name.to_string(),
+        args: args.to_vec(),
+    });
+    let add = |game: &mut Game, var: &str, delta: i64| {
+        if let Some(def) = variant.variable(var) {
+            let now = int_var(game, var, player);
+            game.state
+                .vars
+                .set(def, VarTarget::Player(player), VarValue::Int(now + delta));
+        }
+    };
+    if let Some(c) = &a.def.cost {
+        add(game, &c.variable, -c.amount);
+    }
+    if let Some(l) = &a.def.limit {
+        add(game, &l.variable, 1);
+    }
+    apply_effects(game, effects, events);
+    Ok(())
+}
+
+/// The rule cited when a script action is refused.
+const ACTIONS: &str = "the variant's actions.ron";
 
 /// What an action's events are compared with.
 pub(super) struct Before {
@@ -50,7 +247,7 @@ pub(super) fn fire_start(game: &mut Game, events: &mut Vec<Event>) {
 }
 
 /// Fires the events of an action's `events` (and of what handlers add).
-pub(super) fn fire_after(
+pub(in crate::game) fn fire_after(
     game: &mut Game,
     before: &Before,
     action: &Action,
@@ -59,6 +256,7 @@ pub(super) fn fire_after(
     let Some(hooks) = game.hooks.clone() else {
         return;
     };
+    reset_turn_limits(game, events);
     if hooks.host.handled_events().is_empty() {
         return;
     }
@@ -276,6 +474,9 @@ fn fire(
         ("active", seat(game.state.active)),
         ("phase", F::S(phase_name(game.state.phase))),
     ];
+    if let Some(r) = game.state.roll {
+        all.push(("roll", F::I(i64::from(r))));
+    }
     all.extend_from_slice(fields);
     *hooks.rng.borrow_mut() = game.rng.clone();
     let state = &game.state;
@@ -326,10 +527,21 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
                 });
             }
             // Checked away: battle effects are refused outside battles.
+            Effect::RollAgain => {
+                let die = game.variant.rules.movement.die;
+                let roll = game.rng.roll(u32::from(die)) as u8;
+                game.state.roll = Some(roll);
+                events.push(Event::Rolled {
+                    player: game.state.active,
+                    roll,
+                });
+            }
+            // Checked away: battle effects are refused outside battles.
             Effect::Damage { .. }
             | Effect::Heal { .. }
             | Effect::Move { .. }
-            | Effect::Kill { .. } => {}
+            | Effect::Kill { .. }
+            | Effect::UseStrike { .. } => {}
         }
     }
 }

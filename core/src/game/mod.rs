@@ -13,7 +13,7 @@
 //! [`crate::battle`]), keeps it while it is fought through [`Action::Battle`],
 //! and scores its result.
 
-mod events;
+pub(crate) mod events;
 pub mod movement;
 pub mod muster;
 pub mod random;
@@ -316,6 +316,11 @@ pub enum Action {
     EndTurn,
     /// Leave the game: the player's legions are removed.
     ConcedeGame,
+    /// An action the variant's scripts define (`actions.ron`).
+    Script {
+        name: String,
+        args: Vec<crate::script::ScriptArg>,
+    },
 }
 
 /// A battle's result as masterplay needs it.
@@ -461,6 +466,12 @@ pub enum Event {
     /// What happened in the battle being fought.
     Battle {
         events: Vec<crate::battle::BattleEvent>,
+    },
+    /// A player took a variant's action (`actions.ron`).
+    ScriptAction {
+        player: PlayerId,
+        name: String,
+        args: Vec<crate::script::ScriptArg>,
     },
     /// A script set a variable everyone may see (`ctx:set`); values of
     /// other visibility change silently (views show them to whom they may).

@@ -360,6 +360,9 @@ pub(super) fn apply(
     }
     let mut events = Vec::new();
     match (s.phase, action) {
+        (_, Action::Script { name, args }) => {
+            super::events::apply_script(game, player, name, args, &mut events)?
+        }
         (Phase::InitialSplit, Action::InitialSplit { legions }) => {
             initial_split(game, player, legions, &mut events)?
         }
