@@ -28,14 +28,17 @@ fn var(g: &Game, name: &str, of: VarTarget) -> VarValue {
     g.state.vars.get(def, of).clone()
 }
 
-/// Plays `n` random actions.
+/// Plays `n` random actions; an action a script fails is refused and the
+/// game goes on (the fixture's `curse` always fails).
 fn play(g: &mut Game, n: usize, seed: u64) {
     let mut rng = GameRng::new(seed);
     for _ in 0..n {
         let Some((p, a)) = random_action(g, &mut rng) else {
             break;
         };
-        g.apply(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        if let Err(e) = g.apply(p, &a) {
+            assert!(e.is_script_failure(), "{a:?}: {e}");
+        }
     }
 }
 
@@ -259,4 +262,61 @@ fn mana_is_earned_ten_per_battle_won_and_spells_are_played() {
     }
     assert!(all_wins > 0, "battles are won");
     assert!(spells_cast > 0, "the random player casts spells");
+}
+
+#[test]
+fn the_engine_describes_variant_actions_returns_the_log_and_marks_script_errors() {
+    // docs/protocol.md, "Variant actions" and "log".
+    let position = r#"{"players": [{"name": "Ann", "tower": 100}, {"name": "Bob", "tower": 400}], "legions": [{"marker": "P1-01", "land": 100, "characters": ["Titan", "Ogre"]}, {"marker": "P2-01", "land": 400, "characters": ["Titan", "Ogre"]}], "active": 0, "phase": "Move", "roll": 2}"#;
+    let lines = common::engine_session(
+        &common::root(),
+        None,
+        &[
+            format!(r#"{{"id": 1, "cmd": "load_position", "variant": "tests/fixtures/scripted", "position": {position}}}"#),
+            r#"{"id": 2, "cmd": "legal_actions", "player": 0}"#.to_string(),
+            r#"{"id": 3, "cmd": "apply", "player": 0, "action": {"action": "Script", "name": "bless", "args": [{"legion": "P1-01"}]}}"#.to_string(),
+            r#"{"id": 4, "cmd": "apply", "player": 0, "action": {"action": "Script", "name": "bless", "args": [{"legion": "P1-01"}]}}"#.to_string(),
+            r#"{"id": 5, "cmd": "apply", "player": 0, "action": {"action": "Script", "name": "curse", "args": []}}"#.to_string(),
+            r#"{"id": 6, "cmd": "view", "player": 0}"#.to_string(),
+        ],
+    );
+    let r: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(r[0]["ok"], true, "{}", lines[0]);
+    let actions = r[1]["actions"].as_array().unwrap();
+    assert!(
+        actions.contains(
+            &serde_json::json!({"action": "Script", "name": "bless", "args": [{"legion": "P1-01"}]})
+        ),
+        "{}",
+        lines[1]
+    );
+    let bless = &r[1]["script_actions"]["bless"];
+    assert_eq!(bless["label"], "Bless a legion");
+    assert_eq!(bless["parameters"][0]["kind"], "Legion");
+    assert_eq!(bless["when"], "Move");
+    // Taken: its event, and the script's log with the response.
+    assert_eq!(r[2]["ok"], true, "{}", lines[2]);
+    assert_eq!(
+        r[2]["log"],
+        serde_json::json!(["blessing\tP1-01"]),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[2].contains(r#""event":"ScriptAction""#),
+        "{}",
+        lines[2]
+    );
+    // Once per turn: a rule refusal citing actions.ron.
+    assert_eq!(r[3]["error"]["kind"], "rule", "{}", lines[3]);
+    assert!(lines[3].contains("1 times per Turn"), "{}", lines[3]);
+    // A script error is of kind "script", with the script and line.
+    assert_eq!(r[4]["error"]["kind"], "script", "{}", lines[4]);
+    assert!(lines[4].contains("events.lua:"), "{}", lines[4]);
+    assert!(lines[4].contains("the curse backfires"), "{}", lines[4]);
+    // The game went on: the blessing is in the view.
+    assert!(lines[5].contains(r#""variable":"blessed""#), "{}", lines[5]);
 }

@@ -724,6 +724,15 @@ impl Game {
         self.hooks.as_ref()?.failure.borrow_mut().take()
     }
 
+    /// The lines the scripts logged (`titan.log`, `print`) since the last
+    /// call, drained.
+    pub fn take_log(&self) -> Vec<String> {
+        self.hooks
+            .as_ref()
+            .map(|h| h.host.take_log())
+            .unwrap_or_default()
+    }
+
     /// The players who have something to decide now.
     pub fn to_act(&self) -> Vec<PlayerId> {
         rules::to_act(self)
