@@ -320,3 +320,37 @@ fn the_engine_describes_variant_actions_returns_the_log_and_marks_script_errors(
     // The game went on: the blessing is in the view.
     assert!(lines[5].contains(r#""variable":"blessed""#), "{}", lines[5]);
 }
+
+#[test]
+fn check_play_reports_script_errors_with_seed_and_action() {
+    // `titan check --play N`: a variant author's smoke test.
+    let out = common::titan(&[
+        "check",
+        "tests/fixtures/scripted",
+        "variants/house-spells",
+        "--play",
+        "2",
+        "--variants",
+        "variants",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success(),
+        "script errors fail the check: {text}"
+    );
+    assert!(
+        text.contains("tests/fixtures/scripted/events.lua:37: the curse backfires"),
+        "{text}"
+    );
+    assert!(text.contains("first with seed 0, action"), "{text}");
+    assert!(text.contains("Script { name: \"curse\""), "{text}");
+    assert!(text.contains("played 2 random games"), "{text}");
+    assert!(text.contains("seed 1: "), "{text}");
+    // house-spells plays clean.
+    let spells = text
+        .lines()
+        .skip_while(|l| !l.starts_with("house-spells"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(spells.contains("0 script errors"), "{text}");
+}

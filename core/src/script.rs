@@ -857,10 +857,10 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     let Some(to) = HexId::from_label(&label) else {
                         return err(format!("ctx:move: no hex {label:?} (A1 ... F4)"));
                     };
-                    if let Some(other) = b.units.iter().position(|x| x.hex() == Some(to)) {
-                        if other != u {
-                            return err(format!("ctx:move: {label} is occupied by unit {other}"));
-                        }
+                    if let Some(other) = b.units.iter().position(|x| x.hex() == Some(to))
+                        && other != u
+                    {
+                        return err(format!("ctx:move: {label} is occupied by unit {other}"));
                     }
                     b.units[u].status = Status::OnBoard(to);
                     Ok(to)

@@ -57,6 +57,8 @@ pub use author::{References, create_extending, valid_variant_id};
 pub const MANIFEST: &str = "variant.ron";
 
 /// The parsed value of one file of the edited variant.
+// A project holds one manifest: boxing it would save nothing worth the noise.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum FileValue {
     Manifest(Manifest),
