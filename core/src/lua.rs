@@ -963,6 +963,14 @@ fn chunk_name(name: &str) -> String {
     format!("@{}", name.replace('\0', "?"))
 }
 
+/// A value's type as Lua's `type` names it.
+fn lua_type(v: &Value) -> &'static str {
+    match v {
+        Value::Integer(_) | Value::Number(_) => "number",
+        other => other.type_name(),
+    }
+}
+
 type EngineFunctions = (
     Function,
     Function,
@@ -1103,7 +1111,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
             other => {
                 return Ok(Some(format!(
                     "titan.on: the event must be a string, got {}",
-                    other.type_name()
+                    lua_type(other)
                 )));
             }
         };
@@ -1116,7 +1124,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
         let Value::Function(func) = func else {
             return Ok(Some(format!(
                 "titan.on: the handler of {event:?} must be a function, got {}",
-                func.type_name()
+                lua_type(&func)
             )));
         };
         let at = caller_location(lua, &s);
