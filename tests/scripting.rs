@@ -354,3 +354,64 @@ fn check_play_reports_script_errors_with_seed_and_action() {
         .unwrap_or_default();
     assert!(spells.contains("0 script errors"), "{text}");
 }
+
+#[test]
+fn failing_handlers_refuse_their_action_and_games_go_on() {
+    // docs/scripting.md, "Script errors in a game": an error, an illegal
+    // effect, the instruction budget and the memory cap, each in a handler;
+    // and a `legal` returning the wrong type.
+    let v = variant("bad-handlers");
+    let mut lines = std::collections::BTreeSet::new();
+    for seed in 0..4 {
+        let (mut g, _) = Game::new(Arc::clone(&v), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut fails_in_a_row = 0;
+        for _ in 0..1500 {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let before = g.fingerprint();
+            match g.apply(p, &a) {
+                Ok(_) => fails_in_a_row = 0,
+                Err(e) => {
+                    assert!(e.is_script_failure(), "{a:?}: {e}");
+                    assert_eq!(g.fingerprint(), before, "{a:?}: a refusal changed the game");
+                    let at = e.message.split("bad.lua:").nth(1).expect("names the script");
+                    lines.insert(at.split(':').next().unwrap().to_string());
+                    fails_in_a_row += 1;
+                    if fails_in_a_row > 30 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // The plain error and the illegal effect come in every game; the loop
+    // and the memory at their lines too.
+    for line in ["3", "7", "12", "18"] {
+        assert!(lines.contains(line), "line {line} not hit: {lines:?}");
+    }
+    // The action whose legal fails is not offered; taken, it is refused.
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Muster,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(Arc::clone(&v)).unwrap();
+    let oops = Action::Script {
+        name: "oops".into(),
+        args: vec![],
+    };
+    assert!(!g.legal_actions(PlayerId(0)).contains(&oops));
+    let listed = g.take_script_failure().expect("the listing met the failure");
+    assert!(listed.to_string().contains("list of argument lists"), "{listed}");
+    let e = g.apply(PlayerId(0), &oops).unwrap_err();
+    assert!(e.is_script_failure(), "{e}");
+    g.apply(PlayerId(0), &Action::EndTurn).unwrap();
+}
