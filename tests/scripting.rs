@@ -376,7 +376,11 @@ fn failing_handlers_refuse_their_action_and_games_go_on() {
                 Err(e) => {
                     assert!(e.is_script_failure(), "{a:?}: {e}");
                     assert_eq!(g.fingerprint(), before, "{a:?}: a refusal changed the game");
-                    let at = e.message.split("bad.lua:").nth(1).expect("names the script");
+                    let at = e
+                        .message
+                        .split("bad.lua:")
+                        .nth(1)
+                        .expect("names the script");
                     lines.insert(at.split(':').next().unwrap().to_string());
                     fails_in_a_row += 1;
                     if fails_in_a_row > 30 {
@@ -409,8 +413,13 @@ fn failing_handlers_refuse_their_action_and_games_go_on() {
         args: vec![],
     };
     assert!(!g.legal_actions(PlayerId(0)).contains(&oops));
-    let listed = g.take_script_failure().expect("the listing met the failure");
-    assert!(listed.to_string().contains("list of argument lists"), "{listed}");
+    let listed = g
+        .take_script_failure()
+        .expect("the listing met the failure");
+    assert!(
+        listed.to_string().contains("list of argument lists"),
+        "{listed}"
+    );
     let e = g.apply(PlayerId(0), &oops).unwrap_err();
     assert!(e.is_script_failure(), "{e}");
     g.apply(PlayerId(0), &Action::EndTurn).unwrap();

@@ -40,6 +40,27 @@ impl<'v> Battle<'v> {
         Ok(Some(fired.ctx))
     }
 
+    /// Fires `event` now, with the phase and the side to act as its fields,
+    /// and applies its effects (tests and benchmarks of handlers); on a
+    /// script error the battle is unchanged.
+    pub fn fire_event(&mut self, event: &str) -> Result<Vec<BattleEvent>, BattleError> {
+        let mut s = self.state.clone();
+        let mut ev = Vec::new();
+        let phase = match s.phase {
+            Phase::Strike { .. } => "strike",
+            _ => "maneuver",
+        };
+        let side = script::side_name(s.to_act());
+        self.fire(
+            &mut s,
+            &mut ev,
+            event,
+            &[("phase", F::S(phase)), ("side", F::S(side))],
+        )?;
+        self.state = s;
+        Ok(ev)
+    }
+
     /// Applies checked effects in order (they were checked against the same
     /// position, changed the same way); stops when the battle ends.
     fn apply_effects(&self, s: &mut State, ev: &mut Vec<BattleEvent>, effects: Vec<Effect>) {
