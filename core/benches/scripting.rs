@@ -103,11 +103,33 @@ fn battles(c: &mut Criterion) {
     );
     g.finish();
 
-    // One event with its ctx: a handler that reads fields, and the two of
-    // `battle_phase_end` (house-regeneration's walks `ctx:units()`, 14).
-    let s = shared(&every);
-    let mut battle =
-        Battle::with_scripts(&every, setup(&every), s.0.clone(), s.1.clone()).expect("battle");
+    // One event with its ctx, 14 units on the battleland in a strike
+    // phase: `battle_phase_start` has one handler reading fields; the two
+    // of `battle_phase_end` include house-regeneration's, which walks
+    // `ctx:units()` (14 tables).
+    let position: titan_core::battle::Position = titan_core::load::ron_options()
+        .from_str(
+            r#"(
+            battleland: "Plains",
+            attacker_edge: SouthWest,
+            moving: Attacker,
+            phase: Strike,
+            attacker: [
+                (character: "Ogre", hex: "A1"), (character: "Troll", hex: "A2"),
+                (character: "Lion", hex: "A3"), (character: "Minotaur", hex: "B1"),
+                (character: "Giant", hex: "B2"), (character: "Dragon", hex: "B3"),
+                (character: "Colossus", hex: "B4"),
+            ],
+            defender: [
+                (character: "Cyclops", hex: "F1"), (character: "Warbear", hex: "F2"),
+                (character: "Troll", hex: "F3"), (character: "Behemoth", hex: "F4"),
+                (character: "Hydra", hex: "E1"), (character: "Gorgon", hex: "E2"),
+                (character: "Ranger", hex: "E3"),
+            ],
+        )"#,
+        )
+        .expect("a position");
+    let mut battle = Battle::from_position(&every, &position, GameRng::new(1)).expect("battle");
     c.bench_function("hook call with ctx: battle_phase_start, 1 handler", |b| {
         b.iter(|| battle.fire_event("battle_phase_start").expect("fires"))
     });

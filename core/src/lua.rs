@@ -693,18 +693,24 @@ impl LuaHost {
         event: &str,
         args: A,
     ) -> Result<(), ScriptError> {
-        let list: Vec<(Function, Option<usize>)> = match self.shared.handlers.borrow().get(event) {
-            Some(l) => l.iter().map(|h| (h.func.clone(), h.script)).collect(),
-            None => return Ok(()),
-        };
-        for (func, script) in list {
-            let name = script.map_or_else(|| NO_SCRIPT.to_string(), |i| self.shared.script_name(i));
+        // One handler at a time (handlers are added at load time only),
+        // so nothing is collected per call.
+        for i in 0.. {
+            let next = self
+                .shared
+                .handlers
+                .borrow()
+                .get(event)
+                .and_then(|l| l.get(i))
+                .map(|h| (h.func.clone(), h.script));
+            let Some((func, script)) = next else { break };
+            // The name serves only when the script is unknown.
             self.run::<()>(
                 &func,
                 args.clone(),
                 &Context {
                     script,
-                    name: &name,
+                    name: NO_SCRIPT,
                 },
                 false,
             )?;

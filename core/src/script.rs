@@ -19,7 +19,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use mlua::{Lua, Table, Value};
+use mlua::{Lua, LuaString, Table, Value};
 
 use crate::battle::{BattleSide, Status, Unit};
 use crate::battleland::HexId;
@@ -108,30 +108,131 @@ pub(crate) struct CtxStore {
     variant: Arc<Variant>,
     data: RefCell<Option<CtxData>>,
     effects: RefCell<Vec<Effect>>,
+    /// Lua strings made once: a ctx is built for every event, and making
+    /// its keys and names afresh each time is most of its cost.
+    strings: Strings,
+}
+
+/// Interned Lua strings: keys and words by text, characters and classes by
+/// id, and the keys of a unit's table.
+struct Strings {
+    /// By the address and length of a `&'static str` (each literal once).
+    words: RefCell<Vec<(usize, usize, LuaString)>>,
+    characters: Vec<LuaString>,
+    classes: Vec<LuaString>,
+    sides: [LuaString; 2],
+    /// Hex labels, by [`HexId`].
+    hexes: Vec<LuaString>,
+    statuses: [LuaString; 5],
+}
+
+/// The fields of a unit's table, in the order of [`unit_values`] (and of
+/// the constructor in [`CTX_LUA`]).
+const UNIT_KEYS: [&str; 13] = [
+    "id",
+    "character",
+    "class",
+    "side",
+    "hex",
+    "damage",
+    "power",
+    "skill",
+    "flies",
+    "rangestrikes",
+    "status",
+    "strikes_left",
+    "alive",
+];
+
+/// Lua strings of a fixed list of words.
+fn make<const N: usize>(lua: &Lua, words: [&str; N]) -> mlua::Result<[LuaString; N]> {
+    let list = words
+        .iter()
+        .map(|w| lua.create_string(w))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    list.try_into()
+        .map_err(|_| mlua::Error::runtime("interned words"))
+}
+
+impl Strings {
+    fn new(lua: &Lua, v: &Variant) -> mlua::Result<Strings> {
+        Ok(Strings {
+            words: RefCell::new(Vec::new()),
+            characters: v
+                .characters
+                .iter()
+                .map(|c| lua.create_string(&c.name))
+                .collect::<mlua::Result<_>>()?,
+            classes: v
+                .classes
+                .iter()
+                .map(|c| lua.create_string(&c.name))
+                .collect::<mlua::Result<_>>()?,
+            hexes: HexId::all()
+                .map(|h| lua.create_string(h.label()))
+                .collect::<mlua::Result<_>>()?,
+            sides: make(lua, ["attacker", "defender"])?,
+            statuses: make(
+                lua,
+                ["waiting", "on_board", "slain", "not_entered", "removed"],
+            )?,
+        })
+    }
+
+    /// The Lua string of `word`, made on first use.
+    fn word(&self, lua: &Lua, word: &'static str) -> mlua::Result<LuaString> {
+        let key = (word.as_ptr() as usize, word.len());
+        if let Some((_, _, s)) = self.words.borrow().iter().find(|w| (w.0, w.1) == key) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(word)?;
+        self.words.borrow_mut().push((key.0, key.1, s.clone()));
+        Ok(s)
+    }
 }
 
 /// The context API of one VM: the store and the metatable of every `ctx`.
 pub(crate) struct Platform {
     store: Rc<CtxStore>,
     meta: Table,
+    /// `new_ctx(meta, key, value, ...)`, in Lua (see [`CTX_LUA`]).
+    new_ctx: mlua::Function,
 }
+
+/// Tables are built in Lua: with a memory cap, mlua protects every
+/// `raw_set` from Rust with a call of its own, which costs more than the
+/// whole table built by the VM. `units` and `get_unit` get a unit's fields
+/// as flat values from Rust and make the tables here.
+const CTX_LUA: &str = include_str!("lua/ctx.lua");
 
 /// Sets up the context API of `host` for `variant` (once per VM).
 pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()> {
     if host.platform.get().is_some() {
         return Ok(());
     }
+    let lua = host.lua();
     let store = Rc::new(CtxStore {
+        strings: Strings::new(lua, &variant)?,
         variant,
         data: RefCell::new(None),
         effects: RefCell::new(Vec::new()),
     });
-    let lua = host.lua();
     let methods = methods(lua, &store)?;
+    let raw_units: mlua::Function = methods.get("units")?;
+    let raw_get_unit: mlua::Function = methods.get("get_unit")?;
+    let new_ctx: mlua::Function = lua
+        .load(CTX_LUA)
+        .set_name(format!("={}", crate::lua::SANDBOX))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call((methods.clone(), raw_units, raw_get_unit))?;
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
-    let _ = host.platform.set(Platform { store, meta });
+    let _ = host.platform.set(Platform {
+        store,
+        meta,
+        new_ctx,
+    });
     Ok(())
 }
 
@@ -146,7 +247,10 @@ pub(crate) struct Fired {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum F<'a> {
     I(i64),
+    /// Text made for this event (a marker, a name).
     S(&'a str),
+    /// A fixed word ("attacker", "strike"): its Lua string is made once.
+    W(&'static str),
     B(bool),
 }
 
@@ -154,14 +258,15 @@ pub(crate) enum F<'a> {
 /// None when no script handles it.
 pub(crate) fn fire(
     host: &LuaHost,
-    event: &str,
+    event: &'static str,
     data: impl FnOnce() -> CtxData,
-    fields: &[(&str, F)],
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
 ) -> Result<Option<Fired>, crate::lua::ScriptError> {
     if !host.has_handlers(event) {
         return Ok(None);
     }
-    with_ctx(host, event, data, fields, |ctx| {
+    with_ctx(host, F::W(event), data, base, fields, |ctx| {
         host.call_event(event, ctx.clone())
     })
     .map(|r| r.map(|((), fired)| fired))
@@ -248,11 +353,11 @@ pub(crate) fn action_legal(
     host: &LuaHost,
     action: &crate::model::ScriptAction,
     data: impl FnOnce() -> CtxData,
-    fields: &[(&str, F)],
+    fields: &[(&'static str, F)],
 ) -> Result<Vec<Vec<ScriptArg>>, crate::lua::ScriptError> {
     let name = &action.def.name;
     let hook = action.legal_hook();
-    let Some(((value, v), _)) = with_ctx(host, name, data, fields, |ctx| {
+    let Some(((value, v), _)) = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
         let v: Value = host.call_hook(&hook, ctx.clone())?;
         Ok((v, host.platform.get().map(|p| Arc::clone(&p.store.variant))))
     })?
@@ -324,7 +429,7 @@ pub(crate) fn action_apply(
     host: &LuaHost,
     action: &crate::model::ScriptAction,
     data: impl FnOnce() -> CtxData,
-    fields: &[(&str, F)],
+    fields: &[(&'static str, F)],
     args: &[ScriptArg],
 ) -> Result<Vec<Effect>, crate::lua::ScriptError> {
     let name = &action.def.name;
@@ -344,7 +449,7 @@ pub(crate) fn action_apply(
         Ok(t)
     })()
     .map_err(|e| script_error(name, e.to_string()))?;
-    let result = with_ctx(host, name, data, fields, |ctx| {
+    let result = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
         host.call_hook::<_, ()>(&hook, (ctx.clone(), table))
     })?;
     Ok(result.map(|((), f)| f.effects).unwrap_or_default())
@@ -354,9 +459,10 @@ pub(crate) fn action_apply(
 /// collects the effects requested meanwhile.
 fn with_ctx<R>(
     host: &LuaHost,
-    event: &str,
+    event: F,
     data: impl FnOnce() -> CtxData,
-    fields: &[(&str, F)],
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
     call: impl FnOnce(&Table) -> Result<R, crate::lua::ScriptError>,
 ) -> Result<Option<(R, Fired)>, crate::lua::ScriptError> {
     let Some(platform) = host.platform.get() else {
@@ -369,18 +475,19 @@ fn with_ctx<R>(
         message: format!("cannot build ctx: {e}"),
     };
     let lua = host.lua();
-    let ctx = lua.create_table().map_err(sandbox)?;
-    ctx.set("event", event).map_err(sandbox)?;
-    for (k, v) in fields {
-        match *v {
-            F::I(i) => ctx.raw_set(*k, i),
-            F::S(s) => ctx.raw_set(*k, s),
-            F::B(b) => ctx.raw_set(*k, b),
-        }
-        .map_err(sandbox)?;
+    let words = &platform.store.strings;
+    let mut args = mlua::MultiValue::with_capacity(2 * (base.len() + fields.len() + 1) + 1);
+    args.push_back(Value::Table(platform.meta.clone()));
+    for (k, v) in std::iter::once(&("event", event)).chain(base).chain(fields) {
+        args.push_back(Value::String(words.word(lua, k).map_err(sandbox)?));
+        args.push_back(match *v {
+            F::I(i) => Value::Integer(i),
+            F::S(s) => Value::String(lua.create_string(s).map_err(sandbox)?),
+            F::W(s) => Value::String(words.word(lua, s).map_err(sandbox)?),
+            F::B(b) => Value::Boolean(b),
+        });
     }
-    ctx.set_metatable(Some(platform.meta.clone()))
-        .map_err(sandbox)?;
+    let ctx: Table = platform.new_ctx.call(args).map_err(sandbox)?;
     *platform.store.data.borrow_mut() = Some(data());
     platform.store.effects.borrow_mut().clear();
     let result = call(&ctx);
@@ -649,13 +756,13 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "units",
-        lua.create_function(move |lua, _: Value| {
+        lua.create_function(move |_, _: Value| {
             s.battle("units", |b| {
-                let list = lua.create_table()?;
+                let mut out = mlua::MultiValue::with_capacity(b.units.len() * UNIT_KEYS.len());
                 for i in 0..b.units.len() {
-                    list.raw_push(unit_table(lua, &s.variant, b, i)?)?;
+                    unit_values(&s, b, i, &mut out);
                 }
-                Ok(list)
+                Ok(out)
             })
         })?,
     )?;
@@ -663,12 +770,13 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "get_unit",
-        lua.create_function(move |lua, (_, id): (Value, i64)| {
+        lua.create_function(move |_, (_, id): (Value, i64)| {
             s.battle("get_unit", |b| {
-                match usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
-                    Some(i) => Ok(Value::Table(unit_table(lua, &s.variant, b, i)?)),
-                    None => Ok(Value::Nil),
+                let mut out = mlua::MultiValue::with_capacity(UNIT_KEYS.len());
+                if let Some(i) = usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
+                    unit_values(&s, b, i, &mut out);
                 }
+                Ok(out)
             })
         })?,
     )?;
@@ -954,27 +1062,38 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 }
 
 /// A unit as scripts read it.
-fn unit_table(lua: &Lua, v: &Variant, b: &BattleCtx, i: usize) -> mlua::Result<Table> {
+/// A unit's fields as flat values, in the order of [`UNIT_KEYS`] (the
+/// Lua side makes the table).
+fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiValue) {
+    let v = &store.variant;
+    let st = &store.strings;
     let u = &b.units[i];
     let c = v.character(u.character);
-    let t = lua.create_table()?;
-    t.set("id", i)?;
-    t.set("character", c.name.as_str())?;
-    t.set("class", v.class(c.class).name.as_str())?;
-    t.set("side", side_name(u.side))?;
-    if let Some(h) = u.hex() {
-        t.set("hex", h.label())?;
-    }
-    t.set("damage", u.damage)?;
-    t.set("power", u.power)?;
-    t.set("skill", c.skill)?;
-    t.set("flies", c.flies)?;
-    t.set("rangestrikes", c.rangestrike.is_some())?;
-    t.set("status", status_name(u.status))?;
-    t.set("strikes_left", u.strikes_left)?;
-    t.set(
-        "alive",
+    let status = match u.status {
+        Status::Waiting => 0,
+        Status::OnBoard(_) => 1,
+        Status::Gone(crate::battle::Fate::Slain) => 2,
+        Status::Gone(crate::battle::Fate::NotEntered) => 3,
+        Status::Gone(crate::battle::Fate::Removed) => 4,
+    };
+    out.push_back(Value::Integer(i as i64));
+    out.push_back(Value::String(st.characters[u.character.index()].clone()));
+    out.push_back(Value::String(st.classes[c.class.index()].clone()));
+    out.push_back(Value::String(
+        st.sides[usize::from(u.side == BattleSide::Defender)].clone(),
+    ));
+    out.push_back(match u.hex() {
+        Some(h) => Value::String(st.hexes[h.0 as usize].clone()),
+        None => Value::Nil,
+    });
+    out.push_back(Value::Integer(i64::from(u.damage)));
+    out.push_back(Value::Integer(i64::from(u.power)));
+    out.push_back(Value::Integer(i64::from(c.skill)));
+    out.push_back(Value::Boolean(c.flies));
+    out.push_back(Value::Boolean(c.rangestrike.is_some()));
+    out.push_back(Value::String(st.statuses[status].clone()));
+    out.push_back(Value::Integer(i64::from(u.strikes_left)));
+    out.push_back(Value::Boolean(
         !u.is_slain() && matches!(u.status, Status::Waiting | Status::OnBoard(_)),
-    )?;
-    Ok(t)
+    ));
 }

@@ -262,7 +262,7 @@ impl<'v> Battle<'v> {
                         "unit_entered",
                         &[
                             ("unit", F::I(i64::from(*unit))),
-                            ("side", F::S(side)),
+                            ("side", F::W(side)),
                             ("hex", F::S(&label)),
                         ],
                     )?;
@@ -320,8 +320,8 @@ impl<'v> Battle<'v> {
                     &mut ev,
                     "battle_phase_end",
                     &[
-                        ("phase", F::S("maneuver")),
-                        ("side", F::S(crate::script::side_name(side))),
+                        ("phase", F::W("maneuver")),
+                        ("side", F::W(crate::script::side_name(side))),
                     ],
                 )?;
                 if s.phase == Phase::Over {
@@ -500,8 +500,8 @@ impl<'v> Battle<'v> {
                     &mut ev,
                     "battle_phase_end",
                     &[
-                        ("phase", F::S("strike")),
-                        ("side", F::S(crate::script::side_name(striking))),
+                        ("phase", F::W("strike")),
+                        ("side", F::W(crate::script::side_name(striking))),
                     ],
                 )?;
                 if s.phase == Phase::Over {

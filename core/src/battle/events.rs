@@ -11,8 +11,8 @@ impl<'v> Battle<'v> {
         &self,
         s: &mut State,
         ev: &mut Vec<BattleEvent>,
-        event: &str,
-        fields: &[(&str, F)],
+        event: &'static str,
+        fields: &[(&'static str, F)],
     ) -> Result<Option<mlua::Table>, BattleError> {
         let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
             return Ok(None);
@@ -20,12 +20,10 @@ impl<'v> Battle<'v> {
         if !lua.has_handlers(event) {
             return Ok(None);
         }
-        let round = i64::from(s.defender_maneuver);
-        let mut all = vec![
-            ("round", F::I(round)),
-            ("moving", F::S(script::side_name(s.moving))),
+        let base = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
         ];
-        all.extend_from_slice(fields);
         let data = || {
             CtxData::Battle(BattleCtx {
                 terrain: self.setup.terrain,
@@ -33,7 +31,7 @@ impl<'v> Battle<'v> {
                 vars: s.vars.clone(),
             })
         };
-        let Some(fired) = script::fire(lua, event, data, &all)? else {
+        let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
             return Ok(None);
         };
         self.apply_effects(s, ev, fired.effects);
@@ -43,7 +41,7 @@ impl<'v> Battle<'v> {
     /// Fires `event` now, with the phase and the side to act as its fields,
     /// and applies its effects (tests and benchmarks of handlers); on a
     /// script error the battle is unchanged.
-    pub fn fire_event(&mut self, event: &str) -> Result<Vec<BattleEvent>, BattleError> {
+    pub fn fire_event(&mut self, event: &'static str) -> Result<Vec<BattleEvent>, BattleError> {
         let mut s = self.state.clone();
         let mut ev = Vec::new();
         let phase = match s.phase {
@@ -55,7 +53,7 @@ impl<'v> Battle<'v> {
             &mut s,
             &mut ev,
             event,
-            &[("phase", F::S(phase)), ("side", F::S(side))],
+            &[("phase", F::W(phase)), ("side", F::W(side))],
         )?;
         self.state = s;
         Ok(ev)
@@ -136,7 +134,7 @@ impl<'v> Battle<'v> {
                     s,
                     ev,
                     "unit_slain",
-                    &[("unit", F::I(i64::from(unit))), ("side", F::S(side))],
+                    &[("unit", F::I(i64::from(unit))), ("side", F::W(side))],
                 )?;
             }
             i += 1;
@@ -271,9 +269,9 @@ impl<'v> Battle<'v> {
         let side = script::side_name(s.units[unit as usize].side);
         let fields = [
             ("round", F::I(i64::from(s.defender_maneuver))),
-            ("moving", F::S(script::side_name(s.moving))),
+            ("moving", F::W(script::side_name(s.moving))),
             ("unit", F::I(i64::from(unit))),
-            ("side", F::S(side)),
+            ("side", F::W(side)),
         ];
         Ok(script::action_legal(
             lua,
@@ -360,9 +358,9 @@ impl<'v> Battle<'v> {
         let side = script::side_name(u.side);
         let fields = [
             ("round", F::I(i64::from(s.defender_maneuver))),
-            ("moving", F::S(script::side_name(s.moving))),
+            ("moving", F::W(script::side_name(s.moving))),
             ("unit", F::I(i64::from(unit))),
-            ("side", F::S(side)),
+            ("side", F::W(side)),
         ];
         let effects = script::action_apply(lua, a, || self.snapshot_ctx(s), &fields, args)?;
         ev.push(BattleEvent::ScriptAction {

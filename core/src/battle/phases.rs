@@ -28,8 +28,8 @@ impl<'v> Battle<'v> {
             ev,
             "battle_phase_start",
             &[
-                ("phase", F::S("maneuver")),
-                ("side", F::S(crate::script::side_name(moving))),
+                ("phase", F::W("maneuver")),
+                ("side", F::W(crate::script::side_name(moving))),
             ],
         )?;
         Ok(())
@@ -65,8 +65,8 @@ impl<'v> Battle<'v> {
             ev,
             "battle_phase_start",
             &[
-                ("phase", F::S("strike")),
-                ("side", F::S(crate::script::side_name(striking))),
+                ("phase", F::W("strike")),
+                ("side", F::W(crate::script::side_name(striking))),
             ],
         )?;
         Ok(())

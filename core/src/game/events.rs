@@ -84,7 +84,7 @@ fn action_fields(game: &Game, player: PlayerId) -> Vec<(&'static str, F<'static>
     let mut f = vec![
         ("turn", F::I(i64::from(game.state.turn))),
         ("active", seat(game.state.active)),
-        ("phase", F::S(phase_name(game.state.phase))),
+        ("phase", F::W(phase_name(game.state.phase))),
         ("player", seat(player)),
     ];
     if let Some(r) = game.state.roll {
@@ -355,7 +355,7 @@ pub(in crate::game) fn fire_after(
                         ("land", land(eng.land)),
                         ("attacker", F::S(&a)),
                         ("defender", F::S(&d)),
-                        ("winner", F::S(winner)),
+                        ("winner", F::W(winner)),
                         ("attacker_player", seat(eng.attacker.player)),
                         ("defender_player", seat(eng.defender.player)),
                     ];
@@ -429,7 +429,7 @@ pub(in crate::game) fn fire_after(
         fire(
             game,
             "phase_end",
-            &[("phase", F::S(phase_name(before.phase)))],
+            &[("phase", F::W(phase_name(before.phase)))],
             events,
             &mut fired,
         );
@@ -437,7 +437,7 @@ pub(in crate::game) fn fire_after(
         fire(
             game,
             "phase_start",
-            &[("phase", F::S(phase_name(now)))],
+            &[("phase", F::W(phase_name(now)))],
             events,
             &mut fired,
         );
@@ -448,8 +448,8 @@ pub(in crate::game) fn fire_after(
 /// the scripts and taken back advanced) and applies its effects.
 fn fire(
     game: &mut Game,
-    event: &str,
-    fields: &[(&str, F)],
+    event: &'static str,
+    fields: &[(&'static str, F)],
     events: &mut Vec<Event>,
     fired: &mut usize,
 ) {
@@ -469,22 +469,22 @@ fn fire(
         });
         return;
     }
-    let mut all = vec![
+    let mut base = vec![
         ("turn", F::I(i64::from(game.state.turn))),
         ("active", seat(game.state.active)),
-        ("phase", F::S(phase_name(game.state.phase))),
+        ("phase", F::W(phase_name(game.state.phase))),
     ];
     if let Some(r) = game.state.roll {
-        all.push(("roll", F::I(i64::from(r))));
+        base.push(("roll", F::I(i64::from(r))));
     }
-    all.extend_from_slice(fields);
     *hooks.rng.borrow_mut() = game.rng.clone();
     let state = &game.state;
     let result = script::fire(
         &hooks.host,
         event,
         || CtxData::Game(Box::new(state.clone())),
-        &all,
+        &base,
+        fields,
     );
     game.rng = hooks.rng.borrow().clone();
     match result {
