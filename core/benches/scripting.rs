@@ -1,6 +1,6 @@
 //! The cost of scripts in battle (docs/scripting.md): a 7v7 battle of
 //! `titan` (no Lua) against the same battle with a handler on every strike
-//! and battle phase (`tests/fixtures/every-event`, over house-regeneration),
+//! and battle phase (`tests/fixtures/every-event`: house-regeneration's rule and more),
 //! one VM for the game; and one event fired with its `ctx`.
 
 use std::cell::RefCell;

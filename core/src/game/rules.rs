@@ -76,7 +76,10 @@ pub(super) fn hooks_for(variant: &Arc<Variant>) -> Result<Option<Rc<Hooks>>, Set
 }
 
 /// Calls a hook point if a script registered it, with the game's generator
-/// (so that a hook's dice are the game's dice). A failure is kept for
+/// (so that a hook's dice are the game's dice). A query's hook (a Titan's
+/// power, a mustering need) leaves the game's generator where it was: a
+/// question must not change the game; a step's ([`call_hook_advancing`])
+/// leaves it advanced. A failure is kept for
 /// `Game::apply`, which refuses the action with it; meanwhile the caller
 /// goes on with the data's answer.
 fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
@@ -96,6 +99,22 @@ fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
             None
         }
     }
+}
+
+/// [`call_hook`] at a step of the game (not a query): the dice the hook
+/// draws are the game's, and its generator is left advanced.
+fn call_hook_advancing<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+    game: &mut Game,
+    name: &str,
+    args: A,
+) -> Option<R> {
+    let hooks = game.hooks.clone()?;
+    if !hooks.host.has_hook(name) {
+        return None;
+    }
+    let r = call_hook(game, name, args);
+    game.rng = hooks.rng.borrow().clone();
+    r
 }
 
 pub(super) fn new_game(
