@@ -108,6 +108,30 @@ impl<'v> Battle<'v> {
                     _ => {}
                 }
             }
+            // Hooks of the hexside hazards on the hex's sides, once per
+            // hazard, told whether the hex is the hazard's top side.
+            if self.use_hooks
+                && let Some(lua) = &self.lua
+            {
+                let mut seen: Vec<(crate::model::HazardId, bool)> = Vec::new();
+                for side in self.land.hex(h).sides.iter().flatten() {
+                    if seen.contains(&(side.hazard, side.top)) {
+                        continue;
+                    }
+                    seen.push((side.hazard, side.top));
+                    let native = self.variant.is_native(u.character, side.hazard);
+                    for e in &self.variant.hazard(side.hazard).effects {
+                        if let Effect::Hook(hook) = e {
+                            let skill = self.variant.character(u.character).skill;
+                            let n: i64 = lua.call_hook(
+                                &self.variant.hooks[hook.index()],
+                                (u.power, skill, u.damage, native, side.top),
+                            )?;
+                            hits += n.clamp(0, 255) as u32;
+                        }
+                    }
+                }
+            }
             if hits > 0 {
                 hurt.push((i, hits.min(255) as u8));
             }
