@@ -456,3 +456,50 @@ fn a_step_hook_draws_the_game_dice_and_leaves_them_advanced() {
     }
     assert!(ended_by_hook > 0);
 }
+
+#[test]
+fn masterplay_effects_reveal_and_eliminate() {
+    // docs/scripting.md, "Effects": ctx:reveal shows a legion to everybody;
+    // ctx:eliminate puts a player out as a concession would.
+    let dir = common::root().join("tests/battle/variants/effects");
+    let v = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400), (name: "C", tower: 600)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Ogre", "Troll"]),
+            (marker: "P3-01", land: 600, characters: ["Titan", "Lion"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 2,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(v).unwrap();
+    let a = PlayerId(0);
+    let unmask = Action::Script {
+        name: "unmask".into(),
+        args: vec![titan_core::script::ScriptArg::Legion(
+            "P2-01".parse().unwrap(),
+        )],
+    };
+    assert!(g.legal_actions(a).contains(&unmask));
+    g.apply(a, &unmask).unwrap();
+    let third = view(&g, PlayerId(2));
+    let p2 = third
+        .legions
+        .iter()
+        .find(|l| l.marker.to_string() == "P2-01")
+        .unwrap();
+    assert_eq!(p2.revealed.len(), 3, "everybody sees the unmasked legion");
+    let abdicate = Action::Script {
+        name: "abdicate".into(),
+        args: vec![],
+    };
+    g.apply(a, &abdicate).unwrap();
+    assert!(!g.state.players[0].alive);
+    assert!(g.legion("P1-01".parse().unwrap()).is_none());
+    assert_ne!(g.state.active, a, "the next player's turn");
+    g.check_invariants().unwrap();
+}

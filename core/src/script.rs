@@ -88,6 +88,28 @@ pub enum Effect {
     },
     /// The movement die is rolled again.
     RollAgain,
+    /// Two units on the battleland change places.
+    Swap {
+        a: u8,
+        b: u8,
+    },
+    /// The unit leaves the battle unscored.
+    Remove {
+        unit: u8,
+    },
+    /// The battle ends: the loser's (or, with no winner, everybody's) living
+    /// characters leave it unscored.
+    EndBattle {
+        winner: Option<BattleSide>,
+    },
+    /// Every player is shown the legion's characters.
+    Reveal {
+        legion: Marker,
+    },
+    /// The player is out of the game, as if he had conceded it.
+    Eliminate {
+        player: PlayerId,
+    },
 }
 
 /// What the running handler may read: a battle or the masterboard.
@@ -951,6 +973,118 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.effects
                 .borrow_mut()
                 .push(Effect::Kill { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "swap",
+        lua.create_function(move |_, (_, a, b2): (Value, i64, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let x = CtxStore::unit_on_board(b, a, "swap")?;
+                    let y = CtxStore::unit_on_board(b, b2, "swap")?;
+                    let (hx, hy) = (b.units[x].status, b.units[y].status);
+                    b.units[x].status = hy;
+                    b.units[y].status = hx;
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:swap is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Swap {
+                a: a as u8,
+                b: b2 as u8,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "remove",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = usize::try_from(unit).ok().filter(|&i| i < b.units.len());
+                    let Some(u) = u.filter(|&i| {
+                        let x = &b.units[i];
+                        !x.is_slain() && matches!(x.status, Status::Waiting | Status::OnBoard(_))
+                    }) else {
+                        return err(format!("ctx:remove: unit {unit} is not in the battle"));
+                    };
+                    b.units[u].status = Status::Gone(crate::battle::Fate::Removed);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:remove is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::Remove { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "end_battle",
+        lua.create_function(move |_, (_, winner): (Value, String)| {
+            let winner = match winner.as_str() {
+                "attacker" => Some(BattleSide::Attacker),
+                "defender" => Some(BattleSide::Defender),
+                "neither" => None,
+                other => {
+                    return err(format!(
+                        "ctx:end_battle: the winner is \"attacker\", \"defender\" or \"neither\", not {other:?}"
+                    ));
+                }
+            };
+            s.battle("end_battle", |_| Ok(()))?;
+            s.effects.borrow_mut().push(Effect::EndBattle { winner });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "reveal",
+        lua.create_function(move |_, (_, marker): (Value, String)| {
+            let legion = marker.parse::<Marker>().map_err(mlua::Error::runtime)?;
+            s.game("reveal", |g| {
+                if g.legions.iter().any(|l| l.marker == legion) {
+                    Ok(())
+                } else {
+                    err(format!("ctx:reveal: no legion {legion}"))
+                }
+            })?;
+            s.effects.borrow_mut().push(Effect::Reveal { legion });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "eliminate",
+        lua.create_function(move |_, (_, seat): (Value, i64)| {
+            let player = s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(p) = usize::try_from(seat)
+                        .ok()
+                        .and_then(|i| g.players.get_mut(i))
+                    else {
+                        return err(format!("ctx:eliminate: no player in seat {seat}"));
+                    };
+                    if !p.alive {
+                        return err(format!(
+                            "ctx:eliminate: the player in seat {seat} is out already"
+                        ));
+                    }
+                    p.alive = false;
+                    Ok(PlayerId(seat as u8))
+                }
+                CtxData::Battle(_) => err("ctx:eliminate is available in masterplay events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Eliminate { player });
             Ok(())
         })?,
     )?;

@@ -472,6 +472,9 @@ impl Words {
             BattleEvent::Damaged { unit, hits } => {
                 format!("{} takes {hits} by the variant's rules", self.unit(*unit))
             }
+            BattleEvent::Removed { unit } => {
+                format!("{} leaves the battle", self.unit(*unit))
+            }
             BattleEvent::Healed { unit, hits } => {
                 format!("{} heals {hits}", self.unit(*unit))
             }

@@ -508,10 +508,9 @@ impl<'v> Battle<'v> {
                     return Ok(ev);
                 }
                 if striking == s.moving {
+                    // (begin_strikes sets the phase; a handler of its
+                    // battle_phase_start may have ended the battle.)
                     self.begin_strikes(s, striking.other(), &mut ev)?;
-                    s.phase = Phase::Strike {
-                        striking: striking.other(),
-                    };
                 } else {
                     self.end_strike_phase(s, &mut ev)?;
                 }

@@ -112,8 +112,47 @@ impl<'v> Battle<'v> {
                 }
                 // Checked away: only masterplay events award points.
                 Effect::UseStrike { unit } => s.units[unit as usize].strikes_left = 0,
+                Effect::Swap { a, b } => {
+                    let (ha, hb) = (s.units[a as usize].hex(), s.units[b as usize].hex());
+                    if let (Some(ha), Some(hb)) = (ha, hb) {
+                        s.units[a as usize].status = Status::OnBoard(hb);
+                        s.units[b as usize].status = Status::OnBoard(ha);
+                        ev.push(BattleEvent::Moved {
+                            unit: a,
+                            from: Some(ha),
+                            to: hb,
+                        });
+                        ev.push(BattleEvent::Moved {
+                            unit: b,
+                            from: Some(hb),
+                            to: ha,
+                        });
+                    }
+                }
+                Effect::Remove { unit } => {
+                    s.units[unit as usize].status = Status::Gone(Fate::Removed);
+                    ev.push(BattleEvent::Removed { unit });
+                    self.check_end(s, ev);
+                }
+                Effect::EndBattle { winner } => {
+                    for (i, u) in s.units.iter_mut().enumerate() {
+                        if Some(u.side) != winner && u.alive() {
+                            u.status = Status::Gone(Fate::Removed);
+                            ev.push(BattleEvent::Removed { unit: i as UnitId });
+                        }
+                    }
+                    let w = match winner {
+                        Some(BattleSide::Attacker) => Winner::Attacker,
+                        Some(BattleSide::Defender) => Winner::Defender,
+                        None => Winner::Neither,
+                    };
+                    self.finish(s, ev, Some(w));
+                }
                 // Checked away: masterplay effects are refused in battle.
-                Effect::Award { .. } | Effect::RollAgain => {}
+                Effect::Award { .. }
+                | Effect::RollAgain
+                | Effect::Reveal { .. }
+                | Effect::Eliminate { .. } => {}
             }
         }
     }

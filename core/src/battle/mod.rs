@@ -351,6 +351,11 @@ pub enum BattleEvent {
         unit: UnitId,
         hits: u8,
     },
+    /// A script's effect (`ctx:remove`, `ctx:end_battle`): out of the
+    /// battle unscored.
+    Removed {
+        unit: UnitId,
+    },
     /// A script's effect (`ctx:heal`).
     Healed {
         unit: UnitId,

@@ -536,12 +536,30 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
                     roll,
                 });
             }
+            Effect::Reveal { legion } => {
+                if let Some(l) = game.state.legions.iter_mut().find(|l| l.marker == legion) {
+                    l.revealed = l.characters.clone();
+                    events.push(Event::Revealed {
+                        legion,
+                        characters: l.characters.clone(),
+                        to: None,
+                    });
+                }
+            }
+            Effect::Eliminate { player } => {
+                if game.state.players[player.0 as usize].alive {
+                    super::rules::eliminate(game, player, events);
+                }
+            }
             // Checked away: battle effects are refused outside battles.
             Effect::Damage { .. }
             | Effect::Heal { .. }
             | Effect::Move { .. }
             | Effect::Kill { .. }
-            | Effect::UseStrike { .. } => {}
+            | Effect::UseStrike { .. }
+            | Effect::Swap { .. }
+            | Effect::Remove { .. }
+            | Effect::EndBattle { .. } => {}
         }
     }
 }

@@ -101,6 +101,12 @@ fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
     }
 }
 
+/// A player out of the game as if he had conceded it (a script's effect).
+pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
+    eliminate_player(game, player, None, events);
+    after_elimination(game, events);
+}
+
 /// [`call_hook`] at a step of the game (not a query): the dice the hook
 /// draws are the game's, and its generator is left advanced.
 fn call_hook_advancing<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
