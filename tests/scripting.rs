@@ -450,6 +450,13 @@ fn a_step_hook_draws_the_game_dice_and_leaves_them_advanced() {
             continue; // ended otherwise (a Titan slain, a concession)
         };
         ended_by_hook += 1;
+        // The hook read the position from its ctx: the winner has the most
+        // legions.
+        let Some(titan_core::game::Outcome::Winner(w)) = &g.state.outcome else {
+            panic!("{:?}", g.state.outcome)
+        };
+        let legions = |p: PlayerId| g.state.legions.iter().filter(|l| l.owner == p).count();
+        assert!((0..2).all(|p| legions(PlayerId(p)) <= legions(*w)));
         assert!(after > before, "game_over's draw moved the generator on");
         let replay = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
         assert_eq!(replay.state, g.state);
@@ -502,4 +509,19 @@ fn masterplay_effects_reveal_and_eliminate() {
     assert!(g.legion("P1-01".parse().unwrap()).is_none());
     assert_ne!(g.state.active, a, "the next player's turn");
     g.check_invariants().unwrap();
+}
+
+#[test]
+fn a_question_hook_reads_ctx_but_may_not_change_the_game() {
+    // docs/scripting.md, "Masterplay": titan_power gets a read-only ctx.
+    let (g, _) = Game::new(variant("script-errors"), Default::default(), &names(), 1).unwrap();
+    // The view answers with the data's power, and says why.
+    let v = view(&g, PlayerId(0));
+    assert_eq!(v.players[0].titan_power, 6);
+    let e = g.take_script_failure().expect("the hook failed");
+    assert!(
+        e.to_string()
+            .contains("may read ctx but not request effects"),
+        "{e}"
+    );
 }

@@ -510,14 +510,48 @@ fn with_ctx<R>(
         });
     }
     let ctx: Table = platform.new_ctx.call(args).map_err(sandbox)?;
-    *platform.store.data.borrow_mut() = Some(data());
-    platform.store.effects.borrow_mut().clear();
+    // An outer ctx (a hook asked while an event runs) is put back after.
+    let outer = platform.store.data.replace(Some(data()));
+    let outer_effects = platform.store.effects.take();
     let result = call(&ctx);
     // A ctx kept by a script reads nothing once its event is over.
-    *platform.store.data.borrow_mut() = None;
-    let effects = std::mem::take(&mut *platform.store.effects.borrow_mut());
+    platform.store.data.replace(outer);
+    let effects = platform.store.effects.replace(outer_effects);
     let r = result?;
     Ok(Some((r, Fired { ctx, effects })))
+}
+
+/// Calls hook `name` with `args` and, last, a read-only `ctx` over `data`
+/// (`ctx.event` is the hook's name): the masterplay hooks that answer a
+/// question (`titan_power`, `game_over`) see the whole position. A hook
+/// that requests an effect fails. None when the VM has no context API.
+pub(crate) fn call_hook_with_ctx<R: mlua::FromLuaMulti>(
+    host: &LuaHost,
+    name: &str,
+    data: impl FnOnce() -> CtxData,
+    fields: &[(&'static str, F)],
+    args: impl mlua::IntoLuaMulti,
+) -> Result<Option<R>, crate::lua::ScriptError> {
+    let r = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
+        let mut all = args
+            .into_lua_multi(host.lua())
+            .map_err(|e| script_error(name, e.to_string()))?;
+        all.push_back(Value::Table(ctx.clone()));
+        host.call_hook::<_, R>(name, all)
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("(hook {name:?})"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+        }),
+        Some((r, _)) => Ok(Some(r)),
+        None => Ok(None),
+    }
 }
 
 pub(crate) fn side_name(s: BattleSide) -> &'static str {

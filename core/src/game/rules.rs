@@ -107,6 +107,36 @@ pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut
     after_elimination(game, events);
 }
 
+/// [`call_hook`], with a read-only `ctx` of the position as the last
+/// argument (docs/scripting.md, "Masterplay").
+fn call_hook_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+    game: &Game,
+    name: &str,
+    args: A,
+) -> Option<R> {
+    let hooks = game.hooks.as_ref()?;
+    if !hooks.host.has_hook(name) {
+        return None;
+    }
+    if hooks.host.platform.get().is_none() {
+        return call_hook(game, name, args);
+    }
+    *hooks.rng.borrow_mut() = game.rng.clone();
+    let state = &game.state;
+    let fields = [
+        ("turn", crate::script::F::I(i64::from(state.turn))),
+        ("active", crate::script::F::I(i64::from(state.active.0))),
+    ];
+    let data = || crate::script::CtxData::Game(Box::new(state.clone()));
+    match crate::script::call_hook_with_ctx(&hooks.host, name, data, &fields, args) {
+        Ok(r) => r,
+        Err(e) => {
+            hooks.failure.borrow_mut().get_or_insert(e);
+            None
+        }
+    }
+}
+
 /// [`call_hook`] at a step of the game (not a query): the dice the hook
 /// draws are the game's, and its generator is left advanced.
 fn call_hook_advancing<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
@@ -118,7 +148,7 @@ fn call_hook_advancing<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
     if !hooks.host.has_hook(name) {
         return None;
     }
-    let r = call_hook(game, name, args);
+    let r = call_hook_ctx(game, name, args);
     game.rng = hooks.rng.borrow().clone();
     r
 }
@@ -264,7 +294,7 @@ pub(super) fn turn_order(game: &Game) -> Vec<PlayerId> {
 pub(super) fn titan_power(game: &Game, player: PlayerId) -> u8 {
     let t = &game.variant.rules.titan;
     let score = game.state.players[player.0 as usize].score;
-    if let Some(power) = call_hook::<_, u8>(game, hook::TITAN_POWER, (score, t.base_power)) {
+    if let Some(power) = call_hook_ctx::<_, u8>(game, hook::TITAN_POWER, (score, t.base_power)) {
         return power;
     }
     let steps = score / t.points_per_power.max(1);
