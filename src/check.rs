@@ -1,4 +1,5 @@
-//! `titan check`: load and validate variants.
+//! `titan check`: load and validate variants, and (`--play N`) play random
+//! games of them to find the errors their scripts make only in play.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,181 @@ struct Report {
     #[serde(flatten)]
     summary: Summary,
     errors: Vec<Diagnostic>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    play: Option<PlayReport>,
+}
+
+/// How many random games `--play` plays, and how long each may be.
+#[derive(Debug, Clone, Copy)]
+pub struct Play {
+    pub games: u64,
+    pub max_actions: u64,
+}
+
+/// What `--play` found in one variant.
+#[derive(Serialize, Default)]
+struct PlayReport {
+    games: u64,
+    /// Games that ended (the others reached --max-actions or got stuck).
+    finished: u64,
+    /// How each game ended, by seed.
+    outcomes: Vec<String>,
+    /// Each error once (script, line, message), with how often it came
+    /// and where it came first.
+    script_errors: Vec<PlayError>,
+}
+
+impl PlayReport {
+    fn add(&mut self, e: PlayError) {
+        match self
+            .script_errors
+            .iter_mut()
+            .find(|x| x.script == e.script && x.line == e.line && x.message == e.message)
+        {
+            Some(x) => x.count += 1,
+            None => self.script_errors.push(e),
+        }
+    }
+}
+
+/// A script error met in play: where, and how to reach it again.
+#[derive(Serialize)]
+struct PlayError {
+    seed: u64,
+    /// Actions taken before it, in that game.
+    action_number: u64,
+    /// The action the error refused (none: the game's set-up).
+    action: Option<String>,
+    script: String,
+    line: Option<u32>,
+    message: String,
+    /// How many times it came, in all the games.
+    count: u64,
+}
+
+/// A refused action that names a script error ("script error:
+/// script:line: message (the action is refused)"): script, line, message.
+fn split_script_error(message: &str) -> (String, Option<u32>, String) {
+    let text = message
+        .strip_prefix("script error: ")
+        .unwrap_or(message)
+        .trim_end_matches(" (the action is refused)");
+    // The first ":<line>: " (or ":?: ") ends the script's name, which may
+    // hold ':' itself.
+    for (i, _) in text.match_indices(':') {
+        let rest = &text[i + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let (line, after) = if let Some(after) = rest.strip_prefix('?') {
+            (None, after)
+        } else if digits > 0 {
+            (rest[..digits].parse().ok(), &rest[digits..])
+        } else {
+            continue;
+        };
+        if let Some(message) = after.strip_prefix(": ") {
+            return (text[..i].to_string(), line, message.to_string());
+        }
+    }
+    (String::new(), None, text.to_string())
+}
+
+/// Plays the random games of `--play`.
+fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
+    use std::sync::Arc;
+    use titan_core::game::{Game, random::random_action};
+    use titan_core::rng::GameRng;
+    let variant = Arc::new(variant);
+    let seats = variant.players.min.max(2) as usize;
+    let names: Vec<String> = (1..=seats).map(|i| format!("Player {i}")).collect();
+    let mut report = PlayReport {
+        games: play.games,
+        ..Default::default()
+    };
+    let bar = indicatif::ProgressBar::new(play.games);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} games of {} ({{eta}} left)",
+            variant.id
+        ))
+        .expect("a valid template"),
+    );
+    for seed in 0..play.games {
+        bar.inc(1);
+        let mut game = match Game::new(Arc::clone(&variant), Default::default(), &names, seed) {
+            Ok((g, _)) => g,
+            Err(e) => {
+                let (script, line, message) = split_script_error(&e.to_string());
+                report.add(PlayError {
+                    seed,
+                    action_number: 0,
+                    action: None,
+                    script,
+                    line,
+                    message,
+                    count: 1,
+                });
+                report.outcomes.push(format!("seed {seed}: not set up"));
+                continue;
+            }
+        };
+        let mut rng = GameRng::new(seed ^ 0x5eed);
+        let mut failures_in_a_row = 0;
+        let mut taken = 0;
+        let outcome = loop {
+            if let Some(o) = &game.state.outcome {
+                report.finished += 1;
+                let who = match o {
+                    titan_core::game::Outcome::Winner(p) => format!("{} wins", names[p.0 as usize]),
+                    titan_core::game::Outcome::Draw(ps) => format!(
+                        "a draw between {}",
+                        ps.iter()
+                            .map(|p| names[p.0 as usize].as_str())
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                };
+                break format!("seed {seed}: {who} after {taken} actions");
+            }
+            if taken >= play.max_actions {
+                break format!("seed {seed}: unfinished after {taken} actions");
+            }
+            let Some((p, a)) = random_action(&game, &mut rng) else {
+                break format!("seed {seed}: nobody to act after {taken} actions");
+            };
+            match game.apply(p, &a) {
+                Ok(_) => {
+                    taken += 1;
+                    failures_in_a_row = 0;
+                }
+                Err(e) if e.is_script_failure() => {
+                    let (script, line, message) = split_script_error(&e.message);
+                    report.add(PlayError {
+                        seed,
+                        action_number: taken,
+                        action: Some(format!("{a:?} by player {}", p.0 + 1)),
+                        script,
+                        line,
+                        message,
+                        count: 1,
+                    });
+                    failures_in_a_row += 1;
+                    // The random player keeps picking among the same actions:
+                    // a position every choice of which fails is stuck.
+                    if failures_in_a_row >= 20 {
+                        break format!("seed {seed}: stuck on script errors after {taken} actions");
+                    }
+                }
+                Err(e) => {
+                    break format!(
+                        "seed {seed}: a legal action was refused after {taken} actions: {e}"
+                    );
+                }
+            }
+        };
+        report.outcomes.push(outcome);
+    }
+    bar.finish_and_clear();
+    report
 }
 
 /// The `variants/` folder: `./variants`, or one in a folder above, or the one
@@ -41,7 +217,7 @@ fn all_variants(root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
-fn check_one(dir: &Path, opts: &LoadOptions) -> Report {
+fn check_one(dir: &Path, opts: &LoadOptions, play: Play) -> Report {
     let fallback_id = dir.file_name().map_or_else(
         || dir.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -51,15 +227,21 @@ fn check_one(dir: &Path, opts: &LoadOptions) -> Report {
             variant: fallback_id,
             summary: Summary::default(),
             errors,
+            play: None,
         },
         Ok(loaded) => {
             let summary = Summary::of(&loaded.data);
             let variant = loaded.data.manifest.id.clone();
-            let errors = titan_core::compile(&loaded).err().unwrap_or_default();
+            let (errors, play) = match titan_core::compile(&loaded) {
+                Ok(v) if play.games > 0 => (Vec::new(), Some(play_games(v, play))),
+                Ok(_) => (Vec::new(), None),
+                Err(errors) => (errors, None),
+            };
             Report {
                 variant,
                 summary,
                 errors,
+                play,
             }
         }
     }
@@ -70,6 +252,7 @@ pub fn run(
     json: bool,
     variants: Option<PathBuf>,
     scripts: Option<PathBuf>,
+    play: Play,
 ) -> ExitCode {
     let root = variants.unwrap_or_else(variants_root);
     let shared = scripts.unwrap_or_else(|| root.parent().unwrap_or(Path::new(".")).join("scripts"));
@@ -90,8 +273,12 @@ pub fn run(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for dir in &dirs {
-        let report = check_one(dir, &opts);
-        failed |= !report.errors.is_empty();
+        let report = check_one(dir, &opts, play);
+        failed |= !report.errors.is_empty()
+            || report
+                .play
+                .as_ref()
+                .is_some_and(|p| !p.script_errors.is_empty());
         let written = if json {
             serde_json::to_string(&report)
                 .map_err(std::io::Error::other)
@@ -129,6 +316,27 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     )?;
     for e in &r.errors {
         writeln!(out, "  {e}")?;
+    }
+    if let Some(p) = &r.play {
+        writeln!(
+            out,
+            "  played {} random games: {} finished, {} script errors",
+            p.games,
+            p.finished,
+            p.script_errors.iter().map(|e| e.count).sum::<u64>()
+        )?;
+        for e in &p.script_errors {
+            let line = e.line.map_or_else(|| "?".to_string(), |l| l.to_string());
+            let action = e.action.as_deref().unwrap_or("the game's set-up");
+            writeln!(
+                out,
+                "  {}:{line}: {} ({} times; first with seed {}, action {}: {action})",
+                e.script, e.message, e.count, e.seed, e.action_number
+            )?;
+        }
+        for o in &p.outcomes {
+            writeln!(out, "    {o}")?;
+        }
     }
     Ok(())
 }

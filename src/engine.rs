@@ -365,7 +365,10 @@ impl Session {
                         ))
                     })
             });
-        match result {
+        // What the scripts logged while this request was answered goes
+        // back with it (docs/scripting.md, "titan.log").
+        let log = self.game.as_ref().map(|g| g.take_log()).unwrap_or_default();
+        let mut response = match result {
             Ok(mut map) => {
                 map.insert("ok".into(), Value::Bool(true));
                 // A hook that failed while this answer was worked out (a
@@ -377,7 +380,13 @@ impl Session {
                 Value::Object(map)
             }
             Err(f) => failure(None, f),
+        };
+        if !log.is_empty()
+            && let Value::Object(map) = &mut response
+        {
+            map.insert("log".into(), json!(log));
         }
+        response
     }
 
     fn handle(&mut self, request: Request) -> Answer {
@@ -442,7 +451,13 @@ impl Session {
             Request::LegalActions { player } => {
                 let game = self.game()?;
                 let p = seat(game, &player)?;
-                answer(json!({"actions": wire::to_wire(&game.variant, &game.legal_actions(p))}))
+                let actions = game.legal_actions(p);
+                let mut out = json!({"actions": wire::to_wire(&game.variant, &actions)});
+                let described = describe_script_actions(&game.variant, &actions);
+                if !described.is_empty() {
+                    out["script_actions"] = Value::Object(described);
+                }
+                answer(out)
             }
             Request::Apply { player, action } => {
                 let game = self.game.as_mut().ok_or_else(no_game)?;
@@ -645,6 +660,44 @@ fn check_position(position: &Position) -> Result<(), Failure> {
         ));
     }
     Ok(())
+}
+
+/// The variant's actions among `actions`, described so that a client can
+/// offer them without knowing the variant: label, description, who takes
+/// it, when, and its parameters (name, kind, label), by action name.
+fn describe_script_actions(variant: &Variant, actions: &[Action]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for a in actions {
+        let name = match a {
+            Action::Script { name, .. } => name,
+            Action::Battle {
+                battle: titan_core::battle::Action::Script { name, .. },
+            } => name,
+            _ => continue,
+        };
+        if out.contains_key(name) {
+            continue;
+        }
+        let Some(s) = variant.script_action(name) else {
+            continue;
+        };
+        let d = &s.def;
+        out.insert(
+            name.clone(),
+            json!({
+                "label": d.label,
+                "description": d.description,
+                "who": serde_json::to_value(&d.who).unwrap_or(Value::Null),
+                "when": serde_json::to_value(d.when).unwrap_or(Value::Null),
+                "parameters": d.parameters.iter().map(|p| json!({
+                    "name": p.name,
+                    "kind": serde_json::to_value(p.kind).unwrap_or(Value::Null),
+                    "label": p.label,
+                })).collect::<Vec<_>>(),
+            }),
+        );
+    }
+    out
 }
 
 fn no_game() -> Failure {

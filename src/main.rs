@@ -49,6 +49,14 @@ enum Command {
         /// The shared scripts folder (default: scripts/ beside variants/).
         #[arg(long, value_name = "DIR")]
         scripts: Option<PathBuf>,
+        /// Also play N seeded random games (with battles) of each variant
+        /// that loads, reporting every script error with its file, line,
+        /// seed and action, and the games' outcomes.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        play: u64,
+        /// The most actions of one game under --play.
+        #[arg(long, value_name = "N", default_value_t = 4000)]
+        max_actions: u64,
     },
     /// Open the variant editor (a window): masterboard, battlelands,
     /// characters and mustering tables, validated as you go, reloaded when
@@ -106,7 +114,18 @@ fn main() -> ExitCode {
             json,
             variants,
             scripts,
-        } => check::run(dirs, json, variants, scripts),
+            play,
+            max_actions,
+        } => check::run(
+            dirs,
+            json,
+            variants,
+            scripts,
+            check::Play {
+                games: play,
+                max_actions,
+            },
+        ),
         Command::Edit { variant } => edit::run(variant),
         Command::Engine { saves } => engine::run(saves),
         Command::Simulate { what } => simulate::run(what),

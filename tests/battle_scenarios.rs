@@ -46,6 +46,9 @@ enum Step {
     CarryOver(Option<String>),
     EndStrikes,
     Concede(BattleSide),
+    /// A variant's action (`actions.ron`): name, the unit taking it, and
+    /// its unit arguments.
+    Act(String, String, Vec<String>),
     /// The step is refused with a message containing the text, and nothing changes.
     Refused(Box<Step>, String),
     // Checks.
@@ -141,6 +144,14 @@ fn action(b: &Battle, step: &Step) -> Action {
         },
         Step::EndStrikes => Action::EndStrikes,
         Step::Concede(s) => Action::Concede(*s),
+        Step::Act(name, who, args) => Action::Script {
+            name: name.clone(),
+            unit: unit(b, who),
+            args: args
+                .iter()
+                .map(|a| titan_core::script::ScriptArg::Unit(unit(b, a)))
+                .collect(),
+        },
         other => panic!("{other:?} is a check, not an action"),
     }
 }

@@ -61,6 +61,12 @@ macro_rules! cases {
 }
 
 cases! {
+    action_bad_table => "action-bad-table",
+    action_limit_variable => "action-limit-variable",
+    action_no_script => "action-no-script",
+    action_undeclared => "action-undeclared",
+    action_unknown_parameter => "action-unknown-parameter",
+    action_who_when => "action-who-when",
     battleland_redefined => "battleland-redefined",
     battleland_twice => "battleland-twice",
     count_zero => "count-zero",
@@ -68,6 +74,8 @@ cases! {
     cycle_b => "cycle-b",
     dangling_exit => "dangling-exit",
     duplicate_character => "duplicate-character",
+    event_not_function => "event-not-function",
+    event_unknown => "event-unknown",
     extends_missing => "extends-missing",
     hex_count => "hex-count",
     hexside_edge => "hexside-edge",
@@ -101,6 +109,7 @@ cases! {
     unknown_recruit => "unknown-recruit",
     unknown_terrain => "unknown-terrain",
     unpaired_sign => "unpaired-sign",
+    variable_default => "variable-default",
 }
 
 /// "compile reports every error it finds, not just the first"

@@ -27,6 +27,7 @@ pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
         origins: &loaded.origins,
         errors: Vec::new(),
         hooks: Vec::new(),
+        scripts_ran: false,
     };
     let variant = c.run();
     match variant {
@@ -66,6 +67,8 @@ struct Compiler<'a> {
     origins: &'a Origins,
     errors: Vec<Diagnostic>,
     hooks: Vec<String>,
+    /// The scripts ran (so a missing function is worth an error).
+    scripts_ran: bool,
 }
 
 /// Looks a name up in a name -> id table.
@@ -119,6 +122,8 @@ impl<'a> Compiler<'a> {
         self.towers_for_players(&board);
         let battlelands = self.battlelands(&terrain_ids, &hazard_ids, &hazards);
         let rules = self.rules(&character_ids);
+        self.variables();
+        let actions = self.actions(&class_ids, &character_ids);
 
         let mut variant = Variant {
             id: data.manifest.id.clone(),
@@ -138,11 +143,185 @@ impl<'a> Compiler<'a> {
             rules: rules?,
             scripts: data.scripts.clone(),
             hooks: self.hooks.clone(),
+            variables: data.variables.clone(),
+            actions,
             data: data.clone(),
             battle_tables: Default::default(),
         };
         variant.battle_tables = crate::battle::tables::BattleTables::new(&variant);
         Some(variant)
+    }
+
+    /// `actions.ron`: who and when agree, names resolve, limits and costs
+    /// are integer variables of the right scope, and scripts give each its
+    /// functions (and no undeclared action).
+    fn actions(
+        &mut self,
+        classes: &HashMap<&str, ClassId>,
+        characters: &HashMap<&str, CharacterId>,
+    ) -> Vec<ScriptAction> {
+        use format::{ActionWho as W, LimitPer, VarScope, VarType};
+        let mut out = Vec::new();
+        for a in &self.data.actions {
+            let file = self
+                .origins
+                .actions
+                .get(&a.name)
+                .copied()
+                .unwrap_or(self.manifest());
+            let q = format!("\"{}\"", a.name);
+            let fail = |c: &mut Self, anchor: &str, msg: String| {
+                c.error(file, &[&q, anchor], format!("action {:?}: {msg}", a.name));
+            };
+            if a.name.is_empty() || a.name.len() > 64 || a.name.contains(':') {
+                fail(
+                    self,
+                    "name",
+                    "a name is 1 to 64 characters, without ':'".into(),
+                );
+            }
+            let battle = a.when.in_battle();
+            let who = match &a.who {
+                W::Player if battle => {
+                    fail(self, "who", "a battle action is taken by a unit: who is AnyUnit, Class(..) or Characters([..])".into());
+                    ActionWho::Player
+                }
+                W::Player => ActionWho::Player,
+                _ if !battle => {
+                    fail(
+                        self,
+                        "who",
+                        "a masterplay action is taken by the Player".into(),
+                    );
+                    ActionWho::Player
+                }
+                W::AnyUnit => ActionWho::AnyUnit,
+                W::Class(k) => match lookup(classes, k) {
+                    Some(id) => ActionWho::Class(id),
+                    None => {
+                        fail(self, k, format!("no class {k:?}"));
+                        ActionWho::AnyUnit
+                    }
+                },
+                W::Characters(list) => {
+                    let mut ids = Vec::new();
+                    for c in list {
+                        match lookup(characters, c) {
+                            Some(id) => ids.push(id),
+                            None => fail(self, c, format!("no character {c:?}")),
+                        }
+                    }
+                    ActionWho::Characters(ids)
+                }
+            };
+            let mut seen = HashSet::new();
+            for p in &a.parameters {
+                if p.name.is_empty() || !seen.insert(p.name.as_str()) {
+                    fail(
+                        self,
+                        &p.name,
+                        format!("parameter {:?} is empty or given twice", p.name),
+                    );
+                }
+            }
+            let int_var = |c: &mut Self, name: &str, scope: VarScope, what: &str| {
+                match c.data.variables.iter().find(|v| v.name == name) {
+                    Some(v) if v.kind == VarType::Int && v.scope == scope => {}
+                    Some(_) => c.error(file, &[&q, name], format!("action {:?}: the {what} variable {name:?} must be an Int of scope {scope:?}", a.name)),
+                    None => c.error(file, &[&q, name], format!("action {:?}: no variable {name:?} in variables.ron", a.name)),
+                }
+            };
+            if let Some(l) = &a.limit {
+                let scope = match (l.per, battle) {
+                    (LimitPer::Battle, true) => Some(VarScope::Unit),
+                    (LimitPer::Turn | LimitPer::Game, false) => Some(VarScope::Player),
+                    _ => None,
+                };
+                match scope {
+                    Some(scope) => int_var(self, &l.variable, scope, "limit"),
+                    None => fail(self, "limit", "a battle action is limited per Battle, a masterplay action per Turn or Game".into()),
+                }
+            }
+            if let Some(cost) = &a.cost {
+                if battle {
+                    fail(
+                        self,
+                        "cost",
+                        "a cost is paid by a player: masterplay actions only".into(),
+                    );
+                } else {
+                    int_var(self, &cost.variable, VarScope::Player, "cost");
+                }
+                if cost.amount <= 0 {
+                    fail(self, "amount", "a cost is more than 0".into());
+                }
+            }
+            let action = ScriptAction {
+                def: a.clone(),
+                who,
+            };
+            if self.scripts_ran && !self.hooks.contains(&action.legal_hook()) {
+                fail(
+                    self,
+                    "name",
+                    format!(
+                        "no script gives it its functions: titan.action({:?}, {{ legal = ..., apply = ... }})",
+                        a.name
+                    ),
+                );
+            }
+            out.push(action);
+        }
+        let declared: HashSet<&str> = self.data.actions.iter().map(|a| a.name.as_str()).collect();
+        for h in self.hooks.clone() {
+            if let Some(name) = h
+                .strip_prefix("action:")
+                .and_then(|r| r.strip_suffix(":legal"))
+                && !declared.contains(name)
+            {
+                let file = self.manifest();
+                self.error(file, &["scripts"], format!("a script defines action {name:?} (titan.action), but actions.ron does not declare it"));
+            }
+        }
+        out
+    }
+
+    /// `variables.ron`: names scripts can use, defaults of the declared type.
+    fn variables(&mut self) {
+        for v in &self.data.variables {
+            let file = self
+                .origins
+                .variables
+                .get(&v.name)
+                .copied()
+                .unwrap_or(self.manifest());
+            let q = format!("\"{}\"", v.name);
+            let valid_name = !v.name.is_empty()
+                && v.name.len() <= 64
+                && v.name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !valid_name {
+                self.error(
+                    file,
+                    &[&q],
+                    format!(
+                        "variable {:?}: a name is 1 to 64 letters, digits, '_' or '-'",
+                        v.name
+                    ),
+                );
+            }
+            if v.default.var_type() != v.kind {
+                self.error(
+                    file,
+                    &[&q, "default"],
+                    format!(
+                        "variable {:?} is of type {:?}, but its default {:?} is not",
+                        v.name, v.kind, v.default
+                    ),
+                );
+            }
+        }
     }
 
     fn players(&mut self) -> Option<format::PlayerCount> {
@@ -204,7 +383,10 @@ impl<'a> Compiler<'a> {
     /// its hooks.
     fn scripts(&mut self) {
         match run_scripts(self.data, 0) {
-            Ok(host) => self.hooks = host.hook_names(),
+            Ok(host) => {
+                self.hooks = host.hook_names();
+                self.scripts_ran = true;
+            }
             Err(e) => self.errors.push(Diagnostic {
                 file: e.script.clone(),
                 line: e.line.map_or(0, |l| l as usize),

@@ -106,6 +106,12 @@ pub struct Files {
     pub battlelands: Vec<String>,
     #[serde(default)]
     pub scripts: Vec<String>,
+    /// Variables the engine keeps for the scripts (`variables.ron`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<String>,
+    /// Actions the scripts define (`actions.ron`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<String>,
 }
 
 /// Things a variant removes from its base.
@@ -835,6 +841,178 @@ pub struct VariantData {
     pub battlelands: Vec<BattlelandDef>,
     pub rules: RulesDef,
     pub scripts: Vec<crate::lua::ScriptSource>,
+    pub variables: Vec<VariableDef>,
+    pub actions: Vec<ActionDef>,
+}
+
+// ---------------------------------------------------------------------------
+// Script state and script actions
+// ---------------------------------------------------------------------------
+
+/// What a variable belongs to: one value per game, player, legion, character
+/// in a legion, land, or character in a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum VarScope {
+    Game,
+    Player,
+    Legion,
+    /// A character of a legion (all of one kind in a legion share it).
+    Character,
+    Land,
+    /// A character in the battle being fought; gone when the battle ends.
+    Unit,
+}
+
+/// The type of a variable's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VarType {
+    Int,
+    Bool,
+    Text,
+    /// A list of names.
+    Names,
+}
+
+/// A value of a variable.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum VarValue {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+    Names(Vec<String>),
+}
+
+impl VarValue {
+    pub fn var_type(&self) -> VarType {
+        match self {
+            VarValue::Int(_) => VarType::Int,
+            VarValue::Bool(_) => VarType::Bool,
+            VarValue::Text(_) => VarType::Text,
+            VarValue::Names(_) => VarType::Names,
+        }
+    }
+}
+
+/// Who sees a variable's values in views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Visibility {
+    #[default]
+    Everyone,
+    /// The player who owns what it belongs to (nobody for the game and lands).
+    Owner,
+    Nobody,
+}
+
+/// One variable of `variables.ron`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariableDef {
+    pub name: String,
+    pub scope: VarScope,
+    #[serde(rename = "type")]
+    pub kind: VarType,
+    /// The value of everything that has not been given one (not stored).
+    pub default: VarValue,
+    #[serde(default)]
+    pub visibility: Visibility,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// When a script action may be taken: in a masterplay phase by the player
+/// whose turn it is, or in a battle phase by the side to act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ActionWhen {
+    Split,
+    Move,
+    Engage,
+    Muster,
+    Maneuver,
+    Strike,
+}
+
+impl ActionWhen {
+    pub fn in_battle(self) -> bool {
+        matches!(self, ActionWhen::Maneuver | ActionWhen::Strike)
+    }
+}
+
+/// Who takes a script action: the player (masterplay), or a unit of the
+/// side to act (battle) whose character has a class or is one of a list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionWho {
+    Player,
+    AnyUnit,
+    Class(String),
+    Characters(Vec<String>),
+}
+
+/// The kind of a parameter of a script action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ParamKind {
+    Unit,
+    Hex,
+    Legion,
+    Land,
+    Character,
+    Number,
+}
+
+/// One parameter of a script action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamDef {
+    pub name: String,
+    pub kind: ParamKind,
+    #[serde(default)]
+    pub label: String,
+}
+
+/// How often a script action may be taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LimitPer {
+    /// Per unit and battle (a `Unit` variable).
+    Battle,
+    /// Per player and turn (a `Player` variable, reset when his turn begins).
+    Turn,
+    /// Per player and game (a `Player` variable).
+    Game,
+}
+
+/// A limit, counted in an integer variable.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionLimit {
+    pub per: LimitPer,
+    pub times: u32,
+    pub variable: String,
+}
+
+/// A cost: `amount` of an integer variable of the acting player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionCost {
+    pub variable: String,
+    pub amount: i64,
+}
+
+/// One action of `actions.ron`; its script registers
+/// `titan.action(name, { legal = fn, apply = fn })`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionDef {
+    pub name: String,
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+    pub who: ActionWho,
+    pub when: ActionWhen,
+    #[serde(default)]
+    pub parameters: Vec<ParamDef>,
+    #[serde(default)]
+    pub limit: Option<ActionLimit>,
+    #[serde(default)]
+    pub cost: Option<ActionCost>,
 }
 
 #[cfg(test)]

@@ -29,6 +29,8 @@ pub mod lua;
 pub mod model;
 pub mod rng;
 pub mod rules_patch;
+pub mod script;
+pub mod vars;
 pub mod write;
 
 use std::path::Path;

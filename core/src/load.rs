@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use crate::diag::{Diagnostic, FileId, Sources};
 use crate::format::{
     BattlelandDef, CharacterDef, HazardDef, Manifest, MasterboardDef, MusterTable, Needs, RulesDef,
-    TerrainDef, VariantData,
+    TerrainDef, VariableDef, VariantData,
 };
 use crate::lua::ScriptSource;
 
@@ -45,6 +45,8 @@ pub struct Origins {
     pub mustering: HashMap<String, FileId>,
     pub lands: HashMap<u32, FileId>,
     pub battlelands: HashMap<String, FileId>,
+    pub variables: HashMap<String, FileId>,
+    pub actions: HashMap<String, FileId>,
     /// Per section of `rules.ron` (`"start"`, `"battle"`, ...).
     pub rules: HashMap<&'static str, FileId>,
 }
@@ -351,6 +353,34 @@ fn load_layer(
             Err(d) => errors.push(d),
         }
     }
+    if let Some(path) = read(&files.variables) {
+        match parse::<Vec<VariableDef>>(sources, overlay, &path) {
+            Ok((list, file)) => merge(
+                &mut data.variables,
+                list,
+                |v| v.name.clone(),
+                &mut origins.variables,
+                file,
+                sources,
+                &mut errors,
+            ),
+            Err(d) => errors.push(d),
+        }
+    }
+    if let Some(path) = read(&files.actions) {
+        match parse::<Vec<crate::format::ActionDef>>(sources, overlay, &path) {
+            Ok((list, file)) => merge(
+                &mut data.actions,
+                list,
+                |a| a.name.clone(),
+                &mut origins.actions,
+                file,
+                sources,
+                &mut errors,
+            ),
+            Err(d) => errors.push(d),
+        }
+    }
     for name in &files.scripts {
         let path = match name.strip_prefix(SHARED_PREFIX) {
             Some(shared) => shared_dir(dir, opts).join(shared),
@@ -424,6 +454,8 @@ fn empty_data(manifest: Manifest) -> VariantData {
         battlelands: Vec::new(),
         rules: RulesDef::default(),
         scripts: Vec::new(),
+        variables: Vec::new(),
+        actions: Vec::new(),
     }
 }
 
@@ -466,6 +498,8 @@ fn confine(
         &mut files.mustering,
         &mut files.masterboard,
         &mut files.rules,
+        &mut files.variables,
+        &mut files.actions,
     ] {
         if slot.as_ref().is_some_and(|n| !keep(n, false)) {
             *slot = None;

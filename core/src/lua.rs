@@ -187,6 +187,8 @@ struct Hook {
 struct Loading {
     script: usize,
     registered: Vec<String>,
+    /// Events it added a handler to (one entry per handler).
+    handlers: Vec<String>,
 }
 
 #[derive(Default)]
@@ -237,6 +239,8 @@ struct Shared {
     scripts: RefCell<Vec<ScriptInfo>>,
     by_chunk: RefCell<HashMap<String, usize>>,
     hooks: RefCell<BTreeMap<String, Hook>>,
+    /// `titan.on` handlers by event, in load order.
+    handlers: RefCell<BTreeMap<String, Vec<Hook>>>,
     loading: RefCell<Option<Loading>>,
     log: RefCell<Log>,
 }
@@ -471,6 +475,8 @@ pub struct LuaHost {
     lua: Lua,
     shared: Rc<Shared>,
     api: Table,
+    /// The context API, set up once for the game (see `crate::script`).
+    pub(crate) platform: std::cell::OnceCell<crate::script::Platform>,
 }
 
 impl fmt::Debug for LuaHost {
@@ -529,6 +535,7 @@ impl LuaHost {
             scripts: RefCell::new(Vec::new()),
             by_chunk: RefCell::new(HashMap::new()),
             hooks: RefCell::new(BTreeMap::new()),
+            handlers: RefCell::new(BTreeMap::new()),
             loading: RefCell::new(None),
             log: RefCell::new(Log::default()),
         });
@@ -542,8 +549,14 @@ impl LuaHost {
             .set_mode(ChunkMode::Text)
             .into_function()
             .map_err(sandbox_error)?;
-        let host = LuaHost { lua, shared, api };
-        let (unit, int_in, bits, log_line, register, check_failure, aborting, charge) = functions;
+        let host = LuaHost {
+            lua,
+            shared,
+            api,
+            platform: std::cell::OnceCell::new(),
+        };
+        let (unit, int_in, bits, log_line, register, check_failure, aborting, charge, on_event) =
+            functions;
         let args = (
             host.api.clone(),
             unit,
@@ -553,6 +566,7 @@ impl LuaHost {
             register,
             check_failure.clone(),
             aborting,
+            on_event,
         );
         host.run::<()>(
             &prelude,
@@ -619,6 +633,7 @@ impl LuaHost {
         *self.shared.loading.borrow_mut() = Some(Loading {
             script: index,
             registered: Vec::new(),
+            handlers: Vec::new(),
         });
         // Note every line while the top level starts, so that a memory
         // error names its line; this falls back to the cheap hook on its own.
@@ -632,6 +647,12 @@ impl LuaHost {
             for name in &loading.registered {
                 hooks.remove(name);
             }
+            let mut handlers = self.shared.handlers.borrow_mut();
+            for event in &loading.handlers {
+                if let Some(list) = handlers.get_mut(event) {
+                    list.pop();
+                }
+            }
         }
         result
     }
@@ -643,6 +664,58 @@ impl LuaHost {
 
     pub fn has_hook(&self, name: &str) -> bool {
         self.shared.hooks.borrow().contains_key(name)
+    }
+
+    /// Whether a script handles `event` (`titan.on`).
+    pub fn has_handlers(&self, event: &str) -> bool {
+        self.shared
+            .handlers
+            .borrow()
+            .get(event)
+            .is_some_and(|l| !l.is_empty())
+    }
+
+    /// Events with handlers, sorted.
+    pub fn handled_events(&self) -> Vec<String> {
+        self.shared
+            .handlers
+            .borrow()
+            .iter()
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+
+    /// Calls every handler of `event` in load order, each under a fresh
+    /// budget, with `args`; stops at the first failure.
+    pub fn call_event<A: IntoLuaMulti + Clone>(
+        &self,
+        event: &str,
+        args: A,
+    ) -> Result<(), ScriptError> {
+        // One handler at a time (handlers are added at load time only),
+        // so nothing is collected per call.
+        for i in 0.. {
+            let next = self
+                .shared
+                .handlers
+                .borrow()
+                .get(event)
+                .and_then(|l| l.get(i))
+                .map(|h| (h.func.clone(), h.script));
+            let Some((func, script)) = next else { break };
+            // The name serves only when the script is unknown.
+            self.run::<()>(
+                &func,
+                args.clone(),
+                &Context {
+                    script,
+                    name: NO_SCRIPT,
+                },
+                false,
+            )?;
+        }
+        Ok(())
     }
 
     /// Calls a registered hook under a fresh instruction budget.
@@ -896,7 +969,16 @@ fn chunk_name(name: &str) -> String {
     format!("@{}", name.replace('\0', "?"))
 }
 
+/// A value's type as Lua's `type` names it.
+fn lua_type(v: &Value) -> &'static str {
+    match v {
+        Value::Integer(_) | Value::Number(_) => "number",
+        other => other.type_name(),
+    }
+}
+
 type EngineFunctions = (
+    Function,
     Function,
     Function,
     Function,
@@ -1028,6 +1110,52 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
         s.spend(lua, u64::try_from(n).unwrap_or(0))
     })?;
 
+    let s = Rc::clone(shared);
+    let on_event = lua.create_function(move |lua, (event, func): (Value, Value)| {
+        let event = match &event {
+            Value::String(e) => e.to_string_lossy(),
+            other => {
+                return Ok(Some(format!(
+                    "titan.on: the event must be a string, got {}",
+                    lua_type(other)
+                )));
+            }
+        };
+        if !crate::script::EVENTS.contains(&event.as_str()) {
+            return Ok(Some(format!(
+                "titan.on: no event {event:?} (the events: {})",
+                crate::script::EVENTS.join(", ")
+            )));
+        }
+        let Value::Function(func) = func else {
+            return Ok(Some(format!(
+                "titan.on: the handler of {event:?} must be a function, got {}",
+                lua_type(&func)
+            )));
+        };
+        let at = caller_location(lua, &s);
+        let Ok(mut handlers) = s.handlers.try_borrow_mut() else {
+            return Ok(Some(
+                "titan.on: handlers cannot be registered right now".to_string(),
+            ));
+        };
+        if handlers.values().map(Vec::len).sum::<usize>() >= MAX_HOOKS {
+            return Ok(Some(format!(
+                "titan.on: a variant may register at most {MAX_HOOKS} handlers"
+            )));
+        }
+        let loading_script = s.loading.borrow().as_ref().map(|l| l.script);
+        handlers.entry(event.clone()).or_default().push(Hook {
+            func,
+            script: at.map(|l| l.script).or(loading_script),
+            line: at.and_then(|l| l.line),
+        });
+        if let Some(loading) = s.loading.borrow_mut().as_mut() {
+            loading.handlers.push(event);
+        }
+        Ok(None)
+    })?;
+
     Ok((
         unit,
         int_in,
@@ -1037,6 +1165,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
         check_failure,
         aborting,
         charge,
+        on_event,
     ))
 }
 

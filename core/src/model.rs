@@ -174,6 +174,42 @@ pub enum RangeStrength {
     Hook(HookId),
 }
 
+/// Who may take a script action, resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionWho {
+    Player,
+    AnyUnit,
+    Class(ClassId),
+    Characters(Vec<CharacterId>),
+}
+
+/// A script action of `actions.ron`, compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptAction {
+    pub def: crate::format::ActionDef,
+    pub who: ActionWho,
+}
+
+impl ScriptAction {
+    /// The hook that lists its possible arguments.
+    pub fn legal_hook(&self) -> String {
+        format!("action:{}:legal", self.def.name)
+    }
+    /// The hook that requests its effects.
+    pub fn apply_hook(&self) -> String {
+        format!("action:{}:apply", self.def.name)
+    }
+    /// Whether a unit of this character may take it.
+    pub fn unit_may(&self, v: &Variant, c: CharacterId) -> bool {
+        match &self.who {
+            ActionWho::Player => false,
+            ActionWho::AnyUnit => true,
+            ActionWho::Class(k) => v.character(c).class == *k,
+            ActionWho::Characters(list) => list.contains(&c),
+        }
+    }
+}
+
 /// The mustering table of a terrain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MusterTable {
@@ -347,6 +383,10 @@ pub struct Variant {
     pub scripts: Vec<ScriptSource>,
     /// The hooks the scripts register, sorted; [`HookId`] indexes this.
     pub hooks: Vec<String>,
+    /// The variables the engine keeps for the scripts (`variables.ron`).
+    pub variables: Vec<crate::format::VariableDef>,
+    /// The actions the scripts define (`actions.ron`).
+    pub actions: Vec<ScriptAction>,
     /// The merged files this variant was compiled from.
     pub data: VariantData,
     /// Derived from the above when compiled: the battle's lookup tables.
@@ -374,6 +414,8 @@ impl PartialEq for Variant {
             && self.rules == o.rules
             && code(self) == code(o)
             && self.hooks == o.hooks
+            && self.variables == o.variables
+            && self.actions == o.actions
     }
 }
 
@@ -397,6 +439,16 @@ impl Variant {
             .iter()
             .position(|h| h.name == name)
             .map(|i| HazardId(i as u8))
+    }
+
+    /// A script action, by name.
+    pub fn script_action(&self, name: &str) -> Option<&ScriptAction> {
+        self.actions.iter().find(|a| a.def.name == name)
+    }
+
+    /// A declared variable, by name.
+    pub fn variable(&self, name: &str) -> Option<&crate::format::VariableDef> {
+        self.variables.iter().find(|v| v.name == name)
     }
 
     pub fn character(&self, id: CharacterId) -> &Character {

@@ -73,6 +73,8 @@ pub fn write_flat(data: &VariantData, dir: &Path) -> io::Result<()> {
             rules: Some("rules.ron".into()),
             battlelands,
             scripts,
+            variables: (!data.variables.is_empty()).then(|| "variables.ron".into()),
+            actions: (!data.actions.is_empty()).then(|| "actions.ron".into()),
         },
         ..data.manifest.clone()
     };
@@ -85,6 +87,12 @@ pub fn write_flat(data: &VariantData, dir: &Path) -> io::Result<()> {
     };
     put("masterboard.ron", to_ron(&board).map_err(ron)?)?;
     put("rules.ron", to_ron(&data.rules).map_err(ron)?)?;
+    if !data.actions.is_empty() {
+        put("actions.ron", to_ron(&data.actions).map_err(ron)?)?;
+    }
+    if !data.variables.is_empty() {
+        put("variables.ron", to_ron(&data.variables).map_err(ron)?)?;
+    }
     put("variant.ron", to_ron(&manifest).map_err(ron)?)?;
     Ok(())
 }

@@ -140,6 +140,37 @@ impl Words {
             ),
             Action::EndTurn => "End turn".into(),
             Action::ConcedeGame => "Concede the game".into(),
+            Action::Script { name, args } => {
+                format!("{}{}", self.action_label(name), self.script_args(args))
+            }
+        }
+    }
+
+    /// A variant action's label (`actions.ron`).
+    fn action_label(&self, name: &str) -> String {
+        self.variant
+            .script_action(name)
+            .map_or_else(|| name.to_string(), |a| a.def.label.clone())
+    }
+
+    /// A variant action's arguments in the game's words.
+    fn script_args(&self, args: &[titan_core::script::ScriptArg]) -> String {
+        use titan_core::script::ScriptArg as A;
+        let words: Vec<String> = args
+            .iter()
+            .map(|a| match a {
+                A::Unit(u) => self.unit(*u),
+                A::Hex(h) => h.label(),
+                A::Legion(m) => self.legion(*m),
+                A::Land(l) => self.land(*l),
+                A::Character(c) => self.character(*c),
+                A::Number(n) => n.to_string(),
+            })
+            .collect();
+        if words.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", words.join(", "))
         }
     }
 
@@ -170,6 +201,12 @@ impl Words {
             battle::Action::Concede(side) => {
                 format!("Concede the battle (as the {})", side_word(*side))
             }
+            battle::Action::Script { name, unit, args } => format!(
+                "{}: {}{}",
+                self.unit(*unit),
+                self.action_label(name),
+                self.script_args(args)
+            ),
         }
     }
 
@@ -320,6 +357,17 @@ impl Words {
                 .map(|e| self.battle_event(e))
                 .collect::<Vec<_>>()
                 .join("; "),
+            Event::ScriptAction { player, name, args } => format!(
+                "{}: {}{}",
+                self.player(*player),
+                self.action_label(name),
+                self.script_args(args)
+            ),
+            Event::VarSet {
+                variable,
+                of,
+                value,
+            } => format!("{variable} of {of:?}: {value:?}"),
         }
     }
 
@@ -421,6 +469,26 @@ impl Words {
             BattleEvent::SummonOpen => "The attacker may summon".into(),
             BattleEvent::Conceded(side) => format!("The {} concedes", side_word(*side)),
             BattleEvent::Ended(w) => format!("The battle is over: {w:?}"),
+            BattleEvent::Damaged { unit, hits } => {
+                format!("{} takes {hits} by the variant's rules", self.unit(*unit))
+            }
+            BattleEvent::Removed { unit } => {
+                format!("{} leaves the battle", self.unit(*unit))
+            }
+            BattleEvent::Healed { unit, hits } => {
+                format!("{} heals {hits}", self.unit(*unit))
+            }
+            BattleEvent::ScriptAction { name, unit, args } => format!(
+                "{}: {}{}",
+                self.unit(*unit),
+                self.action_label(name),
+                self.script_args(args)
+            ),
+            BattleEvent::VarSet {
+                variable,
+                unit,
+                value,
+            } => format!("{} {variable}: {value:?}", self.unit(*unit)),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! and carrying out one (maneuvers, entries, strikes, carries, concession).
 
 use super::*;
+use crate::script::F;
 
 thread_local! {
     /// The units list of a state `apply` dropped, kept for the next copy so
@@ -141,6 +142,7 @@ impl<'v> Battle<'v> {
                 }
             }
         }
+        self.script_actions(&mut out);
         out
     }
 
@@ -239,6 +241,12 @@ impl<'v> Battle<'v> {
         s: &mut State,
         action: &Action,
     ) -> Result<Vec<BattleEvent>, BattleError> {
+        let mut ev = self.step_rules(s, action)?;
+        self.fire_slain(s, &mut ev, 0)?;
+        Ok(ev)
+    }
+
+    fn step_rules(&self, s: &mut State, action: &Action) -> Result<Vec<BattleEvent>, BattleError> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
         }
@@ -270,7 +278,7 @@ impl<'v> Battle<'v> {
                 ev.push(BattleEvent::EdgeChosen(*e));
                 s.moving = BattleSide::Defender;
                 s.phase = Phase::Maneuver;
-                self.begin_maneuver(s, &mut ev);
+                self.begin_maneuver(s, &mut ev)?;
             }
             (Phase::Maneuver, Action::Move { unit, to }) => {
                 let u = s
@@ -315,6 +323,20 @@ impl<'v> Battle<'v> {
                     from: old,
                     to: *to,
                 });
+                if old.is_none() {
+                    let side = crate::script::side_name(s.moving);
+                    let label = to.label();
+                    self.fire(
+                        s,
+                        &mut ev,
+                        "unit_entered",
+                        &[
+                            ("unit", F::I(i64::from(*unit))),
+                            ("side", F::W(side)),
+                            ("hex", F::S(&label)),
+                        ],
+                    )?;
+                }
             }
             (Phase::Maneuver, Action::Summon { choice, to }) => {
                 if !self.may_summon(s) {
@@ -363,6 +385,18 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::EndManeuver) => {
                 let side = s.moving;
+                self.fire(
+                    s,
+                    &mut ev,
+                    "battle_phase_end",
+                    &[
+                        ("phase", F::W("maneuver")),
+                        ("side", F::W(crate::script::side_name(side))),
+                    ],
+                )?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
                 if !s.entered[side_index(side)] {
                     // Law of the Battlelands 25.D: not brought on, eliminated.
                     for (i, u) in s.units.iter_mut().enumerate() {
@@ -380,7 +414,7 @@ impl<'v> Battle<'v> {
                 if self.check_end(s, &mut ev) {
                     return Ok(ev);
                 }
-                self.begin_strikes(s, side, &mut ev);
+                self.begin_strikes(s, side, &mut ev)?;
             }
             (
                 Phase::Strike { striking },
@@ -416,7 +450,13 @@ impl<'v> Battle<'v> {
                         ));
                     }
                 };
-                let (rolls, hits) = self.roll(s, p.dice, sn);
+                let Some((sn, dice)) =
+                    self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
+                else {
+                    s.units[*unit as usize].strikes_left = 0;
+                    return Ok(ev);
+                };
+                let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left = 0;
                 ev.push(BattleEvent::Struck {
                     unit: *unit,
@@ -428,6 +468,10 @@ impl<'v> Battle<'v> {
                 });
                 let excess = self.damage(s, *target, hits, &mut ev);
                 if self.titan_check(s, &mut ev) {
+                    return Ok(ev);
+                }
+                self.after_strike(s, &mut ev, *unit, *target, false, hits, excess)?;
+                if s.phase == Phase::Over {
                     return Ok(ev);
                 }
                 if excess > 0 {
@@ -484,13 +528,19 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
-                let (rolls, hits) = self.roll(s, p.dice, p.strike_number);
+                let Some((sn, dice)) =
+                    self.before_strike(s, &mut ev, *unit, *target, true, p.strike_number, p.dice)?
+                else {
+                    s.units[*unit as usize].strikes_left -= 1;
+                    return Ok(ev);
+                };
+                let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left -= 1;
                 ev.push(BattleEvent::Struck {
                     unit: *unit,
                     target: *target,
                     ranged: true,
-                    strike_number: p.strike_number,
+                    strike_number: sn,
                     rolls,
                     hits,
                 });
@@ -499,6 +549,7 @@ impl<'v> Battle<'v> {
                 if self.titan_check(s, &mut ev) {
                     return Ok(ev);
                 }
+                self.after_strike(s, &mut ev, *unit, *target, true, hits, 0)?;
             }
             (Phase::Strike { striking }, Action::EndStrikes) => {
                 if s.carry.is_some() {
@@ -514,14 +565,28 @@ impl<'v> Battle<'v> {
                             .unwrap_or_default()
                     ));
                 }
+                self.fire(
+                    s,
+                    &mut ev,
+                    "battle_phase_end",
+                    &[
+                        ("phase", F::W("strike")),
+                        ("side", F::W(crate::script::side_name(striking))),
+                    ],
+                )?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
                 if striking == s.moving {
-                    self.begin_strikes(s, striking.other(), &mut ev);
-                    s.phase = Phase::Strike {
-                        striking: striking.other(),
-                    };
+                    // (begin_strikes sets the phase; a handler of its
+                    // battle_phase_start may have ended the battle.)
+                    self.begin_strikes(s, striking.other(), &mut ev)?;
                 } else {
                     self.end_strike_phase(s, &mut ev)?;
                 }
+            }
+            (Phase::Maneuver | Phase::Strike { .. }, Action::Script { name, unit, args }) => {
+                self.apply_script(s, &mut ev, name, *unit, args)?;
             }
             (phase, action) => {
                 return refuse(format!(

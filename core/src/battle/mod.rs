@@ -36,6 +36,7 @@
 //! ```
 
 mod actions;
+mod events;
 pub mod geometry;
 mod phases;
 pub mod position;
@@ -272,6 +273,13 @@ pub enum Action {
     },
     EndStrikes,
     Concede(BattleSide),
+    /// An action the variant's scripts define (`actions.ron`), taken by
+    /// `unit` of the side to act.
+    Script {
+        name: String,
+        unit: UnitId,
+        args: Vec<crate::script::ScriptArg>,
+    },
 }
 
 impl serde::Serialize for HexId {
@@ -334,6 +342,33 @@ pub enum BattleEvent {
     SummonOpen,
     Conceded(BattleSide),
     Ended(Winner),
+    /// A unit took a variant's action (`actions.ron`).
+    ScriptAction {
+        name: String,
+        unit: UnitId,
+        args: Vec<crate::script::ScriptArg>,
+    },
+    /// A script's effect (`ctx:damage`, `ctx:kill`).
+    Damaged {
+        unit: UnitId,
+        hits: u8,
+    },
+    /// A script's effect (`ctx:remove`, `ctx:end_battle`): out of the
+    /// battle unscored.
+    Removed {
+        unit: UnitId,
+    },
+    /// A script's effect (`ctx:heal`).
+    Healed {
+        unit: UnitId,
+        hits: u8,
+    },
+    /// A script's effect (`ctx:set` of a unit variable).
+    VarSet {
+        variable: String,
+        unit: UnitId,
+        value: crate::format::VarValue,
+    },
 }
 
 /// Why an action or a setup was refused.
@@ -384,6 +419,8 @@ struct State {
     result: Option<BattleResult>,
     fixed_dice: VecDeque<u8>,
     conceded: Option<BattleSide>,
+    /// The scripts' unit variables (values other than defaults).
+    vars: crate::vars::Vars,
 }
 
 impl State {
@@ -467,6 +504,9 @@ pub struct BattleView {
     pub units: Vec<UnitView>,
     pub summon: SummonState,
     pub carry: Option<Carry>,
+    /// The scripts' unit variables this side may see, other than defaults.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vars: Vec<crate::vars::VarEntry>,
 }
 
 #[derive(Debug, Clone, serde::Serialize)]
@@ -602,6 +642,7 @@ impl<'v> Battle<'v> {
             result: None,
             fixed_dice: VecDeque::new(),
             conceded: None,
+            vars: Default::default(),
         };
         Self::assemble(variant, land, setup, state, rng, lua)
     }
@@ -622,6 +663,14 @@ impl<'v> Battle<'v> {
         for s in &variant.scripts {
             host.load_script(s)?;
         }
+        crate::script::install(&host, std::sync::Arc::new(variant.clone())).map_err(|e| {
+            ScriptError {
+                script: crate::lua::SANDBOX.to_string(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("cannot set up ctx: {e}"),
+            }
+        })?;
         Ok(Some(Rc::new(host)))
     }
 
@@ -781,7 +830,28 @@ impl<'v> Battle<'v> {
                 .collect(),
             summon: self.state.summon,
             carry: self.state.carry,
+            vars: self
+                .state
+                .vars
+                .visible(v, None, |_| None)
+                .into_iter()
+                .chain(
+                    // Owner visibility: the units of the viewer's side.
+                    self.state.vars.entries().filter(|e| {
+                        v.variable(&e.variable)
+                            .is_some_and(|d| d.visibility == crate::format::Visibility::Owner)
+                            && matches!(e.of, crate::vars::VarTarget::Unit(u)
+                                if self.state.units.get(u as usize).is_some_and(|u| u.side == side))
+                    }),
+                )
+                .collect(),
         }
+    }
+
+    /// The value of a unit variable (its default unless set).
+    pub fn unit_var(&self, name: &str, unit: UnitId) -> Option<&crate::format::VarValue> {
+        let def = self.variant.variable(name)?;
+        Some(self.state.vars.get(def, crate::vars::VarTarget::Unit(unit)))
     }
 
     /// Every hex `unit` may move to this maneuver phase.

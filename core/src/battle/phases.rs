@@ -2,9 +2,14 @@
 //! end of the battle, damage and dice.
 
 use super::*;
+use crate::script::F;
 
 impl<'v> Battle<'v> {
-    pub(super) fn begin_maneuver(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
+    pub(super) fn begin_maneuver(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
         let moving = s.moving;
         // In contact with a living enemy (as `in_contact_any`), the enemies'
         // hexes found once.
@@ -20,6 +25,16 @@ impl<'v> Battle<'v> {
             moving,
             defender_maneuver: s.defender_maneuver,
         });
+        self.fire(
+            s,
+            ev,
+            "battle_phase_start",
+            &[
+                ("phase", F::W("maneuver")),
+                ("side", F::W(crate::script::side_name(moving))),
+            ],
+        )?;
+        Ok(())
     }
 
     pub(super) fn begin_strikes(
@@ -27,7 +42,7 @@ impl<'v> Battle<'v> {
         s: &mut State,
         striking: BattleSide,
         ev: &mut Vec<BattleEvent>,
-    ) {
+    ) -> Result<(), BattleError> {
         if striking == s.moving {
             s.defender_slain_now = false;
         }
@@ -47,6 +62,16 @@ impl<'v> Battle<'v> {
             moving: s.moving,
             defender_maneuver: s.defender_maneuver,
         });
+        self.fire(
+            s,
+            ev,
+            "battle_phase_start",
+            &[
+                ("phase", F::W("strike")),
+                ("side", F::W(crate::script::side_name(striking))),
+            ],
+        )?;
+        Ok(())
     }
 
     /// Hazard damage, removal of the slain, the end of the battle, and the
@@ -95,6 +120,30 @@ impl<'v> Battle<'v> {
                     _ => {}
                 }
             }
+            // Hooks of the hexside hazards on the hex's sides, once per
+            // hazard, told whether the hex is the hazard's top side.
+            if self.use_hooks
+                && let Some(lua) = &self.lua
+            {
+                let mut seen: Vec<(crate::model::HazardId, bool)> = Vec::new();
+                for side in self.land.hex(h).sides.iter().flatten() {
+                    if seen.contains(&(side.hazard, side.top)) {
+                        continue;
+                    }
+                    seen.push((side.hazard, side.top));
+                    let native = self.variant.is_native(u.character, side.hazard);
+                    for e in &self.variant.hazard(side.hazard).effects {
+                        if let Effect::Hook(hook) = e {
+                            let skill = self.variant.character(u.character).skill;
+                            let n: i64 = lua.call_hook(
+                                &self.variant.hooks[hook.index()],
+                                (u.power, skill, u.damage, native, side.top),
+                            )?;
+                            hits += n.clamp(0, 255) as u32;
+                        }
+                    }
+                }
+            }
             if hits > 0 {
                 hurt.push((i, hits.min(255) as u8));
             }
@@ -140,8 +189,7 @@ impl<'v> Battle<'v> {
             }
         }
         s.phase = Phase::Maneuver;
-        self.begin_maneuver(s, ev);
-        Ok(())
+        self.begin_maneuver(s, ev)
     }
 
     /// Ends the battle if a side has nobody left.

@@ -245,6 +245,7 @@ impl<'v> Battle<'v> {
             result: None,
             fixed_dice: Default::default(),
             conceded: None,
+            vars: Default::default(),
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;
@@ -252,8 +253,8 @@ impl<'v> Battle<'v> {
         let mut s = battle.state.clone();
         let mut ev = Vec::new();
         match position.phase {
-            PositionPhase::Maneuver => battle.begin_maneuver(&mut s, &mut ev),
-            PositionPhase::Strike => battle.begin_strikes(&mut s, position.moving, &mut ev),
+            PositionPhase::Maneuver => battle.begin_maneuver(&mut s, &mut ev)?,
+            PositionPhase::Strike => battle.begin_strikes(&mut s, position.moving, &mut ev)?,
         }
         battle.state = s;
         Ok(battle)

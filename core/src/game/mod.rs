@@ -13,6 +13,7 @@
 //! [`crate::battle`]), keeps it while it is fought through [`Action::Battle`],
 //! and scores its result.
 
+pub(crate) mod events;
 pub mod movement;
 pub mod muster;
 pub mod random;
@@ -231,6 +232,9 @@ pub struct GameState {
     pub rng_seed: u64,
     /// Words drawn from the generator (with the seed, restores it).
     pub rng_pos: u64,
+    /// The variables of the variant's scripts (values other than defaults).
+    #[serde(default, skip_serializing_if = "crate::vars::Vars::is_empty")]
+    pub vars: crate::vars::Vars,
 }
 
 /// A player's decision.
@@ -312,6 +316,11 @@ pub enum Action {
     EndTurn,
     /// Leave the game: the player's legions are removed.
     ConcedeGame,
+    /// An action the variant's scripts define (`actions.ron`).
+    Script {
+        name: String,
+        args: Vec<crate::script::ScriptArg>,
+    },
 }
 
 /// A battle's result as masterplay needs it.
@@ -457,6 +466,19 @@ pub enum Event {
     /// What happened in the battle being fought.
     Battle {
         events: Vec<crate::battle::BattleEvent>,
+    },
+    /// A player took a variant's action (`actions.ron`).
+    ScriptAction {
+        player: PlayerId,
+        name: String,
+        args: Vec<crate::script::ScriptArg>,
+    },
+    /// A script set a variable everyone may see (`ctx:set`); values of
+    /// other visibility change silently (views show them to whom they may).
+    VarSet {
+        variable: String,
+        of: crate::vars::VarTarget,
+        value: crate::format::VarValue,
     },
 }
 
@@ -606,7 +628,15 @@ impl Game {
         players: &[String],
         seed: u64,
     ) -> Result<(Game, Vec<Event>), SetupError> {
-        rules::new_game(variant, options, players, seed)
+        let (mut game, mut events) = rules::new_game(variant, options, players, seed)?;
+        events::fire_start(&mut game, &mut events);
+        match game.take_script_failure() {
+            Some(e) => Err(SetupError(format!("script error at game_start: {e}"))),
+            None => {
+                game.state.rng_pos = game.rng.word_pos() as u64;
+                Ok((game, events))
+            }
+        }
     }
 
     /// A game with this state (a position or a replayed save).
@@ -644,10 +674,15 @@ impl Game {
         // the game has been).
         let saved = (self.state.clone(), self.rng.clone(), self.battle.clone());
         self.take_script_failure();
-        let events = rules::apply(self, player, action);
+        let before = events::Before::of(self);
+        let events = rules::apply(self, player, action).map(|mut ev| {
+            events::fire_after(self, &before, action, &mut ev);
+            ev
+        });
         match (self.take_script_failure(), events) {
             (None, Ok(events)) => {
                 self.state.rng_pos = self.rng.word_pos() as u64;
+                self.prune_vars();
                 self.history.push((player, action.clone()));
                 Ok(events)
             }
@@ -665,11 +700,37 @@ impl Game {
         }
     }
 
+    /// Drops the values of legions that are gone and of characters that
+    /// left their legion, so that a marker used again starts afresh.
+    fn prune_vars(&mut self) {
+        if self.state.vars.is_empty() {
+            return;
+        }
+        let legions = &self.state.legions;
+        let find = |m: Marker| legions.iter().find(|l| l.marker == m);
+        self.state.vars.retain(|t| match *t {
+            crate::vars::VarTarget::Legion(m) => find(m).is_some(),
+            crate::vars::VarTarget::Character(m, c) => {
+                find(m).is_some_and(|l| l.characters.contains(&c))
+            }
+            _ => true,
+        });
+    }
+
     /// The first masterplay hook that failed since the last action (or the
     /// last call of this), cleared. A query (`legal_actions`, a view) that
     /// met a failing hook answered with the data's fallback: this says so.
     pub fn take_script_failure(&self) -> Option<crate::lua::ScriptError> {
         self.hooks.as_ref()?.failure.borrow_mut().take()
+    }
+
+    /// The lines the scripts logged (`titan.log`, `print`) since the last
+    /// call, drained.
+    pub fn take_log(&self) -> Vec<String> {
+        self.hooks
+            .as_ref()
+            .map(|h| h.host.take_log())
+            .unwrap_or_default()
     }
 
     /// The players who have something to decide now.

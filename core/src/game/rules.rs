@@ -57,7 +57,7 @@ const ACQUIRE: &str = "reference sheet, Acquiring Angels";
 const TURN: &str = "reference sheet, A Game Turn";
 const LEGIONS: &str = "reference sheet, Legions";
 
-pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupError> {
+pub(super) fn hooks_for(variant: &Arc<Variant>) -> Result<Option<Rc<Hooks>>, SetupError> {
     if variant.scripts.is_empty() {
         return Ok(None);
     }
@@ -67,6 +67,7 @@ pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupErr
     for s in &variant.scripts {
         host.load_script(s).map_err(|e| SetupError(e.to_string()))?;
     }
+    crate::script::install(&host, Arc::clone(variant)).map_err(|e| SetupError(e.to_string()))?;
     Ok(Some(Rc::new(Hooks {
         host: Rc::new(host),
         rng,
@@ -75,7 +76,10 @@ pub(super) fn hooks_for(variant: &Variant) -> Result<Option<Rc<Hooks>>, SetupErr
 }
 
 /// Calls a hook point if a script registered it, with the game's generator
-/// (so that a hook's dice are the game's dice). A failure is kept for
+/// (so that a hook's dice are the game's dice). A query's hook (a Titan's
+/// power, a mustering need) leaves the game's generator where it was: a
+/// question must not change the game; a step's ([`call_hook_advancing`])
+/// leaves it advanced. A failure is kept for
 /// `Game::apply`, which refuses the action with it; meanwhile the caller
 /// goes on with the data's answer.
 fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
@@ -95,6 +99,58 @@ fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
             None
         }
     }
+}
+
+/// A player out of the game as if he had conceded it (a script's effect).
+pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
+    eliminate_player(game, player, None, events);
+    after_elimination(game, events);
+}
+
+/// [`call_hook`], with a read-only `ctx` of the position as the last
+/// argument (docs/scripting.md, "Masterplay").
+fn call_hook_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+    game: &Game,
+    name: &str,
+    args: A,
+) -> Option<R> {
+    let hooks = game.hooks.as_ref()?;
+    if !hooks.host.has_hook(name) {
+        return None;
+    }
+    if hooks.host.platform.get().is_none() {
+        return call_hook(game, name, args);
+    }
+    *hooks.rng.borrow_mut() = game.rng.clone();
+    let state = &game.state;
+    let fields = [
+        ("turn", crate::script::F::I(i64::from(state.turn))),
+        ("active", crate::script::F::I(i64::from(state.active.0))),
+    ];
+    let data = || crate::script::CtxData::Game(Box::new(state.clone()));
+    match crate::script::call_hook_with_ctx(&hooks.host, name, data, &fields, args) {
+        Ok(r) => r,
+        Err(e) => {
+            hooks.failure.borrow_mut().get_or_insert(e);
+            None
+        }
+    }
+}
+
+/// [`call_hook`] at a step of the game (not a query): the dice the hook
+/// draws are the game's, and its generator is left advanced.
+fn call_hook_advancing<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+    game: &mut Game,
+    name: &str,
+    args: A,
+) -> Option<R> {
+    let hooks = game.hooks.clone()?;
+    if !hooks.host.has_hook(name) {
+        return None;
+    }
+    let r = call_hook_ctx(game, name, args);
+    game.rng = hooks.rng.borrow().clone();
+    r
 }
 
 pub(super) fn new_game(
@@ -162,6 +218,7 @@ pub(super) fn new_game(
         outcome: None,
         rng_seed: seed,
         rng_pos: 0,
+        vars: Default::default(),
     };
     let hooks = hooks_for(&variant)?;
     let mut game = Game {
@@ -237,7 +294,7 @@ pub(super) fn turn_order(game: &Game) -> Vec<PlayerId> {
 pub(super) fn titan_power(game: &Game, player: PlayerId) -> u8 {
     let t = &game.variant.rules.titan;
     let score = game.state.players[player.0 as usize].score;
-    if let Some(power) = call_hook::<_, u8>(game, hook::TITAN_POWER, (score, t.base_power)) {
+    if let Some(power) = call_hook_ctx::<_, u8>(game, hook::TITAN_POWER, (score, t.base_power)) {
         return power;
     }
     let steps = score / t.points_per_power.max(1);
@@ -358,6 +415,9 @@ pub(super) fn apply(
     }
     let mut events = Vec::new();
     match (s.phase, action) {
+        (_, Action::Script { name, args }) => {
+            super::events::apply_script(game, player, name, args, &mut events)?
+        }
         (Phase::InitialSplit, Action::InitialSplit { legions }) => {
             initial_split(game, player, legions, &mut events)?
         }

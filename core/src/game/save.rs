@@ -420,6 +420,7 @@ impl Position {
             outcome: None,
             rng_seed: self.seed,
             rng_pos: 0,
+            vars: Default::default(),
         };
         let game = Game::from_state(variant, self.options.clone(), state)
             .map_err(|e| LoadError(e.to_string()))?;

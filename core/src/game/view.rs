@@ -25,6 +25,10 @@ pub struct PlayerView {
     pub caretaker: Vec<u32>,
     pub engagement: Option<Engagement>,
     pub outcome: Option<Outcome>,
+    /// The scripts' variables this player may see (their visibility), other
+    /// than defaults.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub vars: Vec<crate::vars::VarEntry>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -102,5 +106,20 @@ pub fn view(game: &Game, me: PlayerId) -> PlayerView {
         caretaker: s.caretaker.clone(),
         engagement: s.engagement.as_ref().map(|e| engagement_view(game, me, e)),
         outcome: s.outcome.clone(),
+        vars: s
+            .vars
+            .visible(&game.variant, Some(me), |t| var_owner(game, t)),
+    }
+}
+
+/// Who owns what a variable belongs to (for `Owner` visibility).
+pub fn var_owner(game: &Game, target: &crate::vars::VarTarget) -> Option<PlayerId> {
+    use crate::vars::VarTarget;
+    match *target {
+        VarTarget::Player(p) => Some(p),
+        VarTarget::Legion(m) | VarTarget::Character(m, _) => {
+            Some(game.legion(m).map_or(m.player, |l| l.owner))
+        }
+        VarTarget::Game | VarTarget::Land(_) | VarTarget::Unit(_) => None,
     }
 }

@@ -1,4 +1,4 @@
-local titan, unit, int_in, bits, log_line, register, check_failure, aborting = ...
+local titan, unit, int_in, bits, log_line, register, check_failure, aborting, on_event = ...
 
 local error, select, type, tostring, tonumber = error, select, type, tostring, tonumber
 local ipairs, rawget, raw_setmetatable = ipairs, rawget, setmetatable
@@ -74,6 +74,25 @@ titan.log = log
 -- titan.hook registers with the engine; the registry is not in Lua.
 titan.hook = function(name, fn)
   local problem = register(name, fn)
+  if problem ~= nil then error(problem, 2) end
+end
+
+-- titan.action gives a variant action (declared in actions.ron) its two
+-- functions; they are kept as the hooks "action:<name>:legal" and ":apply".
+titan.action = function(name, t)
+  if type(name) ~= "string" then error("titan.action: the action name must be a string, got " .. type(name), 2) end
+  if type(t) ~= "table" then error("titan.action: " .. name .. " needs { legal = function(ctx) ... end, apply = function(ctx, args) ... end }", 2) end
+  local legal, apply = rawget(t, "legal"), rawget(t, "apply")
+  if type(legal) ~= "function" then error("titan.action: " .. name .. ".legal must be a function, got " .. type(legal), 2) end
+  if type(apply) ~= "function" then error("titan.action: " .. name .. ".apply must be a function, got " .. type(apply), 2) end
+  local problem = register("action:" .. name .. ":legal", legal)
+  if problem == nil then problem = register("action:" .. name .. ":apply", apply) end
+  if problem ~= nil then error(problem, 2) end
+end
+
+-- titan.on adds a handler of an engine event; the handlers are not in Lua.
+titan.on = function(event, fn)
+  local problem = on_event(event, fn)
   if problem ~= nil then error(problem, 2) end
 end
 

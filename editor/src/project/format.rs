@@ -13,6 +13,8 @@ use titan_core::load::ron_options;
 use super::MANIFEST;
 
 /// The parsed value of one file of the edited variant.
+// A project holds one manifest: boxing it would save nothing worth the noise.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum FileValue {
     Manifest(Manifest),

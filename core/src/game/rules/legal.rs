@@ -302,6 +302,7 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
         out.push(Action::ConcedeGame);
         return out;
     }
+    crate::game::events::script_actions(game, player, &mut out);
     match s.phase {
         Phase::Over => {}
         Phase::InitialSplit => {

@@ -461,11 +461,8 @@ pub(super) fn end_turn(game: &mut Game, events: &mut Vec<Event>) {
         .map(|p| game.state.players[p.0 as usize].score)
         .max()
         .unwrap_or(0);
-    let hooked = call_hook::<_, Option<u8>>(
-        game,
-        hook::GAME_OVER,
-        (game.state.turn, alive.len() as u32, best),
-    );
+    let args = (game.state.turn, alive.len() as u32, best);
+    let hooked = call_hook_advancing::<_, Option<u8>>(game, hook::GAME_OVER, args);
     if let Some(Some(w)) = hooked
         && alive.contains(&PlayerId(w))
     {

@@ -1,0 +1,424 @@
+//! Script events of the battle (`titan.on`): firing them with a `ctx` over
+//! the working copy, and applying the effects the handlers request.
+
+use super::*;
+use crate::script::{self, BattleCtx, CtxData, Effect, F};
+
+impl<'v> Battle<'v> {
+    /// Fires `event` if a script handles it, and applies its effects to `s`;
+    /// returns the `ctx` (to read back fields a handler may change).
+    pub(super) fn fire(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        event: &'static str,
+        fields: &[(&'static str, F)],
+    ) -> Result<Option<mlua::Table>, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(None);
+        };
+        if !lua.has_handlers(event) {
+            return Ok(None);
+        }
+        let base = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
+        ];
+        let data = || {
+            CtxData::Battle(BattleCtx {
+                terrain: self.setup.terrain,
+                units: s.units.clone(),
+                vars: s.vars.clone(),
+            })
+        };
+        let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
+            return Ok(None);
+        };
+        self.apply_effects(s, ev, fired.effects);
+        Ok(Some(fired.ctx))
+    }
+
+    /// Fires `event` now, with the phase and the side to act as its fields,
+    /// and applies its effects (tests and benchmarks of handlers); on a
+    /// script error the battle is unchanged.
+    pub fn fire_event(&mut self, event: &'static str) -> Result<Vec<BattleEvent>, BattleError> {
+        let mut s = self.state.clone();
+        let mut ev = Vec::new();
+        let phase = match s.phase {
+            Phase::Strike { .. } => "strike",
+            _ => "maneuver",
+        };
+        let side = script::side_name(s.to_act());
+        self.fire(
+            &mut s,
+            &mut ev,
+            event,
+            &[("phase", F::W(phase)), ("side", F::W(side))],
+        )?;
+        self.state = s;
+        Ok(ev)
+    }
+
+    /// Applies checked effects in order (they were checked against the same
+    /// position, changed the same way); stops when the battle ends.
+    fn apply_effects(&self, s: &mut State, ev: &mut Vec<BattleEvent>, effects: Vec<Effect>) {
+        for e in effects {
+            if s.phase == Phase::Over {
+                return;
+            }
+            match e {
+                Effect::Damage { unit, hits } => {
+                    ev.push(BattleEvent::Damaged { unit, hits });
+                    self.damage(s, unit, hits, ev);
+                    self.titan_check(s, ev);
+                }
+                Effect::Kill { unit } => {
+                    let u = &s.units[unit as usize];
+                    let hits = u.power - u.damage;
+                    ev.push(BattleEvent::Damaged { unit, hits });
+                    self.damage(s, unit, hits, ev);
+                    self.titan_check(s, ev);
+                }
+                Effect::Heal { unit, hits } => {
+                    let u = &mut s.units[unit as usize];
+                    let healed = hits.min(u.damage);
+                    u.damage -= healed;
+                    ev.push(BattleEvent::Healed { unit, hits: healed });
+                }
+                Effect::Move { unit, to } => {
+                    let u = &mut s.units[unit as usize];
+                    let from = u.hex();
+                    u.status = Status::OnBoard(to);
+                    ev.push(BattleEvent::Moved { unit, from, to });
+                }
+                Effect::Set {
+                    variable,
+                    of,
+                    value,
+                } => {
+                    if let (Some(def), crate::vars::VarTarget::Unit(unit)) =
+                        (self.variant.variable(&variable), of)
+                    {
+                        s.vars.set(def, of, value.clone());
+                        // Events go to both sides: only public values.
+                        if def.visibility == crate::format::Visibility::Everyone {
+                            ev.push(BattleEvent::VarSet {
+                                variable,
+                                unit,
+                                value,
+                            });
+                        }
+                    }
+                }
+                // Checked away: only masterplay events award points.
+                Effect::UseStrike { unit } => s.units[unit as usize].strikes_left = 0,
+                Effect::Swap { a, b } => {
+                    let (ha, hb) = (s.units[a as usize].hex(), s.units[b as usize].hex());
+                    if let (Some(ha), Some(hb)) = (ha, hb) {
+                        s.units[a as usize].status = Status::OnBoard(hb);
+                        s.units[b as usize].status = Status::OnBoard(ha);
+                        ev.push(BattleEvent::Moved {
+                            unit: a,
+                            from: Some(ha),
+                            to: hb,
+                        });
+                        ev.push(BattleEvent::Moved {
+                            unit: b,
+                            from: Some(hb),
+                            to: ha,
+                        });
+                    }
+                }
+                Effect::Remove { unit } => {
+                    s.units[unit as usize].status = Status::Gone(Fate::Removed);
+                    ev.push(BattleEvent::Removed { unit });
+                    self.check_end(s, ev);
+                }
+                Effect::EndBattle { winner } => {
+                    for (i, u) in s.units.iter_mut().enumerate() {
+                        if Some(u.side) != winner && u.alive() {
+                            u.status = Status::Gone(Fate::Removed);
+                            ev.push(BattleEvent::Removed { unit: i as UnitId });
+                        }
+                    }
+                    let w = match winner {
+                        Some(BattleSide::Attacker) => Winner::Attacker,
+                        Some(BattleSide::Defender) => Winner::Defender,
+                        None => Winner::Neither,
+                    };
+                    self.finish(s, ev, Some(w));
+                }
+                // Checked away: masterplay effects are refused in battle.
+                Effect::Award { .. }
+                | Effect::RollAgain
+                | Effect::Reveal { .. }
+                | Effect::Eliminate { .. } => {}
+            }
+        }
+    }
+
+    /// Fires `unit_slain` for the units slain by the events from `from` on
+    /// (and by what those handlers do in turn).
+    pub(super) fn fire_slain(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        from: usize,
+    ) -> Result<(), BattleError> {
+        let mut i = from;
+        while i < ev.len() {
+            if let BattleEvent::Slain { unit } = ev[i] {
+                let side = script::side_name(s.units[unit as usize].side);
+                self.fire(
+                    s,
+                    ev,
+                    "unit_slain",
+                    &[("unit", F::I(i64::from(unit))), ("side", F::W(side))],
+                )?;
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+}
+
+impl<'v> Battle<'v> {
+    /// `before_strike`: handlers may change `ctx.strike_number` and
+    /// `ctx.dice`, or set `ctx.cancel` (the strike is spent, no dice
+    /// rolled). None when cancelled.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn before_strike(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        strike_number: u8,
+        dice: u8,
+    ) -> Result<Option<(u8, u8)>, BattleError> {
+        let Some(ctx) = self.fire(
+            s,
+            ev,
+            "before_strike",
+            &[
+                ("unit", F::I(i64::from(unit))),
+                ("target", F::I(i64::from(target))),
+                ("ranged", F::B(ranged)),
+                ("strike_number", F::I(i64::from(strike_number))),
+                ("dice", F::I(i64::from(dice))),
+            ],
+        )?
+        else {
+            return Ok(Some((strike_number, dice)));
+        };
+        let bad = |field: &str, e: mlua::Error| {
+            BattleError::Script(crate::lua::ScriptError {
+                script: "(before_strike handlers)".into(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.{field} must be an integer: {e}"),
+            })
+        };
+        let cancel: Option<bool> = ctx.raw_get("cancel").map_err(|e| bad("cancel", e))?;
+        if cancel == Some(true) || s.phase == Phase::Over {
+            return Ok(None);
+        }
+        // The target may have left the battleland through a handler's effect.
+        if s.units[target as usize].hex().is_none() || s.units[target as usize].is_slain() {
+            return Ok(None);
+        }
+        let sn: i64 = ctx
+            .raw_get("strike_number")
+            .map_err(|e| bad("strike_number", e))?;
+        let dice: i64 = ctx.raw_get("dice").map_err(|e| bad("dice", e))?;
+        let chart = &self.variant.rules.strike_chart;
+        Ok(Some((
+            sn.clamp(i64::from(chart.min), i64::from(chart.max.max(6))) as u8,
+            dice.clamp(0, 255) as u8,
+        )))
+    }
+
+    /// `after_strike`: the hits and the hits left to carry over.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn after_strike(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        hits: u8,
+        carry: u8,
+    ) -> Result<(), BattleError> {
+        self.fire(
+            s,
+            ev,
+            "after_strike",
+            &[
+                ("unit", F::I(i64::from(unit))),
+                ("target", F::I(i64::from(target))),
+                ("ranged", F::B(ranged)),
+                ("hits", F::I(i64::from(hits))),
+                ("carry", F::I(i64::from(carry))),
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+/// Script actions (`actions.ron`) in battle.
+impl<'v> Battle<'v> {
+    fn snapshot_ctx(&self, s: &State) -> CtxData {
+        CtxData::Battle(BattleCtx {
+            terrain: self.setup.terrain,
+            units: s.units.clone(),
+            vars: s.vars.clone(),
+        })
+    }
+
+    fn script_when(s: &State) -> Option<crate::format::ActionWhen> {
+        match s.phase {
+            Phase::Maneuver => Some(crate::format::ActionWhen::Maneuver),
+            Phase::Strike { .. } if s.carry.is_none() => Some(crate::format::ActionWhen::Strike),
+            _ => None,
+        }
+    }
+
+    /// Times `unit` may still take `a` this battle (None: no limit).
+    fn limit_left(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> Option<i64> {
+        let l = a.def.limit.as_ref()?;
+        let def = self.variant.variable(&l.variable)?;
+        let used = match s.vars.get(def, crate::vars::VarTarget::Unit(unit)) {
+            crate::format::VarValue::Int(n) => *n,
+            _ => 0,
+        };
+        Some(i64::from(l.times) - used)
+    }
+
+    fn script_legal(
+        &self,
+        s: &State,
+        a: &crate::model::ScriptAction,
+        unit: UnitId,
+    ) -> Result<Vec<Vec<script::ScriptArg>>, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(Vec::new());
+        };
+        let side = script::side_name(s.units[unit as usize].side);
+        let fields = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
+            ("unit", F::I(i64::from(unit))),
+            ("side", F::W(side)),
+        ];
+        Ok(script::action_legal(
+            lua,
+            a,
+            || self.snapshot_ctx(s),
+            &fields,
+        )?)
+    }
+
+    /// The script actions the side to act may take now (an action whose
+    /// `legal` fails is left out here; taking it reports the error).
+    pub(super) fn script_actions(&self, out: &mut Vec<Action>) {
+        let s = &self.state;
+        let Some(when) = Self::script_when(s) else {
+            return;
+        };
+        let side = s.to_act();
+        for a in self.variant.actions.iter().filter(|a| a.def.when == when) {
+            for (i, u) in s.units.iter().enumerate() {
+                let unit = i as UnitId;
+                if u.side != side
+                    || u.hex().is_none()
+                    || u.is_slain()
+                    || !a.unit_may(self.variant, u.character)
+                    || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
+                {
+                    continue;
+                }
+                for args in self.script_legal(s, a, unit).unwrap_or_default() {
+                    out.push(Action::Script {
+                        name: a.def.name.clone(),
+                        unit,
+                        args,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Takes a script action: checked against the declaration and the
+    /// script's own `legal`, then its effects applied.
+    pub(super) fn apply_script(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        name: &str,
+        unit: UnitId,
+        args: &[script::ScriptArg],
+    ) -> Result<(), BattleError> {
+        let Some(a) = self.variant.script_action(name) else {
+            return refuse(format!("this variant has no action {name:?}"));
+        };
+        let label = &a.def.label;
+        if Self::script_when(s) != Some(a.def.when) {
+            return refuse(format!("{label} is taken in the {:?} phase", a.def.when));
+        }
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        if u.side != s.to_act() || u.hex().is_none() || u.is_slain() {
+            return refuse(format!(
+                "{label} is taken by a living character on the battleland of the side to act"
+            ));
+        }
+        if !a.unit_may(self.variant, u.character) {
+            return refuse(format!(
+                "{} may not take {label}",
+                self.variant.character(u.character).name
+            ));
+        }
+        if self.limit_left(s, a, unit).is_some_and(|n| n <= 0) {
+            return refuse(format!(
+                "{label} may be taken {} times per battle (variant's actions.ron)",
+                a.def.limit.as_ref().map_or(0, |l| l.times)
+            ));
+        }
+        if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {
+            return refuse(format!("{args:?} is not a choice {label} offers now"));
+        }
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return refuse("the variant's scripts are off");
+        };
+        let side = script::side_name(u.side);
+        let fields = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
+            ("unit", F::I(i64::from(unit))),
+            ("side", F::W(side)),
+        ];
+        let effects = script::action_apply(lua, a, || self.snapshot_ctx(s), &fields, args)?;
+        ev.push(BattleEvent::ScriptAction {
+            name: name.to_string(),
+            unit,
+            args: args.to_vec(),
+        });
+        if let Some(l) = &a.def.limit
+            && let Some(def) = self.variant.variable(&l.variable)
+        {
+            let target = crate::vars::VarTarget::Unit(unit);
+            let used = match s.vars.get(def, target) {
+                crate::format::VarValue::Int(n) => *n,
+                _ => 0,
+            };
+            s.vars
+                .set(def, target, crate::format::VarValue::Int(used + 1));
+        }
+        self.apply_effects(s, ev, effects);
+        Ok(())
+    }
+}

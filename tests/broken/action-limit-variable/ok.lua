@@ -1,0 +1,4 @@
+titan.action("zap", {
+  legal = function(ctx) return true end,
+  apply = function(ctx, args) end,
+})

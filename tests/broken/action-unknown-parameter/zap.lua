@@ -1,0 +1,4 @@
+titan.action("zap", {
+  legal = function(ctx) return {} end,
+  apply = function(ctx, args) end,
+})

@@ -1,0 +1,4 @@
+titan.action("hire", {
+  legal = function(ctx) return true end,
+  apply = function(ctx, args) end,
+})

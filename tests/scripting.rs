@@ -1,0 +1,527 @@
+//! The scripting platform (docs/scripting.md): variables owned by the
+//! engine, masterplay events with `ctx` and effects, script errors that
+//! refuse an action without changing the game, and a Lua VM per game whose
+//! globals are not game state.
+
+mod common;
+
+use std::sync::Arc;
+
+use titan_core::format::VarValue;
+use titan_core::game::random::random_action;
+use titan_core::game::view::view;
+use titan_core::game::{Action, Game, Phase, PlayerId};
+use titan_core::rng::GameRng;
+use titan_core::vars::VarTarget;
+
+fn variant(name: &str) -> Arc<titan_core::Variant> {
+    let dir = common::root().join("tests/fixtures").join(name);
+    Arc::new(titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{e:#?}")))
+}
+
+fn names() -> Vec<String> {
+    ["A", "B"].map(String::from).to_vec()
+}
+
+fn var(g: &Game, name: &str, of: VarTarget) -> VarValue {
+    let def = g.variant.variable(name).unwrap();
+    g.state.vars.get(def, of).clone()
+}
+
+/// Plays `n` random actions; an action a script fails is refused and the
+/// game goes on (the fixture's `curse` always fails).
+fn play(g: &mut Game, n: usize, seed: u64) {
+    let mut rng = GameRng::new(seed);
+    for _ in 0..n {
+        let Some((p, a)) = random_action(g, &mut rng) else {
+            break;
+        };
+        if let Err(e) = g.apply(p, &a) {
+            assert!(e.is_script_failure(), "{a:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn variables_live_in_the_state_saves_and_views() {
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 3).unwrap();
+    // game_start ran once, at set-up.
+    assert_eq!(var(&g, "started", VarTarget::Game), VarValue::Bool(true));
+    play(&mut g, 400, 5);
+    let VarValue::Int(turns) = var(&g, "turns", VarTarget::Game) else {
+        panic!()
+    };
+    assert!(turns >= 2, "turns {turns}");
+    let moves = |p| var(&g, "moves", VarTarget::Player(PlayerId(p)));
+    assert!(matches!(moves(0), VarValue::Int(n) if n > 0));
+    // A save replays to the same state, variables and hash included.
+    let save = g.to_save();
+    let back = Game::from_save(Arc::clone(&g.variant), &save).unwrap();
+    assert_eq!(back.state, g.state);
+    assert_eq!(back.state_hash(), g.state_hash());
+    // Views: the owner sees his own `moves`, not the other's; nobody sees
+    // `secret`; everyone sees `turns`.
+    let v0 = view(&g, PlayerId(0));
+    let seen: Vec<_> = v0
+        .vars
+        .iter()
+        .map(|e| (e.variable.as_str(), e.of))
+        .collect();
+    assert!(seen.contains(&("moves", VarTarget::Player(PlayerId(0)))));
+    assert!(!seen.contains(&("moves", VarTarget::Player(PlayerId(1)))));
+    assert!(seen.contains(&("turns", VarTarget::Game)));
+    assert!(!seen.iter().any(|(n, _)| *n == "secret"));
+}
+
+#[test]
+fn a_variant_without_variables_saves_as_before() {
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 3).unwrap();
+    let titan = common::root().join("variants/titan");
+    let titan = Arc::new(titan_core::load(&titan, &common::options()).unwrap());
+    let (mut t, _) = Game::new(titan, Default::default(), &names(), 3).unwrap();
+    play(&mut t, 50, 5);
+    let text = ron::to_string(&t.state).unwrap();
+    assert!(!text.contains("vars"), "no variables, no field: {text}");
+    // With variables, the field is there.
+    play(&mut g, 50, 5);
+    assert!(ron::to_string(&g.state).unwrap().contains("vars"));
+}
+
+#[test]
+fn handlers_draw_from_the_game_generator_and_leave_it_advanced() {
+    // The secret is drawn with math.random at each turn start: the game's
+    // generator moves on, and a replay draws the same secrets.
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 9).unwrap();
+    play(&mut g, 300, 2);
+    let secret = var(&g, "secret", VarTarget::Game);
+    assert_ne!(secret, VarValue::Int(0));
+    let replay = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
+    assert_eq!(var(&replay, "secret", VarTarget::Game), secret);
+    assert_eq!(replay.fingerprint(), g.fingerprint());
+}
+
+#[test]
+fn lua_globals_are_not_game_state() {
+    // The script counts turn starts in a global. A game replayed in a new
+    // VM (global at 0) and the original (global counted on, also through
+    // refused actions) are the same game: the global reaches only the log.
+    let (mut g, _) = Game::new(variant("scripted"), Default::default(), &names(), 4).unwrap();
+    play(&mut g, 200, 8);
+    let mut copy = g.clone(); // shares the VM, as the AI's search does
+    play(&mut copy, 50, 1);
+    let replay = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
+    assert_eq!(replay.state, g.state);
+}
+
+#[test]
+fn a_failing_handler_refuses_the_action_and_the_game_goes_on() {
+    let (mut g, _) = Game::new(variant("script-errors"), Default::default(), &names(), 1).unwrap();
+    while g.state.phase == Phase::InitialSplit {
+        let p = g.state.active;
+        let a = g.legal_actions(p).remove(0);
+        g.apply(p, &a).unwrap();
+    }
+    let p = g.state.active;
+    g.apply(p, &Action::Roll { distance: None }).unwrap();
+    let mv = g
+        .legal_actions(p)
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { .. }))
+        .expect("a move is legal");
+    let before = g.fingerprint();
+    let e = g.apply(p, &mv).unwrap_err();
+    assert!(e.is_script_failure(), "{e}");
+    assert!(e.message.contains("failing.lua:4:"), "{e}");
+    assert!(e.message.contains("holds Int values"), "{e}");
+    assert_eq!(g.fingerprint(), before, "a refused action changes nothing");
+    // The game goes on with other actions.
+    g.apply(p, &Action::Mulligan).unwrap();
+}
+
+fn spells() -> Arc<titan_core::Variant> {
+    let dir = common::root().join("variants/house-spells");
+    Arc::new(titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{e:#?}")))
+}
+
+fn set(g: &mut Game, name: &str, of: VarTarget, value: VarValue) {
+    let def = g.variant.variable(name).unwrap().clone();
+    g.state.vars.set(&def, of, value);
+}
+
+#[test]
+fn mana_buys_a_second_movement_roll() {
+    // variants/house-spells/README.md: spend 20 mana to re-roll the
+    // movement die, before a legion has moved on that roll.
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel", "Ogre"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 3,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(spells()).unwrap();
+    let reroll = Action::Script {
+        name: "reroll".into(),
+        args: vec![],
+    };
+    let p = PlayerId(0);
+    // Without mana: not offered, and refused with its cost.
+    assert!(!g.legal_actions(p).contains(&reroll));
+    let e = g.apply(p, &reroll).unwrap_err();
+    assert!(e.message.contains("costs 20 mana"), "{e}");
+    set(&mut g, "mana", VarTarget::Player(p), VarValue::Int(25));
+    assert!(g.legal_actions(p).contains(&reroll));
+    // The other player may not, out of his turn.
+    assert!(!g.legal_actions(PlayerId(1)).contains(&reroll));
+    let events = g.apply(p, &reroll).unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, titan_core::game::Event::Rolled { .. })),
+        "{events:?}"
+    );
+    assert_eq!(var(&g, "mana", VarTarget::Player(p)), VarValue::Int(5));
+    assert!(!g.legal_actions(p).contains(&reroll));
+    // Mana is the owner's secret.
+    let seen = |me| {
+        view(&g, PlayerId(me))
+            .vars
+            .iter()
+            .any(|e| e.variable == "mana")
+    };
+    assert!(seen(0));
+    assert!(!seen(1));
+    // After a move, no re-roll even with mana.
+    set(&mut g, "mana", VarTarget::Player(p), VarValue::Int(40));
+    let mv = g
+        .legal_actions(p)
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { .. }))
+        .unwrap();
+    g.apply(p, &mv).unwrap();
+    assert!(!g.legal_actions(p).contains(&reroll));
+    assert!(g.apply(p, &reroll).is_err());
+}
+
+#[test]
+fn mana_is_earned_ten_per_battle_won_and_spells_are_played() {
+    // variants/house-spells/README.md: 10 mana per battle won. Random games
+    // (the random player takes the variant's actions as any other) keep the
+    // books: mana held + 20 per re-roll = 10 per battle won.
+    let mut wins = 0;
+    let mut spent = 0;
+    let mut spells_cast = 0;
+    let mut all_wins = 0;
+    for seed in 0..6 {
+        let (mut g, _) = Game::new(spells(), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed + 100);
+        for _ in 0..3000 {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let events = g.apply(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+            for e in &events {
+                match e {
+                    titan_core::game::Event::Battle { events } => {
+                        for b in events {
+                            match b {
+                                titan_core::battle::BattleEvent::Ended(w)
+                                    if *w != titan_core::battle::Winner::Neither =>
+                                {
+                                    wins += 1
+                                }
+                                titan_core::battle::BattleEvent::ScriptAction { .. } => {
+                                    spells_cast += 1
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    titan_core::game::Event::ScriptAction { name, .. } if name == "reroll" => {
+                        spent += 20
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let held: i64 = (0..2)
+            .map(|p| match var(&g, "mana", VarTarget::Player(PlayerId(p))) {
+                VarValue::Int(n) => n,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(held + spent, 10 * wins, "seed {seed}");
+        all_wins += wins;
+        wins = 0;
+        spent = 0;
+    }
+    assert!(all_wins > 0, "battles are won");
+    assert!(spells_cast > 0, "the random player casts spells");
+}
+
+#[test]
+fn the_engine_describes_variant_actions_returns_the_log_and_marks_script_errors() {
+    // docs/protocol.md, "Variant actions" and "log".
+    let position = r#"{"players": [{"name": "Ann", "tower": 100}, {"name": "Bob", "tower": 400}], "legions": [{"marker": "P1-01", "land": 100, "characters": ["Titan", "Ogre"]}, {"marker": "P2-01", "land": 400, "characters": ["Titan", "Ogre"]}], "active": 0, "phase": "Move", "roll": 2}"#;
+    let lines = common::engine_session(
+        &common::root(),
+        None,
+        &[
+            format!(r#"{{"id": 1, "cmd": "load_position", "variant": "tests/fixtures/scripted", "position": {position}}}"#),
+            r#"{"id": 2, "cmd": "legal_actions", "player": 0}"#.to_string(),
+            r#"{"id": 3, "cmd": "apply", "player": 0, "action": {"action": "Script", "name": "bless", "args": [{"legion": "P1-01"}]}}"#.to_string(),
+            r#"{"id": 4, "cmd": "apply", "player": 0, "action": {"action": "Script", "name": "bless", "args": [{"legion": "P1-01"}]}}"#.to_string(),
+            r#"{"id": 5, "cmd": "apply", "player": 0, "action": {"action": "Script", "name": "curse", "args": []}}"#.to_string(),
+            r#"{"id": 6, "cmd": "view", "player": 0}"#.to_string(),
+        ],
+    );
+    let r: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(r[0]["ok"], true, "{}", lines[0]);
+    let actions = r[1]["actions"].as_array().unwrap();
+    assert!(
+        actions.contains(
+            &serde_json::json!({"action": "Script", "name": "bless", "args": [{"legion": "P1-01"}]})
+        ),
+        "{}",
+        lines[1]
+    );
+    let bless = &r[1]["script_actions"]["bless"];
+    assert_eq!(bless["label"], "Bless a legion");
+    assert_eq!(bless["parameters"][0]["kind"], "Legion");
+    assert_eq!(bless["when"], "Move");
+    // Taken: its event, and the script's log with the response.
+    assert_eq!(r[2]["ok"], true, "{}", lines[2]);
+    assert_eq!(
+        r[2]["log"],
+        serde_json::json!(["blessing\tP1-01"]),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[2].contains(r#""event":"ScriptAction""#),
+        "{}",
+        lines[2]
+    );
+    // Once per turn: a rule refusal citing actions.ron.
+    assert_eq!(r[3]["error"]["kind"], "rule", "{}", lines[3]);
+    assert!(lines[3].contains("1 times per Turn"), "{}", lines[3]);
+    // A script error is of kind "script", with the script and line.
+    assert_eq!(r[4]["error"]["kind"], "script", "{}", lines[4]);
+    assert!(lines[4].contains("events.lua:"), "{}", lines[4]);
+    assert!(lines[4].contains("the curse backfires"), "{}", lines[4]);
+    // The game went on: the blessing is in the view.
+    assert!(lines[5].contains(r#""variable":"blessed""#), "{}", lines[5]);
+}
+
+#[test]
+fn check_play_reports_script_errors_with_seed_and_action() {
+    // `titan check --play N`: a variant author's smoke test.
+    let out = common::titan(&[
+        "check",
+        "tests/fixtures/scripted",
+        "variants/house-spells",
+        "--play",
+        "2",
+        "--variants",
+        "variants",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success(),
+        "script errors fail the check: {text}"
+    );
+    assert!(
+        text.contains("tests/fixtures/scripted/events.lua:37: the curse backfires"),
+        "{text}"
+    );
+    assert!(text.contains("first with seed 0, action"), "{text}");
+    assert!(text.contains("Script { name: \"curse\""), "{text}");
+    assert!(text.contains("played 2 random games"), "{text}");
+    assert!(text.contains("seed 1: "), "{text}");
+    // house-spells plays clean.
+    let spells = text
+        .lines()
+        .skip_while(|l| !l.starts_with("house-spells"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(spells.contains("0 script errors"), "{text}");
+}
+
+#[test]
+fn failing_handlers_refuse_their_action_and_games_go_on() {
+    // docs/scripting.md, "Script errors in a game": an error, an illegal
+    // effect, the instruction budget and the memory cap, each in a handler;
+    // and a `legal` returning the wrong type.
+    let v = variant("bad-handlers");
+    let mut lines = std::collections::BTreeSet::new();
+    for seed in 0..3 {
+        let (mut g, _) = Game::new(Arc::clone(&v), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut fails_in_a_row = 0;
+        for _ in 0..800 {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let before = g.fingerprint();
+            match g.apply(p, &a) {
+                Ok(_) => fails_in_a_row = 0,
+                Err(e) => {
+                    assert!(e.is_script_failure(), "{a:?}: {e}");
+                    assert_eq!(g.fingerprint(), before, "{a:?}: a refusal changed the game");
+                    let at = e
+                        .message
+                        .split("bad.lua:")
+                        .nth(1)
+                        .expect("names the script");
+                    lines.insert(at.split(':').next().unwrap().to_string());
+                    fails_in_a_row += 1;
+                    if fails_in_a_row > 30 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // The plain error and the illegal effect come in every game; the loop
+    // and the memory at their lines too.
+    for line in ["3", "7", "12", "18"] {
+        assert!(lines.contains(line), "line {line} not hit: {lines:?}");
+    }
+    // The action whose legal fails is not offered; taken, it is refused.
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Muster,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(Arc::clone(&v)).unwrap();
+    let oops = Action::Script {
+        name: "oops".into(),
+        args: vec![],
+    };
+    assert!(!g.legal_actions(PlayerId(0)).contains(&oops));
+    let listed = g
+        .take_script_failure()
+        .expect("the listing met the failure");
+    assert!(
+        listed.to_string().contains("list of argument lists"),
+        "{listed}"
+    );
+    let e = g.apply(PlayerId(0), &oops).unwrap_err();
+    assert!(e.is_script_failure(), "{e}");
+    g.apply(PlayerId(0), &Action::EndTurn).unwrap();
+}
+
+#[test]
+fn a_step_hook_draws_the_game_dice_and_leaves_them_advanced() {
+    // docs/scripting.md, "Randomness": game_over draws with math.random at
+    // each end of turn from game turn 3; the end of turn that ends the game
+    // (no turn begins after it) moved the game's generator on, and a
+    // replay ends alike.
+    let mut ended_by_hook = 0;
+    for seed in 0..12 {
+        let (mut g, _) =
+            Game::new(variant("scripted"), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut last = None;
+        while g.state.outcome.is_none() {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let before = g.state.rng_pos;
+            if g.apply(p, &a).is_ok() {
+                last = Some((a, before, g.state.rng_pos));
+            }
+        }
+        let Some((Action::EndTurn, before, after)) = last else {
+            continue; // ended otherwise (a Titan slain, a concession)
+        };
+        ended_by_hook += 1;
+        // The hook read the position from its ctx: the winner has the most
+        // legions.
+        let Some(titan_core::game::Outcome::Winner(w)) = &g.state.outcome else {
+            panic!("{:?}", g.state.outcome)
+        };
+        let legions = |p: PlayerId| g.state.legions.iter().filter(|l| l.owner == p).count();
+        assert!((0..2).all(|p| legions(PlayerId(p)) <= legions(*w)));
+        assert!(after > before, "game_over's draw moved the generator on");
+        let replay = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
+        assert_eq!(replay.state, g.state);
+    }
+    assert!(ended_by_hook > 0);
+}
+
+#[test]
+fn masterplay_effects_reveal_and_eliminate() {
+    // docs/scripting.md, "Effects": ctx:reveal shows a legion to everybody;
+    // ctx:eliminate puts a player out as a concession would.
+    let dir = common::root().join("tests/battle/variants/effects");
+    let v = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400), (name: "C", tower: 600)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Ogre", "Troll"]),
+            (marker: "P3-01", land: 600, characters: ["Titan", "Lion"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 2,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(v).unwrap();
+    let a = PlayerId(0);
+    let unmask = Action::Script {
+        name: "unmask".into(),
+        args: vec![titan_core::script::ScriptArg::Legion(
+            "P2-01".parse().unwrap(),
+        )],
+    };
+    assert!(g.legal_actions(a).contains(&unmask));
+    g.apply(a, &unmask).unwrap();
+    let third = view(&g, PlayerId(2));
+    let p2 = third
+        .legions
+        .iter()
+        .find(|l| l.marker.to_string() == "P2-01")
+        .unwrap();
+    assert_eq!(p2.revealed.len(), 3, "everybody sees the unmasked legion");
+    let abdicate = Action::Script {
+        name: "abdicate".into(),
+        args: vec![],
+    };
+    g.apply(a, &abdicate).unwrap();
+    assert!(!g.state.players[0].alive);
+    assert!(g.legion("P1-01".parse().unwrap()).is_none());
+    assert_ne!(g.state.active, a, "the next player's turn");
+    g.check_invariants().unwrap();
+}
+
+#[test]
+fn a_question_hook_reads_ctx_but_may_not_change_the_game() {
+    // docs/scripting.md, "Masterplay": titan_power gets a read-only ctx.
+    let (g, _) = Game::new(variant("script-errors"), Default::default(), &names(), 1).unwrap();
+    // The view answers with the data's power, and says why.
+    let v = view(&g, PlayerId(0));
+    assert_eq!(v.players[0].titan_power, 6);
+    let e = g.take_script_failure().expect("the hook failed");
+    assert!(
+        e.to_string()
+            .contains("may read ctx but not request effects"),
+        "{e}"
+    );
+}
