@@ -64,7 +64,8 @@ pub struct LandTables {
     pub contact: [HexSet; HEX_COUNT],
     /// By movement class.
     pub moves: Vec<MoveTable>,
-    /// The hexes whose hazard has a `Hook` effect (Lua decides its damage).
+    /// The hexes whose hazard, or a hexside hazard on one of whose sides,
+    /// has a `Hook` effect (Lua decides their damage).
     pub hooked: HexSet,
     /// `sight[a * HEX_COUNT + b]`, one per reading of the line from `a` to
     /// `b` (the second repeats the first where there is one): the hexes
@@ -150,8 +151,17 @@ impl LandTables {
             .collect();
         let hooked = HexId::all()
             .filter(|&h| {
-                let hz = variant.hazard(land.hex(h).hazard);
-                hz.effects.iter().any(|e| matches!(e, Effect::Hook(_)))
+                // The hex's hazard, or a hexside hazard on one of its sides
+                // (those hooks are called for the hexes on both sides).
+                let hooks = |hz| {
+                    variant
+                        .hazard(hz)
+                        .effects
+                        .iter()
+                        .any(|e| matches!(e, Effect::Hook(_)))
+                };
+                hooks(land.hex(h).hazard)
+                    || land.hex(h).sides.iter().flatten().any(|s| hooks(s.hazard))
             })
             .fold(0, |m, h| m | bit(h));
         let mut sight = Vec::with_capacity(HEX_COUNT * HEX_COUNT);
