@@ -39,6 +39,7 @@ mod actions;
 pub mod geometry;
 mod phases;
 pub mod position;
+mod seen;
 pub mod strike;
 mod striking;
 
