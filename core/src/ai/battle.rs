@@ -367,7 +367,8 @@ fn fallback(legal: &[Action]) -> Result<Action, AiError> {
         .ok_or(AiError::NoAction)
 }
 
-/// A Titan is worth the game to its player: striking it is worth more.
+/// A Titan is worth the game to its player: striking it is worth more (and
+/// one's own counts at this weight, or at 5 for simple, in evaluations).
 fn titan_weight(variant: &Variant, c: crate::model::CharacterId) -> f64 {
     if c == variant.rules.titan.character {
         3.0
@@ -478,8 +479,9 @@ impl Expectimax<'_> {
 
 /// How good the battle is for `me`: worth on the battleland (wounds
 /// counted), the expected exchange of the strikes to come, and closing in
-/// (the attacker, more as its time runs out) or keeping away (a weaker
-/// defender, whom time favours: Law of the Battlelands 25.E).
+/// (the attacker the more as its time runs out: Law of the Battlelands
+/// 25.E; keeping a weaker defender away lost more battles than it saved in
+/// trials, see docs/ai.md).
 pub fn evaluate(b: &Battle<'_>, me: BattleSide, style: Style) -> f64 {
     let v = b.variant();
     let units = b.units();
@@ -488,7 +490,16 @@ pub fn evaluate(b: &Battle<'_>, me: BattleSide, style: Style) -> f64 {
     };
     let value = |i: usize| {
         let u = &units[i];
-        worth(v, u.character, u.power) * titan_weight(v, u.character)
+        let own = if u.side == me && u.character == v.rules.titan.character {
+            match style {
+                Style::Strong => 3.0,
+                // Simple guards its Titan more, or it loses to random play.
+                Style::Simple => 5.0,
+            }
+        } else {
+            titan_weight(v, u.character)
+        };
+        worth(v, u.character, u.power) * own
     };
     let mut material = [0.0f64; 2];
     for (i, u) in units.iter().enumerate() {
@@ -498,6 +509,19 @@ pub fn evaluate(b: &Battle<'_>, me: BattleSide, style: Style) -> f64 {
         }
     }
     let mut score = material[0] - material[1];
+    // A character that can no longer enter this maneuver is lost (Law of
+    // the Battlelands 25.D): the first to enter must not block the way.
+    if b.phase() == Phase::Maneuver {
+        for (i, u) in units.iter().enumerate() {
+            if u.side == b.moving()
+                && u.status == Status::Waiting
+                && b.reach(i as UnitId).is_ok_and(|r| r.is_empty())
+            {
+                let lost = value(i);
+                score += if u.side == me { -lost } else { lost };
+            }
+        }
+    }
     let on_board: Vec<usize> = (0..units.len())
         .filter(|&i| alive(&units[i]) && units[i].hex().is_some())
         .collect();
@@ -561,7 +585,6 @@ pub fn evaluate(b: &Battle<'_>, me: BattleSide, style: Style) -> f64 {
     score += exchange[0] - exchange[1];
     // Closing in or keeping away.
     let round = f64::from(b.defender_maneuver().min(7));
-    let stronger = material[0] >= material[1];
     for &i in &on_board {
         let u = &units[i];
         if u.side != me || nearest[i] == u32::MAX {
@@ -572,7 +595,6 @@ pub fn evaluate(b: &Battle<'_>, me: BattleSide, style: Style) -> f64 {
         score += match (me, style) {
             (BattleSide::Attacker, Style::Strong) => -d * w * (1.0 + round / 2.0),
             (BattleSide::Attacker, Style::Simple) => -d * w,
-            (BattleSide::Defender, Style::Strong) if !stronger => d * w * 0.5,
             (BattleSide::Defender, _) => -d * w * 0.5,
         };
     }

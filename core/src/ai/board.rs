@@ -28,6 +28,21 @@ pub enum Style {
 /// Hidden legions are estimated from this many samples (strong).
 const SAMPLES: usize = 6;
 
+// Strong's weights, tuned by `titan tournament` against simple (docs/ai.md):
+/// What losing the Titan costs beyond its legion: the game.
+const TITAN_LOSS: f64 = 1000.0;
+/// Simple's Titan loss: less guarded than strong's (as the classic programs'),
+/// but guarded.
+const SIMPLE_TITAN_LOSS: f64 = 50.0;
+/// Danger (the chance an enemy comes and wins, times the loss) counted at
+/// this weight: enemies do not always come.
+const DANGER_WEIGHT: f64 = 0.5;
+/// The loss of an attack that fails, at this weight: a battle lost still
+/// costs the enemy, and the attacker chooses its battles.
+const ATTACK_RISK: f64 = 0.5;
+/// A split must open this much more expected muster worth than it risks.
+const SPLIT_COST: f64 = 20.0;
+
 /// The masterboard as one seat sees it, with what its scoring needs.
 pub struct Board<'a> {
     obs: &'a Observation,
@@ -161,12 +176,14 @@ impl<'a> Board<'a> {
             .any(|&(c, _)| c == self.v.rules.titan.character)
     }
 
-    /// What losing this legion costs: its worth, and the game with a Titan
-    /// (strong guards its Titan; simple, like the classic programs, does not).
+    /// What losing this legion costs: its worth, and with a Titan the game
+    /// (strong guards its Titan; simple, like the classic programs, less).
     fn loss(&self, chars: &[(CharacterId, u8)]) -> f64 {
         let w: f64 = chars.iter().map(|&(c, p)| worth(self.v, c, p)).sum();
         if self.style == Style::Strong && self.has_titan(chars) {
-            w + 1000.0
+            w + TITAN_LOSS
+        } else if self.has_titan(chars) {
+            w + SIMPLE_TITAN_LOSS
         } else {
             w
         }
@@ -233,7 +250,14 @@ impl<'a> Board<'a> {
             };
             let w = self.win(e, &mine, land);
             if w > 0.4 {
-                danger += p * w * loss;
+                danger += p
+                    * w
+                    * loss
+                    * if self.style == Style::Strong {
+                        DANGER_WEIGHT
+                    } else {
+                        1.0
+                    };
             }
         }
         danger
@@ -263,7 +287,12 @@ impl<'a> Board<'a> {
                 })
                 .sum::<f64>()
                 / defender.len().max(1) as f64;
-            let ev = p * gain - (1.0 - p) * self.loss(chars);
+            let atk = if self.style == Style::Strong {
+                ATTACK_RISK
+            } else {
+                1.0
+            };
+            let ev = p * gain - (1.0 - p) * self.loss(chars) * atk;
             // The legion left after a battle won is weaker: danger after.
             score += ev;
             score -= p * 0.5 * self.danger(chars, land, Some(e.marker));
@@ -356,14 +385,15 @@ impl<'a> Board<'a> {
         let p = self.win(a, d, e.land);
         let threshold = match self.style {
             Style::Simple => 0.75,
-            Style::Strong => 0.65,
+            Style::Strong => 0.8,
         };
         if p > threshold { 1.0 } else { -1.0 }
     }
 
     /// A split's worth: simple splits only a full legion, the weakest two
-    /// off; strong weighs every split by the musters the parts could reach
-    /// over the rolls to come, against the danger to the weaker parts.
+    /// off; strong weighs every split of two or three off a legion one short
+    /// of full or full by the musters the parts could reach over the rolls
+    /// to come (a chance node per roll), against the danger to the parts.
     fn split_score(&self, legion: Marker, parts: &[Vec<CharacterId>]) -> Option<f64> {
         let l = self.legion(legion)?;
         let chars = l.characters.as_ref()?;
@@ -379,7 +409,7 @@ impl<'a> Board<'a> {
                 Some(1000.0 - parts[0].iter().map(|&c| base_worth(self.v, c)).sum::<f64>())
             }
             Style::Strong => {
-                if chars.len() < 5
+                if chars.len() + 1 < max
                     || parts.len() != 1
                     || !(2..=3).contains(&moved)
                     || parts[0].contains(&titan)
@@ -406,7 +436,7 @@ impl<'a> Board<'a> {
                 let risk = self.danger(&part, l.land, None) + self.danger(&rest, l.land, None)
                     - self.danger(&whole, l.land, None);
                 let full = if chars.len() >= max { 20.0 } else { 0.0 };
-                let score = gain - risk + full - 2.0;
+                let score = gain - risk + full - SPLIT_COST;
                 (score > 0.0).then_some(score)
             }
         }
