@@ -314,6 +314,18 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
         "  survivors: attacker {:.2}, defender {:.2}; {:.1} points to the winner\n",
         r.attacker_survivors, r.defender_survivors, r.points
     );
+    let strength = |list: &[titan_core::battle::Fighter], t| {
+        let l: Vec<_> = list.iter().map(|f| (f.character, f.power)).collect();
+        titan_core::ai::values::strength(&variant, &l, t)
+    };
+    let estimate = titan_core::ai::values::win_chance(
+        strength(&setup.attacker, None),
+        strength(&setup.defender, Some(terrain)),
+    );
+    text += &format!(
+        "  the engagement estimator (calibrated fit) says: attacker wins {:.1}%\n",
+        100.0 * estimate
+    );
     for (seed, e) in &r.errors {
         text += &format!("  error at seed {seed}: {e}\n");
     }
@@ -339,6 +351,7 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
         "attacker_survivors": r.attacker_survivors,
         "defender_survivors": r.defender_survivors,
         "average_points": r.points,
+        "estimated_attacker_wins": estimate,
         "errors": r.errors.iter().map(|(s, e)| json!({"seed": s, "error": e})).collect::<Vec<_>>(),
         "seconds": wall.as_secs_f64(),
         "cpu_seconds": cpu.map(|c| c.as_secs_f64()),

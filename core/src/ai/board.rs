@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use super::Observation;
-use super::values::{base_worth, strength, win_chance, worth};
+use super::values::{SLOPE, base_worth, strength, win_chance_with, worth};
 use crate::game::view::LegionView;
 use crate::game::{Action, EngagementStep, Marker, Occupancy, PlayerId};
 use crate::model::{CharacterId, LandId, TerrainId, Variant};
@@ -42,6 +42,12 @@ const DANGER_WEIGHT: f64 = 0.5;
 const ATTACK_RISK: f64 = 0.5;
 /// A split must open this much more expected muster worth than it risks.
 const SPLIT_COST: f64 = 20.0;
+/// On the board, the calibrated estimator's slope is halved: it was fitted
+/// on battles of legions both known, and a legion on the board may be
+/// hidden, flee, summon or be reinforced.
+const BOARD_SLOPE: f64 = 0.5;
+/// And an attacker's prudence (the fit's own shift is +0.17).
+const BOARD_SHIFT: f64 = -0.3;
 
 /// The masterboard as one seat sees it, with what its scoring needs.
 pub struct Board<'a> {
@@ -202,7 +208,13 @@ impl<'a> Board<'a> {
         let mut n = 0.0;
         for a in attacker {
             for d in defender {
-                sum += win_chance(strength(self.v, a, None), strength(self.v, d, t));
+                let (sa, sd) = (strength(self.v, a, None), strength(self.v, d, t));
+                sum += match self.style {
+                    Style::Strong => win_chance_with(sa, sd, SLOPE * BOARD_SLOPE, BOARD_SHIFT),
+                    // Simple compares strengths by a rule of thumb, as the
+                    // classic programs do, not by the calibrated fit.
+                    Style::Simple => win_chance_with(sa, sd, 3.0, -0.3),
+                };
                 n += 1.0;
             }
         }

@@ -89,3 +89,68 @@ pub fn odds(
     out.points /= done;
     Ok(out)
 }
+
+/// Fits the engagement estimator ([`super::values::win_chance`]) to `n`
+/// battles of random legions (1 to the legion size each, drawn from the
+/// characters of the variant, the Titan excepted) on random battlelands,
+/// fought by `simple` players: returns `(slope, shift)` of the fit.
+pub fn calibrate(variant: &Variant, n: u64, seed: u64) -> Result<(f64, f64), AiError> {
+    check_variant(variant)?;
+    let titan = variant.rules.titan.character;
+    let pool: Vec<crate::model::CharacterId> = (0..variant.characters.len())
+        .map(|i| crate::model::CharacterId(i as u16))
+        .filter(|&c| c != titan && variant.character(c).count > 0)
+        .collect();
+    let edge = *variant
+        .rules
+        .battle
+        .attacker_edges
+        .first()
+        .ok_or(AiError::NoAction)?;
+    let mut rng = crate::rng::GameRng::new(seed);
+    let max = i64::from(variant.rules.legions.max_size.max(1));
+    let mut samples = Vec::new();
+    for i in 0..n {
+        let legion = |rng: &mut crate::rng::GameRng| -> Vec<crate::battle::Fighter> {
+            let size = rng.int_in(1, max);
+            (0..size)
+                .map(|_| {
+                    let c = pool[rng.int_in(0, pool.len() as i64 - 1) as usize];
+                    crate::battle::Fighter {
+                        character: c,
+                        power: variant.character(c).power,
+                    }
+                })
+                .collect()
+        };
+        let terrain =
+            crate::model::TerrainId(rng.int_in(0, variant.terrains.len() as i64 - 1) as u8);
+        let (a, d) = (legion(&mut rng), legion(&mut rng));
+        let strength = |f: &[crate::battle::Fighter], t| {
+            let list: Vec<_> = f.iter().map(|x| (x.character, x.power)).collect();
+            super::values::strength(variant, &list, t)
+        };
+        let x = (strength(&a, None) / strength(&d, Some(terrain))).ln();
+        let setup = BattleSetup {
+            terrain,
+            attacker: a,
+            defender: d,
+            attacker_edge: edge,
+            summonable: vec![],
+            reinforcements: vec![],
+            teleported: false,
+        };
+        let mut pa = player_with("simple", seed ^ i, Budget::DEFAULT)?;
+        let mut pd = player_with("simple", seed ^ i ^ 1, Budget::DEFAULT)?;
+        if let Ok((r, _)) = play_battle(
+            variant,
+            setup,
+            pa.as_mut(),
+            pd.as_mut(),
+            seed.wrapping_add(i),
+        ) {
+            samples.push((x, r.winner == Winner::Attacker));
+        }
+    }
+    Ok(super::values::fit(&samples))
+}

@@ -244,3 +244,17 @@ fn games_between_levels_end_and_repeat() {
     assert_eq!(r.error, None);
     assert_eq!(play(["strong", "simple"], 3).1, h);
 }
+
+/// The engagement estimator is fitted to battles the players fight: the
+/// stronger side (by worth, natives counted) wins more often.
+#[test]
+fn the_estimator_calibrates_on_simulated_battles() {
+    let v = titan();
+    let (slope, _shift) = odds::calibrate(&v, 40, 1).unwrap();
+    assert!(slope > 1.0, "{slope}");
+    let (lo, hi) = odds::wilson(3, 10);
+    assert!(
+        (lo - 0.108).abs() < 0.01 && (hi - 0.603).abs() < 0.01,
+        "{lo} {hi}"
+    );
+}
