@@ -40,6 +40,10 @@ pub struct Tournament {
     /// Search nodes per decision of the strong player (at least 1).
     #[arg(long, default_value_t = Budget::DEFAULT.nodes)]
     budget: u64,
+    /// Sampled-dice rollouts of each of the strong attacker's candidate
+    /// maneuvers (0: the exact expectation alone).
+    #[arg(long, default_value_t = Budget::DEFAULT.rollouts)]
+    rollouts: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -74,6 +78,10 @@ pub struct OddsArgs {
     /// Search nodes per decision of the strong player (at least 1).
     #[arg(long, default_value_t = Budget::DEFAULT.nodes)]
     budget: u64,
+    /// Sampled-dice rollouts of each of the strong attacker's candidate
+    /// maneuvers (0: the exact expectation alone).
+    #[arg(long, default_value_t = Budget::DEFAULT.rollouts)]
+    rollouts: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -121,7 +129,10 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     check_variant(&variant).map_err(|e| e.to_string())?;
     let levels: Vec<String> = t.seats.split(',').map(|s| s.trim().to_string()).collect();
     let n = levels.len();
-    let budget = Budget { nodes: t.budget };
+    let budget = Budget {
+        nodes: t.budget,
+        rollouts: t.rollouts,
+    };
     for l in &levels {
         player_with(l, 0, budget).map_err(|e| e.to_string())?;
     }
@@ -261,7 +272,10 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
     let attacker = legion_named(&variant, &o.attacker)?;
     let defender = legion_named(&variant, &o.defender)?;
     let edge = edge_named(&variant, o.edge.clone())?;
-    let budget = Budget { nodes: o.budget };
+    let budget = Budget {
+        nodes: o.budget,
+        rollouts: o.rollouts,
+    };
     player_with(&o.play, 0, budget).map_err(|e| e.to_string())?;
     if o.n == 0 {
         return Err("--n 0 fights nothing; give at least 1".into());

@@ -17,11 +17,25 @@ fn play_to_the_end(variant: &Arc<titan_core::Variant>, levels: &[&str], seed: u6
     let mut players: Vec<Box<dyn Player>> = levels
         .iter()
         .enumerate()
-        .map(|(i, l)| player_with(l, seed * 10 + i as u64, Budget { nodes: 300 }).unwrap())
+        .map(|(i, l)| {
+            player_with(
+                l,
+                seed * 10 + i as u64,
+                Budget {
+                    nodes: 300,
+                    rollouts: 1,
+                },
+            )
+            .unwrap()
+        })
         .collect();
     let mut actions = 0u64;
     while game.state.outcome.is_none() {
-        assert!(game.state.turn <= 300, "{} seed {seed}: no end by turn 300", variant.id);
+        assert!(
+            game.state.turn <= 300,
+            "{} seed {seed}: no end by turn 300",
+            variant.id
+        );
         let p = game.to_act()[0];
         let obs = Observation::of(&game, p);
         let a = players[usize::from(p.0)]

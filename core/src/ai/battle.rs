@@ -31,6 +31,11 @@ pub enum Style {
 /// searches run the battle on.
 pub struct BattleBrain {
     style: Style,
+    seed: u64,
+    /// Rollouts made so far (each draws new dice).
+    rollouts: u64,
+    /// Rollouts per candidate plan of the attacker's maneuvers.
+    per_plan: u32,
     budget: u64,
     nodes: u64,
     rng: Rc<RefCell<GameRng>>,
@@ -42,11 +47,21 @@ impl BattleBrain {
     pub fn new(style: Style, budget: u64, seed: u64) -> BattleBrain {
         BattleBrain {
             style,
+            seed,
+            rollouts: 0,
+            per_plan: 0,
             budget,
             nodes: 0,
             rng: Rc::new(RefCell::new(GameRng::new(seed))),
             lua: None,
         }
+    }
+
+    /// With `n` sampled-dice rollouts of each candidate plan of the
+    /// attacker's maneuvers.
+    pub fn with_rollouts(mut self, n: u32) -> BattleBrain {
+        self.per_plan = n;
+        self
     }
 
     /// A copy of the seen battle to try actions on.
@@ -301,8 +316,8 @@ impl BattleBrain {
         }
     }
 
-    /// The value of the plan that begins with `first` and moves the other
-    /// characters greedily while a move improves the position.
+    /// The value of the plan that begins with `first`: its position's
+    /// score, blended with sampled-dice rollouts of the strikes after it.
     fn plan_value(
         &mut self,
         variant: &Variant,
@@ -310,17 +325,72 @@ impl BattleBrain {
         first: Action,
         me: BattleSide,
     ) -> f64 {
+        let (value, plan) = self.plan(variant, seen, first, me);
+        if self.per_plan == 0 || value == f64::MIN || me != BattleSide::Attacker {
+            return value;
+        }
+        // Rollouts: the strikes that follow the plan, with sampled dice,
+        // each side striking its weakest target; their mean outcome is
+        // blended with the exact expectation.
+        let mut sum = 0.0;
+        let mut n = 0.0;
+        for r in 0..self.per_plan {
+            if self.nodes >= self.budget {
+                break;
+            }
+            let Some(mut b) = self.sim_after(variant, seen, &plan) else {
+                break;
+            };
+            *self.rng.borrow_mut() =
+                GameRng::new(self.seed.wrapping_add(self.rollouts + u64::from(r)));
+            if b.apply(Action::EndManeuver).is_err() {
+                break;
+            }
+            let mut steps = 0;
+            while matches!(b.phase(), Phase::Strike { .. }) && steps < 200 {
+                let legal = b.legal_actions();
+                let a = if legal.iter().any(|a| matches!(a, Action::CarryOver { .. })) {
+                    carry_over(&b, &legal)
+                } else {
+                    simple_strike(&b, &legal)
+                };
+                if b.apply(a).is_err() {
+                    break;
+                }
+                steps += 1;
+                self.nodes += 1;
+            }
+            sum += evaluate(&b, me, self.style);
+            n += 1.0;
+        }
+        self.rollouts += u64::from(self.per_plan);
+        if n == 0.0 {
+            value
+        } else {
+            0.5 * value + 0.5 * sum / n
+        }
+    }
+
+    /// The plan that begins with `first` and moves the other characters
+    /// greedily while a move improves the position, and its value.
+    fn plan(
+        &mut self,
+        variant: &Variant,
+        seen: &SeenBattle,
+        first: Action,
+        me: BattleSide,
+    ) -> (f64, Vec<Action>) {
         let mut plan = vec![first];
         let Some(b) = self.sim_after(variant, seen, &plan) else {
-            return f64::MIN;
+            return (f64::MIN, plan);
         };
         let mut value = evaluate(&b, me, self.style);
         loop {
             let Some(b) = self.sim_after(variant, seen, &plan) else {
-                return value;
+                return (value, plan);
             };
             if b.phase() != Phase::Maneuver || b.moving() != me {
-                return value;
+                return (value, plan);
             }
             let next: Vec<Action> = b
                 .legal_actions()
@@ -352,10 +422,40 @@ impl BattleBrain {
                     value = v;
                     plan.push(a);
                 }
-                _ => return value,
+                _ => return (value, plan),
             }
         }
     }
+}
+
+/// The weakest target in reach (the rollouts' strike policy), or the end of
+/// the strikes.
+fn simple_strike(b: &Battle<'_>, legal: &[Action]) -> Action {
+    let units = b.units();
+    let left = |t: UnitId| {
+        let u = &units[t as usize];
+        u.power.saturating_sub(u.damage)
+    };
+    legal
+        .iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Strike {
+                    strike_number: None,
+                    forgo_bonus: false,
+                    ..
+                } | Action::Rangestrike { .. }
+            )
+        })
+        .min_by_key(|a| match a {
+            Action::Strike { target, .. } | Action::Rangestrike { target, .. } => left(*target),
+            _ => u8::MAX,
+        })
+        .or_else(|| legal.iter().find(|a| matches!(a, Action::EndStrikes)))
+        .or_else(|| legal.iter().find(|a| !matches!(a, Action::Concede(_))))
+        .cloned()
+        .unwrap_or(Action::EndStrikes)
 }
 
 fn fallback(legal: &[Action]) -> Result<Action, AiError> {

@@ -129,16 +129,22 @@ pub trait Player {
     ) -> Result<crate::battle::Action, AiError>;
 }
 
-/// How much a player may search: nodes of its search per decision.
+/// How much a player may search: nodes of its search per decision, and
+/// sampled-dice rollouts of each candidate maneuver plan (strong, as the
+/// attacker; 0 by default: see docs/ai.md for why).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     pub nodes: u64,
+    pub rollouts: u32,
 }
 
 impl Budget {
     /// The default budget of `strong` (about 50 ms of a battle decision at
     /// most on one core: see the `ai` benchmark).
-    pub const DEFAULT: Budget = Budget { nodes: 20_000 };
+    pub const DEFAULT: Budget = Budget {
+        nodes: 20_000,
+        rollouts: 0,
+    };
 }
 
 /// A player of `level` (`random`, `simple` or `strong`) whose choices are

@@ -22,7 +22,8 @@ impl StrongPlayer {
     pub fn new(seed: u64, budget: Budget) -> StrongPlayer {
         StrongPlayer {
             rng: GameRng::new(seed),
-            battle: BattleBrain::new(BattleStyle::Strong, budget.nodes, seed),
+            battle: BattleBrain::new(BattleStyle::Strong, budget.nodes, seed)
+                .with_rollouts(budget.rollouts),
         }
     }
 }

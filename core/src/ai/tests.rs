@@ -51,7 +51,15 @@ fn bad_input_gets_clear_errors() {
         Some(AiError::UnknownLevel("expert".into()))
     );
     assert_eq!(
-        player_with("strong", 1, Budget { nodes: 0 }).err(),
+        player_with(
+            "strong",
+            1,
+            Budget {
+                nodes: 0,
+                ..Budget::DEFAULT
+            }
+        )
+        .err(),
         Some(AiError::ZeroBudget)
     );
     let mut v = crate::titan_for_tests();
@@ -167,8 +175,24 @@ fn battles_are_fought_to_the_end_reproducibly() {
         ("random", "strong"),
     ] {
         let fight = || {
-            let mut pa = player_with(a, 1, Budget { nodes: 2_000 }).unwrap();
-            let mut pd = player_with(d, 2, Budget { nodes: 2_000 }).unwrap();
+            let mut pa = player_with(
+                a,
+                1,
+                Budget {
+                    nodes: 2_000,
+                    rollouts: 2,
+                },
+            )
+            .unwrap();
+            let mut pd = player_with(
+                d,
+                2,
+                Budget {
+                    nodes: 2_000,
+                    rollouts: 2,
+                },
+            )
+            .unwrap();
             play_battle(&v, s.clone(), pa.as_mut(), pd.as_mut(), 5).unwrap()
         };
         let (r, n) = fight();
@@ -232,7 +256,17 @@ fn games_between_levels_end_and_repeat() {
         let mut players: Vec<Box<dyn Player>> = levels
             .iter()
             .enumerate()
-            .map(|(i, l)| player_with(l, seed + i as u64, Budget { nodes: 500 }).unwrap())
+            .map(|(i, l)| {
+                player_with(
+                    l,
+                    seed + i as u64,
+                    Budget {
+                        nodes: 500,
+                        ..Budget::DEFAULT
+                    },
+                )
+                .unwrap()
+            })
             .collect();
         let r = play_game(&mut g, &mut players, 200);
         g.check_invariants().unwrap();
