@@ -10,6 +10,7 @@ mod play;
 mod rules_battle;
 mod rules_masterboard;
 mod simulate;
+mod tournament;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,6 +87,14 @@ enum Command {
         #[command(subcommand)]
         what: simulate::Simulate,
     },
+    /// Play computer players against each other over many seeded games and
+    /// print each one's wins, draws and losses, its win rate with a 95%
+    /// interval, its average score and the games' length.
+    Tournament(tournament::Tournament),
+    /// Battle odds by simulation: one legion against another on a
+    /// battleland, fought N times by computer players; prints who wins
+    /// (with 95% intervals), time losses, survivors and points.
+    Odds(tournament::OddsArgs),
     /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
@@ -129,6 +138,8 @@ fn main() -> ExitCode {
         Command::Edit { variant } => edit::run(variant),
         Command::Engine { saves } => engine::run(saves),
         Command::Simulate { what } => simulate::run(what),
+        Command::Tournament(t) => tournament::run_tournament(t),
+        Command::Odds(o) => tournament::run_odds(o),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),

@@ -131,7 +131,7 @@ struct Report {
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
-fn progress(n: u64, what: &str) -> ProgressBar {
+pub(crate) fn progress(n: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(n);
     bar.set_style(
         ProgressStyle::with_template(&format!(
@@ -143,7 +143,7 @@ fn progress(n: u64, what: &str) -> ProgressBar {
 }
 
 /// Splits a comma-separated list of character names.
-fn legion_named(variant: &Variant, list: &str) -> Result<Vec<CharacterId>, String> {
+pub(crate) fn legion_named(variant: &Variant, list: &str) -> Result<Vec<CharacterId>, String> {
     let names: Vec<&str> = list
         .split(',')
         .map(str::trim)
@@ -171,7 +171,7 @@ fn random_legion(variant: &Variant, pool: &[CharacterId], rng: &mut GameRng) -> 
         .collect()
 }
 
-fn fighters(variant: &Variant, legion: &[CharacterId]) -> Vec<Fighter> {
+pub(crate) fn fighters(variant: &Variant, legion: &[CharacterId]) -> Vec<Fighter> {
     legion
         .iter()
         .map(|&c| Fighter {
@@ -181,7 +181,7 @@ fn fighters(variant: &Variant, legion: &[CharacterId]) -> Vec<Fighter> {
         .collect()
 }
 
-fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge, String> {
+pub(crate) fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge, String> {
     let edges = &variant.rules.battle.attacker_edges;
     let Some(name) = name else {
         return edges
@@ -202,13 +202,13 @@ fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge, String> {
 /// Time as the rates count it: the CPU time of this thread where the system
 /// tells it (Linux), so that other programs running do not change the
 /// figures; the wall clock elsewhere.
-struct Clock {
+pub(crate) struct Clock {
     wall: Instant,
     cpu: Option<Duration>,
 }
 
 impl Clock {
-    fn start() -> Clock {
+    pub(crate) fn start() -> Clock {
         Clock {
             wall: Instant::now(),
             cpu: thread_cpu_time(),
@@ -216,7 +216,7 @@ impl Clock {
     }
 
     /// Wall-clock time and, where known, CPU time since the start.
-    fn elapsed(&self) -> (Duration, Option<Duration>) {
+    pub(crate) fn elapsed(&self) -> (Duration, Option<Duration>) {
         let cpu = match (self.cpu, thread_cpu_time()) {
             (Some(a), Some(b)) => Some(b.saturating_sub(a)),
             _ => None,
@@ -232,11 +232,11 @@ fn thread_cpu_time() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-fn rate(n: u64, time: Duration) -> f64 {
+pub(crate) fn rate(n: u64, time: Duration) -> f64 {
     n as f64 / time.as_secs_f64().max(1e-9)
 }
 
-fn timing(wall: Duration, cpu: Option<Duration>) -> String {
+pub(crate) fn timing(wall: Duration, cpu: Option<Duration>) -> String {
     match cpu {
         Some(cpu) => format!(
             "{:.2} s ({:.2} s of CPU)",
@@ -248,7 +248,7 @@ fn timing(wall: Duration, cpu: Option<Duration>) -> String {
 }
 
 /// One line of outcome counts: a label, a count and its share of `whole`.
-fn count_line(label: &str, count: u64, whole: u64, more: &str) -> String {
+pub(crate) fn count_line(label: &str, count: u64, whole: u64, more: &str) -> String {
     let percent = if whole == 0 {
         0.0
     } else {

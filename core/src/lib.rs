@@ -17,6 +17,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod ai;
 pub mod battle;
 pub mod battleland;
 pub mod compile;

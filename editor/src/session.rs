@@ -60,6 +60,9 @@ pub trait GameSession {
     fn save_file(&self) -> SaveFile;
     /// Actions taken since the game began.
     fn history_len(&self) -> usize;
+    /// What `player` may know now, for a computer player on this seat
+    /// (None where the session cannot say: the seat then plays at random).
+    fn observe(&self, player: PlayerId) -> Option<titan_core::ai::Observation>;
 }
 
 /// The engine in this process.
@@ -235,5 +238,9 @@ impl GameSession for LocalSession {
 
     fn history_len(&self) -> usize {
         self.game.history.len()
+    }
+
+    fn observe(&self, player: PlayerId) -> Option<titan_core::ai::Observation> {
+        (player != SPECTATOR).then(|| titan_core::ai::Observation::of(&self.game, player))
     }
 }

@@ -68,8 +68,8 @@ fn seats(names: &[(&str, bool)]) -> Vec<Seat> {
     names
         .iter()
         .map(|(n, c)| Seat {
-            name: n.to_string(),
             computer: *c,
+            ..Seat::person(n)
         })
         .collect()
 }

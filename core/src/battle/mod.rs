@@ -40,6 +40,7 @@ mod events;
 pub mod geometry;
 mod phases;
 pub mod position;
+mod seen;
 pub mod strike;
 mod striking;
 pub mod tables;

@@ -30,8 +30,8 @@ pub fn seats(n: usize, me: PlayerId) -> Vec<Seat> {
     const NAMES: [&str; 6] = ["Red", "Blue", "Green", "Yellow", "Purple", "Cyan"];
     (0..n)
         .map(|i| Seat {
-            name: NAMES[i].to_string(),
             computer: i != me.0 as usize,
+            ..Seat::person(NAMES[i])
         })
         .collect()
 }

@@ -5,6 +5,9 @@
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
 use titan_core::game::view::{LegionView, PlayerView};
 use titan_core::game::{Action, EngagementStep, Marker, Phase, PlayerId};
+
+/// Battles fought for the engagement dialog's odds.
+const ODDS_BATTLES: u64 = 100;
 use titan_core::model::{CharacterId, LandId};
 
 use super::{GameScreen, SplitEdit, phase_name, seat_colour};
@@ -350,6 +353,7 @@ impl GameScreen {
             ),
         };
         ui.label(step);
+        self.odds_panel(ui, view, e);
         // Both sides may decide while negotiating: the one in front of the
         // screen may hand it over (after a proposal, say).
         if self.replay.is_none() {
@@ -373,6 +377,114 @@ impl GameScreen {
                 }
             }
         }
+    }
+
+    /// Battle odds for the engaged viewer who knows both legions: a button
+    /// fights the battle many times between computer players (`simple`) and
+    /// plots who wins.
+    fn odds_panel(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &PlayerView,
+        e: &titan_core::game::Engagement,
+    ) {
+        let legion = |m| view.legions.iter().find(|l| l.marker == m);
+        let (Some(a), Some(d)) = (legion(e.attacker), legion(e.defender)) else {
+            return;
+        };
+        if a.owner != self.viewer && d.owner != self.viewer {
+            return;
+        }
+        let (Some(ac), Some(dc)) = (&a.characters, &d.characters) else {
+            return;
+        };
+        if matches!(e.step, EngagementStep::After(_)) {
+            return;
+        }
+        let key = format!("{:?} {ac:?} {dc:?}", e.land);
+        let v = self.variant();
+        if ui.button("Estimate the battle odds").clicked() {
+            let power = |owner: PlayerId, c: CharacterId| {
+                if c == v.rules.titan.character {
+                    view.players[usize::from(owner.0)].titan_power
+                } else {
+                    v.character(c).power
+                }
+            };
+            let fighters = |owner, chars: &[CharacterId]| {
+                chars
+                    .iter()
+                    .map(|&c| titan_core::battle::Fighter {
+                        character: c,
+                        power: power(owner, c),
+                    })
+                    .collect()
+            };
+            let terrain = v.board.land(e.land).terrain;
+            let edge = v.battleland(terrain).attacker_edge.or(v
+                .rules
+                .battle
+                .attacker_edges
+                .first()
+                .copied());
+            if let Some(edge) = edge {
+                let setup = titan_core::battle::BattleSetup {
+                    terrain,
+                    attacker: fighters(a.owner, ac),
+                    defender: fighters(d.owner, dc),
+                    attacker_edge: edge,
+                    summonable: vec![],
+                    reinforcements: vec![],
+                    teleported: false,
+                };
+                let budget = titan_core::ai::Budget::DEFAULT;
+                match titan_core::ai::odds::odds(
+                    &v,
+                    &setup,
+                    "simple",
+                    budget,
+                    ODDS_BATTLES,
+                    0,
+                    &mut |_| {},
+                ) {
+                    Ok(o) => self.odds = Some((key.clone(), o)),
+                    Err(err) => self.status = format!("No odds: {err}"),
+                }
+            }
+        }
+        let Some((k, o)) = &self.odds else {
+            return;
+        };
+        if *k != key {
+            return;
+        }
+        let n = o.battles.max(1) as f64;
+        let share = |x: u64| 100.0 * x as f64 / n;
+        ui.label(format!(
+            "Odds over {} battles: attacker wins {:.0}%, defender {:.0}% ({} on time), mutual {:.0}%; survivors {:.1} : {:.1}",
+            o.battles,
+            share(o.attacker_wins),
+            share(o.defender_wins),
+            o.time_losses,
+            share(o.mutual),
+            o.attacker_survivors,
+            o.defender_survivors
+        ));
+        let bars = vec![
+            egui_plot::Bar::new(0.0, share(o.attacker_wins)).name("attacker wins"),
+            egui_plot::Bar::new(1.0, share(o.defender_wins)).name("defender wins"),
+            egui_plot::Bar::new(2.0, share(o.mutual)).name("mutual"),
+        ];
+        egui_plot::Plot::new("battle odds")
+            .height(110.0)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .include_y(0.0)
+            .include_y(100.0)
+            .show(ui, |plot| {
+                plot.bar_chart(egui_plot::BarChart::new("odds", bars).width(0.6));
+            });
     }
 
     /// What the viewer knows of a legion.

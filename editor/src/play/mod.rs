@@ -33,10 +33,39 @@ pub use start::{StartForm, data_dir, load_variant};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seat {
     pub name: String,
-    /// A computer player (the random player until the computer-player issue
-    /// lands) instead of a person.
+    /// A computer player instead of a person.
     pub computer: bool,
+    /// The computer player's level (`random`, `simple` or `strong`; see
+    /// `titan_core::ai`). Saves from before levels play `simple`.
+    #[serde(default = "default_level")]
+    pub level: String,
 }
+
+fn default_level() -> String {
+    "simple".into()
+}
+
+impl Seat {
+    /// A seat played by a person.
+    pub fn person(name: &str) -> Seat {
+        Seat {
+            name: name.into(),
+            computer: false,
+            level: DEFAULT_LEVEL.into(),
+        }
+    }
+
+    /// A seat played by the computer at the default level.
+    pub fn computer(name: &str) -> Seat {
+        Seat {
+            computer: true,
+            ..Seat::person(name)
+        }
+    }
+}
+
+/// The level a new computer seat plays at.
+pub const DEFAULT_LEVEL: &str = "strong";
 
 /// What a save needs besides the game to be continued: the variant's folder
 /// and who plays each seat. Written beside the save as `<name>.seats.ron`.
@@ -92,6 +121,11 @@ pub struct GameScreen {
     pub paused: bool,
     next_computer_at: f64,
     rng: GameRng,
+    /// The computer players, by seat, made when first needed.
+    ai: Vec<Option<Box<dyn titan_core::ai::Player>>>,
+    /// The battle odds of the engagement shown (its land and legions, and
+    /// the estimate), computed on request.
+    pub odds: Option<(String, titan_core::ai::odds::Odds)>,
     pub selected: Option<Marker>,
     pub split: Option<SplitEdit>,
     pub selected_unit: Option<UnitId>,
@@ -134,6 +168,8 @@ impl GameScreen {
             paused: false,
             next_computer_at: 0.0,
             rng: GameRng::new(seed ^ 0xc0_ffee),
+            ai: Vec::new(),
+            odds: None,
             selected: None,
             split: None,
             selected_unit: None,
@@ -329,8 +365,7 @@ impl GameScreen {
             let Some(&p) = acting.iter().find(|p| !self.is_human(**p)) else {
                 break;
             };
-            let actions = self.session.legal_actions(p);
-            let Some(action) = titan_core::game::random::choose(actions, &mut self.rng) else {
+            let Some(action) = self.computer_action(p) else {
                 break;
             };
             self.act_as(p, &action);
@@ -343,6 +378,32 @@ impl GameScreen {
             self.next_computer_at = now + self.pace;
         }
         done
+    }
+
+    /// The action of the computer seat `p`: its player's choice from what
+    /// the seat may know, or a random legal action where the session gives
+    /// no observation or the player fails.
+    fn computer_action(&mut self, p: PlayerId) -> Option<Action> {
+        let i = usize::from(p.0);
+        if self.ai.len() <= i {
+            self.ai.resize_with(i + 1, || None);
+        }
+        if self.ai[i].is_none() {
+            let level = self
+                .seats
+                .get(i)
+                .map_or(DEFAULT_LEVEL, |s| s.level.as_str());
+            let seed = self.rng.next_u64();
+            self.ai[i] = titan_core::ai::player(level, seed).ok();
+        }
+        if let (Some(player), Some(obs)) = (self.ai[i].as_mut(), self.session.observe(p))
+            && let Ok(a) = player.choose(&obs)
+            && obs.legal.contains(&a)
+        {
+            return Some(a);
+        }
+        let actions = self.session.legal_actions(p);
+        titan_core::game::random::choose(actions, &mut self.rng)
     }
 
     /// Whether a computer seat has something to do.

@@ -75,16 +75,7 @@ impl StartForm {
             folder: String::new(),
             variant: Err(String::new()),
             options: BTreeMap::new(),
-            seats: vec![
-                Seat {
-                    name: NAMES[0].into(),
-                    computer: false,
-                },
-                Seat {
-                    name: NAMES[1].into(),
-                    computer: true,
-                },
-            ],
+            seats: vec![Seat::person(NAMES[0]), Seat::computer(NAMES[1])],
             seed: String::new(),
             saves: Vec::new(),
             autosave: false,
@@ -113,10 +104,8 @@ impl StartForm {
 
     fn add_seat(&mut self) {
         let n = self.seats.len();
-        self.seats.push(Seat {
-            name: NAMES.get(n).copied().unwrap_or("Player").into(),
-            computer: true,
-        });
+        self.seats
+            .push(Seat::computer(NAMES.get(n).copied().unwrap_or("Player")));
     }
 
     /// Rereads the saves folder and whether there is an autosave.
@@ -240,14 +229,7 @@ impl PlayApp {
                 let v = session.view(crate::session::SPECTATOR);
                 SaveSeats {
                     variant_dir: dir.clone(),
-                    seats: v
-                        .players
-                        .iter()
-                        .map(|p| Seat {
-                            name: p.name.clone(),
-                            computer: false,
-                        })
-                        .collect(),
+                    seats: v.players.iter().map(|p| Seat::person(&p.name)).collect(),
                 }
             }
         };
@@ -370,7 +352,17 @@ impl PlayApp {
                     ui.radio_value(&mut seat.computer, false, format!("person {}", i + 1));
                     ui.radio_value(&mut seat.computer, true, format!("computer {}", i + 1));
                     if seat.computer {
-                        ui.label("level: random player");
+                        egui::ComboBox::from_label(format!("seat {} level", i + 1))
+                            .selected_text(seat.level.clone())
+                            .show_ui(ui, |ui| {
+                                for level in titan_core::ai::LEVELS {
+                                    ui.selectable_value(
+                                        &mut seat.level,
+                                        level.to_string(),
+                                        format!("seat {} {level}", i + 1),
+                                    );
+                                }
+                            });
                     }
                     if ui.small_button(format!("remove seat {}", i + 1)).clicked() {
                         remove = Some(i);

@@ -1,0 +1,534 @@
+//! Computer players on the masterboard: every legal action scored from the
+//! seat's view, the best taken.
+//!
+//! Legions are valued by their characters' worth ([`super::values`]); an
+//! engagement by the estimator's chance of winning it; a land by what the
+//! legion could muster there and the danger of the enemy legions that could
+//! reach it next turn (each roll of the die counted). `simple` and `strong`
+//! share this and differ in [`Style`]: `strong` guards its Titan, estimates
+//! hidden legions by sampling what they may hold (determinization, from the
+//! caretaker's stacks and what was revealed, never the hidden contents), and
+//! weighs splits by the musters they open over the six rolls to come.
+
+use std::collections::BTreeMap;
+
+use super::Observation;
+use super::values::{SLOPE, base_worth, strength, win_chance_with, worth};
+use crate::game::view::LegionView;
+use crate::game::{Action, EngagementStep, Marker, Occupancy, PlayerId};
+use crate::model::{CharacterId, LandId, TerrainId, Variant};
+use crate::rng::GameRng;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Simple,
+    Strong,
+}
+
+/// Hidden legions are estimated from this many samples (strong).
+const SAMPLES: usize = 6;
+
+// Strong's weights, tuned by `titan tournament` against simple (docs/ai.md):
+/// What losing the Titan costs beyond its legion: the game.
+const TITAN_LOSS: f64 = 1000.0;
+/// Simple's Titan loss: less guarded than strong's (as the classic programs'),
+/// but guarded.
+const SIMPLE_TITAN_LOSS: f64 = 50.0;
+/// Danger (the chance an enemy comes and wins, times the loss) counted at
+/// this weight: enemies do not always come.
+const DANGER_WEIGHT: f64 = 0.5;
+/// The loss of an attack that fails, at this weight: a battle lost still
+/// costs the enemy, and the attacker chooses its battles.
+const ATTACK_RISK: f64 = 0.5;
+/// A split must open this much more expected muster worth than it risks.
+const SPLIT_COST: f64 = 20.0;
+/// On the board, the calibrated estimator's slope is halved: it was fitted
+/// on battles of legions both known, and a legion on the board may be
+/// hidden, flee, summon or be reinforced.
+const BOARD_SLOPE: f64 = 0.5;
+/// And an attacker's prudence (the fit's own shift is +0.17).
+const BOARD_SHIFT: f64 = -0.3;
+
+/// The masterboard as one seat sees it, with what its scoring needs.
+pub struct Board<'a> {
+    obs: &'a Observation,
+    v: &'a Variant,
+    me: PlayerId,
+    style: Style,
+    /// Each legion's characters with their powers: its own, or (hidden)
+    /// the revealed ones and samples for the rest, one list per sample.
+    legions: BTreeMap<Marker, Vec<Vec<(CharacterId, u8)>>>,
+    /// Per enemy legion: the chance of reaching each land next turn.
+    reach: Vec<(Marker, Vec<f64>)>,
+}
+
+impl<'a> Board<'a> {
+    pub fn new(obs: &'a Observation, style: Style, rng: &mut GameRng) -> Board<'a> {
+        let v = &*obs.variant;
+        let me = obs.me();
+        let titan = v.rules.titan.character;
+        let power = |owner: PlayerId, c: CharacterId| {
+            if c == titan {
+                obs.view
+                    .players
+                    .get(usize::from(owner.0))
+                    .map_or(v.character(c).power, |p| p.titan_power)
+            } else {
+                v.character(c).power
+            }
+        };
+        // Characters out of the caretaker's stacks and not seen anywhere:
+        // what hidden characters may be.
+        let mut pool: Vec<f64> = v
+            .characters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| f64::from(c.count) - f64::from(*obs.view.caretaker.get(i).unwrap_or(&0)))
+            .collect();
+        for l in &obs.view.legions {
+            for c in l.characters.as_ref().unwrap_or(&l.revealed) {
+                if let Some(x) = pool.get_mut(c.index()) {
+                    *x -= 1.0;
+                }
+            }
+        }
+        for (i, x) in pool.iter_mut().enumerate() {
+            if CharacterId(i as u16) == titan {
+                *x = 0.0;
+            }
+            *x = x.max(0.0);
+        }
+        if pool.iter().sum::<f64>() <= 0.0 {
+            pool = v
+                .characters
+                .iter()
+                .map(|c| f64::from(c.count.min(1)))
+                .collect();
+        }
+        let total: f64 = pool.iter().sum();
+        let mut legions = BTreeMap::new();
+        for l in &obs.view.legions {
+            let known: Vec<(CharacterId, u8)> = l
+                .characters
+                .as_ref()
+                .unwrap_or(&l.revealed)
+                .iter()
+                .map(|&c| (c, power(l.owner, c)))
+                .collect();
+            let hidden = l.height.saturating_sub(known.len());
+            let samples = match (hidden, style) {
+                (0, _) => vec![known],
+                (_, Style::Simple) => {
+                    // The most common character still out, for each hidden one.
+                    let common = pool
+                        .iter()
+                        .enumerate()
+                        .max_by(|a, b| a.1.total_cmp(b.1))
+                        .map_or(CharacterId(0), |(i, _)| CharacterId(i as u16));
+                    let mut s = known.clone();
+                    s.extend(std::iter::repeat_n(
+                        (common, power(l.owner, common)),
+                        hidden,
+                    ));
+                    vec![s]
+                }
+                (_, Style::Strong) => (0..SAMPLES)
+                    .map(|_| {
+                        let mut s = known.clone();
+                        for _ in 0..hidden {
+                            let c = sample(&pool, total, rng);
+                            s.push((c, power(l.owner, c)));
+                        }
+                        s
+                    })
+                    .collect(),
+            };
+            legions.insert(l.marker, samples);
+        }
+        let mut reach = Vec::new();
+        let lands = v.board.land_count();
+        for l in obs.view.legions.iter().filter(|l| l.owner != me) {
+            let occ = occupancy(obs, l.owner);
+            let mut chance = vec![0.0; lands];
+            let die = v.rules.movement.die.max(1);
+            for roll in 1..=die {
+                for t in obs.exits.moves(l.land, roll, &occ) {
+                    chance[t.land.index()] += 1.0 / f64::from(die);
+                }
+            }
+            reach.push((l.marker, chance));
+        }
+        Board {
+            obs,
+            v,
+            me,
+            style,
+            legions,
+            reach,
+        }
+    }
+
+    fn legion(&self, m: Marker) -> Option<&LegionView> {
+        self.obs.view.legions.iter().find(|l| l.marker == m)
+    }
+
+    fn terrain(&self, land: LandId) -> TerrainId {
+        self.v.board.land(land).terrain
+    }
+
+    fn has_titan(&self, chars: &[(CharacterId, u8)]) -> bool {
+        chars
+            .iter()
+            .any(|&(c, _)| c == self.v.rules.titan.character)
+    }
+
+    /// What losing this legion costs: its worth, and with a Titan the game
+    /// (strong guards its Titan; simple, like the classic programs, less).
+    fn loss(&self, chars: &[(CharacterId, u8)]) -> f64 {
+        let w: f64 = chars.iter().map(|&(c, p)| worth(self.v, c, p)).sum();
+        if self.style == Style::Strong && self.has_titan(chars) {
+            w + TITAN_LOSS
+        } else if self.has_titan(chars) {
+            w + SIMPLE_TITAN_LOSS
+        } else {
+            w
+        }
+    }
+
+    /// The chance `attacker` beats `defender` in the defender's land,
+    /// averaged over the samples of hidden legions.
+    fn win(
+        &self,
+        attacker: &[Vec<(CharacterId, u8)>],
+        defender: &[Vec<(CharacterId, u8)>],
+        land: LandId,
+    ) -> f64 {
+        let t = Some(self.terrain(land));
+        let mut sum = 0.0;
+        let mut n = 0.0;
+        for a in attacker {
+            for d in defender {
+                let (sa, sd) = (strength(self.v, a, None), strength(self.v, d, t));
+                sum += match self.style {
+                    Style::Strong => win_chance_with(sa, sd, SLOPE * BOARD_SLOPE, BOARD_SHIFT),
+                    // Simple compares strengths by a rule of thumb, as the
+                    // classic programs do, not by the calibrated fit.
+                    Style::Simple => win_chance_with(sa, sd, 3.0, -0.3),
+                };
+                n += 1.0;
+            }
+        }
+        if n == 0.0 { 0.5 } else { sum / n }
+    }
+
+    /// The best recruit `chars` could muster in `land`, by worth.
+    fn best_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
+        if chars.len() >= usize::from(self.v.rules.legions.max_size) {
+            return 0.0;
+        }
+        let ids: Vec<CharacterId> = {
+            let mut x: Vec<CharacterId> = chars.iter().map(|&(c, _)| c).collect();
+            x.sort_unstable();
+            x
+        };
+        let mut judge = |_, _, _: &[CharacterId]| false;
+        crate::game::muster::options(self.v, self.terrain(land), &ids, &mut judge)
+            .iter()
+            .filter(|o| {
+                self.obs
+                    .view
+                    .caretaker
+                    .get(o.recruit.index())
+                    .is_some_and(|&n| n > 0)
+            })
+            .map(|o| base_worth(self.v, o.recruit))
+            .fold(0.0, f64::max)
+    }
+
+    /// The danger to `chars` standing in `land` from enemy legions that may
+    /// reach it next turn: the chance each comes, times its chance to win,
+    /// times the loss (an enemy attacks only with a fair chance).
+    fn danger(&self, chars: &[(CharacterId, u8)], land: LandId, except: Option<Marker>) -> f64 {
+        let mine = vec![chars.to_vec()];
+        let loss = self.loss(chars);
+        let mut danger = 0.0;
+        for (m, chance) in &self.reach {
+            let p = chance[land.index()];
+            if p == 0.0 || Some(*m) == except {
+                continue;
+            }
+            let Some(e) = self.legions.get(m) else {
+                continue;
+            };
+            let w = self.win(e, &mine, land);
+            if w > 0.4 {
+                danger += p
+                    * w
+                    * loss
+                    * if self.style == Style::Strong {
+                        DANGER_WEIGHT
+                    } else {
+                        1.0
+                    };
+            }
+        }
+        danger
+    }
+
+    /// How good it is for my legion `m` to end its move in `land`.
+    fn land_score(&self, m: Marker, land: LandId) -> f64 {
+        let Some(samples) = self.legions.get(&m) else {
+            return 0.0;
+        };
+        let chars = &samples[0];
+        let mut score = self.best_muster(chars, land);
+        let enemy = self
+            .obs
+            .view
+            .legions
+            .iter()
+            .find(|l| l.land == land && l.owner != self.me);
+        if let Some(e) = enemy {
+            let defender = self.legions.get(&e.marker).cloned().unwrap_or_default();
+            let p = self.win(samples, &defender, land);
+            let gain: f64 = defender
+                .iter()
+                .map(|d| {
+                    d.iter().map(|&(c, pw)| worth(self.v, c, pw)).sum::<f64>()
+                        + self.enemy_titan_bonus(d)
+                })
+                .sum::<f64>()
+                / defender.len().max(1) as f64;
+            let atk = if self.style == Style::Strong {
+                ATTACK_RISK
+            } else {
+                1.0
+            };
+            let ev = p * gain - (1.0 - p) * self.loss(chars) * atk;
+            // The legion left after a battle won is weaker: danger after.
+            score += ev;
+            score -= p * 0.5 * self.danger(chars, land, Some(e.marker));
+        } else {
+            score -= self.danger(chars, land, None);
+        }
+        score
+    }
+
+    fn enemy_titan_bonus(&self, d: &[(CharacterId, u8)]) -> f64 {
+        if self.style == Style::Strong && self.has_titan(d) {
+            300.0
+        } else {
+            0.0
+        }
+    }
+
+    /// The score of one legal action: None for an action never worth taking
+    /// or not understood (a variant's own action is taken only when nothing
+    /// else is scored).
+    pub fn score(&self, a: &Action) -> Option<f64> {
+        let v = self.v;
+        Some(match a {
+            Action::InitialSplit { legions } => {
+                let worths: Vec<f64> = legions
+                    .iter()
+                    .map(|l| l.iter().map(|&c| base_worth(v, c)).sum())
+                    .collect();
+                let spread = worths.iter().cloned().fold(f64::MIN, f64::max)
+                    - worths.iter().cloned().fold(f64::MAX, f64::min);
+                // Each legion with a lord: each may teleport from a tower.
+                let lords = legions
+                    .iter()
+                    .filter(|l| {
+                        l.iter()
+                            .any(|&c| v.class(v.character(c).class).tower_teleport)
+                    })
+                    .count() as f64;
+                lords * 100.0 - spread
+            }
+            Action::Split { legion, parts } => self.split_score(*legion, parts)?,
+            Action::DoneSplitting | Action::DoneMoving | Action::DoneAfter | Action::EndTurn => 0.0,
+            Action::Roll { .. } => 1.0,
+            Action::Mulligan => return None,
+            Action::Move { legion, to, .. } | Action::Teleport { legion, to, .. } => {
+                let from = self.legion(*legion)?.land;
+                let gain = self.land_score(*legion, *to) - self.land_score(*legion, from);
+                // Splits that share a land must part: moving one is forced.
+                gain + if self.shares_land(*legion) { 50.0 } else { 0.0 }
+            }
+            Action::Engage { .. } => 1.0,
+            Action::Flee => self.flee_score(),
+            Action::Stand => 0.0,
+            Action::Fight => 1.0,
+            Action::Reject => 0.5,
+            Action::Accept | Action::Concede | Action::Propose { .. } => return None,
+            Action::Summon { character, .. } | Action::Acquire { character } => {
+                1.0 + base_worth(v, *character)
+            }
+            Action::Reinforce { recruit, .. } => 1.0 + base_worth(v, *recruit),
+            Action::Muster { recruit, .. } => 1.0 + base_worth(v, *recruit),
+            Action::ConcedeGame => return None,
+            _ => return None,
+        })
+    }
+
+    fn shares_land(&self, m: Marker) -> bool {
+        let Some(l) = self.legion(m) else {
+            return false;
+        };
+        self.obs
+            .view
+            .legions
+            .iter()
+            .any(|o| o.marker != m && o.owner == self.me && o.land == l.land && !o.moved)
+    }
+
+    /// Fleeing (defender) when the battle is more likely lost than won.
+    fn flee_score(&self) -> f64 {
+        let Some(e) = &self.obs.view.engagement else {
+            return -1.0;
+        };
+        if !matches!(e.step, EngagementStep::DefenderChoice) {
+            return -1.0;
+        }
+        let (Some(a), Some(d)) = (self.legions.get(&e.attacker), self.legions.get(&e.defender))
+        else {
+            return -1.0;
+        };
+        let p = self.win(a, d, e.land);
+        let threshold = match self.style {
+            Style::Simple => 0.75,
+            Style::Strong => 0.8,
+        };
+        if p > threshold { 1.0 } else { -1.0 }
+    }
+
+    /// A split's worth: simple splits only a full legion, the weakest two
+    /// off; strong weighs every split of two or three off a legion one short
+    /// of full or full by the musters the parts could reach over the rolls
+    /// to come (a chance node per roll), against the danger to the parts.
+    fn split_score(&self, legion: Marker, parts: &[Vec<CharacterId>]) -> Option<f64> {
+        let l = self.legion(legion)?;
+        let chars = l.characters.as_ref()?;
+        let max = usize::from(self.v.rules.legions.max_size);
+        let titan = self.v.rules.titan.character;
+        let moved: usize = parts.iter().map(Vec::len).sum();
+        match self.style {
+            Style::Simple => {
+                if chars.len() < max || parts.len() != 1 || moved != 2 || parts[0].contains(&titan)
+                {
+                    return None;
+                }
+                Some(1000.0 - parts[0].iter().map(|&c| base_worth(self.v, c)).sum::<f64>())
+            }
+            Style::Strong => {
+                if chars.len() + 1 < max
+                    || parts.len() != 1
+                    || !(2..=3).contains(&moved)
+                    || parts[0].contains(&titan)
+                {
+                    return None;
+                }
+                let power = |c: CharacterId| {
+                    if c == titan {
+                        self.obs.view.players[usize::from(self.me.0)].titan_power
+                    } else {
+                        self.v.character(c).power
+                    }
+                };
+                let mut rest: Vec<CharacterId> = chars.clone();
+                for c in &parts[0] {
+                    let i = rest.iter().position(|x| x == c)?;
+                    rest.remove(i);
+                }
+                let with = |x: &[CharacterId]| x.iter().map(|&c| (c, power(c))).collect::<Vec<_>>();
+                let (whole, part, rest) = (with(chars), with(&parts[0]), with(&rest));
+                let gain = self.expected_muster(&part, l.land)
+                    + self.expected_muster(&rest, l.land)
+                    - self.expected_muster(&whole, l.land);
+                let risk = self.danger(&part, l.land, None) + self.danger(&rest, l.land, None)
+                    - self.danger(&whole, l.land, None);
+                let full = if chars.len() >= max { 20.0 } else { 0.0 };
+                let score = gain - risk + full - SPLIT_COST;
+                (score > 0.0).then_some(score)
+            }
+        }
+    }
+
+    /// The best muster a legion could reach from `land`, averaged over the
+    /// rolls of the die (the turn's chance node).
+    fn expected_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
+        let occ = occupancy(self.obs, self.me);
+        let die = self.v.rules.movement.die.max(1);
+        let mut sum = 0.0;
+        for roll in 1..=die {
+            let best = self
+                .obs
+                .exits
+                .moves(land, roll, &occ)
+                .iter()
+                .filter(|t| {
+                    !self
+                        .obs
+                        .view
+                        .legions
+                        .iter()
+                        .any(|l| l.land == t.land && l.owner != self.me)
+                })
+                .map(|t| self.best_muster(chars, t.land))
+                .fold(0.0, f64::max);
+            sum += best;
+        }
+        sum / f64::from(die)
+    }
+}
+
+fn sample(pool: &[f64], total: f64, rng: &mut GameRng) -> CharacterId {
+    let mut x = rng.unit() * total;
+    for (i, &w) in pool.iter().enumerate() {
+        if x < w {
+            return CharacterId(i as u16);
+        }
+        x -= w;
+    }
+    CharacterId(pool.iter().rposition(|&w| w > 0.0).unwrap_or(0) as u16)
+}
+
+/// What stands where, as `player` would see it moving.
+fn occupancy(obs: &Observation, player: PlayerId) -> Vec<Occupancy> {
+    let mut occ = vec![Occupancy::Empty; obs.variant.board.land_count()];
+    for l in &obs.view.legions {
+        let i = l.land.index();
+        let mine = l.owner == player;
+        occ[i] = match occ[i] {
+            Occupancy::Empty => {
+                if mine {
+                    Occupancy::Friendly
+                } else {
+                    Occupancy::Enemy
+                }
+            }
+            Occupancy::Friendly if !mine => Occupancy::Engaged,
+            Occupancy::Enemy if mine => Occupancy::Engaged,
+            o => o,
+        };
+    }
+    occ
+}
+
+/// The best-scored legal action, or the fallback when none is scored.
+pub fn choose(
+    obs: &Observation,
+    style: Style,
+    rng: &mut GameRng,
+) -> Result<Action, super::AiError> {
+    let board = Board::new(obs, style, rng);
+    let best = obs
+        .legal
+        .iter()
+        .filter_map(|a| board.score(a).map(|s| (s, a)))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    match best {
+        Some((_, a)) => Ok(a.clone()),
+        None => super::fallback(&obs.legal),
+    }
+}

@@ -1,0 +1,67 @@
+//! The `simple` level: a heuristic baseline of the strength of the classic
+//! programs (see docs/ai.md for the whole heuristic).
+//!
+//! Masterboard: legions valued by their characters' power and skill; engage,
+//! flee and concede by comparing estimated strengths; split a full legion
+//! greedily (its two weakest off), move toward the best muster that is not
+//! too dangerous, muster the best recruit. Battle: each character moves to
+//! strike well (or toward the enemy) and strikes the weakest target it can.
+
+use super::battle::{BattleBrain, Style as BattleStyle};
+use super::board::{Style, choose};
+use super::{AiError, Budget, Observation, Player, SeenBattle};
+use crate::battle::Action as BattleAction;
+use crate::game::Action;
+use crate::model::Variant;
+use crate::rng::GameRng;
+
+pub struct SimplePlayer {
+    rng: GameRng,
+    battle: BattleBrain,
+}
+
+impl SimplePlayer {
+    pub fn new(seed: u64) -> SimplePlayer {
+        SimplePlayer {
+            rng: GameRng::new(seed),
+            battle: BattleBrain::new(BattleStyle::Simple, Budget::DEFAULT.nodes, seed),
+        }
+    }
+}
+
+/// The battle actions among a game's legal actions, when the seat fights.
+pub(super) fn battle_actions(obs: &Observation) -> Option<(&SeenBattle, Vec<BattleAction>)> {
+    let seen = obs.battle.as_ref()?;
+    let actions: Vec<BattleAction> = obs
+        .legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Battle { battle } => Some(battle.clone()),
+            _ => None,
+        })
+        .collect();
+    (!actions.is_empty()).then_some((seen, actions))
+}
+
+impl Player for SimplePlayer {
+    fn level(&self) -> &'static str {
+        "simple"
+    }
+
+    fn choose(&mut self, obs: &Observation) -> Result<Action, AiError> {
+        if let Some((seen, actions)) = battle_actions(obs) {
+            let battle = self.battle.choose(&obs.variant, seen, &actions)?;
+            return Ok(Action::Battle { battle });
+        }
+        choose(obs, Style::Simple, &mut self.rng)
+    }
+
+    fn choose_battle(
+        &mut self,
+        variant: &Variant,
+        battle: &SeenBattle,
+        legal: &[BattleAction],
+    ) -> Result<BattleAction, AiError> {
+        self.battle.choose(variant, battle, legal)
+    }
+}

@@ -1,0 +1,111 @@
+//! Headless tests of the game window's computer players: the levels a
+//! computer seat offers, and the battle odds of the engagement dialog.
+
+mod common;
+
+use common::repo;
+use std::path::Path;
+
+use egui::Vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use titan_core::game::save::Position;
+use titan_editor::PlayApp;
+use titan_editor::play::{GameScreen, Seat};
+use titan_editor::session::LocalSession;
+
+fn harness(data: &Path) -> Harness<'static, PlayApp> {
+    let app = PlayApp::new(&repo().join("variants"), data);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    h
+}
+
+fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
+    h.state().game().expect("a game on screen")
+}
+
+fn take_screen(h: &mut Harness<'_, PlayApp>) {
+    if let Some(p) = game(h).pass_to {
+        let name = game(h).seats[p.0 as usize].name.clone();
+        click(h, &format!("I am {name}: show my game"));
+    }
+}
+
+#[test]
+fn computer_seats_offer_the_levels_and_play_at_them() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    // Seat 2 is a computer at the default level; pick simple from its list.
+    click(&mut h, "seat 2 level");
+    click(&mut h, "seat 2 simple");
+    assert_eq!(h.state().form.seats[1].level, "simple");
+    {
+        let app = h.state_mut();
+        app.form.seats[0].computer = true;
+        app.form.seed = "3".into();
+        // A short game (reference sheet, For a Shorter Game).
+        app.form.options.insert(
+            "point_limit".into(),
+            titan_core::format::OptionValue::Int(100),
+        );
+    }
+    click(&mut h, "Start game");
+    let levels: Vec<String> = game(&h).seats.iter().map(|s| s.level.clone()).collect();
+    assert_eq!(levels, ["strong", "simple"]);
+    h.state_mut().game_mut().unwrap().pace = 0.0;
+    let mut frames = 0;
+    while h.state().game().is_some_and(|g| g.view().outcome.is_none()) {
+        h.step();
+        frames += 1;
+        assert!(frames < 20_000, "no end after {frames} frames");
+    }
+    h.run_steps(2);
+    assert!(h.query_by_label("Game over").is_some());
+    // Nothing the players chose was refused.
+    assert!(
+        !game(&h).status.starts_with("Refused"),
+        "{}",
+        game(&h).status
+    );
+}
+
+#[test]
+fn the_engagement_dialog_plots_the_battle_odds() {
+    let data = tempfile::tempdir().unwrap();
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let pos = Position::read(&repo().join("tests/scenarios/engagement.ron")).unwrap();
+    let mut h = harness(data.path());
+    let seats = vec![
+        Seat::person("Red"),
+        Seat::person("Blue"),
+        Seat::computer("Green"),
+    ];
+    h.state_mut().open_game(
+        Box::new(LocalSession::new(pos.to_game(variant).unwrap(), Vec::new())),
+        seats,
+        &dir,
+    );
+    h.run_steps(3);
+    click(&mut h, "Resolve the engagement in land 5");
+    take_screen(&mut h);
+    // The engaged player knows both legions now: the odds may be asked.
+    click(&mut h, "Estimate the battle odds");
+    let odds = game(&h).odds.clone().expect("odds computed").1;
+    assert_eq!(
+        odds.attacker_wins + odds.defender_wins + odds.mutual,
+        odds.battles
+    );
+    assert!(
+        h.query_by_label_contains("attacker wins").is_some(),
+        "the odds are shown"
+    );
+}
