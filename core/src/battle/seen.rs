@@ -42,10 +42,10 @@ impl Battle<'_> {
     /// when the rules allow one now (sight, range, magic, immunity).
     pub fn rangestrike_odds(&self, unit: UnitId, target: UnitId) -> Option<(u8, u8)> {
         let s = &self.state;
-        if !self.may_see(s, unit, target) {
+        if !self.may_see(s, unit, target, occupied_set(s)) {
             return None;
         }
-        let (p, _) = self.rangestrike_check(s, unit, target).ok()?;
+        let (p, _) = self.rangestrike_eval(s, unit, target).ok()?;
         Some((p.strike_number, p.dice))
     }
 }
