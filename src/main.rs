@@ -6,6 +6,7 @@
 mod check;
 mod edit;
 mod engine;
+mod online;
 mod play;
 mod rules_battle;
 mod rules_masterboard;
@@ -78,6 +79,20 @@ enum Command {
         #[command(subcommand)]
         what: simulate::Simulate,
     },
+    /// Run the game server: accounts, a lobby and online games over
+    /// WebSockets, stored in SQLite (the default) or PostgreSQL. See
+    /// docs/online.md.
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:7860")]
+        listen: std::net::SocketAddr,
+        /// A database URL (`postgres://...` or `sqlite://FILE?mode=rwc`).
+        /// Default: a SQLite file in the user's data folder.
+        #[arg(long, value_name = "URL")]
+        database: Option<String>,
+    },
+    /// Play a seat of an online game with a computer player.
+    Bot(online::BotArgs),
     /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
@@ -110,6 +125,8 @@ fn main() -> ExitCode {
         Command::Edit { variant } => edit::run(variant),
         Command::Engine { saves } => engine::run(saves),
         Command::Simulate { what } => simulate::run(what),
+        Command::Serve { listen, database } => online::serve(listen, database),
+        Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),

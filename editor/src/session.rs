@@ -147,11 +147,7 @@ pub fn write_save(path: &Path, save: &SaveFile) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Whether `player` may see `event`: characters revealed to one player are
-/// that player's alone.
-pub fn event_seen_by(event: &Event, player: PlayerId) -> bool {
-    !matches!(event, Event::Revealed { to: Some(to), .. } if *to != player)
-}
+pub use titan_core::game::view::event_seen_by;
 
 impl GameSession for LocalSession {
     fn variant(&self) -> &Arc<Variant> {

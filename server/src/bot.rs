@@ -1,0 +1,175 @@
+//! `titan bot`: a client that signs in, creates or joins a game and plays
+//! its seat with a computer player until the game ends. Used by the tests
+//! and the load test.
+
+use std::time::{Duration, Instant};
+
+use titan_core::rng::GameRng;
+
+use crate::client::Client;
+use crate::computer::computer_choice;
+use crate::protocol::{GameState, Request};
+
+/// What a bot does.
+#[derive(Debug, Clone)]
+pub struct BotConfig {
+    pub server: String,
+    pub user: String,
+    pub password: String,
+    pub game: BotGame,
+    pub level: String,
+    /// Gives up when nothing happens for this long.
+    pub patience: Duration,
+    /// Stops (without finishing) after this many own actions, if set.
+    pub max_actions: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub enum BotGame {
+    /// Creates a game of a variant with `seats` seats for people.
+    Create {
+        variant: String,
+        seats: usize,
+    },
+    Join {
+        game: String,
+    },
+}
+
+/// How a bot's game went.
+#[derive(Debug, Clone, Default)]
+pub struct BotReport {
+    pub game: String,
+    pub seat: u8,
+    pub actions: usize,
+    /// Latency of each own action, from sending it to its answer.
+    pub latencies: Vec<Duration>,
+    pub finished: bool,
+    /// The final state seen.
+    pub last: Option<GameState>,
+}
+
+/// Creates or joins the game and waits until it starts; returns the client
+/// (logged in) and the game's id.
+pub fn enter(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<(Client, String), String> {
+    let mut client = Client::connect(&config.server)?;
+    client.sign_in(&config.user, &config.password)?;
+    let game = match &config.game {
+        BotGame::Create { variant, seats } => {
+            let answer = client.request(&Request::Create {
+                variant: variant.clone(),
+                options: Default::default(),
+                seats: vec!["human".to_string(); *seats],
+                timeout_secs: 0,
+            })?;
+            answer["game"].as_str().unwrap_or_default().to_string()
+        }
+        BotGame::Join { game } => {
+            client.request(&Request::Join {
+                game: game.clone(),
+                seat: None,
+            })?;
+            game.clone()
+        }
+    };
+    on_game(&game);
+    // Until the other seats are taken.
+    let since = Instant::now();
+    loop {
+        match client.request(&Request::Watch {
+            game: game.clone(),
+            events_from: 0,
+        }) {
+            Ok(_) => return Ok((client, game)),
+            Err(e) if e.contains("waits for players") && since.elapsed() < config.patience => {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Plays a watched game until it ends (or `max_actions`).
+pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotReport, String> {
+    let mut report = BotReport {
+        game: game.to_string(),
+        ..BotReport::default()
+    };
+    let mut rng = GameRng::new(
+        config
+            .user
+            .bytes()
+            .fold(7u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)),
+    );
+    let mut quiet_since = Instant::now();
+    loop {
+        let Some(state) = client.next_state(Duration::from_millis(200))? else {
+            if quiet_since.elapsed() > config.patience {
+                return Err(format!(
+                    "game {game}: nothing happened for {:?}",
+                    config.patience
+                ));
+            }
+            continue;
+        };
+        quiet_since = Instant::now();
+        report.seat = state.seat.map(|s| s.0).unwrap_or(0);
+        if state.status == "over" {
+            report.finished = true;
+            report.last = Some(state);
+            return Ok(report);
+        }
+        // Only the newest state matters: later pushes supersede this one.
+        if !client.pushes.is_empty() || state.legal.is_empty() {
+            report.last = Some(state);
+            continue;
+        }
+        if config.max_actions.is_some_and(|m| report.actions >= m) {
+            report.last = Some(state);
+            return Ok(report);
+        }
+        let Some(action) =
+            computer_choice(&config.level, &state.view, state.legal.clone(), &mut rng)
+        else {
+            continue;
+        };
+        let sent = Instant::now();
+        let answer = client.request(&Request::Act {
+            action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
+            expect: state.actions,
+        });
+        report.latencies.push(sent.elapsed());
+        match answer {
+            Ok(_) => report.actions += 1,
+            // Another seat moved first (a stale state): the push that
+            // follows brings the new one; when none does, ask again.
+            Err(e) if e.starts_with("too many requests") => {
+                std::thread::sleep(Duration::from_millis(250));
+                client.request(&Request::Watch {
+                    game: game.to_string(),
+                    events_from: state.event_count,
+                })?;
+            }
+            Err(e)
+                if e.starts_with("stale")
+                    || e.contains("not your turn")
+                    || e.starts_with("the game is ") =>
+            {
+                if client.pushes.is_empty() {
+                    client.request(&Request::Watch {
+                        game: game.to_string(),
+                        events_from: state.event_count,
+                    })?;
+                }
+            }
+            Err(e) => return Err(format!("game {game}: {e}")),
+        }
+        report.last = Some(state);
+    }
+}
+
+/// Runs a bot to its game's end.
+pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, String> {
+    let (mut client, game) = enter(config, on_game)?;
+    play(&mut client, &game, config)
+}
