@@ -71,6 +71,8 @@ pub fn bot(args: BotArgs) -> ExitCode {
         level: args.level,
         patience: std::time::Duration::from_secs(600),
         max_actions: None,
+        stop_at: None,
+        record: false,
     };
     let result = titan_server::bot::run(&config, |id| {
         println!("{}", serde_json::json!({ "game": id }));

@@ -358,11 +358,13 @@ fn act(
             "stale action: the game has had {n} actions, the client had seen {expect} (a repeated or late message); nothing was done"
         ));
     }
-    if !live.game.to_act().contains(&seat) {
-        return Err("it is not your turn: your seat has no decision to make".into());
-    }
     let action: Action = serde_json::from_value(action.clone())
         .map_err(|e| format!("the action does not read: {e}"))?;
+    // Some actions (conceding the game) are open to a player whose turn it
+    // is not; the engine says which.
+    if !live.game.to_act().contains(&seat) && !live.game.legal_actions(seat).contains(&action) {
+        return Err("it is not your turn: your seat has no decision to make".into());
+    }
     apply_and_store(shared, live, seat, &action)
 }
 
@@ -466,7 +468,11 @@ fn tick(shared: &Shared, live: &mut Live) {
                 refresh(shared, live);
                 live.leased_until = Some(now + lease);
             }
-            _ => live.leased_until = None,
+            Ok(false) => live.leased_until = None,
+            Err(e) => {
+                eprintln!("titan serve: game {}: the lease: {e}", live.id);
+                live.leased_until = None;
+            }
         }
     }
     let to_act = live.game.to_act();

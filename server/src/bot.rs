@@ -22,6 +22,11 @@ pub struct BotConfig {
     pub patience: Duration,
     /// Stops (without finishing) after this many own actions, if set.
     pub max_actions: Option<usize>,
+    /// Stops (without finishing) at the first state where it is this
+    /// seat's turn and this says so (the tests' "drop the client here").
+    pub stop_at: Option<fn(&GameState) -> bool>,
+    /// Keeps every state pushed, in [`BotReport::states`] (for tests).
+    pub record: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -47,6 +52,10 @@ pub struct BotReport {
     pub finished: bool,
     /// The final state seen.
     pub last: Option<GameState>,
+    /// Every state pushed, when recording.
+    pub states: Vec<GameState>,
+    /// The actions the server accepted, by their index in the log.
+    pub accepted: Vec<(usize, serde_json::Value)>,
 }
 
 /// Creates or joins the game and waits until it starts; returns the client
@@ -113,6 +122,9 @@ pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotRe
             continue;
         };
         quiet_since = Instant::now();
+        if config.record {
+            report.states.push(state.clone());
+        }
         report.seat = state.seat.map(|s| s.0).unwrap_or(0);
         if state.status == "over" {
             report.finished = true;
@@ -120,11 +132,14 @@ pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotRe
             return Ok(report);
         }
         // Only the newest state matters: later pushes supersede this one.
-        if !client.pushes.is_empty() || state.legal.is_empty() {
+        let my_turn = state.seat.is_some_and(|s| state.to_act.contains(&s));
+        if !client.pushes.is_empty() || !my_turn || state.legal.is_empty() {
             report.last = Some(state);
             continue;
         }
-        if config.max_actions.is_some_and(|m| report.actions >= m) {
+        if config.max_actions.is_some_and(|m| report.actions >= m)
+            || config.stop_at.is_some_and(|stop| stop(&state))
+        {
             report.last = Some(state);
             return Ok(report);
         }
@@ -134,37 +149,55 @@ pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotRe
             continue;
         };
         let sent = Instant::now();
-        let answer = client.request(&Request::Act {
-            action: serde_json::to_value(&action).map_err(|e| e.to_string())?,
-            expect: state.actions,
-        });
+        let wire = serde_json::to_value(&action).map_err(|e| e.to_string())?;
+        let answer = patiently(
+            client,
+            &Request::Act {
+                action: wire.clone(),
+                expect: state.actions,
+            },
+        );
         report.latencies.push(sent.elapsed());
         match answer {
-            Ok(_) => report.actions += 1,
+            Ok(_) => {
+                report.actions += 1;
+                report.accepted.push((state.actions, wire));
+            }
             // Another seat moved first (a stale state): the push that
             // follows brings the new one; when none does, ask again.
-            Err(e) if e.starts_with("too many requests") => {
-                std::thread::sleep(Duration::from_millis(250));
-                client.request(&Request::Watch {
-                    game: game.to_string(),
-                    events_from: state.event_count,
-                })?;
-            }
             Err(e)
                 if e.starts_with("stale")
                     || e.contains("not your turn")
                     || e.starts_with("the game is ") =>
             {
                 if client.pushes.is_empty() {
-                    client.request(&Request::Watch {
-                        game: game.to_string(),
-                        events_from: state.event_count,
-                    })?;
+                    patiently(
+                        client,
+                        &Request::Watch {
+                            game: game.to_string(),
+                            events_from: state.event_count,
+                        },
+                    )?;
                 }
             }
             Err(e) => return Err(format!("game {game}: {e}")),
         }
         report.last = Some(state);
+    }
+}
+
+/// A request, sent again after a pause while the server says it comes too
+/// fast.
+fn patiently(client: &mut Client, request: &Request) -> Result<serde_json::Value, String> {
+    let mut pause = Duration::from_millis(50);
+    loop {
+        match client.request(request) {
+            Err(e) if e.starts_with("too many requests") && pause < Duration::from_secs(10) => {
+                std::thread::sleep(pause);
+                pause *= 2;
+            }
+            other => return other,
+        }
     }
 }
 

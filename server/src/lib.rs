@@ -53,6 +53,8 @@ pub struct Config {
     pub rate_per_connection: u32,
     /// Requests per second all of an account's connections may send.
     pub rate_per_account: u32,
+    /// The seed of every new game, for tests (None: a random one each).
+    pub seed: Option<u64>,
 }
 
 impl Config {
@@ -73,6 +75,7 @@ impl Config {
             computer_actions_per_tick: 20,
             rate_per_connection: 100,
             rate_per_account: 200,
+            seed: None,
         }
     }
 }

@@ -480,7 +480,11 @@ impl Conn {
             variant: variant.clone(),
             version: v.version.clone(),
             options: serde_json::to_string(&options).map_err(|e| e.to_string())?,
-            seed: rand::random::<u32>().into(),
+            seed: self
+                .shared
+                .config
+                .seed
+                .unwrap_or_else(|| rand::random::<u32>().into()),
             creator: user,
             status: db::OPEN.into(),
             timeout_secs: timeout_secs.into(),
