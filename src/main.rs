@@ -90,6 +90,10 @@ enum Command {
         /// Default: a SQLite file in the user's data folder.
         #[arg(long, value_name = "URL")]
         database: Option<String>,
+        /// How long a game's lease lasts (seconds): another instance takes
+        /// over the games of one that died this long after.
+        #[arg(long, value_name = "SECS", default_value_t = 15)]
+        lease: u64,
     },
     /// Play a seat of an online game with a computer player.
     Bot(online::BotArgs),
@@ -125,7 +129,11 @@ fn main() -> ExitCode {
         Command::Edit { variant } => edit::run(variant),
         Command::Engine { saves } => engine::run(saves),
         Command::Simulate { what } => simulate::run(what),
-        Command::Serve { listen, database } => online::serve(listen, database),
+        Command::Serve {
+            listen,
+            database,
+            lease,
+        } => online::serve(listen, database, lease),
         Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),

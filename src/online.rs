@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use titan_server::bot::{BotConfig, BotGame};
 
 /// Runs a server until interrupted.
-pub fn serve(listen: SocketAddr, database: Option<String>) -> ExitCode {
+pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCode {
     let database = database.unwrap_or_else(titan_server::default_database);
-    let config = titan_server::Config::new(listen, database, crate::check::variants_root());
+    let mut config = titan_server::Config::new(listen, database, crate::check::variants_root());
+    config.lease = std::time::Duration::from_secs(lease.max(1));
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -3,8 +3,8 @@
 //! The screens ask a session only what one seat may know (its view, its legal
 //! actions, the events it may see, the battle being fought, which is open to
 //! the engaged players) and send it actions. [`LocalSession`] runs the engine
-//! in the same process; a session over the network would implement the same
-//! trait without the screens changing.
+//! in the same process; [`crate::remote::RemoteSession`] plays a seat of a
+//! game on a server through the same trait.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -60,6 +60,24 @@ pub trait GameSession {
     fn save_file(&self) -> SaveFile;
     /// Actions taken since the game began.
     fn history_len(&self) -> usize;
+    /// Takes in what arrived since the last frame (a session over the
+    /// network); whether anything changed.
+    fn poll(&mut self) -> bool {
+        false
+    }
+    /// Whether the app plays the computer seats (a server plays its own).
+    fn drives_computers(&self) -> bool {
+        true
+    }
+    /// Whether the game can be saved here (an online game is the server's).
+    fn can_save(&self) -> bool {
+        true
+    }
+    /// A message for the player that arrived since the last frame (a
+    /// refusal, "your turn", a lost connection).
+    fn take_notice(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// The engine in this process.

@@ -98,17 +98,29 @@ pub fn enter(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<(Client, 
     }
 }
 
-/// Plays a watched game until it ends (or `max_actions`).
+/// Plays a watched game until it ends (or `max_actions`, or `stop_at`).
 pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotReport, String> {
     let mut report = BotReport {
         game: game.to_string(),
         ..BotReport::default()
     };
+    play_into(client, game, config, &mut report)?;
+    Ok(report)
+}
+
+/// [`play`], adding to `report` (kept when the connection is lost).
+pub fn play_into(
+    client: &mut Client,
+    game: &str,
+    config: &BotConfig,
+    report: &mut BotReport,
+) -> Result<(), String> {
     let mut rng = GameRng::new(
         config
             .user
             .bytes()
-            .fold(7u64, |h, b| h.wrapping_mul(31) ^ u64::from(b)),
+            .fold(7u64, |h, b| h.wrapping_mul(31) ^ u64::from(b))
+            ^ report.actions as u64,
     );
     let mut quiet_since = Instant::now();
     loop {
@@ -129,7 +141,7 @@ pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotRe
         if state.status == "over" {
             report.finished = true;
             report.last = Some(state);
-            return Ok(report);
+            return Ok(());
         }
         // Only the newest state matters: later pushes supersede this one.
         let my_turn = state.seat.is_some_and(|s| state.to_act.contains(&s));
@@ -141,7 +153,7 @@ pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotRe
             || config.stop_at.is_some_and(|stop| stop(&state))
         {
             report.last = Some(state);
-            return Ok(report);
+            return Ok(());
         }
         let Some(action) =
             computer_choice(&config.level, &state.view, state.legal.clone(), &mut rng)
@@ -201,8 +213,51 @@ fn patiently(client: &mut Client, request: &Request) -> Result<serde_json::Value
     }
 }
 
-/// Runs a bot to its game's end.
+/// Whether a client's error is the connection's loss (worth reconnecting).
+fn lost(e: &str) -> bool {
+    e.contains("connection lost") || e.contains("closed the connection")
+}
+
+/// Runs a bot to its game's end, reconnecting (as long as its patience
+/// lasts) when the connection or the server drops.
 pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, String> {
     let (mut client, game) = enter(config, on_game)?;
-    play(&mut client, &game, config)
+    let mut report = BotReport {
+        game: game.clone(),
+        ..BotReport::default()
+    };
+    loop {
+        match play_into(&mut client, &game, config, &mut report) {
+            Ok(()) => return Ok(report),
+            Err(e) if lost(&e) => client = reconnect(config, &game)?,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Connects again, logs in, and watches `game` from its seat.
+pub fn reconnect(config: &BotConfig, game: &str) -> Result<Client, String> {
+    let since = Instant::now();
+    loop {
+        let attempt = (|| {
+            let mut client = Client::connect(&config.server)?;
+            client.sign_in(&config.user, &config.password)?;
+            client.request(&Request::Join {
+                game: game.to_string(),
+                seat: None,
+            })?;
+            client.request(&Request::Watch {
+                game: game.to_string(),
+                events_from: 0,
+            })?;
+            Ok::<_, String>(client)
+        })();
+        match attempt {
+            Ok(client) => return Ok(client),
+            Err(e) if since.elapsed() > config.patience => {
+                return Err(format!("cannot reconnect to game {game}: {e}"));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
 }

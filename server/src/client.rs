@@ -67,7 +67,7 @@ impl Client {
     pub fn send_raw(&mut self, text: &str) -> Result<(), String> {
         self.socket
             .send(WsMessage::Text(text.to_string().into()))
-            .map_err(|e| e.to_string())
+            .map_err(|e| format!("connection lost: {e}"))
     }
 
     /// The next message from the server, waiting at most `wait`.

@@ -9,6 +9,7 @@
 
 mod battle;
 mod board;
+pub mod online;
 mod start;
 
 use std::path::{Path, PathBuf};
@@ -316,7 +317,11 @@ impl GameScreen {
     /// Lets the computer seats act: one action when its time has come, or a
     /// batch at full speed. Returns whether anything was done.
     pub fn computer_turns(&mut self, now: f64) -> bool {
-        if self.paused || self.pass_to.is_some() || self.replay.is_some() {
+        if self.paused
+            || self.pass_to.is_some()
+            || self.replay.is_some()
+            || !self.session.drives_computers()
+        {
             return false;
         }
         let batch = if self.pace <= 0.0 { INSTANT_BATCH } else { 1 };
@@ -347,7 +352,7 @@ impl GameScreen {
 
     /// Whether a computer seat has something to do.
     pub fn computer_to_act(&self) -> bool {
-        self.session.to_act().iter().any(|p| !self.is_human(*p))
+        self.session.drives_computers() && self.session.to_act().iter().any(|p| !self.is_human(*p))
     }
 
     /// Shows the replay at `step` actions.
@@ -370,6 +375,18 @@ impl GameScreen {
     /// Draws the game.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
         let now = ui.input(|i| i.time);
+        if self.session.poll() {
+            self.after(&[]);
+            ui.ctx().request_repaint();
+        }
+        if let Some(notice) = self.session.take_notice() {
+            self.status = notice;
+        }
+        if !self.session.drives_computers() {
+            // Online: the server's pushes arrive between frames.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
         if self.computer_turns(now) {
             ui.ctx().request_repaint();
         } else if self.computer_to_act() && !self.paused && self.pass_to.is_none() {
@@ -429,7 +446,7 @@ impl GameScreen {
             if ui.button("Start screen").clicked() {
                 exit = Some(GameExit::ToStart);
             }
-            if self.replay.is_none() {
+            if self.replay.is_none() && self.session.can_save() {
                 ui.separator();
                 let l = ui.label("Save as");
                 ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(120.0))
@@ -580,6 +597,7 @@ pub enum Screen {
     Start,
     Game(Box<GameScreen>),
     Editor(Box<crate::EditorApp>),
+    Online(Box<online::OnlineScreen>),
 }
 
 /// The whole app: the start screen, a game, a replay, or the editor.
@@ -658,6 +676,14 @@ impl PlayApp {
                     None => {}
                 }
             }
+            Screen::Online(o) => match o.ui(ui, &self.variants_root) {
+                Some(online::OnlineExit::Back) => self.screen = Screen::Start,
+                Some(online::OnlineExit::Play(session, seats, dir)) => {
+                    let g = GameScreen::new(session, seats, dir, None, 1);
+                    self.screen = Screen::Game(Box::new(g));
+                }
+                None => {}
+            },
             Screen::Editor(e) => {
                 let mut back = false;
                 egui::Panel::top("back-to-play").show(ui, |ui| {
@@ -721,7 +747,7 @@ fn game_over_screen(g: &mut GameScreen, ui: &mut egui::Ui) -> Option<GameExit> {
                     }
                 });
             ui.add_space(16.0);
-            if ui.button("Watch the replay").clicked() {
+            if g.session.can_save() && ui.button("Watch the replay").clicked() {
                 let save = g.session.save_file();
                 g.autosave = None;
                 g.replay = Some(Replay { save, step: 0 });
