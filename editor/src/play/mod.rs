@@ -263,6 +263,8 @@ impl GameScreen {
     }
 
     fn act_as(&mut self, player: PlayerId, action: &Action) {
+        // A remote session answers later, with the same history length.
+        self.actions_cache.borrow_mut().take();
         match self.session.apply(player, action) {
             Ok(events) => {
                 if self.is_human(player) {
@@ -275,6 +277,7 @@ impl GameScreen {
     }
 
     fn after(&mut self, events: &[Event]) {
+        self.actions_cache.borrow_mut().take();
         if events
             .iter()
             .any(|e| matches!(e, Event::TurnBegins { .. } | Event::GameOver { .. }))
