@@ -79,17 +79,6 @@ impl RemoteSession {
         &self.state.game
     }
 
-    pub fn chat(&self) -> &[(String, String)] {
-        &self.chat
-    }
-
-    /// Sends a chat line.
-    pub fn say(&mut self, text: &str) {
-        self.conn.send(Request::Chat {
-            text: text.to_string(),
-        });
-    }
-
     fn my_turn(state: &GameState) -> bool {
         state.seat.is_some_and(|s| state.to_act.contains(&s))
     }
@@ -163,14 +152,21 @@ impl GameSession for RemoteSession {
         })
     }
 
-    // The strike preview needs the battle engine, which stays on the
-    // server; the battle screen shows the strike without it.
-    fn strike_report(&self, _unit: UnitId, _target: UnitId) -> Option<StrikeReport> {
-        None
+    /// The server sends the preview of each strike the seat may make.
+    fn strike_report(&self, unit: UnitId, target: UnitId) -> Option<StrikeReport> {
+        self.state
+            .strikes
+            .iter()
+            .find(|(u, t, _)| (*u, *t) == (unit, target))
+            .map(|(_, _, r)| r.clone())
     }
 
-    fn line_of_sight(&self, _unit: UnitId, _target: UnitId) -> Option<SightReport> {
-        None
+    fn line_of_sight(&self, unit: UnitId, target: UnitId) -> Option<SightReport> {
+        self.state
+            .sights
+            .iter()
+            .find(|(u, t, _)| (*u, *t) == (unit, target))
+            .map(|(_, _, r)| r.clone())
     }
 
     /// Where `unit` may move: the moves among the seat's legal actions.
@@ -269,5 +265,15 @@ impl GameSession for RemoteSession {
 
     fn take_notice(&mut self) -> Option<String> {
         self.notice.take()
+    }
+
+    fn chat(&self) -> Option<&[(String, String)]> {
+        Some(&self.chat)
+    }
+
+    fn say(&mut self, text: &str) {
+        self.conn.send(Request::Chat {
+            text: text.to_string(),
+        });
     }
 }

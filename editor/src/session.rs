@@ -78,6 +78,12 @@ pub trait GameSession {
     fn take_notice(&mut self) -> Option<String> {
         None
     }
+    /// The game's chat so far, (user, line), where it has one (online).
+    fn chat(&self) -> Option<&[(String, String)]> {
+        None
+    }
+    /// Sends a chat line (online).
+    fn say(&mut self, _text: &str) {}
 }
 
 /// The engine in this process.

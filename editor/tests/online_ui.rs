@@ -150,5 +150,12 @@ fn log_in_see_the_lobby_create_a_game_and_play() {
         g.session.history_len() > acted,
         "the computer seat played too"
     );
+    // Chat: a line typed and sent comes back from the server.
+    type_into(&mut h, "Say", "good game");
+    h.get_by_label("Send").click();
+    assert!(
+        until(&mut h, |h| h.query_by_label("ann: good game").is_some()),
+        "the chat line did not come back"
+    );
     rt.block_on(server.stop());
 }

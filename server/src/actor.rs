@@ -104,6 +104,7 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
     let poll = shared.config.poll;
     let mut version = 0u64;
     let mut last_tick = Instant::now();
+    let mut idle_since = Instant::now();
     tick(&shared, &mut live);
     loop {
         if shared.stopping() {
@@ -111,6 +112,21 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
                 let _ = shared.rt.block_on(shared.db.release(&id, &shared.instance));
             }
             break;
+        }
+        // Nobody watches here (the map's handle holds the only receiver)
+        // and no computer may have to play: the actor ends; a watch starts
+        // it again, and the sweeper when a computer has to play.
+        if changed.receiver_count() > 1 {
+            idle_since = Instant::now();
+        } else if idle_since.elapsed() > shared.config.idle && !needs_driving(&live) {
+            shared.forget(&id);
+            if live.leased_until.is_some() {
+                let _ = shared.rt.block_on(shared.db.release(&id, &shared.instance));
+            }
+            while let Ok(cmd) = rx.try_recv() {
+                refuse(cmd, "the game was closed on this server: watch it again");
+            }
+            return;
         }
         let changed_before = (
             live.game.history.len(),
@@ -301,7 +317,6 @@ fn snapshot(
         event_count: live.log.len(),
         view: view(game, me),
         to_act: game.to_act(),
-        legal,
         events: live
             .log
             .iter()
@@ -313,7 +328,40 @@ fn snapshot(
         battle: battle(game, me),
         chat: live.chat.iter().skip(chat_from).cloned().collect(),
         chat_count: live.chat.len(),
+        strikes: previews(game, &legal, false)
+            .into_iter()
+            .filter_map(|(u, t)| Some((u, t, game.battle()?.strike_report(u, t).ok()?)))
+            .collect(),
+        sights: previews(game, &legal, true)
+            .into_iter()
+            .filter_map(|(u, t)| Some((u, t, game.battle()?.line_of_sight(u, t).ok()?)))
+            .collect(),
+        legal,
     }
+}
+
+/// The (striker, target) pairs of the strikes (or rangestrikes) among a
+/// seat's legal actions. A battle hides nothing: the previews tell the
+/// seat no more than the battleland shows.
+fn previews(game: &Game, legal: &[Action], ranged: bool) -> Vec<(u8, u8)> {
+    if game.battle().is_none() {
+        return Vec::new();
+    }
+    let mut pairs: Vec<(u8, u8)> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Battle {
+                battle: titan_core::battle::Action::Strike { unit, target, .. },
+            } if !ranged => Some((*unit, *target)),
+            Action::Battle {
+                battle: titan_core::battle::Action::Rangestrike { unit, target },
+            } if ranged => Some((*unit, *target)),
+            _ => None,
+        })
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
 }
 
 /// The battle for an engaged player, as the game window's local session
@@ -518,6 +566,13 @@ fn drive(shared: &Shared, live: &mut Live) {
             return;
         }
     }
+}
+
+/// Whether a computer may have to play in this game: it is running and has
+/// a computer seat or a timeout for absent players.
+fn needs_driving(live: &Live) -> bool {
+    live.row.status == db::RUNNING
+        && (live.row.timeout_secs > 0 || live.seats.iter().any(|s| s.kind == "computer"))
 }
 
 /// The level of the computer playing `seat` now, if one does: a computer

@@ -19,6 +19,16 @@ pub fn new_token() -> String {
     random_hex(32)
 }
 
+/// What the database keeps of a token: its hash, so that a copy of the
+/// database does not log anyone in.
+pub fn token_hash(token: &str) -> String {
+    use blake2::Digest;
+    blake2::Blake2b512::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// The password's argon2 hash (PHC string, with its salt).
 pub fn hash_password(password: &str) -> Result<String, String> {
     let mut salt = [0u8; 16];
@@ -85,5 +95,9 @@ mod tests {
         assert!(check_name("Computer 2").is_err());
         assert!(check_name(&"x".repeat(33)).is_err());
         assert!(check_password("12345").is_err());
+        let t = new_token();
+        assert_eq!(t.len(), 64);
+        assert_eq!(token_hash(&t), token_hash(&t));
+        assert_ne!(token_hash(&t), t);
     }
 }

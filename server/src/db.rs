@@ -132,9 +132,10 @@ impl Db {
         Ok(row.map(|r| r.get::<String, _>(0)))
     }
 
+    /// Stores a session token (hashed).
     pub async fn add_token(&self, token: &str, user: &str) -> DbResult<()> {
         sqlx::query("INSERT INTO tokens (token, user_name, created) VALUES ($1, $2, $3)")
-            .bind(token)
+            .bind(crate::auth::token_hash(token))
             .bind(user)
             .bind(now_ms())
             .execute(&self.pool)
@@ -144,7 +145,7 @@ impl Db {
 
     pub async fn token_user(&self, token: &str) -> DbResult<Option<String>> {
         let row = sqlx::query("SELECT user_name FROM tokens WHERE token = $1")
-            .bind(token)
+            .bind(crate::auth::token_hash(token))
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.map(|r| r.get::<String, _>(0)))
@@ -467,10 +468,13 @@ impl Db {
         Ok(())
     }
 
-    /// Running games whose lease is free or expired, or held by `owner`.
+    /// Running games a computer may have to play in (a computer seat, or a
+    /// timeout for absent players) whose lease is free or expired, or held
+    /// by `owner`.
     pub async fn games_to_drive(&self, owner: &str) -> DbResult<Vec<String>> {
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE status = $1 AND (lease_owner = $2 OR lease_owner IS NULL OR lease_until < $3)",
+            "SELECT id FROM games WHERE status = $1 AND (lease_owner = $2 OR lease_owner IS NULL OR lease_until < $3) \
+             AND (timeout_secs > 0 OR id IN (SELECT game_id FROM seats WHERE kind = 'computer'))",
         )
         .bind(RUNNING)
         .bind(owner)

@@ -55,6 +55,9 @@ pub struct Config {
     pub rate_per_account: u32,
     /// The seed of every new game, for tests (None: a random one each).
     pub seed: Option<u64>,
+    /// How long a game nobody watches on this instance, and that needs no
+    /// computer player, stays live.
+    pub idle: Duration,
 }
 
 impl Config {
@@ -76,6 +79,7 @@ impl Config {
             rate_per_connection: 100,
             rate_per_account: 200,
             seed: None,
+            idle: Duration::from_secs(60),
         }
     }
 }

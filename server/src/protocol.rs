@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use titan_core::battle::{BattleSide, BattleView};
+use titan_core::battle::{BattleSide, BattleView, SightReport, StrikeReport, UnitId};
 use titan_core::game::view::PlayerView;
 use titan_core::game::{Action, BattleRequest, Event, PlayerId};
 
@@ -139,6 +139,13 @@ pub struct GameState {
     /// Chat lines not pushed before: (user, text).
     pub chat: Vec<(String, String)>,
     pub chat_count: usize,
+    /// For each strike among `legal`: (striker, target, strike number and
+    /// dice), the preview the battle screen shows.
+    #[serde(default)]
+    pub strikes: Vec<(UnitId, UnitId, StrikeReport)>,
+    /// For each rangestrike among `legal`: (striker, target, line of sight).
+    #[serde(default)]
+    pub sights: Vec<(UnitId, UnitId, SightReport)>,
 }
 
 /// What the server sends: a response to a request, or a push.

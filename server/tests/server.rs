@@ -545,3 +545,66 @@ fn two_instances_on_postgres() {
         two_instances(&db);
     }
 }
+
+/// A game nobody watches and no computer plays leaves memory after the
+/// idle time; watching it again replays it from the log where it was.
+#[test]
+fn an_unwatched_game_is_unloaded_and_comes_back() {
+    let (_dir, db) = sqlite();
+    let mut cfg = config(&db);
+    cfg.idle = Duration::from_millis(200);
+    let server = TestServer::start(cfg);
+    let mut ann = Client::connect(&server.addr).unwrap();
+    ann.sign_in("ann", "ann-password").unwrap();
+    let id = ann
+        .request(&Request::Create {
+            variant: "titan".into(),
+            options: Default::default(),
+            seats: vec!["human".into(), "human".into()],
+            timeout_secs: 0,
+        })
+        .unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut bob = Client::connect(&server.addr).unwrap();
+    bob.sign_in("bob", "bob-password").unwrap();
+    bob.request(&Request::Join {
+        game: id.clone(),
+        seat: None,
+    })
+    .unwrap();
+    let watch = |c: &mut Client| {
+        c.request(&Request::Watch {
+            game: id.clone(),
+            events_from: 0,
+        })
+        .unwrap();
+        c.next_state(Duration::from_secs(5)).unwrap().unwrap()
+    };
+    let mut clients = [ann, bob];
+    let states: Vec<GameState> = clients.iter_mut().map(&watch).collect();
+    let mover = states
+        .iter()
+        .position(|s| s.to_act.contains(&s.seat.unwrap()))
+        .unwrap();
+    clients[mover]
+        .request(&Request::Act {
+            action: serde_json::to_value(move_of(&states[mover])).unwrap(),
+            expect: states[mover].actions,
+        })
+        .unwrap();
+    let shared = server.server.as_ref().unwrap().shared.clone();
+    assert!(shared.is_live(&id));
+    drop(clients);
+    let since = std::time::Instant::now();
+    while shared.is_live(&id) {
+        assert!(since.elapsed() < Duration::from_secs(10), "never unloaded");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut ann = Client::connect(&server.addr).unwrap();
+    ann.sign_in("ann", "ann-password").unwrap();
+    let back = watch(&mut ann);
+    assert_eq!(back.actions, 1, "back where it was");
+    server.stop();
+}

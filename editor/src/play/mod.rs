@@ -108,6 +108,8 @@ pub struct GameScreen {
     /// The name typed for "Save".
     pub save_name: String,
     pub show_menu: bool,
+    /// The chat line being typed (online games).
+    pub chat_line: String,
     /// The viewer's legal actions, kept until the game or the viewer
     /// changes (a split phase offers many; a frame asks several times).
     actions_cache: std::cell::RefCell<Option<(usize, PlayerId, Vec<Action>)>>,
@@ -146,6 +148,7 @@ impl GameScreen {
             status: String::new(),
             save_name: String::new(),
             show_menu: false,
+            chat_line: String::new(),
             actions_cache: std::cell::RefCell::new(None),
         };
         let humans = g.humans();
@@ -555,6 +558,10 @@ impl GameScreen {
         let view = self.view();
         let land_of = |m: Marker| view.legions.iter().find(|l| l.marker == m).map(|l| l.land);
         let lines = words.log_lines(&events, &land_of);
+        if let Some(chat) = self.session.chat() {
+            let chat = chat.to_vec();
+            self.chat_panel(ui, &chat);
+        }
         ui.heading("Log");
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
@@ -564,6 +571,27 @@ impl GameScreen {
                     ui.label(line);
                 }
             });
+    }
+}
+
+impl GameScreen {
+    /// The chat of an online game: its last lines and a line to send.
+    fn chat_panel(&mut self, ui: &mut egui::Ui, chat: &[(String, String)]) {
+        ui.heading("Chat");
+        for (user, line) in chat.iter().rev().take(4).rev() {
+            ui.label(format!("{user}: {line}"));
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("Say");
+            let edit = ui
+                .add(egui::TextEdit::singleline(&mut self.chat_line).desired_width(300.0))
+                .labelled_by(l.id);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Send").clicked() || enter) && !self.chat_line.trim().is_empty() {
+                let line = std::mem::take(&mut self.chat_line);
+                self.session.say(line.trim());
+            }
+        });
     }
 }
 
