@@ -215,3 +215,57 @@ fn a_killed_server_restarted_resumes_every_game() {
         }
     }
 }
+
+/// `titan bot` as a user runs it: one creates a game and prints its id, the
+/// other joins it; both play to the end and say so.
+#[test]
+fn two_titan_bots_play_a_game_on_titan_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("s.sqlite").display()
+    );
+    let (_server, addr) = serve("127.0.0.1:0", &db);
+    let bot = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_titan"))
+            .args(["bot", "--server", &addr])
+            .args(args)
+            .current_dir(common::root())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut creator = bot(&[
+        "--user",
+        "ann",
+        "--password",
+        "secret1",
+        "--create",
+        "titan",
+        "--seats",
+        "2",
+    ]);
+    let mut out = BufReader::new(creator.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    let game: serde_json::Value = serde_json::from_str(&first).unwrap();
+    let id = game["game"].as_str().unwrap().to_string();
+    let joiner = bot(&["--user", "bob", "--password", "secret2", "--join", &id])
+        .wait_with_output()
+        .unwrap();
+    assert!(joiner.status.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    assert!(creator.wait().unwrap().success());
+    for line in [
+        rest.trim(),
+        String::from_utf8_lossy(&joiner.stdout)
+            .lines()
+            .last()
+            .unwrap(),
+    ] {
+        let report: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(report["game"], serde_json::json!(id));
+        assert_eq!(report["finished"], serde_json::json!(true), "{line}");
+    }
+}
