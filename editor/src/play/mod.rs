@@ -461,7 +461,8 @@ impl GameScreen {
                     exit = Some(GameExit::Save(self.save_name.trim().to_string()));
                 }
                 ui.separator();
-                let computers = self.seats.iter().any(|s| s.computer);
+                let computers =
+                    self.session.drives_computers() && self.seats.iter().any(|s| s.computer);
                 if computers {
                     // egui's number box inside a slider cannot be named for
                     // screen readers: the value is a label instead.
