@@ -100,10 +100,11 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>) {
         let out: Vec<Message> = tokio::select! {
             msg = stream.next() => match msg {
                 Some(Ok(WsMessage::Text(text))) => {
-                    let (reply, ok) = conn.request(text.as_str()).await;
+                    let (reply, ok, watched) = conn.request(text.as_str()).await;
                     refused = if ok { 0 } else { refused + 1 };
                     let mut out = vec![reply];
-                    if ok && conn.watching.is_some() && text.contains("\"watch\"") {
+                    if watched {
+                        // The state follows the answer to a watch.
                         out.extend(conn.push().await);
                     }
                     out
@@ -164,13 +165,15 @@ fn error(id: Value, message: impl Into<String>) -> Message {
 }
 
 impl Conn {
-    /// Answers one request; the bool says whether it was accepted.
-    async fn request(&mut self, text: &str) -> (Message, bool) {
+    /// Answers one request: the answer, whether it was accepted, and
+    /// whether it was an accepted watch.
+    async fn request(&mut self, text: &str) -> (Message, bool, bool) {
         let mut value: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(e) => {
                 return (
                     error(Value::Null, format!("the message is not JSON: {e}")),
+                    false,
                     false,
                 );
             }
@@ -180,7 +183,7 @@ impl Conn {
             .and_then(|m| m.remove("id"))
             .unwrap_or(Value::Null);
         if !self.bucket.take(self.shared.config.rate_per_connection) {
-            return (error(id, "too many requests: slow down"), false);
+            return (error(id, "too many requests: slow down"), false, false);
         }
         if let Some(user) = &self.user {
             let rate = self.shared.config.rate_per_account;
@@ -193,16 +196,18 @@ impl Conn {
                 return (
                     error(id, "too many requests from this account: slow down"),
                     false,
+                    false,
                 );
             }
         }
         let request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
-            Err(e) => return (error(id, format!("not a request: {e}")), false),
+            Err(e) => return (error(id, format!("not a request: {e}")), false, false),
         };
+        let watch = matches!(request, Request::Watch { .. });
         match self.dispatch(request).await {
-            Ok(result) => (Message::Ok { id, result }, true),
-            Err(message) => (error(id, message), false),
+            Ok(result) => (Message::Ok { id, result }, true, watch),
+            Err(message) => (error(id, message), false, false),
         }
     }
 
