@@ -6,6 +6,7 @@
 mod check;
 mod edit;
 mod engine;
+mod online;
 mod play;
 mod rules_battle;
 mod rules_masterboard;
@@ -95,6 +96,24 @@ enum Command {
     /// battleland, fought N times by computer players; prints who wins
     /// (with 95% intervals), time losses, survivors and points.
     Odds(tournament::OddsArgs),
+    /// Run the game server: accounts, a lobby and online games over
+    /// WebSockets, stored in SQLite (the default) or PostgreSQL. See
+    /// docs/online.md.
+    Serve {
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:7860")]
+        listen: std::net::SocketAddr,
+        /// A database URL (`postgres://...` or `sqlite://FILE?mode=rwc`).
+        /// Default: a SQLite file in the user's data folder.
+        #[arg(long, value_name = "URL")]
+        database: Option<String>,
+        /// How long a game's lease lasts (seconds): another instance takes
+        /// over the games of one that died this long after.
+        #[arg(long, value_name = "SECS", default_value_t = 15)]
+        lease: u64,
+    },
+    /// Play a seat of an online game with a computer player.
+    Bot(online::BotArgs),
     /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
@@ -140,6 +159,12 @@ fn main() -> ExitCode {
         Command::Simulate { what } => simulate::run(what),
         Command::Tournament(t) => tournament::run_tournament(t),
         Command::Odds(o) => tournament::run_odds(o),
+        Command::Serve {
+            listen,
+            database,
+            lease,
+        } => online::serve(listen, database, lease),
+        Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),

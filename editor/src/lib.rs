@@ -26,6 +26,7 @@ pub mod draw;
 pub mod patch;
 pub mod play;
 pub mod project;
+pub mod remote;
 pub mod session;
 pub mod watch;
 pub mod words;

@@ -3,8 +3,8 @@
 //! The screens ask a session only what one seat may know (its view, its legal
 //! actions, the events it may see, the battle being fought, which is open to
 //! the engaged players) and send it actions. [`LocalSession`] runs the engine
-//! in the same process; a session over the network would implement the same
-//! trait without the screens changing.
+//! in the same process; [`crate::remote::RemoteSession`] plays a seat of a
+//! game on a server through the same trait.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -62,7 +62,33 @@ pub trait GameSession {
     fn history_len(&self) -> usize;
     /// What `player` may know now, for a computer player on this seat
     /// (None where the session cannot say: the seat then plays at random).
-    fn observe(&self, player: PlayerId) -> Option<titan_core::ai::Observation>;
+    fn observe(&self, _player: PlayerId) -> Option<titan_core::ai::Observation> {
+        None
+    }
+    /// Takes in what arrived since the last frame (a session over the
+    /// network); whether anything changed.
+    fn poll(&mut self) -> bool {
+        false
+    }
+    /// Whether the app plays the computer seats (a server plays its own).
+    fn drives_computers(&self) -> bool {
+        true
+    }
+    /// Whether the game can be saved here (an online game is the server's).
+    fn can_save(&self) -> bool {
+        true
+    }
+    /// A message for the player that arrived since the last frame (a
+    /// refusal, "your turn", a lost connection).
+    fn take_notice(&mut self) -> Option<String> {
+        None
+    }
+    /// The game's chat so far, (user, line), where it has one (online).
+    fn chat(&self) -> Option<&[(String, String)]> {
+        None
+    }
+    /// Sends a chat line (online).
+    fn say(&mut self, _text: &str) {}
 }
 
 /// The engine in this process.
@@ -150,11 +176,7 @@ pub fn write_save(path: &Path, save: &SaveFile) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Whether `player` may see `event`: characters revealed to one player are
-/// that player's alone.
-pub fn event_seen_by(event: &Event, player: PlayerId) -> bool {
-    !matches!(event, Event::Revealed { to: Some(to), .. } if *to != player)
-}
+pub use titan_core::game::view::event_seen_by;
 
 impl GameSession for LocalSession {
     fn variant(&self) -> &Arc<Variant> {

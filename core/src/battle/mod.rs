@@ -154,7 +154,7 @@ pub struct BattleResult {
 pub type UnitId = u8;
 
 /// Where a character is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     /// Not yet brought onto the battleland.
     Waiting,
@@ -168,7 +168,7 @@ fn ser_hex<S: serde::Serializer>(h: &HexId, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// How a character left the battle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Fate {
     Slain,
     /// Not brought on in its side's first maneuver (Law of the Battlelands 25.D).
@@ -224,7 +224,7 @@ pub enum Phase {
 }
 
 /// Hits waiting to be carried over to another enemy in contact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Carry {
     pub striker: UnitId,
     pub hits: u8,
@@ -393,7 +393,7 @@ fn refuse<T>(msg: impl Into<String>) -> Result<T, BattleError> {
 
 /// Summoning: the window opens after the first strike phase that slays a
 /// defender character and lasts the attacker's next maneuver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SummonState {
     NotYet,
     Open,
@@ -492,7 +492,7 @@ impl std::fmt::Debug for Battle<'_> {
 
 /// What [`Battle::view`] shows a player: everything on the battleland (a
 /// battle has no hidden information), and whose move it is.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct BattleView {
     pub you: BattleSide,
     pub battleland: String,
@@ -510,7 +510,7 @@ pub struct BattleView {
     pub vars: Vec<crate::vars::VarEntry>,
 }
 
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct UnitView {
     pub id: UnitId,
     pub character: String,
@@ -938,7 +938,7 @@ struct SightInfo {
 }
 
 /// What `titan rules los` prints.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SightReport {
     pub range: u8,
     pub path: Vec<String>,
@@ -952,7 +952,7 @@ pub struct SightReport {
 }
 
 /// What `titan rules strike` prints.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct StrikeReport {
     pub contact: bool,
     pub strike_number: u8,
@@ -960,7 +960,7 @@ pub struct StrikeReport {
     pub carry_over: Vec<CarryReport>,
 }
 
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CarryReport {
     pub character: String,
     pub hex: String,

@@ -7,12 +7,12 @@
 //! an engagement (to the engaged players). A proposed agreement names
 //! characters of both engaged legions: only the engaged players see it.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Engagement, EngagementStep, Game, Legion, Outcome, Phase, PlayerId};
 use crate::model::{CharacterId, LandId};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayerView {
     pub me: PlayerId,
     pub turn: u32,
@@ -31,7 +31,7 @@ pub struct PlayerView {
     pub vars: Vec<crate::vars::VarEntry>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayerSummary {
     pub name: String,
     pub score: u32,
@@ -41,7 +41,7 @@ pub struct PlayerSummary {
     pub markers_left: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegionView {
     pub marker: super::Marker,
     pub owner: PlayerId,
@@ -122,4 +122,11 @@ pub fn var_owner(game: &Game, target: &crate::vars::VarTarget) -> Option<PlayerI
         }
         VarTarget::Game | VarTarget::Land(_) | VarTarget::Unit(_) => None,
     }
+}
+
+/// Whether `player` may see `event`: characters revealed to one player are
+/// that player's alone. Every event that leaves the engine for a player (the
+/// game window, the game server) passes this.
+pub fn event_seen_by(event: &super::Event, player: PlayerId) -> bool {
+    !matches!(event, super::Event::Revealed { to: Some(to), .. } if *to != player)
 }

@@ -9,6 +9,7 @@
 
 mod battle;
 mod board;
+pub mod online;
 mod start;
 
 use std::path::{Path, PathBuf};
@@ -141,6 +142,8 @@ pub struct GameScreen {
     /// The name typed for "Save".
     pub save_name: String,
     pub show_menu: bool,
+    /// The chat line being typed (online games).
+    pub chat_line: String,
     /// The viewer's legal actions, kept until the game or the viewer
     /// changes (a split phase offers many; a frame asks several times).
     actions_cache: std::cell::RefCell<Option<(usize, PlayerId, Vec<Action>)>>,
@@ -181,6 +184,7 @@ impl GameScreen {
             status: String::new(),
             save_name: String::new(),
             show_menu: false,
+            chat_line: String::new(),
             actions_cache: std::cell::RefCell::new(None),
         };
         let humans = g.humans();
@@ -298,6 +302,8 @@ impl GameScreen {
     }
 
     fn act_as(&mut self, player: PlayerId, action: &Action) {
+        // A remote session answers later, with the same history length.
+        self.actions_cache.borrow_mut().take();
         match self.session.apply(player, action) {
             Ok(events) => {
                 if self.is_human(player) {
@@ -310,6 +316,7 @@ impl GameScreen {
     }
 
     fn after(&mut self, events: &[Event]) {
+        self.actions_cache.borrow_mut().take();
         if events
             .iter()
             .any(|e| matches!(e, Event::TurnBegins { .. } | Event::GameOver { .. }))
@@ -352,7 +359,11 @@ impl GameScreen {
     /// Lets the computer seats act: one action when its time has come, or a
     /// batch at full speed. Returns whether anything was done.
     pub fn computer_turns(&mut self, now: f64) -> bool {
-        if self.paused || self.pass_to.is_some() || self.replay.is_some() {
+        if self.paused
+            || self.pass_to.is_some()
+            || self.replay.is_some()
+            || !self.session.drives_computers()
+        {
             return false;
         }
         let batch = if self.pace <= 0.0 { INSTANT_BATCH } else { 1 };
@@ -408,7 +419,7 @@ impl GameScreen {
 
     /// Whether a computer seat has something to do.
     pub fn computer_to_act(&self) -> bool {
-        self.session.to_act().iter().any(|p| !self.is_human(*p))
+        self.session.drives_computers() && self.session.to_act().iter().any(|p| !self.is_human(*p))
     }
 
     /// Shows the replay at `step` actions.
@@ -431,6 +442,18 @@ impl GameScreen {
     /// Draws the game.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
         let now = ui.input(|i| i.time);
+        if self.session.poll() {
+            self.after(&[]);
+            ui.ctx().request_repaint();
+        }
+        if let Some(notice) = self.session.take_notice() {
+            self.status = notice;
+        }
+        if !self.session.drives_computers() {
+            // Online: the server's pushes arrive between frames.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
         if self.computer_turns(now) {
             ui.ctx().request_repaint();
         } else if self.computer_to_act() && !self.paused && self.pass_to.is_none() {
@@ -490,7 +513,7 @@ impl GameScreen {
             if ui.button("Start screen").clicked() {
                 exit = Some(GameExit::ToStart);
             }
-            if self.replay.is_none() {
+            if self.replay.is_none() && self.session.can_save() {
                 ui.separator();
                 let l = ui.label("Save as");
                 ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(120.0))
@@ -499,7 +522,8 @@ impl GameScreen {
                     exit = Some(GameExit::Save(self.save_name.trim().to_string()));
                 }
                 ui.separator();
-                let computers = self.seats.iter().any(|s| s.computer);
+                let computers =
+                    self.session.drives_computers() && self.seats.iter().any(|s| s.computer);
                 if computers {
                     // egui's number box inside a slider cannot be named for
                     // screen readers: the value is a label instead.
@@ -596,6 +620,10 @@ impl GameScreen {
         let view = self.view();
         let land_of = |m: Marker| view.legions.iter().find(|l| l.marker == m).map(|l| l.land);
         let lines = words.log_lines(&events, &land_of);
+        if let Some(chat) = self.session.chat() {
+            let chat = chat.to_vec();
+            self.chat_panel(ui, &chat);
+        }
         ui.heading("Log");
         egui::ScrollArea::vertical()
             .stick_to_bottom(true)
@@ -605,6 +633,27 @@ impl GameScreen {
                     ui.label(line);
                 }
             });
+    }
+}
+
+impl GameScreen {
+    /// The chat of an online game: its last lines and a line to send.
+    fn chat_panel(&mut self, ui: &mut egui::Ui, chat: &[(String, String)]) {
+        ui.heading("Chat");
+        for (user, line) in chat.iter().rev().take(4).rev() {
+            ui.label(format!("{user}: {line}"));
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("Say");
+            let edit = ui
+                .add(egui::TextEdit::singleline(&mut self.chat_line).desired_width(300.0))
+                .labelled_by(l.id);
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Send").clicked() || enter) && !self.chat_line.trim().is_empty() {
+                let line = std::mem::take(&mut self.chat_line);
+                self.session.say(line.trim());
+            }
+        });
     }
 }
 
@@ -641,6 +690,7 @@ pub enum Screen {
     Start,
     Game(Box<GameScreen>),
     Editor(Box<crate::EditorApp>),
+    Online(Box<online::OnlineScreen>),
 }
 
 /// The whole app: the start screen, a game, a replay, or the editor.
@@ -719,6 +769,14 @@ impl PlayApp {
                     None => {}
                 }
             }
+            Screen::Online(o) => match o.ui(ui, &self.variants_root) {
+                Some(online::OnlineExit::Back) => self.screen = Screen::Start,
+                Some(online::OnlineExit::Play(session, seats, dir)) => {
+                    let g = GameScreen::new(session, seats, dir, None, 1);
+                    self.screen = Screen::Game(Box::new(g));
+                }
+                None => {}
+            },
             Screen::Editor(e) => {
                 let mut back = false;
                 egui::Panel::top("back-to-play").show(ui, |ui| {
@@ -782,7 +840,7 @@ fn game_over_screen(g: &mut GameScreen, ui: &mut egui::Ui) -> Option<GameExit> {
                     }
                 });
             ui.add_space(16.0);
-            if ui.button("Watch the replay").clicked() {
+            if g.session.can_save() && ui.button("Watch the replay").clicked() {
                 let save = g.session.save_file();
                 g.autosave = None;
                 g.replay = Some(Replay { save, step: 0 });

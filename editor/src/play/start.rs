@@ -1,5 +1,6 @@
 //! The start screen: a new game (variant, rule options, seats, seed), the
-//! last game continued, a saved game loaded or replayed, the editor.
+//! last game continued, a saved game loaded or replayed, online play, the
+//! editor.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -433,6 +434,11 @@ impl PlayApp {
                     self.open_save(&s, true);
                 }
             });
+        }
+        ui.separator();
+        ui.heading("Online");
+        if ui.button("Play online").clicked() {
+            self.screen = Screen::Online(Box::default());
         }
         ui.separator();
         ui.heading("Edit");

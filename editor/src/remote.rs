@@ -1,0 +1,279 @@
+//! [`RemoteSession`]: a game on a server (`titan serve`), seen from one seat,
+//! behind the same [`GameSession`] as a local game.
+//!
+//! The connection runs on its own thread ([`Background`]); the screens read
+//! the last state the server pushed and never wait: an action is sent and
+//! its result (the next state, or a refusal) arrives in a later frame, taken
+//! in by [`GameSession::poll`]. A dropped connection is made again with the
+//! session token.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use titan_core::battle::{self, SightReport, StrikeReport, UnitId};
+use titan_core::battleland::HexId;
+use titan_core::game::save::{SaveFile, Start};
+use titan_core::game::view::PlayerView;
+use titan_core::game::{Action, Event, PlayerId};
+use titan_core::model::Variant;
+use titan_server::client::{Background, Report};
+use titan_server::protocol::{GameState, Request};
+
+use crate::session::{BattleInfo, GameSession};
+
+/// A seat (or a spectator's place) in a game on a server.
+pub struct RemoteSession {
+    conn: Background,
+    server: String,
+    token: String,
+    variant: Arc<Variant>,
+    state: GameState,
+    /// Every event pushed, with its index.
+    events: Vec<(usize, Event)>,
+    chat: Vec<(String, String)>,
+    /// The tag of the action sent and not yet answered.
+    pending: Option<u64>,
+    notice: Option<String>,
+    /// When the connection was lost (a new one is made a second later).
+    lost_at: Option<Instant>,
+}
+
+impl RemoteSession {
+    /// A session on the game of `first` (the first state pushed), whose
+    /// variant the app has loaded: the same id and version as the server's.
+    pub fn new(
+        conn: Background,
+        server: &str,
+        token: &str,
+        variant: Arc<Variant>,
+        first: GameState,
+    ) -> Result<RemoteSession, String> {
+        if variant.id != first.variant || variant.version != first.version {
+            return Err(format!(
+                "the server plays {} version {}, but this app has {} version {}",
+                first.variant, first.version, variant.id, variant.version
+            ));
+        }
+        let mut s = RemoteSession {
+            conn,
+            server: server.to_string(),
+            token: token.to_string(),
+            variant,
+            events: Vec::new(),
+            chat: Vec::new(),
+            pending: None,
+            notice: None,
+            lost_at: None,
+            state: first.clone(),
+        };
+        s.take(first);
+        Ok(s)
+    }
+
+    /// The seat this session plays (None: a spectator).
+    pub fn seat(&self) -> Option<PlayerId> {
+        self.state.seat
+    }
+
+    pub fn game_id(&self) -> &str {
+        &self.state.game
+    }
+
+    fn my_turn(state: &GameState) -> bool {
+        state.seat.is_some_and(|s| state.to_act.contains(&s))
+    }
+
+    fn take(&mut self, state: GameState) {
+        if Self::my_turn(&state) && !Self::my_turn(&self.state) {
+            self.notice = Some("Your turn".into());
+        }
+        let known = self.events.last().map_or(0, |(i, _)| i + 1);
+        self.events
+            .extend(state.events.iter().filter(|(i, _)| *i >= known).cloned());
+        // After a reconnect the server sends the chat again from its start.
+        let first = state.chat_count.saturating_sub(state.chat.len());
+        let skip = self.chat.len().saturating_sub(first);
+        self.chat.extend(state.chat.iter().skip(skip).cloned());
+        self.state = state;
+    }
+}
+
+impl GameSession for RemoteSession {
+    fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    /// The one view the server sends: this seat's (a spectator's for one).
+    fn view(&self, _player: PlayerId) -> PlayerView {
+        self.state.view.clone()
+    }
+
+    fn legal_actions(&self, player: PlayerId) -> Vec<Action> {
+        if self.pending.is_some() || self.state.seat != Some(player) {
+            return Vec::new();
+        }
+        self.state.legal.clone()
+    }
+
+    fn to_act(&self) -> Vec<PlayerId> {
+        self.state.to_act.clone()
+    }
+
+    /// Sends the action; the server's answer comes in a later frame.
+    fn apply(&mut self, player: PlayerId, action: &Action) -> Result<Vec<Event>, String> {
+        if self.state.seat != Some(player) {
+            return Err("online, you play only your own seat".into());
+        }
+        if self.pending.is_some() {
+            return Err("waiting for the server to answer the last action".into());
+        }
+        let action = serde_json::to_value(action).map_err(|e| e.to_string())?;
+        self.pending = Some(self.conn.send(Request::Act {
+            action,
+            expect: self.state.actions,
+        }));
+        Ok(Vec::new())
+    }
+
+    fn event_count(&self) -> usize {
+        self.state.event_count
+    }
+
+    fn events(&self, _player: PlayerId, from: usize) -> Vec<(usize, Event)> {
+        let start = self.events.partition_point(|(i, _)| *i < from);
+        self.events[start..].to_vec()
+    }
+
+    fn battle(&self, _player: PlayerId) -> Option<BattleInfo> {
+        self.state.battle.as_ref().map(|b| BattleInfo {
+            view: b.view.clone(),
+            request: b.request.clone(),
+            side: b.side,
+        })
+    }
+
+    /// The server sends the preview of each strike the seat may make.
+    fn strike_report(&self, unit: UnitId, target: UnitId) -> Option<StrikeReport> {
+        self.state
+            .strikes
+            .iter()
+            .find(|(u, t, _)| (*u, *t) == (unit, target))
+            .map(|(_, _, r)| r.clone())
+    }
+
+    fn line_of_sight(&self, unit: UnitId, target: UnitId) -> Option<SightReport> {
+        self.state
+            .sights
+            .iter()
+            .find(|(u, t, _)| (*u, *t) == (unit, target))
+            .map(|(_, _, r)| r.clone())
+    }
+
+    /// Where `unit` may move: the moves among the seat's legal actions.
+    fn reach(&self, unit: UnitId) -> Vec<HexId> {
+        self.state
+            .legal
+            .iter()
+            .filter_map(|a| match a {
+                Action::Battle {
+                    battle: battle::Action::Move { unit: u, to },
+                } if *u == unit => Some(*to),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Only what the seat knows: the players, no seed, no actions (the
+    /// server keeps the game; an online game is not saved locally).
+    fn save_file(&self) -> SaveFile {
+        SaveFile {
+            variant: self.variant.id.clone(),
+            version: self.variant.version.clone(),
+            options: Default::default(),
+            start: Start::New {
+                players: self
+                    .state
+                    .view
+                    .players
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .collect(),
+                seed: 0,
+            },
+            actions: Vec::new(),
+            state_hash: 0,
+        }
+    }
+
+    fn history_len(&self) -> usize {
+        self.state.actions
+    }
+
+    fn poll(&mut self) -> bool {
+        let mut changed = false;
+        for report in self.conn.poll() {
+            match report {
+                Report::State(s) if s.game == self.state.game => {
+                    self.take(*s);
+                    changed = true;
+                }
+                Report::State(_) => {}
+                Report::Answer { tag, result } => {
+                    if self.pending == Some(tag) {
+                        self.pending = None;
+                        changed = true;
+                    }
+                    if let Err(e) = result {
+                        self.notice = Some(format!("Refused: {e}"));
+                        changed = true;
+                    }
+                }
+                Report::Notice(n) => self.notice = Some(n),
+                Report::Closed(e) => {
+                    self.notice = Some(format!("{e}: connecting again"));
+                    self.lost_at = Some(Instant::now());
+                    self.pending = None;
+                    changed = true;
+                }
+            }
+        }
+        if self
+            .lost_at
+            .is_some_and(|t| t.elapsed() > Duration::from_secs(1))
+        {
+            // Again, with the token: the same seat, the events not seen.
+            self.lost_at = None;
+            self.conn = Background::connect(&self.server);
+            self.conn.send(Request::Token {
+                token: self.token.clone(),
+            });
+            self.conn.send(Request::Watch {
+                game: self.state.game.clone(),
+                events_from: self.state.event_count,
+            });
+        }
+        changed
+    }
+
+    fn drives_computers(&self) -> bool {
+        false
+    }
+
+    fn can_save(&self) -> bool {
+        false
+    }
+
+    fn take_notice(&mut self) -> Option<String> {
+        self.notice.take()
+    }
+
+    fn chat(&self) -> Option<&[(String, String)]> {
+        Some(&self.chat)
+    }
+
+    fn say(&mut self, text: &str) {
+        self.conn.send(Request::Chat {
+            text: text.to_string(),
+        });
+    }
+}

@@ -1,0 +1,153 @@
+//! The load test (issue 16, "Checks"): one server instance on loopback,
+//! `N` concurrent games (default 200) of two bot clients each, to their end.
+//! Reports actions per second, p50 and p99 latency per action (send to
+//! answer), the process's peak memory, and checks that every game finished
+//! with a log that replays to the end its players saw.
+//!
+//! ```sh
+//! cargo run --release -p titan-server --example load -- 200
+//! ```
+//!
+//! Bounded: loopback only, a fixed number of games, each bot gives up after
+//! a minute without progress.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use titan_core::game::view::view;
+use titan_core::game::{Action, Game, PlayerId};
+use titan_server::bot::{self, BotConfig, BotGame, BotReport};
+use titan_server::db::Db;
+
+fn peak_memory_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+fn main() {
+    let games: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(200);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let db = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("load.sqlite").display()
+    );
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let mut config = titan_server::Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        db.clone(),
+        root.join("variants"),
+    );
+    // Every bot is one connection and one account: the limits are for
+    // people; the load test measures the server.
+    config.rate_per_connection = 10_000;
+    config.rate_per_account = 10_000;
+    let server = rt
+        .block_on(titan_server::start(config))
+        .expect("the server");
+    let addr = server.addr.to_string();
+    println!("{games} games of two bots on {addr}");
+
+    let started = Instant::now();
+    let mut threads = Vec::new();
+    for i in 0..games {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let cfg = |user: String, game| BotConfig {
+            server: addr.clone(),
+            password: format!("{user}-password"),
+            user,
+            game,
+            level: "random".into(),
+            patience: Duration::from_secs(60),
+            max_actions: None,
+            stop_at: None,
+            record: false,
+        };
+        let a = cfg(
+            format!("load-a{i}"),
+            BotGame::Create {
+                variant: "titan".into(),
+                seats: 2,
+            },
+        );
+        threads.push(std::thread::spawn(move || {
+            bot::run(&a, |g| {
+                let _ = tx.send(g.to_string());
+            })
+        }));
+        let id = rx.recv_timeout(Duration::from_secs(60)).expect("a game id");
+        let b = cfg(format!("load-b{i}"), BotGame::Join { game: id });
+        threads.push(std::thread::spawn(move || bot::run(&b, |_| {})));
+    }
+    let reports: Vec<BotReport> = threads
+        .into_iter()
+        .map(|t| t.join().expect("a bot thread").expect("a bot's game"))
+        .collect();
+    let elapsed = started.elapsed();
+
+    let mut latencies: Vec<Duration> = reports.iter().flat_map(|r| r.latencies.clone()).collect();
+    latencies.sort();
+    let pct = |p: f64| latencies[((latencies.len() - 1) as f64 * p) as usize];
+    let actions: usize = reports.iter().map(|r| r.actions).sum();
+    println!(
+        "{actions} actions in {:.1} s: {:.0} actions per second; latency p50 {:.1} ms, p99 {:.1} ms; peak memory {:.0} MiB",
+        elapsed.as_secs_f64(),
+        actions as f64 / elapsed.as_secs_f64(),
+        pct(0.5).as_secs_f64() * 1000.0,
+        pct(0.99).as_secs_f64() * 1000.0,
+        peak_memory_mib()
+    );
+
+    // Every game finished, and its log replays to the view its players saw.
+    let variant = Arc::new(
+        titan_core::load(
+            &root.join("variants/titan"),
+            &titan_core::LoadOptions {
+                search_paths: vec![root.join("variants")],
+                shared_scripts: Some(root.join("scripts")),
+            },
+        )
+        .expect("titan loads"),
+    );
+    let store = rt.block_on(Db::connect(&db)).expect("the database");
+    let mut checked = 0;
+    for r in &reports {
+        assert!(r.finished, "game {} did not finish", r.game);
+        let (row, log) = rt.block_on(async {
+            (
+                store.game(&r.game).await.unwrap().unwrap(),
+                store.actions(&r.game, 0).await.unwrap(),
+            )
+        });
+        let players: Vec<String> = serde_json::from_str(&row.players).unwrap();
+        let options = serde_json::from_str(&row.options).unwrap();
+        let (mut game, _) = Game::new(variant.clone(), options, &players, row.seed).unwrap();
+        for (p, text) in log {
+            let a: Action = serde_json::from_str(&text).unwrap();
+            game.apply(PlayerId(p), &a).expect("the log replays");
+        }
+        let last = r.last.as_ref().expect("a last state");
+        assert_eq!(
+            view(&game, PlayerId(r.seat)),
+            last.view,
+            "game {}: the replay ends elsewhere",
+            r.game
+        );
+        checked += 1;
+    }
+    println!("{checked} bots' games finished and replay to the end they saw");
+    rt.block_on(server.stop());
+}

@@ -1,0 +1,596 @@
+//! One live game: an actor on its own OS thread, the only owner of the
+//! engine's `Game` (which is not `Send`), fed by a channel.
+//!
+//! Every change goes through the database first in order: an action is
+//! applied, then stored at the next index of the log, whose primary key lets
+//! only one writer store each index. A writer that loses (another instance
+//! stored first) rebuilds its game from the log, so a game is never forked.
+//! The instance holding the game's lease also plays its computer seats and
+//! the seats of absent players past the creator's timeout.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use titan_core::battle::BattleSide;
+use titan_core::format::OptionValue;
+use titan_core::game::view::{event_seen_by, view};
+use titan_core::game::{Action, Event, Game, PlayerId};
+use titan_core::model::Variant;
+use titan_core::rng::GameRng;
+use tokio::sync::{oneshot, watch};
+
+use crate::Shared;
+use crate::computer::computer_choice;
+use crate::db::{self, GameRow, SeatRow, now_ms};
+use crate::protocol::{BattleState, GameState};
+
+/// What an actor is asked.
+pub enum Cmd {
+    /// The game as `seat` (None: a spectator) sees it, with events and chat
+    /// from the given indices.
+    Snapshot {
+        seat: Option<PlayerId>,
+        events_from: usize,
+        chat_from: usize,
+        reply: oneshot::Sender<Result<GameState, String>>,
+    },
+    Act {
+        seat: PlayerId,
+        action: serde_json::Value,
+        expect: usize,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    Chat {
+        user: String,
+        text: String,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
+    /// Seats or status changed in the database: read them again.
+    Refresh,
+}
+
+/// The live state of one game.
+struct Live {
+    id: String,
+    row: GameRow,
+    seats: Vec<SeatRow>,
+    variant: Arc<Variant>,
+    game: Game,
+    /// Every event since the game began, unfiltered.
+    log: Vec<Event>,
+    chat: Vec<(String, String)>,
+    /// When each seat last became one with a decision to make.
+    waiting_since: BTreeMap<u8, Instant>,
+    leased_until: Option<Instant>,
+}
+
+/// Plain JSON options (true/false, integers, strings) as rule options.
+pub fn options_from_json(
+    options: &serde_json::Map<String, serde_json::Value>,
+) -> Result<BTreeMap<String, OptionValue>, String> {
+    options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                serde_json::Value::Bool(b) => OptionValue::Bool(*b),
+                serde_json::Value::String(s) => OptionValue::Text(s.clone()),
+                serde_json::Value::Number(n) => OptionValue::Int(
+                    n.as_i64()
+                        .ok_or_else(|| format!("option {k:?} is not an integer: {n}"))?,
+                ),
+                other => return Err(format!("option {k:?} cannot be {other}")),
+            };
+            Ok((k.clone(), value))
+        })
+        .collect()
+}
+
+/// Runs the actor of game `id` until its channel closes or the server stops.
+pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::Sender<u64>) {
+    let mut live = match load(&shared, &id) {
+        Ok(live) => live,
+        Err(e) => {
+            // Every waiting request gets the reason.
+            eprintln!("titan serve: game {id} cannot be loaded: {e}");
+            shared.forget(&id);
+            while let Ok(cmd) = rx.try_recv() {
+                refuse(cmd, &e);
+            }
+            return;
+        }
+    };
+    let poll = shared.config.poll;
+    let mut version = 0u64;
+    let mut last_tick = Instant::now();
+    let mut idle_since = Instant::now();
+    tick(&shared, &mut live);
+    loop {
+        if shared.stopping() {
+            if live.leased_until.is_some() && !shared.killed() {
+                let _ = shared.rt.block_on(shared.db.release(&id, &shared.instance));
+            }
+            break;
+        }
+        // Nobody watches here (the map's handle holds the only receiver)
+        // and no computer may have to play: the actor ends; a watch starts
+        // it again, and the sweeper when a computer has to play.
+        if changed.receiver_count() > 1 {
+            idle_since = Instant::now();
+        } else if idle_since.elapsed() > shared.config.idle && !needs_driving(&live) {
+            shared.forget(&id);
+            if live.leased_until.is_some() {
+                let _ = shared.rt.block_on(shared.db.release(&id, &shared.instance));
+            }
+            while let Ok(cmd) = rx.try_recv() {
+                refuse(cmd, "the game was closed on this server: watch it again");
+            }
+            return;
+        }
+        let changed_before = (
+            live.game.history.len(),
+            live.chat.len(),
+            live.row.status.clone(),
+        );
+        let wait = poll.saturating_sub(last_tick.elapsed());
+        match rx.recv_timeout(wait) {
+            Ok(cmd) => {
+                handle(&shared, &mut live, cmd);
+                // A person's move may hand the turn to a computer.
+                if live.leased_until.is_some() && live.row.status == db::RUNNING {
+                    drive(&shared, &mut live);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+        if last_tick.elapsed() >= poll {
+            tick(&shared, &mut live);
+            last_tick = Instant::now();
+        }
+        if changed_before
+            != (
+                live.game.history.len(),
+                live.chat.len(),
+                live.row.status.clone(),
+            )
+        {
+            version += 1;
+            let _ = changed.send(version);
+        }
+    }
+    shared.forget(&id);
+}
+
+fn refuse(cmd: Cmd, why: &str) {
+    match cmd {
+        Cmd::Snapshot { reply, .. } => {
+            let _ = reply.send(Err(why.to_string()));
+        }
+        Cmd::Act { reply, .. } | Cmd::Chat { reply, .. } => {
+            let _ = reply.send(Err(why.to_string()));
+        }
+        Cmd::Refresh => {}
+    }
+}
+
+/// Reads a game and replays its log.
+fn load(shared: &Shared, id: &str) -> Result<Live, String> {
+    let db = &shared.db;
+    let row = shared
+        .rt
+        .block_on(db.game(id))
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("there is no game {id}"))?;
+    if row.status == db::OPEN {
+        return Err(format!("game {id} has not started: it waits for players"));
+    }
+    let seats = shared
+        .rt
+        .block_on(db.seats(id))
+        .map_err(|e| e.to_string())?;
+    let variant = shared.variant(&row.variant)?;
+    if variant.version != row.version {
+        return Err(format!(
+            "game {id} was made with {} version {}, but this server has version {}",
+            row.variant, row.version, variant.version
+        ));
+    }
+    let (game, log) = start(&variant, &row)?;
+    let chat = shared
+        .rt
+        .block_on(db.chat(id, 0))
+        .map_err(|e| e.to_string())?;
+    let mut live = Live {
+        id: id.to_string(),
+        row,
+        seats,
+        variant,
+        game,
+        log,
+        chat,
+        waiting_since: BTreeMap::new(),
+        leased_until: None,
+    };
+    catch_up(shared, &mut live)?;
+    progress(shared, &mut live);
+    Ok(live)
+}
+
+/// A new game from the stored start (before any action).
+fn start(variant: &Arc<Variant>, row: &GameRow) -> Result<(Game, Vec<Event>), String> {
+    let options: BTreeMap<String, OptionValue> =
+        serde_json::from_str(&row.options).map_err(|e| format!("stored options: {e}"))?;
+    let players: Vec<String> =
+        serde_json::from_str(&row.players).map_err(|e| format!("stored players: {e}"))?;
+    Game::new(variant.clone(), options, &players, row.seed).map_err(|e| e.0)
+}
+
+/// Applies the actions stored since this game's last one.
+fn catch_up(shared: &Shared, live: &mut Live) -> Result<(), String> {
+    let stored = shared
+        .rt
+        .block_on(shared.db.actions(&live.id, live.game.history.len()))
+        .map_err(|e| e.to_string())?;
+    for (player, text) in stored {
+        let n = live.game.history.len();
+        let action: Action = serde_json::from_str(&text)
+            .map_err(|e| format!("stored action {} does not read: {e}", n + 1))?;
+        let events = live
+            .game
+            .apply(PlayerId(player), &action)
+            .map_err(|e| format!("stored action {} is refused on replay: {e}", n + 1))?;
+        live.log.extend(events);
+    }
+    Ok(())
+}
+
+/// Starts the game again from the log (after losing a race to store).
+fn rebuild(shared: &Shared, live: &mut Live) {
+    match start(&live.variant, &live.row) {
+        Ok((game, log)) => {
+            live.game = game;
+            live.log = log;
+            if let Err(e) = catch_up(shared, live) {
+                eprintln!("titan serve: game {} cannot be replayed: {e}", live.id);
+            }
+        }
+        Err(e) => eprintln!("titan serve: game {} cannot be started: {e}", live.id),
+    }
+}
+
+fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
+    match cmd {
+        Cmd::Snapshot {
+            seat,
+            events_from,
+            chat_from,
+            reply,
+        } => {
+            let _ = reply.send(Ok(snapshot(live, seat, events_from, chat_from)));
+        }
+        Cmd::Act {
+            seat,
+            action,
+            expect,
+            reply,
+        } => {
+            let _ = reply.send(act(shared, live, seat, &action, expect));
+        }
+        Cmd::Chat { user, text, reply } => {
+            let _ = reply.send(chat(shared, live, &user, &text));
+        }
+        Cmd::Refresh => refresh(shared, live),
+    }
+}
+
+fn refresh(shared: &Shared, live: &mut Live) {
+    if let Ok(Some(row)) = shared.rt.block_on(shared.db.game(&live.id)) {
+        live.row.status = row.status;
+    }
+    if let Ok(seats) = shared.rt.block_on(shared.db.seats(&live.id)) {
+        live.seats = seats;
+    }
+}
+
+/// The game as `seat` sees it.
+fn snapshot(
+    live: &Live,
+    seat: Option<PlayerId>,
+    events_from: usize,
+    chat_from: usize,
+) -> GameState {
+    let me = seat.unwrap_or(crate::protocol::SPECTATOR);
+    let game = &live.game;
+    let legal = match seat {
+        Some(p) if live.row.status == db::RUNNING => game.legal_actions(p),
+        _ => Vec::new(),
+    };
+    GameState {
+        game: live.id.clone(),
+        variant: live.row.variant.clone(),
+        version: live.row.version.clone(),
+        status: live.row.status.clone(),
+        seat,
+        actions: game.history.len(),
+        event_count: live.log.len(),
+        view: view(game, me),
+        to_act: game.to_act(),
+        events: live
+            .log
+            .iter()
+            .enumerate()
+            .skip(events_from)
+            .filter(|(_, e)| event_seen_by(e, me))
+            .map(|(i, e)| (i, e.clone()))
+            .collect(),
+        battle: battle(game, me),
+        chat: live.chat.iter().skip(chat_from).cloned().collect(),
+        chat_count: live.chat.len(),
+        strikes: previews(game, &legal, false)
+            .into_iter()
+            .filter_map(|(u, t)| Some((u, t, game.battle()?.strike_report(u, t).ok()?)))
+            .collect(),
+        sights: previews(game, &legal, true)
+            .into_iter()
+            .filter_map(|(u, t)| Some((u, t, game.battle()?.line_of_sight(u, t).ok()?)))
+            .collect(),
+        legal,
+    }
+}
+
+/// The (striker, target) pairs of the strikes (or rangestrikes) among a
+/// seat's legal actions. A battle hides nothing: the previews tell the
+/// seat no more than the battleland shows.
+fn previews(game: &Game, legal: &[Action], ranged: bool) -> Vec<(u8, u8)> {
+    if game.battle().is_none() {
+        return Vec::new();
+    }
+    let mut pairs: Vec<(u8, u8)> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Battle {
+                battle: titan_core::battle::Action::Strike { unit, target, .. },
+            } if !ranged => Some((*unit, *target)),
+            Action::Battle {
+                battle: titan_core::battle::Action::Rangestrike { unit, target },
+            } if ranged => Some((*unit, *target)),
+            _ => None,
+        })
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// The battle for an engaged player, as the game window's local session
+/// gives it: the defender does not learn the attacker's summonable legions.
+fn battle(game: &Game, me: PlayerId) -> Option<BattleState> {
+    let mut request = game.battle_request()?;
+    let owner = |m| game.legion(m).map(|l| l.owner);
+    let side = if owner(request.attacker) == Some(me) {
+        BattleSide::Attacker
+    } else if owner(request.defender) == Some(me) {
+        BattleSide::Defender
+    } else {
+        return None;
+    };
+    if side == BattleSide::Defender {
+        request.summonable.clear();
+    }
+    let view = game.battle()?.view(side);
+    Some(BattleState {
+        view,
+        request,
+        side,
+    })
+}
+
+/// An action by a seat: checked against the turn, the rules and the count
+/// of actions the client saw; stored, then shown.
+fn act(
+    shared: &Shared,
+    live: &mut Live,
+    seat: PlayerId,
+    action: &serde_json::Value,
+    expect: usize,
+) -> Result<(), String> {
+    if live.row.status != db::RUNNING {
+        return Err(format!("the game is {}: no actions now", live.row.status));
+    }
+    catch_up(shared, live)?;
+    let n = live.game.history.len();
+    if expect != n {
+        return Err(format!(
+            "stale action: the game has had {n} actions, the client had seen {expect} (a repeated or late message); nothing was done"
+        ));
+    }
+    let action: Action = serde_json::from_value(action.clone())
+        .map_err(|e| format!("the action does not read: {e}"))?;
+    // Some actions (conceding the game) are open to a player whose turn it
+    // is not; the engine says which.
+    if !live.game.to_act().contains(&seat) && !live.game.legal_actions(seat).contains(&action) {
+        return Err("it is not your turn: your seat has no decision to make".into());
+    }
+    apply_and_store(shared, live, seat, &action)
+}
+
+fn apply_and_store(
+    shared: &Shared,
+    live: &mut Live,
+    seat: PlayerId,
+    action: &Action,
+) -> Result<(), String> {
+    let n = live.game.history.len();
+    let events = live
+        .game
+        .apply(seat, action)
+        .map_err(|e| format!("refused: {e}"))?;
+    let text = serde_json::to_string(action).map_err(|e| e.to_string())?;
+    match shared
+        .rt
+        .block_on(shared.db.append_action(&live.id, n, seat.0, &text))
+    {
+        Ok(true) => {
+            live.log.extend(events);
+            progress(shared, live);
+            Ok(())
+        }
+        Ok(false) => {
+            rebuild(shared, live);
+            Err(
+                "another server stored an action first: the game has moved on; nothing was done"
+                    .into(),
+            )
+        }
+        Err(e) => {
+            rebuild(shared, live);
+            Err(format!("the action could not be stored: {e}"))
+        }
+    }
+}
+
+/// Records in the games table who is to act and whether the game is over.
+fn progress(shared: &Shared, live: &mut Live) {
+    let names: Vec<String> = live
+        .game
+        .to_act()
+        .iter()
+        .filter_map(|p| live.game.state.players.get(p.0 as usize))
+        .map(|p| p.name.clone())
+        .collect();
+    let over = live.game.state.outcome.is_some() || live.game.to_act().is_empty();
+    if over {
+        live.row.status = db::OVER.into();
+    }
+    let _ = shared
+        .rt
+        .block_on(shared.db.set_progress(&live.id, &names.join(","), over));
+}
+
+fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), String> {
+    for _ in 0..3 {
+        let more = shared
+            .rt
+            .block_on(shared.db.chat(&live.id, live.chat.len()))
+            .map_err(|e| e.to_string())?;
+        live.chat.extend(more);
+        let stored = shared
+            .rt
+            .block_on(shared.db.append_chat(&live.id, live.chat.len(), user, text))
+            .map_err(|e| e.to_string())?;
+        if stored {
+            live.chat.push((user.to_string(), text.to_string()));
+            return Ok(());
+        }
+    }
+    Err("the chat is busy; try again".into())
+}
+
+/// Between requests: catch up with other instances, keep the lease, and
+/// play the seats a computer plays.
+fn tick(shared: &Shared, live: &mut Live) {
+    let now = Instant::now();
+    // Other instances' actions and chat, and seat changes.
+    if let Err(e) = catch_up(shared, live) {
+        eprintln!("titan serve: game {}: {e}", live.id);
+        return;
+    }
+    if let Ok(more) = shared
+        .rt
+        .block_on(shared.db.chat(&live.id, live.chat.len()))
+    {
+        live.chat.extend(more);
+    }
+    let lease = shared.config.lease;
+    if live.leased_until.is_none_or(|t| t < now + lease / 2) {
+        let until = now_ms() + lease.as_millis() as i64;
+        match shared
+            .rt
+            .block_on(shared.db.lease(&live.id, &shared.instance, until))
+        {
+            Ok(true) => {
+                // Refresh seats when the lease is renewed: joins, leaves and
+                // status changes made through other instances.
+                refresh(shared, live);
+                live.leased_until = Some(now + lease);
+            }
+            Ok(false) => live.leased_until = None,
+            Err(e) => {
+                eprintln!("titan serve: game {}: the lease: {e}", live.id);
+                live.leased_until = None;
+            }
+        }
+    }
+    let to_act = live.game.to_act();
+    live.waiting_since
+        .retain(|s, _| to_act.contains(&PlayerId(*s)));
+    for p in &to_act {
+        live.waiting_since.entry(p.0).or_insert(now);
+    }
+    if live.leased_until.is_none() || live.row.status != db::RUNNING {
+        return;
+    }
+    drive(shared, live);
+}
+
+/// Plays the computer seats and the seats of absent players whose time is
+/// up, a bounded number of actions per tick so requests are not kept
+/// waiting.
+fn drive(shared: &Shared, live: &mut Live) {
+    for _ in 0..shared.config.computer_actions_per_tick {
+        let Some((seat, level)) = live
+            .game
+            .to_act()
+            .into_iter()
+            .find_map(|p| computer_level(shared, live, p).map(|l| (p, l)))
+        else {
+            return;
+        };
+        let legal = live.game.legal_actions(seat);
+        let seen = view(&live.game, seat);
+        // Seeded by the game and the action's index: a rerun chooses alike.
+        let mut rng = GameRng::new(live.row.seed ^ ((live.game.history.len() as u64) << 20));
+        let Some(action) = computer_choice(&level, &seen, legal, &mut rng) else {
+            return;
+        };
+        if let Err(e) = apply_and_store(shared, live, seat, &action) {
+            eprintln!(
+                "titan serve: game {}: computer seat {}: {e}",
+                live.id, seat.0
+            );
+            return;
+        }
+        if live.row.status != db::RUNNING {
+            return;
+        }
+    }
+}
+
+/// Whether a computer may have to play in this game: it is running and has
+/// a computer seat or a timeout for absent players.
+fn needs_driving(live: &Live) -> bool {
+    live.row.status == db::RUNNING
+        && (live.row.timeout_secs > 0 || live.seats.iter().any(|s| s.kind == "computer"))
+}
+
+/// The level of the computer playing `seat` now, if one does: a computer
+/// seat, or a person's seat absent past the game's timeout.
+fn computer_level(shared: &Shared, live: &Live, seat: PlayerId) -> Option<String> {
+    let s = live.seats.iter().find(|s| s.seat == seat.0)?;
+    if s.kind == "computer" {
+        return Some(s.level.clone());
+    }
+    if live.row.timeout_secs <= 0 {
+        return None;
+    }
+    let timeout = Duration::from_secs(live.row.timeout_secs as u64);
+    let waited = live
+        .waiting_since
+        .get(&seat.0)
+        .is_some_and(|t| t.elapsed() >= timeout);
+    let present =
+        shared.present(&live.id, seat.0) || now_ms() - s.last_seen < timeout.as_millis() as i64;
+    (waited && !present).then(|| "random".to_string())
+}

@@ -1,0 +1,263 @@
+//! `titan bot`: a client that signs in, creates or joins a game and plays
+//! its seat with a computer player until the game ends. Used by the tests
+//! and the load test.
+
+use std::time::{Duration, Instant};
+
+use titan_core::rng::GameRng;
+
+use crate::client::Client;
+use crate::computer::computer_choice;
+use crate::protocol::{GameState, Request};
+
+/// What a bot does.
+#[derive(Debug, Clone)]
+pub struct BotConfig {
+    pub server: String,
+    pub user: String,
+    pub password: String,
+    pub game: BotGame,
+    pub level: String,
+    /// Gives up when nothing happens for this long.
+    pub patience: Duration,
+    /// Stops (without finishing) after this many own actions, if set.
+    pub max_actions: Option<usize>,
+    /// Stops (without finishing) at the first state where it is this
+    /// seat's turn and this says so (the tests' "drop the client here").
+    pub stop_at: Option<fn(&GameState) -> bool>,
+    /// Keeps every state pushed, in [`BotReport::states`] (for tests).
+    pub record: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum BotGame {
+    /// Creates a game of a variant with `seats` seats for people.
+    Create {
+        variant: String,
+        seats: usize,
+    },
+    Join {
+        game: String,
+    },
+}
+
+/// How a bot's game went.
+#[derive(Debug, Clone, Default)]
+pub struct BotReport {
+    pub game: String,
+    pub seat: u8,
+    pub actions: usize,
+    /// Latency of each own action, from sending it to its answer.
+    pub latencies: Vec<Duration>,
+    pub finished: bool,
+    /// The final state seen.
+    pub last: Option<GameState>,
+    /// Every state pushed, when recording.
+    pub states: Vec<GameState>,
+    /// The actions the server accepted, by their index in the log.
+    pub accepted: Vec<(usize, serde_json::Value)>,
+}
+
+/// Creates or joins the game and waits until it starts; returns the client
+/// (logged in) and the game's id.
+pub fn enter(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<(Client, String), String> {
+    let mut client = Client::connect(&config.server)?;
+    client.sign_in(&config.user, &config.password)?;
+    let game = match &config.game {
+        BotGame::Create { variant, seats } => {
+            let answer = client.request(&Request::Create {
+                variant: variant.clone(),
+                options: Default::default(),
+                seats: vec!["human".to_string(); *seats],
+                timeout_secs: 0,
+            })?;
+            answer["game"].as_str().unwrap_or_default().to_string()
+        }
+        BotGame::Join { game } => {
+            client.request(&Request::Join {
+                game: game.clone(),
+                seat: None,
+            })?;
+            game.clone()
+        }
+    };
+    on_game(&game);
+    // Until the other seats are taken.
+    let since = Instant::now();
+    loop {
+        match client.request(&Request::Watch {
+            game: game.clone(),
+            events_from: 0,
+        }) {
+            Ok(_) => return Ok((client, game)),
+            Err(e) if e.contains("waits for players") && since.elapsed() < config.patience => {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Plays a watched game until it ends (or `max_actions`, or `stop_at`).
+pub fn play(client: &mut Client, game: &str, config: &BotConfig) -> Result<BotReport, String> {
+    let mut report = BotReport {
+        game: game.to_string(),
+        ..BotReport::default()
+    };
+    play_into(client, game, config, &mut report)?;
+    Ok(report)
+}
+
+/// [`play`], adding to `report` (kept when the connection is lost).
+pub fn play_into(
+    client: &mut Client,
+    game: &str,
+    config: &BotConfig,
+    report: &mut BotReport,
+) -> Result<(), String> {
+    let mut rng = GameRng::new(
+        config
+            .user
+            .bytes()
+            .fold(7u64, |h, b| h.wrapping_mul(31) ^ u64::from(b))
+            ^ report.actions as u64,
+    );
+    let mut quiet_since = Instant::now();
+    loop {
+        let Some(state) = client.next_state(Duration::from_millis(200))? else {
+            if quiet_since.elapsed() > config.patience {
+                return Err(format!(
+                    "game {game}: nothing happened for {:?}",
+                    config.patience
+                ));
+            }
+            continue;
+        };
+        quiet_since = Instant::now();
+        if config.record {
+            report.states.push(state.clone());
+        }
+        report.seat = state.seat.map(|s| s.0).unwrap_or(0);
+        if state.status == "over" {
+            report.finished = true;
+            report.last = Some(state);
+            return Ok(());
+        }
+        // Only the newest state matters: later pushes supersede this one.
+        let my_turn = state.seat.is_some_and(|s| state.to_act.contains(&s));
+        if !client.pushes.is_empty() || !my_turn || state.legal.is_empty() {
+            report.last = Some(state);
+            continue;
+        }
+        if config.max_actions.is_some_and(|m| report.actions >= m)
+            || config.stop_at.is_some_and(|stop| stop(&state))
+        {
+            report.last = Some(state);
+            return Ok(());
+        }
+        let Some(action) =
+            computer_choice(&config.level, &state.view, state.legal.clone(), &mut rng)
+        else {
+            continue;
+        };
+        let sent = Instant::now();
+        let wire = serde_json::to_value(&action).map_err(|e| e.to_string())?;
+        let answer = patiently(
+            client,
+            &Request::Act {
+                action: wire.clone(),
+                expect: state.actions,
+            },
+        );
+        report.latencies.push(sent.elapsed());
+        match answer {
+            Ok(_) => {
+                report.actions += 1;
+                report.accepted.push((state.actions, wire));
+            }
+            // Another seat moved first (a stale state): the push that
+            // follows brings the new one; when none does, ask again.
+            Err(e)
+                if e.starts_with("stale")
+                    || e.contains("not your turn")
+                    || e.starts_with("the game is ") =>
+            {
+                if client.pushes.is_empty() {
+                    patiently(
+                        client,
+                        &Request::Watch {
+                            game: game.to_string(),
+                            events_from: state.event_count,
+                        },
+                    )?;
+                }
+            }
+            Err(e) => return Err(format!("game {game}: {e}")),
+        }
+        report.last = Some(state);
+    }
+}
+
+/// A request, sent again after a pause while the server says it comes too
+/// fast.
+fn patiently(client: &mut Client, request: &Request) -> Result<serde_json::Value, String> {
+    let mut pause = Duration::from_millis(50);
+    loop {
+        match client.request(request) {
+            Err(e) if e.starts_with("too many requests") && pause < Duration::from_secs(10) => {
+                std::thread::sleep(pause);
+                pause *= 2;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Whether a client's error is the connection's loss (worth reconnecting).
+fn lost(e: &str) -> bool {
+    e.contains("connection lost") || e.contains("closed the connection")
+}
+
+/// Runs a bot to its game's end, reconnecting (as long as its patience
+/// lasts) when the connection or the server drops.
+pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, String> {
+    let (mut client, game) = enter(config, on_game)?;
+    let mut report = BotReport {
+        game: game.clone(),
+        ..BotReport::default()
+    };
+    loop {
+        match play_into(&mut client, &game, config, &mut report) {
+            Ok(()) => return Ok(report),
+            Err(e) if lost(&e) => client = reconnect(config, &game)?,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Connects again, logs in, and watches `game` from its seat.
+pub fn reconnect(config: &BotConfig, game: &str) -> Result<Client, String> {
+    let since = Instant::now();
+    loop {
+        let attempt = (|| {
+            let mut client = Client::connect(&config.server)?;
+            client.sign_in(&config.user, &config.password)?;
+            client.request(&Request::Join {
+                game: game.to_string(),
+                seat: None,
+            })?;
+            client.request(&Request::Watch {
+                game: game.to_string(),
+                events_from: 0,
+            })?;
+            Ok::<_, String>(client)
+        })();
+        match attempt {
+            Ok(client) => return Ok(client),
+            Err(e) if since.elapsed() > config.patience => {
+                return Err(format!("cannot reconnect to game {game}: {e}"));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+}

@@ -1,0 +1,486 @@
+//! The server's storage: accounts, games (start and action log), seats, chat
+//! and leases, in SQLite or PostgreSQL through `sqlx::any`.
+//!
+//! Queries are written once for both: `$1, $2, ...` placeholders numbered in
+//! the order they first appear (SQLite binds them by that order), portable
+//! types only, ids made by the server.
+
+use serde::{Deserialize, Serialize};
+use sqlx::AnyPool;
+use sqlx::Row;
+use sqlx::any::AnyPoolOptions;
+
+/// What a storage call failed with.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type DbResult<T> = Result<T, DbError>;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A connection pool to the database.
+#[derive(Clone)]
+pub struct Db {
+    pool: AnyPool,
+}
+
+/// A game as stored (without its log).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    pub variant: String,
+    pub version: String,
+    /// The options as JSON.
+    pub options: String,
+    pub seed: u64,
+    pub creator: String,
+    pub status: String,
+    pub timeout_secs: i64,
+    /// Player names, JSON, once the game has started.
+    pub players: String,
+    /// Names of the seats with a decision to make, comma-separated.
+    pub to_act: String,
+}
+
+/// One seat of a game.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SeatRow {
+    pub seat: u8,
+    /// "human" or "computer".
+    pub kind: String,
+    pub level: String,
+    pub user: Option<String>,
+    pub last_seen: i64,
+}
+
+pub const OPEN: &str = "open";
+pub const RUNNING: &str = "running";
+pub const SUSPENDED: &str = "suspended";
+pub const OVER: &str = "over";
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+impl Db {
+    /// Connects (creating a SQLite file if needed) and brings the schema up
+    /// to date.
+    pub async fn connect(url: &str) -> DbResult<Db> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // Writers wait for each other rather than fail.
+                        sqlx::query("PRAGMA busy_timeout = 10000")
+                            .execute(&mut *conn)
+                            .await?;
+                        // With WAL, a commit survives the process being
+                        // killed; only a power loss may take the last ones.
+                        sqlx::query("PRAGMA synchronous = NORMAL")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await?;
+        if sqlite {
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await?;
+        }
+        MIGRATOR.run(&pool).await?;
+        Ok(Db { pool })
+    }
+
+    // Accounts.
+
+    /// Adds a user; false if the name is taken.
+    pub async fn add_user(&self, name: &str, hash: &str) -> DbResult<bool> {
+        let r = sqlx::query(
+            "INSERT INTO users (name, password_hash, created) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        )
+        .bind(name)
+        .bind(hash)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    pub async fn password_hash(&self, name: &str) -> DbResult<Option<String>> {
+        let row = sqlx::query("SELECT password_hash FROM users WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.get::<String, _>(0)))
+    }
+
+    /// Stores a session token (hashed).
+    pub async fn add_token(&self, token: &str, user: &str) -> DbResult<()> {
+        sqlx::query("INSERT INTO tokens (token, user_name, created) VALUES ($1, $2, $3)")
+            .bind(crate::auth::token_hash(token))
+            .bind(user)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn token_user(&self, token: &str) -> DbResult<Option<String>> {
+        let row = sqlx::query("SELECT user_name FROM tokens WHERE token = $1")
+            .bind(crate::auth::token_hash(token))
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.get::<String, _>(0)))
+    }
+
+    // Games.
+
+    pub async fn add_game(&self, game: &GameRow, seats: &[SeatRow]) -> DbResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let now = now_ms();
+        sqlx::query(
+            "INSERT INTO games (id, variant, version, options, seed, creator, status, timeout_secs, players, to_act, created, updated, lease_owner, lease_until) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, 0)",
+        )
+        .bind(&game.id)
+        .bind(&game.variant)
+        .bind(&game.version)
+        .bind(&game.options)
+        .bind(game.seed as i64)
+        .bind(&game.creator)
+        .bind(&game.status)
+        .bind(game.timeout_secs)
+        .bind(&game.players)
+        .bind(&game.to_act)
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for s in seats {
+            sqlx::query(
+                "INSERT INTO seats (game_id, seat, kind, level, user_name, last_seen) VALUES ($1, $2, $3, $4, $5, 0)",
+            )
+            .bind(&game.id)
+            .bind(i64::from(s.seat))
+            .bind(&s.kind)
+            .bind(&s.level)
+            .bind(s.user.clone())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    fn game_row(r: &sqlx::any::AnyRow) -> GameRow {
+        GameRow {
+            id: r.get("id"),
+            variant: r.get("variant"),
+            version: r.get("version"),
+            options: r.get("options"),
+            seed: r.get::<i64, _>("seed") as u64,
+            creator: r.get("creator"),
+            status: r.get("status"),
+            timeout_secs: r.get("timeout_secs"),
+            players: r.get("players"),
+            to_act: r.get("to_act"),
+        }
+    }
+
+    const GAME_COLUMNS: &str =
+        "id, variant, version, options, seed, creator, status, timeout_secs, players, to_act";
+
+    pub async fn game(&self, id: &str) -> DbResult<Option<GameRow>> {
+        let q = format!("SELECT {} FROM games WHERE id = $1", Self::GAME_COLUMNS);
+        let row = sqlx::query(&q).bind(id).fetch_optional(&self.pool).await?;
+        Ok(row.as_ref().map(Self::game_row))
+    }
+
+    /// The games not over, and the games of `user` (over or not), newest
+    /// first, at most `limit`.
+    pub async fn lobby(&self, user: &str, limit: i64) -> DbResult<Vec<GameRow>> {
+        let q = format!(
+            "SELECT {} FROM games WHERE status <> $1 OR id IN (SELECT game_id FROM seats WHERE user_name = $2) \
+             ORDER BY updated DESC LIMIT $3",
+            Self::GAME_COLUMNS
+        );
+        let rows = sqlx::query(&q)
+            .bind(OVER)
+            .bind(user)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(Self::game_row).collect())
+    }
+
+    pub async fn seats(&self, game: &str) -> DbResult<Vec<SeatRow>> {
+        let rows = sqlx::query(
+            "SELECT seat, kind, level, user_name, last_seen FROM seats WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(game)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| SeatRow {
+                seat: r.get::<i64, _>(0) as u8,
+                kind: r.get(1),
+                level: r.get(2),
+                user: r.get(3),
+                last_seen: r.get(4),
+            })
+            .collect())
+    }
+
+    /// Takes a free human seat (the lowest, or `seat`) of an open game for
+    /// `user`; the seat taken, or None.
+    pub async fn take_seat(
+        &self,
+        game: &str,
+        user: &str,
+        seat: Option<u8>,
+    ) -> DbResult<Option<u8>> {
+        for s in self.seats(game).await? {
+            if s.kind != "human" || s.user.is_some() || seat.is_some_and(|x| x != s.seat) {
+                continue;
+            }
+            // Guarded by `user_name IS NULL`: of two joiners, one gets it.
+            let r = sqlx::query(
+                "UPDATE seats SET user_name = $1, last_seen = $2 WHERE game_id = $3 AND seat = $4 AND user_name IS NULL",
+            )
+            .bind(user)
+            .bind(now_ms())
+            .bind(game)
+            .bind(i64::from(s.seat))
+            .execute(&self.pool)
+            .await?;
+            if r.rows_affected() == 1 {
+                return Ok(Some(s.seat));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Frees `user`'s seat in an open game.
+    pub async fn free_seat(&self, game: &str, user: &str) -> DbResult<bool> {
+        let r =
+            sqlx::query("UPDATE seats SET user_name = NULL WHERE game_id = $1 AND user_name = $2")
+                .bind(game)
+                .bind(user)
+                .execute(&self.pool)
+                .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
+    /// Hands `user`'s seat in a running game to a computer player.
+    pub async fn seat_to_computer(&self, game: &str, user: &str) -> DbResult<bool> {
+        let r = sqlx::query(
+            "UPDATE seats SET kind = 'computer' WHERE game_id = $1 AND user_name = $2 AND kind = 'human'",
+        )
+        .bind(game)
+        .bind(user)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
+    /// Marks a seat's player as present now.
+    pub async fn seen(&self, game: &str, seat: u8) -> DbResult<()> {
+        sqlx::query("UPDATE seats SET last_seen = $1 WHERE game_id = $2 AND seat = $3")
+            .bind(now_ms())
+            .bind(game)
+            .bind(i64::from(seat))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Changes a game's status from one of `from` to `to`; false if it was
+    /// in none of them.
+    pub async fn set_status(&self, game: &str, from: &[&str], to: &str) -> DbResult<bool> {
+        for f in from {
+            let r = sqlx::query(
+                "UPDATE games SET status = $1, updated = $2 WHERE id = $3 AND status = $4",
+            )
+            .bind(to)
+            .bind(now_ms())
+            .bind(game)
+            .bind(*f)
+            .execute(&self.pool)
+            .await?;
+            if r.rows_affected() == 1 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Starts an open game: its player names are fixed.
+    pub async fn start_game(&self, game: &str, players: &str) -> DbResult<bool> {
+        let r = sqlx::query(
+            "UPDATE games SET status = $1, players = $2, updated = $3 WHERE id = $4 AND status = $5",
+        )
+        .bind(RUNNING)
+        .bind(players)
+        .bind(now_ms())
+        .bind(game)
+        .bind(OPEN)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Records who is to act and whether the game is over, for the lobby.
+    pub async fn set_progress(&self, game: &str, to_act: &str, over: bool) -> DbResult<()> {
+        let q = if over {
+            "UPDATE games SET to_act = $1, updated = $2, status = 'over' WHERE id = $3"
+        } else {
+            "UPDATE games SET to_act = $1, updated = $2 WHERE id = $3"
+        };
+        sqlx::query(q)
+            .bind(to_act)
+            .bind(now_ms())
+            .bind(game)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // The log.
+
+    /// The actions from the `from`-th on: (player, action JSON).
+    pub async fn actions(&self, game: &str, from: usize) -> DbResult<Vec<(u8, String)>> {
+        let rows = sqlx::query(
+            "SELECT idx, player, action FROM actions WHERE game_id = $1 AND idx >= $2 ORDER BY idx",
+        )
+        .bind(game)
+        .bind(from as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<i64, _>(1) as u8, r.get::<String, _>(2)))
+            .collect())
+    }
+
+    /// Appends the `idx`-th action; false if another writer stored one there
+    /// first (the caller's game is behind).
+    pub async fn append_action(
+        &self,
+        game: &str,
+        idx: usize,
+        player: u8,
+        action: &str,
+    ) -> DbResult<bool> {
+        let r = sqlx::query(
+            "INSERT INTO actions (game_id, idx, player, action) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+        )
+        .bind(game)
+        .bind(idx as i64)
+        .bind(i64::from(player))
+        .bind(action)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    // Chat.
+
+    pub async fn chat(&self, game: &str, from: usize) -> DbResult<Vec<(String, String)>> {
+        let rows = sqlx::query(
+            "SELECT idx, user_name, text FROM chat WHERE game_id = $1 AND idx >= $2 ORDER BY idx",
+        )
+        .bind(game)
+        .bind(from as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get::<String, _>(1), r.get::<String, _>(2)))
+            .collect())
+    }
+
+    pub async fn append_chat(
+        &self,
+        game: &str,
+        idx: usize,
+        user: &str,
+        text: &str,
+    ) -> DbResult<bool> {
+        let r = sqlx::query(
+            "INSERT INTO chat (game_id, idx, user_name, text, at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        )
+        .bind(game)
+        .bind(idx as i64)
+        .bind(user)
+        .bind(text)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    // Leases.
+
+    /// Takes or renews the lease of a game for `owner` until `until`; true
+    /// if `owner` holds it now.
+    pub async fn lease(&self, game: &str, owner: &str, until: i64) -> DbResult<bool> {
+        let r = sqlx::query(
+            "UPDATE games SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND (lease_owner = $1 OR lease_owner IS NULL OR lease_until < $4)",
+        )
+        .bind(owner)
+        .bind(until)
+        .bind(game)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Gives a lease up (on a clean shutdown), so another instance need not
+    /// wait for it to expire.
+    pub async fn release(&self, game: &str, owner: &str) -> DbResult<()> {
+        sqlx::query(
+            "UPDATE games SET lease_owner = NULL, lease_until = 0 WHERE id = $1 AND lease_owner = $2",
+        )
+        .bind(game)
+        .bind(owner)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Running games a computer may have to play in (a computer seat, or a
+    /// timeout for absent players) whose lease is free or expired, or held
+    /// by `owner`.
+    pub async fn games_to_drive(&self, owner: &str) -> DbResult<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE status = $1 AND (lease_owner = $2 OR lease_owner IS NULL OR lease_until < $3) \
+             AND (timeout_secs > 0 OR id IN (SELECT game_id FROM seats WHERE kind = 'computer'))",
+        )
+        .bind(RUNNING)
+        .bind(owner)
+        .bind(now_ms())
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
+    }
+}

@@ -1,0 +1,359 @@
+//! The Titan game server (`titan serve`): accounts, a lobby and games played
+//! over one WebSocket per client, stored in SQLite or PostgreSQL as their
+//! start and action log. See docs/online.md.
+//!
+//! Layout: [`db`] stores, [`actor`] runs each live game on its own thread
+//! (the engine's `Game` is not `Send`), [`ws`] serves one client's
+//! connection, [`protocol`] is the messages, [`client`] and [`bot`] are the
+//! other end.
+
+pub mod actor;
+pub mod auth;
+pub mod bot;
+pub mod client;
+pub mod computer;
+pub mod db;
+pub mod protocol;
+mod ws;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use titan_core::LoadOptions;
+use titan_core::model::Variant;
+use tokio::runtime::Handle;
+use tokio::sync::watch;
+
+use crate::actor::Cmd;
+use crate::db::Db;
+
+/// How a server is set up.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    /// A database URL: `sqlite://PATH?mode=rwc` or `postgres://...`.
+    pub database: String,
+    /// The installed variants: folders holding a variant.ron.
+    pub variants: PathBuf,
+    pub load: LoadOptions,
+    /// How often a live game looks for actions stored by other instances.
+    pub poll: Duration,
+    /// How long a game's lease lasts unless renewed.
+    pub lease: Duration,
+    /// Computer actions a game plays between two looks at its requests.
+    pub computer_actions_per_tick: usize,
+    /// Requests per second a connection may send (and twice that in a burst).
+    pub rate_per_connection: u32,
+    /// Requests per second all of an account's connections may send.
+    pub rate_per_account: u32,
+    /// The seed of every new game, for tests (None: a random one each).
+    pub seed: Option<u64>,
+    /// How long a game nobody watches on this instance, and that needs no
+    /// computer player, stays live.
+    pub idle: Duration,
+}
+
+impl Config {
+    /// The defaults for a server listening on `listen` with `database`,
+    /// variants under `variants`.
+    pub fn new(listen: SocketAddr, database: String, variants: PathBuf) -> Config {
+        let shared = variants.parent().map(|p| p.join("scripts"));
+        Config {
+            listen,
+            database,
+            load: LoadOptions {
+                search_paths: vec![variants.clone()],
+                shared_scripts: shared,
+            },
+            variants,
+            poll: Duration::from_millis(250),
+            lease: Duration::from_secs(15),
+            computer_actions_per_tick: 20,
+            rate_per_connection: 100,
+            rate_per_account: 200,
+            seed: None,
+            idle: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The default database: a SQLite file in the user's data folder, beside
+/// the saves (`~/.local/share/titan/server.sqlite`).
+pub fn default_database() -> String {
+    let saves = titan_core::files::default_saves_dir();
+    let dir = saves.parent().map(PathBuf::from).unwrap_or_default();
+    let _ = std::fs::create_dir_all(&dir);
+    format!("sqlite://{}?mode=rwc", dir.join("server.sqlite").display())
+}
+
+/// A live game's handle: its actor's channel and its change counter.
+#[derive(Clone)]
+pub struct GameHandle {
+    pub tx: std::sync::mpsc::Sender<Cmd>,
+    pub changed: watch::Receiver<u64>,
+}
+
+/// What every connection and actor of one instance shares.
+pub struct Shared {
+    pub config: Config,
+    pub db: Db,
+    pub rt: Handle,
+    /// This instance's name in leases.
+    pub instance: String,
+    variants: Mutex<HashMap<String, Arc<Variant>>>,
+    games: Mutex<HashMap<String, GameHandle>>,
+    /// Connections watching each (game, seat) on this instance.
+    presence: Mutex<HashMap<(String, u8), usize>>,
+    pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
+    stopping: AtomicBool,
+    /// Stopped as by a kill: leases are not given up.
+    killed: AtomicBool,
+}
+
+impl Shared {
+    /// An installed variant by folder name (loaded once).
+    pub fn variant(&self, name: &str) -> Result<Arc<Variant>, String> {
+        if let Some(v) = self
+            .variants
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
+            return Ok(v.clone());
+        }
+        if !installed(&self.config.variants).iter().any(|v| v == name) {
+            return Err(format!(
+                "no variant {name:?} is installed on this server (installed: {})",
+                installed(&self.config.variants).join(", ")
+            ));
+        }
+        let dir = self.config.variants.join(name);
+        let v = titan_core::load(&dir, &self.config.load).map_err(|errors| {
+            format!(
+                "variant {name} does not load: {}",
+                errors.first().map(|e| e.to_string()).unwrap_or_default()
+            )
+        })?;
+        let v = Arc::new(v);
+        self.variants
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.to_string(), v.clone());
+        Ok(v)
+    }
+
+    /// The live game `id`, starting its actor if needed.
+    pub fn game(self: &Arc<Self>, id: &str) -> GameHandle {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(h) = games.get(id) {
+            return h.clone();
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (changed_tx, changed) = watch::channel(0);
+        let handle = GameHandle { tx, changed };
+        games.insert(id.to_string(), handle.clone());
+        let shared = self.clone();
+        let id = id.to_string();
+        let spawned = std::thread::Builder::new()
+            .name(format!("game {id}"))
+            .spawn(move || actor::run(shared, id, rx, changed_tx));
+        if let Err(e) = spawned {
+            eprintln!("titan serve: cannot start a game thread: {e}");
+        }
+        handle
+    }
+
+    /// Whether game `id` is live on this instance.
+    pub fn is_live(&self, id: &str) -> bool {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(id)
+    }
+
+    pub(crate) fn forget(&self, id: &str) {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+    }
+
+    pub(crate) fn present(&self, game: &str, seat: u8) -> bool {
+        self.presence
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&(game.to_string(), seat))
+            .is_some_and(|n| *n > 0)
+    }
+
+    pub(crate) fn set_present(&self, game: &str, seat: u8, here: bool) {
+        let mut p = self.presence.lock().unwrap_or_else(|e| e.into_inner());
+        let n = p.entry((game.to_string(), seat)).or_insert(0);
+        if here {
+            *n += 1;
+        } else {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    pub fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn killed(&self) -> bool {
+        self.killed.load(Ordering::Relaxed)
+    }
+}
+
+/// The variants installed under `root`: folder names, sorted.
+pub fn installed(root: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.path().join("variant.ron").is_file())
+                .filter_map(|e| e.file_name().to_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A running server.
+pub struct Server {
+    /// Where it listens (the port chosen when 0 was asked).
+    pub addr: SocketAddr,
+    pub shared: Arc<Shared>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Stops accepting, gives up this instance's leases and waits for the
+    /// games to stop.
+    pub async fn stop(mut self) {
+        self.shared.stopping.store(true, Ordering::Relaxed);
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = self.task.await;
+        // Actors stop within one poll.
+        for _ in 0..100 {
+            if self
+                .shared
+                .games
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_empty()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Stops dead, as a killed process would: nothing is released, leases
+    /// are left to expire (for the take-over tests).
+    pub fn kill(self) {
+        self.task.abort();
+        // The actors still must stop (they are threads of this process);
+        // they do without releasing their leases.
+        self.shared.killed.store(true, Ordering::Relaxed);
+        self.shared.stopping.store(true, Ordering::Relaxed);
+        let mut games = self.shared.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.clear();
+    }
+}
+
+/// Starts a server on the current tokio runtime (multi-threaded).
+pub async fn start(config: Config) -> Result<Server, String> {
+    let db = Db::connect(&config.database)
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let shared = Arc::new(Shared {
+        config,
+        db,
+        rt: Handle::current(),
+        instance: auth::random_hex(8),
+        variants: Mutex::new(HashMap::new()),
+        games: Mutex::new(HashMap::new()),
+        presence: Mutex::new(HashMap::new()),
+        limits: Mutex::new(HashMap::new()),
+        stopping: AtomicBool::new(false),
+        killed: AtomicBool::new(false),
+    });
+    let app = Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .route("/ws", get(ws::upgrade))
+        .with_state(shared.clone());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let sweeper = tokio::spawn(sweep(shared.clone()));
+    let task = tokio::spawn(async move {
+        // Small messages both ways: no Nagle delay on each push.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await;
+        sweeper.abort();
+    });
+    Ok(Server {
+        addr,
+        shared,
+        stop: Some(stop),
+        task,
+    })
+}
+
+/// Takes over the running games whose lease is free or expired (a server
+/// that stopped or died), so their computer seats and timeouts go on.
+async fn sweep(shared: Arc<Shared>) {
+    let every = shared.config.lease / 3;
+    loop {
+        if shared.stopping() {
+            return;
+        }
+        if let Ok(ids) = shared.db.games_to_drive(&shared.instance).await {
+            for id in ids {
+                if !shared.is_live(&id) {
+                    shared.game(&id);
+                }
+            }
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// `titan serve`: runs until interrupted (Ctrl-C), then stops cleanly.
+pub fn run_blocking(config: Config) -> Result<(), String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let server = start(config).await?;
+        println!(
+            "titan serve: listening on http://{} (WebSocket at /ws)",
+            server.addr
+        );
+        let _ = tokio::signal::ctrl_c().await;
+        println!("titan serve: stopping");
+        server.stop().await;
+        Ok(())
+    })
+}

@@ -1,0 +1,608 @@
+//! One client's WebSocket: requests in, responses and state pushes out.
+//!
+//! A connection logs in once (password or token), then may follow one game
+//! at a time; it acts only for the seat its account holds in that game and
+//! is pushed only what that seat (or a spectator) may see. Every bad
+//! request is answered with an error and changes nothing.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use titan_core::game::{Game, PlayerId, check_options};
+use tokio::sync::{oneshot, watch};
+
+use crate::actor::{Cmd, options_from_json};
+use crate::computer::LEVELS;
+use crate::db::{self, GameRow, SeatRow};
+use crate::protocol::{
+    GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
+};
+use crate::{GameHandle, Shared, auth};
+
+/// A token bucket: `rate` requests a second, up to twice that at once.
+pub(crate) struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    fn new(rate: u32) -> Bucket {
+        Bucket {
+            tokens: f64::from(rate) * 2.0,
+            at: Instant::now(),
+        }
+    }
+
+    fn take(&mut self, rate: u32) -> bool {
+        let now = Instant::now();
+        let rate = f64::from(rate);
+        self.tokens =
+            (self.tokens + now.duration_since(self.at).as_secs_f64() * rate).min(rate * 2.0);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Refused requests in a row after which a flooding client is dropped.
+const MAX_REFUSED_IN_A_ROW: u32 = 200;
+
+pub(crate) async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+    ws.max_message_size(MAX_MESSAGE_BYTES)
+        .max_frame_size(MAX_MESSAGE_BYTES)
+        .on_upgrade(move |socket| connection(socket, shared))
+}
+
+/// The game a connection follows.
+struct Watching {
+    id: String,
+    seat: Option<PlayerId>,
+    handle: GameHandle,
+    changed: watch::Receiver<u64>,
+    events_from: usize,
+    chat_from: usize,
+}
+
+struct Conn {
+    shared: Arc<Shared>,
+    user: Option<String>,
+    watching: Option<Watching>,
+    bucket: Bucket,
+}
+
+async fn changed(w: &mut Option<Watching>) -> bool {
+    match w {
+        Some(w) => w.changed.changed().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}
+
+async fn connection(socket: WebSocket, shared: Arc<Shared>) {
+    let (mut sink, mut stream) = socket.split();
+    let mut conn = Conn {
+        bucket: Bucket::new(shared.config.rate_per_connection),
+        shared,
+        user: None,
+        watching: None,
+    };
+    let mut heartbeat = tokio::time::interval(Duration::from_secs(2));
+    let mut refused = 0u32;
+    loop {
+        let out: Vec<Message> = tokio::select! {
+            msg = stream.next() => match msg {
+                Some(Ok(WsMessage::Text(text))) => {
+                    let (reply, ok, watched) = conn.request(text.as_str()).await;
+                    refused = if ok { 0 } else { refused + 1 };
+                    let mut out = vec![reply];
+                    if watched {
+                        // The state follows the answer to a watch.
+                        out.extend(conn.push().await);
+                    }
+                    out
+                }
+                Some(Ok(WsMessage::Binary(_))) => {
+                    refused += 1;
+                    vec![error(Value::Null, "binary messages are not understood: send JSON text")]
+                }
+                Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => continue,
+                // Closed, or broken (an oversized message among others).
+                Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break,
+            },
+            alive = changed(&mut conn.watching) => {
+                if alive {
+                    conn.push().await.into_iter().collect()
+                } else {
+                    // The game's actor stopped: the client watches again.
+                    conn.unwatch();
+                    vec![error(Value::Null, "the game was closed on this server: watch it again")]
+                }
+            }
+            _ = heartbeat.tick() => {
+                if conn.shared.stopping() {
+                    break;
+                }
+                if let Some(w) = &conn.watching && let Some(seat) = w.seat {
+                    let _ = conn.shared.db.seen(&w.id, seat.0).await;
+                }
+                continue;
+            }
+        };
+        for m in out {
+            let text = serde_json::to_string(&m).unwrap_or_default();
+            if sink.send(WsMessage::Text(text.into())).await.is_err() {
+                conn.unwatch();
+                return;
+            }
+        }
+        if refused >= MAX_REFUSED_IN_A_ROW {
+            let _ = sink
+                .send(WsMessage::Text(
+                    serde_json::to_string(&error(Value::Null, "too many bad requests: goodbye"))
+                        .unwrap_or_default()
+                        .into(),
+                ))
+                .await;
+            break;
+        }
+    }
+    conn.unwatch();
+}
+
+fn error(id: Value, message: impl Into<String>) -> Message {
+    Message::Error {
+        id,
+        message: message.into(),
+    }
+}
+
+impl Conn {
+    /// Answers one request: the answer, whether it was accepted, and
+    /// whether it was an accepted watch.
+    async fn request(&mut self, text: &str) -> (Message, bool, bool) {
+        let mut value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => {
+                return (
+                    error(Value::Null, format!("the message is not JSON: {e}")),
+                    false,
+                    false,
+                );
+            }
+        };
+        let id = value
+            .as_object_mut()
+            .and_then(|m| m.remove("id"))
+            .unwrap_or(Value::Null);
+        if !self.bucket.take(self.shared.config.rate_per_connection) {
+            return (error(id, "too many requests: slow down"), false, false);
+        }
+        if let Some(user) = &self.user {
+            let rate = self.shared.config.rate_per_account;
+            let mut limits = self.shared.limits.lock().unwrap_or_else(|e| e.into_inner());
+            let ok = limits
+                .entry(user.clone())
+                .or_insert_with(|| Bucket::new(rate))
+                .take(rate);
+            if !ok {
+                return (
+                    error(id, "too many requests from this account: slow down"),
+                    false,
+                    false,
+                );
+            }
+        }
+        let request: Request = match serde_json::from_value(value) {
+            Ok(r) => r,
+            Err(e) => return (error(id, format!("not a request: {e}")), false, false),
+        };
+        let watch = matches!(request, Request::Watch { .. });
+        match self.dispatch(request).await {
+            Ok(result) => (Message::Ok { id, result }, true, watch),
+            Err(message) => (error(id, message), false, false),
+        }
+    }
+
+    fn user(&self) -> Result<&str, String> {
+        self.user
+            .as_deref()
+            .ok_or_else(|| "log in first (login, signup or token)".to_string())
+    }
+
+    async fn dispatch(&mut self, request: Request) -> Result<Value, String> {
+        let db = self.shared.db.clone();
+        let dberr = |e: db::DbError| e.to_string();
+        match request {
+            Request::Signup { user, password } => {
+                auth::check_name(&user)?;
+                auth::check_password(&password)?;
+                let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
+                    .await
+                    .map_err(|e| e.to_string())??;
+                if !db.add_user(&user, &hash).await.map_err(dberr)? {
+                    return Err(format!("the name {user:?} is taken"));
+                }
+                self.logged_in(user).await
+            }
+            Request::Login { user, password } => {
+                let stored = db.password_hash(&user).await.map_err(dberr)?;
+                // The same work and the same answer for an unknown name.
+                let hash = stored.clone().unwrap_or_default();
+                let ok =
+                    tokio::task::spawn_blocking(move || auth::verify_password(&password, &hash))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                if !ok || stored.is_none() {
+                    return Err("wrong user name or password".into());
+                }
+                self.logged_in(user).await
+            }
+            Request::Token { token } => {
+                let user = db
+                    .token_user(&token)
+                    .await
+                    .map_err(dberr)?
+                    .ok_or("the token is not valid: log in again")?;
+                self.user = Some(user.clone());
+                Ok(json!({ "user": user }))
+            }
+            Request::Variants {} => Ok(json!(crate::installed(&self.shared.config.variants))),
+            Request::Lobby {} => {
+                let user = self.user()?.to_string();
+                let mut games = Vec::new();
+                for row in db.lobby(&user, 100).await.map_err(dberr)? {
+                    let seats = db.seats(&row.id).await.map_err(dberr)?;
+                    games.push(summary(row, seats));
+                }
+                Ok(json!(games))
+            }
+            Request::Create {
+                variant,
+                options,
+                seats,
+                timeout_secs,
+            } => {
+                let user = self.user()?.to_string();
+                self.create(user, variant, options, seats, timeout_secs)
+                    .await
+            }
+            Request::Join { game, seat } => {
+                let user = self.user()?.to_string();
+                let row = db
+                    .game(&game)
+                    .await
+                    .map_err(dberr)?
+                    .ok_or_else(|| format!("there is no game {game}"))?;
+                let seats = db.seats(&game).await.map_err(dberr)?;
+                if let Some(s) = seats.iter().find(|s| s.user.as_deref() == Some(&user)) {
+                    // Joined already (a reconnect): the same seat.
+                    return Ok(json!({ "game": game, "seat": s.seat }));
+                }
+                if row.status != db::OPEN {
+                    return Err(format!(
+                        "game {game} is {}: its seats are taken; watch it instead",
+                        row.status
+                    ));
+                }
+                let taken = db
+                    .take_seat(&game, &user, seat)
+                    .await
+                    .map_err(dberr)?
+                    .ok_or("no such free seat in this game")?;
+                start_if_full(&self.shared, &game).await?;
+                Ok(json!({ "game": game, "seat": taken }))
+            }
+            Request::Leave { game } => {
+                let user = self.user()?.to_string();
+                let row = db
+                    .game(&game)
+                    .await
+                    .map_err(dberr)?
+                    .ok_or_else(|| format!("there is no game {game}"))?;
+                let left = if row.status == db::OPEN {
+                    db.free_seat(&game, &user).await.map_err(dberr)?
+                } else {
+                    // A seat of a game under way goes on, played by a computer.
+                    let left = db.seat_to_computer(&game, &user).await.map_err(dberr)?;
+                    if left {
+                        let _ = self.shared.game(&game).tx.send(Cmd::Refresh);
+                    }
+                    left
+                };
+                if !left {
+                    return Err(format!("you have no seat in game {game}"));
+                }
+                if self.watching.as_ref().is_some_and(|w| w.id == game) {
+                    self.unwatch();
+                }
+                Ok(json!({ "game": game }))
+            }
+            Request::Watch { game, events_from } => {
+                let user = self.user()?.to_string();
+                let row = db
+                    .game(&game)
+                    .await
+                    .map_err(dberr)?
+                    .ok_or_else(|| format!("there is no game {game}"))?;
+                if row.status == db::OPEN {
+                    return Err(format!("game {game} has not started: it waits for players"));
+                }
+                let seats = db.seats(&game).await.map_err(dberr)?;
+                let seat = seats
+                    .iter()
+                    .find(|s| s.user.as_deref() == Some(&user) && s.kind == "human")
+                    .map(|s| PlayerId(s.seat));
+                self.unwatch();
+                let handle = self.shared.game(&game);
+                let mut changed = handle.changed.clone();
+                changed.borrow_and_update();
+                if let Some(s) = seat {
+                    self.shared.set_present(&game, s.0, true);
+                    let _ = db.seen(&game, s.0).await;
+                }
+                self.watching = Some(Watching {
+                    id: game.clone(),
+                    seat,
+                    handle,
+                    changed,
+                    events_from,
+                    chat_from: 0,
+                });
+                Ok(json!({ "game": game, "seat": seat }))
+            }
+            Request::Act { action, expect } => {
+                self.user()?;
+                let w = self.watching.as_ref().ok_or("watch a game first")?;
+                let seat = w
+                    .seat
+                    .ok_or("a spectator cannot act: you have no seat in this game")?;
+                let (reply, answer) = oneshot::channel();
+                w.handle
+                    .tx
+                    .send(Cmd::Act {
+                        seat,
+                        action,
+                        expect,
+                        reply,
+                    })
+                    .map_err(|_| "the game was closed on this server: watch it again")?;
+                answer
+                    .await
+                    .map_err(|_| "the game was closed on this server: watch it again")??;
+                Ok(Value::Null)
+            }
+            Request::Chat { text } => {
+                let user = self.user()?.to_string();
+                let w = self.watching.as_ref().ok_or("watch a game first")?;
+                if text.trim().is_empty() || text.len() > MAX_CHAT_BYTES {
+                    return Err(format!("a chat line is 1 to {MAX_CHAT_BYTES} bytes long"));
+                }
+                let (reply, answer) = oneshot::channel();
+                w.handle
+                    .tx
+                    .send(Cmd::Chat { user, text, reply })
+                    .map_err(|_| "the game was closed on this server")?;
+                answer
+                    .await
+                    .map_err(|_| "the game was closed on this server")??;
+                Ok(Value::Null)
+            }
+            Request::Suspend { game } => self.set_status(game, db::RUNNING, db::SUSPENDED).await,
+            Request::Resume { game } => self.set_status(game, db::SUSPENDED, db::RUNNING).await,
+        }
+    }
+
+    async fn logged_in(&mut self, user: String) -> Result<Value, String> {
+        let token = auth::new_token();
+        self.shared
+            .db
+            .add_token(&token, &user)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.user = Some(user.clone());
+        Ok(json!({ "user": user, "token": token }))
+    }
+
+    /// Suspends or resumes a game: its creator only.
+    async fn set_status(&mut self, game: String, from: &str, to: &str) -> Result<Value, String> {
+        let user = self.user()?.to_string();
+        let db = &self.shared.db;
+        let row = db
+            .game(&game)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("there is no game {game}"))?;
+        if row.creator != user {
+            return Err("only the game's creator may suspend or resume it".into());
+        }
+        if !db
+            .set_status(&game, &[from], to)
+            .await
+            .map_err(|e| e.to_string())?
+        {
+            return Err(format!("game {game} is {}, not {from}", row.status));
+        }
+        if self.shared.is_live(&game) {
+            let _ = self.shared.game(&game).tx.send(Cmd::Refresh);
+        }
+        Ok(json!({ "game": game, "status": to }))
+    }
+
+    async fn create(
+        &mut self,
+        user: String,
+        variant: String,
+        options: serde_json::Map<String, Value>,
+        seats: Vec<String>,
+        timeout_secs: u32,
+    ) -> Result<Value, String> {
+        let v = self.shared.variant(&variant)?;
+        let options = options_from_json(&options)?;
+        check_options(&v, &options)?;
+        let mut rows = Vec::new();
+        for (i, s) in seats.iter().enumerate() {
+            let (kind, level) = match s.split_once(':') {
+                None if s == "human" => ("human", ""),
+                None if s == "computer" => ("computer", LEVELS[0]),
+                Some(("computer", level)) if LEVELS.contains(&level) => ("computer", level),
+                _ => {
+                    return Err(format!(
+                        "seat {i} is {s:?}: a seat is \"human\", \"computer\" or \"computer:LEVEL\" (levels: {})",
+                        LEVELS.join(", ")
+                    ));
+                }
+            };
+            rows.push(SeatRow {
+                seat: i as u8,
+                kind: kind.into(),
+                level: level.into(),
+                user: None,
+                last_seen: 0,
+            });
+        }
+        // The variant says how many players a game takes: set one up now,
+        // so that a game that could never start is refused at once.
+        let names: Vec<String> = (0..seats.len())
+            .map(|i| format!("Seat {}", i + 1))
+            .collect();
+        if seats.len() > 6 {
+            return Err("a game has at most 6 seats".into());
+        }
+        Game::new(v.clone(), options.clone(), &names, 0).map_err(|e| e.0)?;
+        if let Some(first) = rows.iter_mut().find(|s| s.kind == "human") {
+            first.user = Some(user.clone());
+        }
+        let row = GameRow {
+            id: auth::random_hex(6),
+            variant: variant.clone(),
+            version: v.version.clone(),
+            options: serde_json::to_string(&options).map_err(|e| e.to_string())?,
+            seed: self
+                .shared
+                .config
+                .seed
+                .unwrap_or_else(|| rand::random::<u32>().into()),
+            creator: user,
+            status: db::OPEN.into(),
+            timeout_secs: timeout_secs.into(),
+            players: String::new(),
+            to_act: String::new(),
+        };
+        self.shared
+            .db
+            .add_game(&row, &rows)
+            .await
+            .map_err(|e| e.to_string())?;
+        start_if_full(&self.shared, &row.id).await?;
+        let status = self
+            .shared
+            .db
+            .game(&row.id)
+            .await
+            .map_err(|e| e.to_string())?
+            .map(|g| g.status)
+            .unwrap_or_default();
+        Ok(json!({ "game": row.id, "status": status }))
+    }
+
+    /// Pushes the watched game's state, from what this connection has not
+    /// been sent yet.
+    async fn push(&mut self) -> Option<Message> {
+        let w = self.watching.as_mut()?;
+        w.changed.borrow_and_update();
+        let (reply, answer) = oneshot::channel();
+        w.handle
+            .tx
+            .send(Cmd::Snapshot {
+                seat: w.seat,
+                events_from: w.events_from,
+                chat_from: w.chat_from,
+                reply,
+            })
+            .ok()?;
+        match answer.await {
+            Ok(Ok(state)) => {
+                w.events_from = state.event_count;
+                w.chat_from = state.chat_count;
+                Some(Message::State(Box::new(state)))
+            }
+            Ok(Err(e)) => {
+                self.unwatch();
+                Some(error(Value::Null, e))
+            }
+            Err(_) => {
+                self.unwatch();
+                Some(error(
+                    Value::Null,
+                    "the game was closed on this server: watch it again",
+                ))
+            }
+        }
+    }
+
+    fn unwatch(&mut self) {
+        if let Some(w) = self.watching.take()
+            && let Some(seat) = w.seat
+        {
+            self.shared.set_present(&w.id, seat.0, false);
+        }
+    }
+}
+
+/// Starts an open game whose human seats are all taken: the players are
+/// named after their users, computers "Computer N".
+async fn start_if_full(shared: &Arc<Shared>, game: &str) -> Result<(), String> {
+    let seats = shared.db.seats(game).await.map_err(|e| e.to_string())?;
+    if seats.iter().any(|s| s.kind == "human" && s.user.is_none()) {
+        return Ok(());
+    }
+    let names: Vec<String> = seats
+        .iter()
+        .map(|s| match &s.user {
+            Some(u) if s.kind == "human" => u.clone(),
+            _ => format!("Computer {}", s.seat + 1),
+        })
+        .collect();
+    let players = serde_json::to_string(&names).map_err(|e| e.to_string())?;
+    let started = shared
+        .db
+        .start_game(game, &players)
+        .await
+        .map_err(|e| e.to_string())?;
+    if started {
+        // Its computer seats may have the first move.
+        shared.game(game);
+    }
+    Ok(())
+}
+
+fn summary(row: GameRow, seats: Vec<SeatRow>) -> GameSummary {
+    GameSummary {
+        id: row.id,
+        variant: row.variant,
+        creator: row.creator,
+        status: row.status,
+        seats: seats
+            .into_iter()
+            .map(|s| SeatSummary {
+                seat: s.seat,
+                kind: s.kind,
+                user: s.user,
+            })
+            .collect(),
+        to_act: row
+            .to_act
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect(),
+    }
+}

@@ -1,0 +1,105 @@
+//! `titan serve` and `titan bot`: the game server and a computer client
+//! of it (the server itself is the titan-server crate).
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use titan_server::bot::{BotConfig, BotGame};
+
+/// Runs a server until interrupted.
+pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCode {
+    let database = database.unwrap_or_else(titan_server::default_database);
+    let mut config = titan_server::Config::new(listen, database, crate::check::variants_root());
+    config.lease = std::time::Duration::from_secs(lease.max(1));
+    match titan_server::run_blocking(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("titan serve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The arguments of `titan bot`.
+#[derive(clap::Args)]
+pub struct BotArgs {
+    /// The server: HOST:PORT, http://HOST:PORT or ws://HOST:PORT/ws.
+    #[arg(long)]
+    server: String,
+    /// The account (signed up if new).
+    #[arg(long)]
+    user: String,
+    #[arg(long)]
+    password: String,
+    /// Creates a game of this variant (and prints its id).
+    #[arg(
+        long,
+        value_name = "VARIANT",
+        conflicts_with = "join",
+        requires = "seats"
+    )]
+    create: Option<String>,
+    /// The seats of the game created, all for people (or bots).
+    #[arg(long, value_name = "N")]
+    seats: Option<usize>,
+    /// Joins this game.
+    #[arg(long, value_name = "GAME", required_unless_present = "create")]
+    join: Option<String>,
+    /// The computer player's level.
+    #[arg(long, default_value = "random")]
+    level: String,
+}
+
+/// Plays a seat to the game's end; prints the game's id when it has one,
+/// then how the game went, as one JSON line.
+pub fn bot(args: BotArgs) -> ExitCode {
+    let game = match (args.create, args.join) {
+        (Some(variant), _) => BotGame::Create {
+            variant,
+            seats: args.seats.unwrap_or(2),
+        },
+        (None, Some(game)) => BotGame::Join { game },
+        (None, None) => {
+            eprintln!("titan bot: give --create VARIANT --seats N or --join GAME");
+            return ExitCode::from(2);
+        }
+    };
+    let config = BotConfig {
+        server: args.server,
+        user: args.user,
+        password: args.password,
+        game,
+        level: args.level,
+        patience: std::time::Duration::from_secs(600),
+        max_actions: None,
+        stop_at: None,
+        record: false,
+    };
+    let result = titan_server::bot::run(&config, |id| {
+        println!("{}", serde_json::json!({ "game": id }));
+    });
+    match result {
+        Ok(report) => {
+            let winner = report
+                .last
+                .as_ref()
+                .and_then(|s| s.view.outcome.as_ref())
+                .map(|o| format!("{o:?}"));
+            println!(
+                "{}",
+                serde_json::json!({
+                    "game": report.game,
+                    "seat": report.seat,
+                    "actions": report.actions,
+                    "finished": report.finished,
+                    "outcome": winner,
+                })
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("titan bot: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
