@@ -42,7 +42,7 @@ pub struct Seat {
     pub level: String,
 }
 
-fn default_level() -> String {
+pub(crate) fn default_level() -> String {
     "simple".into()
 }
 

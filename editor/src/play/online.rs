@@ -11,7 +11,7 @@ use std::path::Path;
 use titan_server::client::{Background, Report};
 use titan_server::protocol::{GameState, GameSummary, Request};
 
-use super::Seat;
+use super::{Seat, default_level};
 use crate::remote::RemoteSession;
 
 /// What a request sent was for.
@@ -188,6 +188,8 @@ impl OnlineScreen {
                 name: p.name.clone(),
                 // The other seats are played elsewhere: not on this screen.
                 computer: state.seat.is_none_or(|s| s.0 as usize != i),
+                // The server plays its computer seats at their own level.
+                level: default_level(),
             })
             .collect();
         match RemoteSession::new(conn, &self.server, &self.token, variant, state) {
