@@ -1,4 +1,5 @@
-//! Battle scenarios: each file under `tests/battle/` is a position, fixed
+//! Battle scenarios: each file under `tests/battle/` (and a bundled
+//! variant's `tests/battle/`) is a position, fixed
 //! dice, and steps (actions and what must follow), with the rule it checks.
 //! The format is described in `docs/battle.md` ("Scenario files").
 
@@ -377,13 +378,25 @@ fn run(path: &Path) {
 
 #[test]
 fn every_scenario() {
-    let dir = common::root().join("tests/battle");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    files.sort();
+    // The engine's own scenarios, then each bundled variant's (its
+    // `tests/battle/` folder, beside the data it checks).
+    let mut dirs = vec![common::root().join("tests/battle")];
+    dirs.extend(
+        common::bundled_dirs()
+            .into_iter()
+            .map(|d| d.join("tests/battle"))
+            .filter(|d| d.is_dir()),
+    );
+    let mut files: Vec<_> = Vec::new();
+    for dir in &dirs {
+        let mut these: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
+        these.sort();
+        files.extend(these);
+    }
     let only = std::env::var("SCENARIO").ok();
     assert!(
         only.is_some() || files.len() >= 20,
@@ -402,8 +415,5 @@ fn every_scenario() {
         ran += 1;
     }
     // A filter that matches nothing must not pass having run nothing.
-    assert!(
-        ran > 0,
-        "SCENARIO={only:?} matches no scenario in tests/battle"
-    );
+    assert!(ran > 0, "SCENARIO={only:?} matches no scenario");
 }

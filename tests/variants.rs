@@ -218,3 +218,35 @@ fn every_variant_round_trips_through_ron() {
         assert_eq!(original.summary(), reloaded.summary());
     }
 }
+
+/// Gods of Titan's provisional masterplay (its README, "Provisional
+/// masterplay") plays whole random 3-player games, battles and its scripts
+/// included, to their end without a refused or failed action, and every
+/// position keeps the invariants.
+#[test]
+fn gods_of_titan_games_run_to_their_end() {
+    use std::sync::Arc;
+    use titan_core::game::{Game, random::random_action};
+    use titan_core::rng::GameRng;
+    let v = Arc::new(load("gods-of-titan"));
+    let names: Vec<String> = ["A", "B", "C"].iter().map(|s| s.to_string()).collect();
+    let mut finished = 0;
+    for seed in 0..4u64 {
+        let (mut game, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+        let mut pick = GameRng::new(seed + 100);
+        let mut actions = 0;
+        while game.state.outcome.is_none() && actions < 20_000 {
+            let Some((player, action)) = random_action(&game, &mut pick) else {
+                break;
+            };
+            if let Err(e) = game.apply(player, &action) {
+                panic!("seed {seed}, action {actions} ({action:?}): {e}");
+            }
+            game.check_invariants()
+                .unwrap_or_else(|e| panic!("seed {seed}, action {actions}: {e}"));
+            actions += 1;
+        }
+        finished += usize::from(game.state.outcome.is_some());
+    }
+    assert_eq!(finished, 4, "every game reaches its end");
+}

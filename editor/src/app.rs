@@ -18,8 +18,10 @@ mod pages;
 mod rules;
 mod scripts;
 mod terrains;
+mod try_it;
 pub use scripts::ScriptForms;
 pub use terrains::TerrainForms;
+pub use try_it::{Tally, TryError, TryIt};
 
 use crate::draw::{
     HEX, SIDE, View, cell_at, centroid, dist_to_segment, draw_battleland, draw_sign, hex_at,
@@ -38,6 +40,7 @@ pub enum Tab {
     Terrains,
     Rules,
     Scripts,
+    TryIt,
 }
 
 /// What a click on a battleland does.
@@ -106,6 +109,8 @@ pub struct EditorApp {
     pub terrain_forms: TerrainForms,
     /// The scripts page's selection and typed name.
     pub script_forms: ScriptForms,
+    /// The "Try it" page's settings and its last run.
+    pub try_it: TryIt,
     /// The new-variant or copy form, while open.
     pub new_variant: Option<NewVariant>,
     /// The character whose deletion waits for confirmation.
@@ -145,6 +150,7 @@ impl EditorApp {
             new_variant: None,
             terrain_forms: TerrainForms::default(),
             script_forms: ScriptForms::default(),
+            try_it: TryIt::default(),
             confirm_delete: None,
             rename: None,
             may_close: false,
@@ -308,6 +314,11 @@ impl EditorApp {
             Tab::Scripts => {
                 egui::CentralPanel::default().show(ui, |ui| self.scripts_page(ui));
             }
+            Tab::TryIt => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.try_it_page(ui))
+                });
+            }
         }
         self.dialogs(&ctx);
         if self.may_close {
@@ -373,6 +384,7 @@ impl EditorApp {
                 (Tab::Terrains, "Terrains and hazards"),
                 (Tab::Rules, "Rules and options"),
                 (Tab::Scripts, "Scripts"),
+                (Tab::TryIt, "Try it"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {
                     self.tab = tab;

@@ -32,7 +32,9 @@ pub mod words;
 
 use std::path::Path;
 
-pub use app::{EditorApp, HexTool, Pending, ScriptForms, Tab, TerrainForms};
+pub use app::{
+    EditorApp, HexTool, Pending, ScriptForms, Tab, Tally, TerrainForms, TryError, TryIt,
+};
 pub use play::PlayApp;
 
 /// Opens the editor window on the variant in `dir`, offering the variants

@@ -15,6 +15,9 @@ pub struct ScriptForms {
     /// The name typed for a new script, and why the last try failed.
     pub new_name: String,
     pub error: Option<String>,
+    /// A line of the shown script to point at (where a game on the "Try
+    /// it" page met a script error).
+    pub mark: Option<usize>,
 }
 
 const KEYWORDS: [&str; 22] = [
@@ -97,6 +100,7 @@ impl EditorApp {
                     .clicked()
                 {
                     f.script = Some(n.clone());
+                    f.mark = None;
                 }
             }
             if names.is_empty() {
@@ -134,7 +138,14 @@ impl EditorApp {
         for d in &problems {
             ui.colored_label(Color32::RED, format!("line {}: {}", d.line, d.message));
         }
+        if let Some(line) = f.mark {
+            ui.colored_label(
+                Color32::from_rgb(255, 160, 60),
+                format!("line {line}: where a game on the \"Try it\" page met a script error"),
+            );
+        }
         let bad_lines: Vec<usize> = problems.iter().map(|d| d.line).collect();
+        let mark = f.mark;
         let mut code = text.clone();
         let font = egui::TextStyle::Monospace.resolve(ui.style());
         egui::ScrollArea::both().id_salt("script").show(ui, |ui| {
@@ -145,6 +156,8 @@ impl EditorApp {
                 for n in 1..=lines {
                     let colour = if bad_lines.contains(&n) {
                         Color32::RED
+                    } else if mark == Some(n) {
+                        Color32::from_rgb(255, 160, 60)
                     } else {
                         Color32::from_gray(120)
                     };

@@ -398,6 +398,11 @@ impl Project {
     /// The hooks the variant's scripts register (empty while it does not
     /// validate): what abilities, hook rangestrikes and hook needs choose
     /// from.
+    /// The variant as edited, compiled, when it passes its check.
+    pub fn compiled(&self) -> Option<&titan_core::Variant> {
+        self.compiled.as_ref()
+    }
+
     pub fn hooks(&self) -> Vec<String> {
         self.compiled
             .as_ref()
