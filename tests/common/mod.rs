@@ -85,9 +85,6 @@ pub const BUNDLED: [&str; 6] = [
     "titan",
     "titan-shorter",
 ];
-    "titan",
-    "titan-shorter",
-];
 
 /// The bundled variants' folders, sorted.
 pub fn bundled_dirs() -> Vec<PathBuf> {
