@@ -152,8 +152,11 @@ local function chaos_pairs(ctx)
     if not ctx:get("chaos_moved", u.id) then free[#free + 1] = u.id end
   end
   local out = {}
+  -- Both orders, so that the player may name the two in any order.
   for i = 1, #free do
-    for j = i + 1, #free do out[#out + 1] = { free[i], free[j] } end
+    for j = 1, #free do
+      if i ~= j then out[#out + 1] = { free[i], free[j] } end
+    end
   end
   return out
 end
