@@ -214,3 +214,99 @@ fn teleport_to_a_free_hex_the_character_may_stand_in() {
         |a| matches!(a, Action::Script { name, .. } if name == "teleport" || name == "quake")
     ));
 }
+
+/// Random battles between legions of Casters and characters with abilities:
+/// every legal action is taken without a refusal (so no script fails in
+/// `apply`), and each spell and ability is offered somewhere (so no `legal`
+/// fails silently, which would leave it out of the list) and most are taken.
+#[test]
+fn random_battles_take_every_spell_and_ability() {
+    use std::collections::BTreeSet;
+    use titan_core::battle::{BattleSetup, Fighter};
+    use titan_core::format::Edge;
+    use titan_core::game::random::random_battle_action;
+
+    let v = variant();
+    let legion = |names: &[&str]| -> Vec<Fighter> {
+        names
+            .iter()
+            .map(|n| {
+                let c = v.character_by_name(n).unwrap();
+                Fighter {
+                    character: c,
+                    power: v.character(c).power,
+                }
+            })
+            .collect()
+    };
+    let attacker = legion(&[
+        "Warlord",
+        "Priest",
+        "Deathbringer",
+        "Demon",
+        "Nightmare",
+        "Phoenix",
+        "Plaque",
+    ]);
+    let defender = legion(&[
+        "Necromancer",
+        "Warlock",
+        "Priestess",
+        "Guardian",
+        "Jabberwok",
+        "Golem",
+        "Amazon",
+    ]);
+    let mut taken = BTreeSet::new();
+    let mut offered = BTreeSet::new();
+    for seed in 0..40u64 {
+        let terrain = ["Plains", "Darkland", "Highlands", "Mountains"][seed as usize % 4];
+        let setup = BattleSetup {
+            terrain: v.terrain_by_name(terrain).unwrap(),
+            attacker: attacker.clone(),
+            defender: defender.clone(),
+            attacker_edge: Edge::SouthWest,
+            summonable: vec![],
+            reinforcements: vec![],
+            teleported: false,
+        };
+        let mut b = Battle::new(&v, setup, GameRng::new(seed)).unwrap();
+        let mut rng = GameRng::new(seed + 1000);
+        for _ in 0..3000 {
+            for a in b.legal_actions() {
+                if let Action::Script { name, .. } = a {
+                    offered.insert(name);
+                }
+            }
+            let Some(a) = random_battle_action(&b, &mut rng) else {
+                break;
+            };
+            if let Action::Script { name, .. } = &a {
+                taken.insert(name.clone());
+            }
+            if let Err(e) = b.apply(a.clone()) {
+                panic!("seed {seed} on {terrain}: {a:?} refused: {e}");
+            }
+        }
+        assert!(b.result().is_some(), "seed {seed}: the battle did not end");
+    }
+    for name in [
+        "shield",
+        "shockwave",
+        "wimps_vacation",
+        "quake",
+        "teleport",
+        "chaos",
+        "inferno",
+        "painchain",
+        "reapers_call",
+        "final_blow",
+        "fear",
+        "flameburst",
+        "cuff",
+        "drain",
+    ] {
+        assert!(offered.contains(name), "{name} never offered: {offered:?}");
+    }
+    assert!(taken.len() >= 10, "taken: {taken:?}");
+}
