@@ -48,15 +48,13 @@ end)
 -- Markers. A `flag:` ability is a symbol of the character chart (3.10) the
 -- format has no field for; a `pending:` ability is a special ability of 16.5
 -- that needs the platform. Neither changes a strike: the spell and ability
--- scripts of the next step read them.
+-- scripts read them (spells.lua, abilities.lua: README, "Spells and
+-- abilities").
 local markers = {
   "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
-  "pending:necromancer_drain", "pending:golem_stone_skin", "pending:executer_trophies",
-  "pending:guardian_bonus", "pending:immortal_rejoins", "pending:jabberwok_doubles",
-  "pending:pegasus_rider", "pending:knight_crusade", "pending:pixie_reinforcement",
-  "pending:priest_blessing", "pending:priestess_aura", "pending:warlord_march",
-  "pending:stone_cold", "pending:flameburst", "pending:decoy", "pending:reapers_call",
-  "pending:final_blow", "pending:fear", "pending:cuff",
+  "pending:executer_trophies", "pending:immortal_rejoins", "pending:pegasus_rider",
+  "pending:knight_crusade", "pending:pixie_reinforcement", "pending:warlord_march",
+  "pending:stone_cold", "pending:decoy",
 }
 local function unchanged(is_striker, ranged, sn, dice)
   return sn, dice

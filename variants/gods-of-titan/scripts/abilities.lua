@@ -1,0 +1,207 @@
+-- The special abilities of 16.5 the platform can run: the single-use
+-- abilities of Creatures as variant actions (actions.ron, once per battle by
+-- their `limit`), the Necromancer's drain, and the permanent abilities that
+-- change strikes as before_strike / after_strike handlers. README.md,
+-- "Special abilities", lists every ability and what the others still need.
+
+-- The adjacent enemies of a unit, on the battleland ("adjacent" counts
+-- across cliffs: Flameburst says so, and distance ignores hexsides).
+local function adjacent_enemies(ctx, id)
+  local out = {}
+  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+    if ctx:distance(id, u.id) == 1 then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- Reaper's Call: "Any enemy character is slain by the Deathbringer. The
+-- Deathbringer takes twice as many points of damage as it needs to slay the
+-- character" and "must survive" them: offered only for a target whose
+-- remaining life, doubled, is less than the Deathbringer's own.
+titan.action("reapers_call", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return {} end
+    local me = ctx:get_unit(ctx.unit)
+    local out = {}
+    for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
+      if 2 * got.life_left(u) < got.life_left(me) then out[#out + 1] = u.id end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    local cost = 2 * got.life_left(ctx:get_unit(args.target))
+    ctx:kill(args.target)
+    ctx:damage(ctx.unit, cost)
+  end,
+})
+
+-- Final Blow: "When the Demon announces the use of the Final Blow, strikes a
+-- character and slays it, it is itself cured for the same amount of damage
+-- as it caused in its attack ... If the Demon fails to slay its opponent the
+-- Final Blow is wasted." Declared by the action, spent by the Demon's next
+-- strike (after_strike), or at the end of the phase if it does not strike.
+titan.action("final_blow", {
+  legal = function(ctx)
+    return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
+      and ctx:get_unit(ctx.unit).strikes_left > 0
+  end,
+  apply = function(ctx)
+    ctx:set("final_blow_armed", ctx.unit, true)
+  end,
+})
+
+-- Fear (DE 2409): "dürfen alle angrenzenden gegnerischen Figuren ihren
+-- nächsten Rückschlag nur mit der Hälfte ihrer Stärke (abgerundet)
+-- ausführen": every adjacent enemy's next strike at half power.
+titan.action("fear", {
+  legal = function(ctx)
+    return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
+  end,
+  apply = function(ctx)
+    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ctx:set("feared", u.id, true) end
+  end,
+})
+
+-- Flameburst: "All adjacent enemy characters suffer an additional point of
+-- damage ... also ... separated from the Phoenix by a cliff."
+titan.action("flameburst", {
+  legal = function(ctx)
+    return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
+  end,
+  apply = function(ctx)
+    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ctx:damage(u.id, 1) end
+  end,
+})
+
+-- Cuff: "one point of extra damage in addition to the normal attack":
+-- 1 hit to an enemy the Plaque is in contact with, its strike kept.
+titan.action("cuff", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return {} end
+    local out = {}
+    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do out[#out + 1] = u.id end
+    return out
+  end,
+  apply = function(ctx, args)
+    ctx:damage(args.target, 1)
+  end,
+})
+
+-- Necromancer: "At the start of its own Strike Phase the Necromancer causes
+-- one of the enemy characters one point of damage in addition to its normal
+-- attack. Simultaneously his Power-factor increases by 1 ... he starts each
+-- Battle with his initial Power-factor of 6. This ability is considered like
+-- a magic rangestrike without restrictions in distance." Once per own strike
+-- phase, before any of its side has struck in it; not at a Master (3.2:
+-- immune to magic). The power gained counts as dice of its strikes.
+titan.action("drain", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return {} end
+    local key = got.phase_key(ctx)
+    if ctx:get("drain_key", ctx.unit) == key or ctx:get("side_struck", ctx.unit) == key then return {} end
+    local out = {}
+    for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
+      if u.class ~= "master" then out[#out + 1] = u.id end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
+    ctx:set("drain_bonus", ctx.unit, ctx:get("drain_bonus", ctx.unit) + 1)
+    ctx:damage(args.target, 1)
+  end,
+})
+
+-- The class bonuses of the Guardian (16.5): "Humans +1, Demigods +2,
+-- Elementals +3, Lords +4, Masters +5. Only the highest bonus counts."
+local GUARDIAN = { human = 1, demilord = 2, elemental = 3, lord = 4, master = 5 }
+
+-- Extra power of a striker from the permanent abilities: its strikes
+-- (power dice, 13.2) and rangestrikes (half power, 14.1) change with it.
+local function power_bonus(ctx, s)
+  local bonus = ctx:get("drain_bonus", s.id)
+  if s.character == "Guardian" then
+    -- "present in its Legion at the beginning of the Battle": the legion's
+    -- characters but the Guardian itself (those slain since are counted).
+    local best = 0
+    for _, u in ipairs(ctx:units()) do
+      if u.side == s.side and u.id ~= s.id and u.status ~= "removed" and (GUARDIAN[u.class] or 0) > best then
+        best = GUARDIAN[u.class]
+      end
+    end
+    bonus = bonus + best
+  elseif s.character == "Jabberwok" then
+    -- "In a Battle against a Legion containing an Elemental its
+    -- Power-factor is doubled to 8."
+    for _, u in ipairs(ctx:units()) do
+      if u.side ~= s.side and u.class == "elemental" then
+        bonus = bonus + s.power
+        break
+      end
+    end
+  end
+  return bonus
+end
+
+-- 16.4: a Human's ability in the striker's legion (Priest: +1 die to its
+-- Creatures' strikes; Priestess: +1 die to their rangestrikes).
+local function legion_has(ctx, side, character)
+  for _, u in ipairs(got.in_legion(ctx, side)) do
+    if u.character == character then return true end
+  end
+  return false
+end
+
+titan.on("before_strike", function(ctx)
+  if ctx.cancel then return end
+  local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
+  -- Golem: "immune to non-magic rangestrikes": spent, no dice.
+  if ctx.ranged and t.character == "Golem" and not got.MAGIC[s.character] then
+    ctx.cancel = true
+    return
+  end
+  local bonus = power_bonus(ctx, s)
+  if bonus > 0 then
+    if ctx.ranged then
+      ctx.dice = ctx.dice + (s.power + bonus) // 2 - s.power // 2
+    else
+      ctx.dice = ctx.dice + bonus
+    end
+  end
+  if got.is_creature(s) then
+    if not ctx.ranged and legion_has(ctx, s.side, "Priest") then ctx.dice = ctx.dice + 1 end
+    if ctx.ranged and legion_has(ctx, s.side, "Priestess") then ctx.dice = ctx.dice + 1 end
+  end
+  -- Fear: this strike is at half power (its dice less the other half).
+  if ctx:get("feared", s.id) then
+    ctx:set("feared", s.id, false)
+    local power = s.power + bonus
+    ctx.dice = math.max(0, ctx.dice - (power - power // 2))
+  end
+end)
+
+titan.on("after_strike", function(ctx)
+  local s = ctx:get_unit(ctx.unit)
+  -- Necromancer: its side has struck in this phase, so no drain now.
+  local key = got.phase_key(ctx)
+  for _, u in ipairs(ctx:units()) do
+    if u.side == s.side and u.character == "Necromancer" and u.alive then ctx:set("side_struck", u.id, key) end
+  end
+  -- Final Blow, spent by this strike.
+  if ctx:get("final_blow_armed", s.id) then
+    ctx:set("final_blow_armed", s.id, false)
+    local t = ctx:get_unit(ctx.target)
+    if not ctx.ranged and not t.alive and ctx.hits > 0 and s.damage > 0 then
+      ctx:heal(s.id, math.min(ctx.hits, s.damage))
+    end
+  end
+end)
+
+-- A declared Final Blow the Demon did not strike with is wasted at the end
+-- of the phase.
+titan.on("battle_phase_end", function(ctx)
+  if ctx.phase ~= "strike" then return end
+  for _, u in ipairs(ctx:units()) do
+    if ctx:get("final_blow_armed", u.id) then ctx:set("final_blow_armed", u.id, false) end
+  end
+end)

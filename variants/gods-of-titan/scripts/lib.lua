@@ -1,0 +1,105 @@
+-- Helpers shared by the spell and ability scripts of Gods of Titan: units,
+-- sides, phase keys, rolls and where a character may stand.
+got = {}
+
+local MIN_SN, MAX_SN = 1, 6 -- rules.ron strike_chart
+
+-- The side that is not `side`.
+function got.enemy_of(side)
+  if side == "attacker" then return "defender" end
+  return "attacker"
+end
+
+-- Living units of `side` (nil: both) on the battleland, in id order.
+function got.on_board(ctx, side)
+  local out = {}
+  for _, u in ipairs(ctx:units()) do
+    if u.alive and u.hex and (side == nil or u.side == side) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- The units of `side` still in its legion (waiting, on the battleland or
+-- not yet entered), for "in its Legion" rules (16.4).
+function got.in_legion(ctx, side)
+  local out = {}
+  for _, u in ipairs(ctx:units()) do
+    if u.side == side and u.status ~= "slain" and u.status ~= "removed" then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- 3.5-3.7: Creatures, Sea-Creatures and Dark-Creatures are all Creatures.
+local CREATURE = { creature = true, sea_creature = true, dark_creature = true }
+function got.is_creature(u) return CREATURE[u.class] == true end
+
+-- The strike phase of a round, as one number: 2 x round, + 1 for the
+-- defender's (unit variables keep these to say "this phase").
+function got.phase_key(ctx)
+  if ctx.moving == "attacker" then return 2 * ctx.round end
+  return 2 * ctx.round + 1
+end
+
+-- 13.1: only the side whose maneuver phase preceded the strike phase uses
+-- spells and special abilities; the other side only strikes back.
+function got.own_strike_phase(ctx)
+  return ctx.side == ctx.moving
+end
+
+-- 13.4: the strike number of skill `s` against skill `t`, on the chart.
+function got.strike_number(s, t)
+  local n = 4 + t - s
+  if n < MIN_SN then return MIN_SN end
+  if n > MAX_SN then return MAX_SN end
+  return n
+end
+
+-- Rolls `dice` dice (from the game's generator) and counts those at or
+-- above `sn`.
+function got.roll_hits(dice, sn)
+  local hits = 0
+  for _ = 1, dice do
+    if math.random(6) >= sn then hits = hits + 1 end
+  end
+  return hits
+end
+
+-- Hits a unit still takes before it is slain.
+function got.life_left(u) return u.power - u.damage end
+
+-- Hex hazards that only their natives may enter (hazards.ron `Block`), with
+-- those natives (characters.ron); every other hex hazard takes anyone.
+local function set(list)
+  local s = {}
+  for _, n in ipairs(list) do s[n] = true end
+  return s
+end
+local ONLY_NATIVES = {
+  Volcano = set({ "Dragon" }),
+  Tree = set({ "Pixie" }),
+  Bog = set({ "Pixie", "Basilisk", "Ogre", "Troll", "Warbear", "Wyvern" }),
+  Darkness = set({ "Dark-Titan", "Jabberwok", "Pixie", "Balrog", "Cerberus", "Deathbringer", "Demon",
+    "Headcracker", "Helldancer", "Lich", "Nightmare", "Plaque", "Shadow", "Tombdigger", "Wraith" }),
+  Cloud = set({ "God", "Phantom", "Titan", "Angel", "Archangel", "Necromancer", "Asher", "Golem", "Zephyra",
+    "Chimera", "Executer", "Guardian", "Immortal", "Locker", "Pegasus", "Siren", "Sunray", "Warlock",
+    "Amazon", "Aquarian", "Knight", "Novice", "Pixie", "Priest", "Priestess", "Warlord", "Basilisk",
+    "Behemoth", "Centaur", "Colossus", "Cyclops", "Dragon", "Gargoyle", "Giant", "Gorgon", "Griffon",
+    "Hydra", "Lion", "Minotaur", "Ogre", "Phoenix", "Ranger", "Serpent", "Troll", "Unicorn", "Warbear",
+    "Wyvern", "Dolphin", "Manta", "Octopus", "Seaserpent", "Whale" }),
+}
+
+-- Every hex label of a battleland (columns A-F of 3, 4, 5, 6, 5, 4 hexes).
+got.HEXES = {}
+for i, height in ipairs({ 3, 4, 5, 6, 5, 4 }) do
+  local col = string.sub("ABCDEF", i, i)
+  for row = 1, height do got.HEXES[#got.HEXES + 1] = col .. row end
+end
+
+-- Whether `character` may stand on hex `h` (a table of ctx:get_hex).
+function got.may_stand(character, h)
+  local only = ONLY_NATIVES[h.hazard]
+  return only == nil or only[character] == true
+end
+
+-- Characters whose rangestrikes are magic (characters.ron `magic: true`).
+got.MAGIC = set({ "Warlock", "Priestess" })

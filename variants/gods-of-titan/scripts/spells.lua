@@ -1,0 +1,229 @@
+-- The spells of the spell chart (15.6) the platform can run, as variant
+-- actions (actions.ron), with the casting rules of 15.1-15.5 and the
+-- Shield's protection (a before_strike handler). README.md, "Spells",
+-- lists every spell, its reading and what the others still need.
+
+-- 15.3: the grade of each spell; the caster's skill must reach it.
+local GRADE = {
+  shield = 2, shockwave = 2, wimps_vacation = 2, quake = 3, teleport = 3,
+  chaos = 4, inferno = 4, painchain = 5,
+}
+
+-- 15.6 Wimps Vacation, "Creatures of the lowest mustering level": a
+-- Creature that is the first row of some terrain's table (mustering.ron,
+-- 22.3). The Sea- and Dark-Creatures' tables are not in our sources.
+local LOWEST = {
+  Gargoyle = true, Centaur = true, Ogre = true, Lion = true, Troll = true, Cyclops = true,
+}
+
+-- 3.2: Masters are immune to every form of magic, so no spell touches one.
+local function spell_target(u)
+  return u.class ~= "master"
+end
+
+-- 15.2-15.5: whether the acting caster may cast `spell` now.
+local function may_cast(ctx, spell)
+  if not got.own_strike_phase(ctx) then return false end
+  local me = ctx:get_unit(ctx.unit)
+  -- 15.3: grade at most the caster's skill.
+  if me.skill < GRADE[spell] then return false end
+  -- 15.4: one spell per legion per battle.
+  if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
+  -- 15.5: no spell while a Master (of either side) is on the battleland.
+  for _, u in ipairs(got.on_board(ctx)) do
+    if u.class == "master" then return false end
+  end
+  return true
+end
+
+-- 15.4: the caster's whole legion has cast its spell (every unit of its
+-- side, so that another caster of the legion is refused too).
+local function spend_spell(ctx)
+  for _, u in ipairs(ctx:units()) do
+    if u.side == ctx.side then ctx:set("spell_cast", u.id, 1) end
+  end
+end
+
+-- The enemy characters a spell reaches, in id order.
+local function enemy_targets(ctx)
+  local out = {}
+  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
+    if spell_target(u) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- A spell with no parameter: legal is a yes or no.
+local function whole_battle_spell(name, apply)
+  titan.action(name, {
+    legal = function(ctx) return may_cast(ctx, name) end,
+    apply = function(ctx)
+      spend_spell(ctx)
+      apply(ctx)
+    end,
+  })
+end
+
+-- Shockwave, Quake, Inferno: "All enemy characters receive 3 dice of
+-- damage, rolled with a Skill-factor of" 2, 3, 4. The strike number is the
+-- chart's for that skill against the target's (13.4); "Hazards do not affect
+-- the Caster when casting a spell" (15.3), so no hazard changes it.
+local function damage_spell(name, skill)
+  whole_battle_spell(name, function(ctx)
+    for _, u in ipairs(enemy_targets(ctx)) do
+      local hits = got.roll_hits(3, got.strike_number(skill, u.skill))
+      if hits > 0 then ctx:damage(u.id, hits) end
+    end
+  end)
+end
+damage_spell("shockwave", 2)
+damage_spell("quake", 3)
+damage_spell("inferno", 4)
+
+-- Wimps Vacation: "All enemy Creatures of the lowest mustering level are
+-- immediately considered slain" (scored as slain in battle).
+whole_battle_spell("wimps_vacation", function(ctx)
+  for _, u in ipairs(enemy_targets(ctx)) do
+    if u.class == "creature" and LOWEST[u.character] then ctx:kill(u.id) end
+  end
+end)
+
+-- Shield. DE 2311: "Für den kompletten nächsten gegnerischen Rückschlag
+-- wird eine eigene Figur gegen jeglichen Schaden immun" (EN: "a Creature",
+-- "the next enemy Strike Phase"): one own character, the enemy's
+-- strikebacks of this strike phase.
+titan.action("shield", {
+  legal = function(ctx)
+    if not may_cast(ctx, "shield") then return {} end
+    local out = {}
+    for _, u in ipairs(got.on_board(ctx, ctx.side)) do out[#out + 1] = u.id end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    ctx:set("shield", args.ally, got.phase_key(ctx))
+  end,
+})
+
+-- A strike or rangestrike at a shielded character in its shield's phase,
+-- by the enemy, is spent and rolls nothing.
+titan.on("before_strike", function(ctx)
+  local key = ctx:get("shield", ctx.target)
+  if key ~= 0 and key == got.phase_key(ctx) then
+    local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
+    if s.side ~= t.side then ctx.cancel = true end
+  end
+end)
+
+-- Teleport: "any character (including itself) to an unoccupied hex it's
+-- capable of staying in": a hex hazard it may enter (hazards.ron), either
+-- side's character but a Master (3.2).
+titan.action("teleport", {
+  legal = function(ctx)
+    if not may_cast(ctx, "teleport") then return {} end
+    local free = {}
+    for _, label in ipairs(got.HEXES) do
+      local h = ctx:get_hex(label)
+      if h and h.unit == nil then free[#free + 1] = h end
+    end
+    local out = {}
+    for _, u in ipairs(got.on_board(ctx)) do
+      if spell_target(u) then
+        for _, h in ipairs(free) do
+          if got.may_stand(u.character, h) then out[#out + 1] = { u.id, h.label } end
+        end
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    ctx:move(args.who, args.to)
+  end,
+})
+
+-- Chaos: "swap the locations of any two characters in the enemy Legion.
+-- This may be done several times, but each character may be moved only
+-- once", "even if they are already locked in melee combat". The cast is the
+-- first pair; `chaos_swap` takes further pairs in the same strike phase.
+local function chaos_pairs(ctx)
+  local free = {}
+  for _, u in ipairs(enemy_targets(ctx)) do
+    if not ctx:get("chaos_moved", u.id) then free[#free + 1] = u.id end
+  end
+  local out = {}
+  -- Both orders, so that the player may name the two in any order.
+  for i = 1, #free do
+    for j = 1, #free do
+      if i ~= j then out[#out + 1] = { free[i], free[j] } end
+    end
+  end
+  return out
+end
+
+local function chaos_swap(ctx, args)
+  ctx:swap(args.a, args.b)
+  ctx:set("chaos_moved", args.a, true)
+  ctx:set("chaos_moved", args.b, true)
+end
+
+titan.action("chaos", {
+  legal = function(ctx)
+    if not may_cast(ctx, "chaos") then return {} end
+    return chaos_pairs(ctx)
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    ctx:set("chaos_key", ctx.unit, got.phase_key(ctx))
+    chaos_swap(ctx, args)
+  end,
+})
+
+titan.action("chaos_swap", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) or ctx:get("chaos_key", ctx.unit) ~= got.phase_key(ctx) then
+      return {}
+    end
+    return chaos_pairs(ctx)
+  end,
+  apply = chaos_swap,
+})
+
+-- Painchain: "as many dice of damage with Skill-factor 5 as desired" at one
+-- enemy; "The spell ends if the character is slain, but if it survives then
+-- the same amount of dice that hit are rolled again to an adjacent, enemy
+-- character, and so on. Characters may be damaged only once." Readings:
+-- "as desired" is 1 to 12 (a finite choice); "adjacent" is adjacent to the
+-- last one hurt; of several, the script takes the one of most power (then
+-- the lowest id), as the action offers no second choice.
+local PAINCHAIN_MAX = 12
+
+titan.action("painchain", {
+  legal = function(ctx)
+    if not may_cast(ctx, "painchain") then return {} end
+    local out = {}
+    for _, u in ipairs(enemy_targets(ctx)) do
+      for n = 1, PAINCHAIN_MAX do out[#out + 1] = { u.id, n } end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    local hurt = {}
+    local target, dice = ctx:get_unit(args.target), args.dice
+    while target and dice > 0 do
+      local hits = got.roll_hits(dice, got.strike_number(5, target.skill))
+      hurt[target.id] = true
+      if hits > 0 then ctx:damage(target.id, hits) end
+      if hits >= got.life_left(target) or hits == 0 then break end
+      local next_one = nil
+      for _, u in ipairs(enemy_targets(ctx)) do
+        if not hurt[u.id] and ctx:distance(u.id, target.id) == 1
+            and (next_one == nil or u.power > next_one.power) then
+          next_one = u
+        end
+      end
+      target, dice = next_one, hits
+    end
+  end,
+})
