@@ -54,7 +54,17 @@ fn play_to_the_end(variant: &Arc<titan_core::Variant>, levels: &[&str], seed: u6
 fn computer_players_play_every_bundled_variant_to_the_end() {
     for dir in common::bundled_dirs() {
         let v = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
-        play_to_the_end(&v, &["strong", "simple"], 1);
-        play_to_the_end(&v, &["simple", "strong", "random"], 2);
+        // As many seats as the variant allows, nearest to two and three
+        // (Gods of Titan is for three only), the levels taken in turn.
+        for (seed, levels) in [
+            (1, ["strong", "simple"].as_slice()),
+            (2, &["simple", "strong", "random"]),
+        ] {
+            let n = levels
+                .len()
+                .clamp(usize::from(v.players.min), usize::from(v.players.max));
+            let seats: Vec<&str> = levels.iter().copied().cycle().take(n).collect();
+            play_to_the_end(&v, &seats, seed);
+        }
     }
 }

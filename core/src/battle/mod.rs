@@ -506,7 +506,7 @@ pub struct BattleView {
     pub summon: SummonState,
     pub carry: Option<Carry>,
     /// The scripts' unit variables this side may see, other than defaults.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<crate::vars::VarEntry>,
 }
 
@@ -943,11 +943,11 @@ pub struct SightReport {
     pub range: u8,
     pub path: Vec<String>,
     pub possible: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strike_number: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dice: Option<u8>,
 }
 

@@ -27,7 +27,7 @@ pub struct PlayerView {
     pub outcome: Option<Outcome>,
     /// The scripts' variables this player may see (their visibility), other
     /// than defaults.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<crate::vars::VarEntry>,
 }
 
