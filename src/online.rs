@@ -45,7 +45,10 @@ pub struct BotArgs {
     /// Joins this game.
     #[arg(long, value_name = "GAME", required_unless_present = "create")]
     join: Option<String>,
-    /// The computer player's level.
+    /// The computer player's level. The bot sees only what the server sends
+    /// its seat, so it plays `random`; for a `simple` or `strong` opponent,
+    /// create the game with a server computer seat (`computer:strong`, see
+    /// docs/online.md).
     #[arg(long, default_value = "random")]
     level: String,
 }
@@ -64,6 +67,15 @@ pub fn bot(args: BotArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if !titan_server::computer::BOT_LEVELS.contains(&args.level.as_str()) {
+        eprintln!(
+            "titan bot: the bot plays at level {}, not {:?}; a server's computer seat plays {}",
+            titan_server::computer::BOT_LEVELS.join(", "),
+            args.level,
+            titan_server::computer::LEVELS.join(", ")
+        );
+        return ExitCode::from(2);
+    }
     let config = BotConfig {
         server: args.server,
         user: args.user,

@@ -18,11 +18,10 @@ use titan_core::format::OptionValue;
 use titan_core::game::view::{event_seen_by, view};
 use titan_core::game::{Action, Event, Game, PlayerId};
 use titan_core::model::Variant;
-use titan_core::rng::GameRng;
 use tokio::sync::{oneshot, watch};
 
 use crate::Shared;
-use crate::computer::computer_choice;
+use crate::computer::computer_move;
 use crate::db::{self, GameRow, SeatRow, now_ms};
 use crate::protocol::{BattleState, GameState};
 
@@ -548,11 +547,9 @@ fn drive(shared: &Shared, live: &mut Live) {
         else {
             return;
         };
-        let legal = live.game.legal_actions(seat);
-        let seen = view(&live.game, seat);
         // Seeded by the game and the action's index: a rerun chooses alike.
-        let mut rng = GameRng::new(live.row.seed ^ ((live.game.history.len() as u64) << 20));
-        let Some(action) = computer_choice(&level, &seen, legal, &mut rng) else {
+        let seed = live.row.seed ^ ((live.game.history.len() as u64) << 20);
+        let Some(action) = computer_move(&level, &live.game, seat, seed) else {
             return;
         };
         if let Err(e) = apply_and_store(shared, live, seat, &action) {

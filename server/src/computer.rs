@@ -1,24 +1,45 @@
-//! The computer players of online games: one function, so that a stronger
-//! player replaces the random one in one place.
+//! The computer players of online games. A computer seat of the server (and
+//! an absent player's seat after its timeout) is played by the engine's
+//! computer players (`titan_core::ai`), seeing only that seat's
+//! observation; the `titan bot` client, which holds only its seat's view,
+//! plays at random.
 
-use titan_core::game::Action;
+use titan_core::ai::Observation;
 use titan_core::game::view::PlayerView;
+use titan_core::game::{Action, Game, PlayerId};
 use titan_core::rng::GameRng;
 
-/// The levels a computer seat may be created with.
-pub const LEVELS: &[&str] = &["random"];
+/// The levels a computer seat may be created with; the first is the
+/// default of a plain `"computer"` seat.
+pub const LEVELS: &[&str] = &["simple", "strong", "random"];
 
-/// The computer's choice for a seat at `level`, seeing only that seat's
-/// `view`, among its `legal` actions. None when it has nothing to do.
+/// The levels the `titan bot` client plays: it sees only what the server
+/// sends its seat, not the battle state a searching player reads.
+pub const BOT_LEVELS: &[&str] = &["random"];
+
+/// The server's computer player's choice for `seat` of `game` at `level`,
+/// from what that seat may know (its [`Observation`], never the whole
+/// game); None when it has nothing to do. A player that fails falls back to
+/// a random legal action, so a computer seat never stalls a game.
+pub fn computer_move(level: &str, game: &Game, seat: PlayerId, seed: u64) -> Option<Action> {
+    let obs = Observation::of(game, seat);
+    if obs.legal.is_empty() {
+        return None;
+    }
+    let chosen = titan_core::ai::player(level, seed)
+        .ok()
+        .and_then(|mut p| p.choose(&obs).ok())
+        .filter(|a| obs.legal.contains(a));
+    chosen.or_else(|| titan_core::game::random::choose(obs.legal, &mut GameRng::new(seed)))
+}
+
+/// The bot client's choice among its seat's `legal` actions (at random; see
+/// [`BOT_LEVELS`]). None when it has nothing to do.
 pub fn computer_choice(
-    level: &str,
-    view: &PlayerView,
+    _level: &str,
+    _view: &PlayerView,
     legal: Vec<Action>,
     rng: &mut GameRng,
 ) -> Option<Action> {
-    // Only the random player exists so far; `view` is what a stronger one
-    // will look at (never the whole game: a computer seat knows no more than
-    // a person in it would).
-    let _ = (level, view);
     titan_core::game::random::choose(legal, rng)
 }
