@@ -43,6 +43,8 @@ pub struct OnlineScreen {
     pub create_variant: String,
     pub create_people: usize,
     pub create_computers: usize,
+    /// The level of the computers created (see `titan_core::ai`).
+    pub create_level: String,
     pub timeout_secs: u32,
     last_lobby: f64,
 }
@@ -74,6 +76,7 @@ impl Default for OnlineScreen {
             create_variant: "titan".into(),
             create_people: 2,
             create_computers: 0,
+            create_level: "simple".into(),
             timeout_secs: 0,
             last_lobby: f64::NEG_INFINITY,
         }
@@ -287,12 +290,22 @@ impl OnlineScreen {
             ui.label("people");
             ui.add(egui::DragValue::new(&mut self.create_computers).range(0..=5));
             ui.label("computers");
+            egui::ComboBox::from_id_salt("computer level")
+                .selected_text(self.create_level.clone())
+                .show_ui(ui, |ui| {
+                    for l in titan_server::computer::LEVELS {
+                        ui.selectable_value(&mut self.create_level, l.to_string(), *l);
+                    }
+                });
             ui.add(egui::DragValue::new(&mut self.timeout_secs).range(0..=604_800));
             ui.label("seconds before an absent player's turn is played (0: never)");
         });
         if ui.button("Create").clicked() {
             let mut seats = vec!["human".to_string(); self.create_people];
-            seats.extend(vec!["computer".to_string(); self.create_computers]);
+            seats.extend(vec![
+                format!("computer:{}", self.create_level);
+                self.create_computers
+            ]);
             self.send(
                 Request::Create {
                     variant: self.create_variant.clone(),
