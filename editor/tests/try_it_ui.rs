@@ -83,7 +83,7 @@ fn a_script_error_in_a_game_links_to_its_line() {
         // on its second line as soon as a player has scored.
         p.set_script(
             &name,
-            "titan.hook(\"titan_power\", function(score, base)\n  if score > 0 then error(\"too strong\") end\n  return base\nend)\n"
+            "titan.hook(\"titan_power\", function(score, base)\n  if score > 0 then error(\"too strong\") end\n  titan.log(\"power asked at \" .. score)\n  return base\nend)\n"
                 .into(),
         );
         assert!(p.problems().is_empty(), "{:?}", p.problems());
@@ -98,6 +98,13 @@ fn a_script_error_in_a_game_links_to_its_line() {
     assert!(e.script_failure, "{e:?}");
     assert!(e.message.contains("too strong"), "{e:?}");
     assert_eq!(e.at, Some(("scripts/power.lua".to_string(), 2)));
+    // What the script logged before it failed is in the console.
+    assert!(
+        tally.log.iter().any(|l| l.contains("power asked at 0")),
+        "{:?}",
+        tally.log
+    );
+    assert!(h.query_all_by_label_contains("power asked at 0").next().is_some());
     click(&mut h, "line 2 of scripts/power.lua");
     let app = h.state();
     assert_eq!(app.tab, Tab::Scripts);

@@ -78,6 +78,8 @@ pub fn highlight_lua(code: &str, font: FontId) -> LayoutJob {
 
 impl EditorApp {
     pub(super) fn scripts_page(&mut self, ui: &mut egui::Ui) {
+        // The console of the last "Try it" run.
+        let tally = self.try_it.tally();
         let Some(project) = &mut self.project else {
             return;
         };
@@ -127,6 +129,12 @@ impl EditorApp {
         let hooks = project.hooks();
         if !hooks.is_empty() {
             ui.label(format!("Hooks the scripts register: {}", hooks.join(", ")));
+        }
+        match &tally {
+            Some(t) => super::try_it::console(ui, t),
+            None => {
+                ui.label("The scripts' log (titan.log, print) shows here after a run on the \"Try it\" page.");
+            }
         }
         let Some(name) = f.script.clone() else {
             return;

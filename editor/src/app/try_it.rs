@@ -23,6 +23,9 @@ use super::{EditorApp, Tab};
 /// game's dice.
 const PLAYERS_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// How many of the scripts' log lines the console keeps.
+pub const CONSOLE_LINES: usize = 500;
+
 /// What the page remembers: the settings and the run, if one was started.
 pub struct TryIt {
     pub games: u32,
@@ -64,6 +67,9 @@ pub struct Tally {
     pub turns: Vec<u32>,
     pub battles: u32,
     pub errors: Vec<TryError>,
+    /// What the scripts logged (`titan.log`, `print`), each line with the
+    /// seed of its game; the last [`CONSOLE_LINES`] only.
+    pub log: std::collections::VecDeque<String>,
     /// The run is over (all played, stopped, or a game could not start).
     pub finished: bool,
 }
@@ -191,7 +197,10 @@ fn play(
                 break;
             }
             actions += 1;
+            keep_log(&game, seed, tally);
         }
+        // What a failing action logged before it failed, too.
+        keep_log(&game, seed, tally);
         let Ok(mut t) = tally.lock() else {
             return;
         };
@@ -210,6 +219,22 @@ fn play(
                 t.turns.push(game.state.turn);
             }
             (None, None) => t.unfinished += 1,
+        }
+    }
+}
+
+/// Moves what the scripts logged since the last call into the console.
+fn keep_log(game: &Game, seed: u64, tally: &Mutex<Tally>) {
+    let lines = game.take_log();
+    if lines.is_empty() {
+        return;
+    }
+    if let Ok(mut t) = tally.lock() {
+        for l in lines {
+            if t.log.len() == CONSOLE_LINES {
+                t.log.pop_front();
+            }
+            t.log.push_back(format!("[seed {seed}] {l}"));
         }
     }
 }
@@ -336,6 +361,7 @@ impl EditorApp {
                 }
             });
         }
+        console(ui, &tally);
         if let Some((name, line)) = goto {
             self.script_forms.script = Some(name);
             self.script_forms.mark = Some(line);
@@ -344,6 +370,29 @@ impl EditorApp {
         }
         outcome_plots(ui, &tally);
     }
+}
+
+/// The scripts' `titan.log` output of the last run.
+pub(super) fn console(ui: &mut egui::Ui, tally: &Tally) {
+    egui::CollapsingHeader::new(format!(
+        "Console: the scripts' log ({} lines)",
+        tally.log.len()
+    ))
+    .default_open(!tally.log.is_empty())
+    .show(ui, |ui| {
+        if tally.log.is_empty() {
+            ui.label("nothing logged (titan.log and print write here)");
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("console")
+            .max_height(200.0)
+            .stick_to_bottom(true)
+            .show(ui, |ui| {
+                for l in &tally.log {
+                    ui.monospace(l);
+                }
+            });
+    });
 }
 
 /// Wins by seat, draws and unfinished games; and how long finished games
