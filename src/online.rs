@@ -45,10 +45,9 @@ pub struct BotArgs {
     /// Joins this game.
     #[arg(long, value_name = "GAME", required_unless_present = "create")]
     join: Option<String>,
-    /// The computer player's level. The bot sees only what the server sends
-    /// its seat, so it plays `random`; for a `simple` or `strong` opponent,
-    /// create the game with a server computer seat (`computer:strong`, see
-    /// docs/online.md).
+    /// The computer player's level: `random` (chosen by the bot), `simple`
+    /// or `strong` (the engine's computer players, run by the server from
+    /// this seat's observation only; see docs/online.md).
     #[arg(long, default_value = "random")]
     level: String,
 }
@@ -67,10 +66,9 @@ pub fn bot(args: BotArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if !titan_server::computer::BOT_LEVELS.contains(&args.level.as_str()) {
+    if !titan_server::computer::LEVELS.contains(&args.level.as_str()) {
         eprintln!(
-            "titan bot: the bot plays at level {}, not {:?}; a server's computer seat plays {}",
-            titan_server::computer::BOT_LEVELS.join(", "),
+            "titan bot: there is no computer level {:?} (levels: {})",
             args.level,
             titan_server::computer::LEVELS.join(", ")
         );

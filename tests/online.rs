@@ -232,6 +232,7 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
             .args(args)
             .current_dir(common::root())
             .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap()
     };
@@ -250,9 +251,20 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
     out.read_line(&mut first).unwrap();
     let game: serde_json::Value = serde_json::from_str(&first).unwrap();
     let id = game["game"].as_str().unwrap().to_string();
-    let joiner = bot(&["--user", "bob", "--password", "secret2", "--join", &id])
-        .wait_with_output()
-        .unwrap();
+    // The second bot plays `simple`: the server's computer player, asked
+    // for each of its decisions from its seat's observation.
+    let joiner = bot(&[
+        "--user",
+        "bob",
+        "--password",
+        "secret2",
+        "--join",
+        &id,
+        "--level",
+        "simple",
+    ])
+    .wait_with_output()
+    .unwrap();
     assert!(joiner.status.success());
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
@@ -268,4 +280,20 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
         assert_eq!(report["game"], serde_json::json!(id));
         assert_eq!(report["finished"], serde_json::json!(true), "{line}");
     }
+    // An unknown level is a clear error before anything is sent.
+    let bad = bot(&[
+        "--user",
+        "cid",
+        "--password",
+        "secret3",
+        "--join",
+        &id,
+        "--level",
+        "genius",
+    ])
+    .wait_with_output()
+    .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("no computer level \"genius\""), "{err}");
 }

@@ -46,6 +46,12 @@ pub enum Cmd {
         text: String,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// The server's computer player's choice for `seat` at `level`.
+    Suggest {
+        seat: PlayerId,
+        level: String,
+        reply: oneshot::Sender<Result<Option<Action>, String>>,
+    },
     /// Seats or status changed in the database: read them again.
     Refresh,
 }
@@ -170,8 +176,29 @@ fn refuse(cmd: Cmd, why: &str) {
         Cmd::Act { reply, .. } | Cmd::Chat { reply, .. } => {
             let _ = reply.send(Err(why.to_string()));
         }
+        Cmd::Suggest { reply, .. } => {
+            let _ = reply.send(Err(why.to_string()));
+        }
         Cmd::Refresh => {}
     }
+}
+
+/// The computer player's choice for `seat` at `level`, from what that seat
+/// may know (see [`computer_move`]).
+fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, String> {
+    if !crate::computer::LEVELS.contains(&level) {
+        return Err(format!(
+            "there is no computer level {level:?} (levels: {})",
+            crate::computer::LEVELS.join(", ")
+        ));
+    }
+    if !live.game.to_act().contains(&seat) {
+        return Ok(None);
+    }
+    // Seeded by the game, the action's index and the seat: asked again, the
+    // same answer.
+    let seed = live.row.seed ^ ((live.game.history.len() as u64) << 20) ^ u64::from(seat.0);
+    Ok(computer_move(level, &live.game, seat, seed))
 }
 
 /// Reads a game and replays its log.
@@ -279,6 +306,9 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
         }
         Cmd::Chat { user, text, reply } => {
             let _ = reply.send(chat(shared, live, &user, &text));
+        }
+        Cmd::Suggest { seat, level, reply } => {
+            let _ = reply.send(suggest(live, seat, &level));
         }
         Cmd::Refresh => refresh(shared, live),
     }

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use titan_core::game::Action;
 use titan_core::rng::GameRng;
 
 use crate::client::Client;
@@ -155,9 +156,27 @@ pub fn play_into(
             report.last = Some(state);
             return Ok(());
         }
-        let Some(action) =
+        let action = if config.level == "random" {
             computer_choice(&config.level, &state.view, state.legal.clone(), &mut rng)
-        else {
+        } else {
+            // The server's computer player at this level, from this seat's
+            // observation (the bot itself holds only the seat's view).
+            match patiently(
+                client,
+                &Request::Suggest {
+                    level: config.level.clone(),
+                },
+            ) {
+                Ok(answer) => serde_json::from_value::<Option<Action>>(answer["action"].clone())
+                    .map_err(|e| {
+                        format!("game {game}: the server's suggestion does not read: {e}")
+                    })?,
+                Err(e) if lost(&e) => return Err(e),
+                // The state moved on meanwhile: the next push says what now.
+                Err(_) => continue,
+            }
+        };
+        let Some(action) = action else {
             continue;
         };
         let sent = Instant::now();

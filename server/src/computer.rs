@@ -1,8 +1,8 @@
 //! The computer players of online games. A computer seat of the server (and
 //! an absent player's seat after its timeout) is played by the engine's
 //! computer players (`titan_core::ai`), seeing only that seat's
-//! observation; the `titan bot` client, which holds only its seat's view,
-//! plays at random.
+//! observation. The `titan bot` client holds only its seat's view: it plays
+//! `random` itself and asks the server (`Suggest`) for the other levels.
 
 use titan_core::ai::Observation;
 use titan_core::game::view::PlayerView;
@@ -12,10 +12,6 @@ use titan_core::rng::GameRng;
 /// The levels a computer seat may be created with; the first is the
 /// default of a plain `"computer"` seat.
 pub const LEVELS: &[&str] = &["simple", "strong", "random"];
-
-/// The levels the `titan bot` client plays: it sees only what the server
-/// sends its seat, not the battle state a searching player reads.
-pub const BOT_LEVELS: &[&str] = &["random"];
 
 /// The server's computer player's choice for `seat` of `game` at `level`,
 /// from what that seat may know (its [`Observation`], never the whole
@@ -33,8 +29,8 @@ pub fn computer_move(level: &str, game: &Game, seat: PlayerId, seed: u64) -> Opt
     chosen.or_else(|| titan_core::game::random::choose(obs.legal, &mut GameRng::new(seed)))
 }
 
-/// The bot client's choice among its seat's `legal` actions (at random; see
-/// [`BOT_LEVELS`]). None when it has nothing to do.
+/// The bot client's own choice among its seat's `legal` actions, at random.
+/// None when it has nothing to do.
 pub fn computer_choice(
     _level: &str,
     _view: &PlayerView,

@@ -79,6 +79,13 @@ pub enum Request {
     Chat {
         text: String,
     },
+    /// What the server's computer player at `level` would do for the
+    /// watched game's seat now (computed from that seat's observation only):
+    /// `{"action": ACTION}`, or `{"action": null}` when it has nothing to do.
+    /// How `titan bot` plays at a level other than `random`.
+    Suggest {
+        level: String,
+    },
     Suspend {
         game: String,
     },

@@ -379,6 +379,20 @@ impl Conn {
                     .map_err(|_| "the game was closed on this server: watch it again")??;
                 Ok(Value::Null)
             }
+            Request::Suggest { level } => {
+                self.user()?;
+                let w = self.watching.as_ref().ok_or("watch a game first")?;
+                let seat = w.seat.ok_or("a spectator has no seat to suggest for")?;
+                let (reply, answer) = oneshot::channel();
+                w.handle
+                    .tx
+                    .send(Cmd::Suggest { seat, level, reply })
+                    .map_err(|_| "the game was closed on this server: watch it again")?;
+                let action = answer
+                    .await
+                    .map_err(|_| "the game was closed on this server: watch it again")??;
+                Ok(json!({ "action": action }))
+            }
             Request::Chat { text } => {
                 let user = self.user()?.to_string();
                 let w = self.watching.as_ref().ok_or("watch a game first")?;
