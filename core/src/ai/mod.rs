@@ -160,8 +160,8 @@ pub fn player_with(level: &str, seed: u64, budget: Budget) -> Result<Box<dyn Pla
     }
     Ok(match level.trim() {
         "random" => Box::new(random::RandomPlayer::new(seed)),
-        "simple" => Box::new(simple::SimplePlayer::new(seed)),
-        "strong" => Box::new(strong::StrongPlayer::new(seed, budget)),
+        "simple" => Box::new(simple::simple(seed)),
+        "strong" => Box::new(strong::strong(seed, budget)),
         other => return Err(AiError::UnknownLevel(other.to_string())),
     })
 }

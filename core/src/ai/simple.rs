@@ -6,6 +6,9 @@
 //! greedily (its two weakest off), move toward the best muster that is not
 //! too dangerous, muster the best recruit. Battle: each character moves to
 //! strike well (or toward the enemy) and strikes the weakest target it can.
+//!
+//! [`Heuristic`] is also the `strong` player's frame (`strong.rs`): the
+//! levels differ only in their masterboard style and battle brain.
 
 use super::battle::{BattleBrain, Style as BattleStyle};
 use super::board::{Style, choose};
@@ -15,18 +18,33 @@ use crate::game::Action;
 use crate::model::Variant;
 use crate::rng::GameRng;
 
-pub struct SimplePlayer {
+/// A player of a level made of a masterboard style and a battle brain.
+pub struct Heuristic {
+    level: &'static str,
+    style: Style,
     rng: GameRng,
     battle: BattleBrain,
 }
 
-impl SimplePlayer {
-    pub fn new(seed: u64) -> SimplePlayer {
-        SimplePlayer {
+impl Heuristic {
+    pub(super) fn new(level: &'static str, style: Style, battle: BattleBrain, seed: u64) -> Self {
+        Heuristic {
+            level,
+            style,
             rng: GameRng::new(seed),
-            battle: BattleBrain::new(BattleStyle::Simple, Budget::DEFAULT.nodes, seed),
+            battle,
         }
     }
+}
+
+/// The `simple` player.
+pub fn simple(seed: u64) -> Heuristic {
+    Heuristic::new(
+        "simple",
+        Style::Simple,
+        BattleBrain::new(BattleStyle::Simple, Budget::DEFAULT.nodes, seed),
+        seed,
+    )
 }
 
 /// The battle actions among a game's legal actions, when the seat fights.
@@ -43,9 +61,9 @@ pub(super) fn battle_actions(obs: &Observation) -> Option<(&SeenBattle, Vec<Batt
     (!actions.is_empty()).then_some((seen, actions))
 }
 
-impl Player for SimplePlayer {
+impl Player for Heuristic {
     fn level(&self) -> &'static str {
-        "simple"
+        self.level
     }
 
     fn choose(&mut self, obs: &Observation) -> Result<Action, AiError> {
@@ -53,7 +71,7 @@ impl Player for SimplePlayer {
             let battle = self.battle.choose(&obs.variant, seen, &actions)?;
             return Ok(Action::Battle { battle });
         }
-        choose(obs, Style::Simple, &mut self.rng)
+        choose(obs, self.style, &mut self.rng)
     }
 
     fn choose_battle(
