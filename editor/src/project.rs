@@ -51,8 +51,10 @@ mod format;
 mod rules;
 mod scripts;
 mod terrains;
+mod vars;
 pub use author::{References, create_extending, valid_variant_id};
 pub use format::*;
+pub use vars::default_of;
 
 /// The manifest's file name inside a variant folder.
 pub const MANIFEST: &str = "variant.ron";
@@ -501,38 +503,20 @@ impl Project {
                     FileKind::Mustering => &mut files.mustering,
                     FileKind::Masterboard => &mut files.masterboard,
                     FileKind::Rules => &mut files.rules,
+                    FileKind::Variables => &mut files.variables,
+                    FileKind::Actions => &mut files.actions,
                     FileKind::Manifest | FileKind::Battleland | FileKind::Script => {
                         unreachable!("not a single file")
                     }
                 };
                 *slot = Some(default_name.to_string());
-                let empty = match kind {
-                    FileKind::Terrains => FileValue::Terrains(Vec::new()),
-                    FileKind::Hazards => FileValue::Hazards(Vec::new()),
-                    FileKind::Characters => FileValue::Characters(Vec::new()),
-                    FileKind::Mustering => FileValue::Mustering(Vec::new()),
-                    FileKind::Masterboard => {
-                        FileValue::Masterboard(MasterboardDef { lands: Vec::new() })
-                    }
-                    _ => FileValue::Rules(RulesDef::default()),
-                };
-                self.own.insert(default_name.to_string(), empty);
+                self.own.insert(default_name.to_string(), empty_file(kind));
                 default_name.to_string()
             }
         };
         // Named but missing (the file was not on disk): start it empty.
         if !self.own.contains_key(&name) {
-            let empty = match kind {
-                FileKind::Terrains => FileValue::Terrains(Vec::new()),
-                FileKind::Hazards => FileValue::Hazards(Vec::new()),
-                FileKind::Characters => FileValue::Characters(Vec::new()),
-                FileKind::Mustering => FileValue::Mustering(Vec::new()),
-                FileKind::Masterboard => {
-                    FileValue::Masterboard(MasterboardDef { lands: Vec::new() })
-                }
-                _ => FileValue::Rules(RulesDef::default()),
-            };
-            self.own.insert(name.clone(), empty);
+            self.own.insert(name.clone(), empty_file(kind));
         }
         self.own.get_mut(&name).expect("inserted above")
     }
@@ -660,6 +644,20 @@ pub fn subject_at(text: &str, line: usize) -> Subject {
         }
     }
     Subject::File
+}
+
+/// The value of a new, empty file of a kind that is one file.
+fn empty_file(kind: FileKind) -> FileValue {
+    match kind {
+        FileKind::Terrains => FileValue::Terrains(Vec::new()),
+        FileKind::Hazards => FileValue::Hazards(Vec::new()),
+        FileKind::Characters => FileValue::Characters(Vec::new()),
+        FileKind::Mustering => FileValue::Mustering(Vec::new()),
+        FileKind::Masterboard => FileValue::Masterboard(MasterboardDef { lands: Vec::new() }),
+        FileKind::Variables => FileValue::Variables(Vec::new()),
+        FileKind::Actions => FileValue::Actions(Vec::new()),
+        _ => FileValue::Rules(RulesDef::default()),
+    }
 }
 
 fn read(path: &Path) -> Result<String, Diagnostic> {
