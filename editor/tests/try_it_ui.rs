@@ -104,7 +104,11 @@ fn a_script_error_in_a_game_links_to_its_line() {
         "{:?}",
         tally.log
     );
-    assert!(h.query_all_by_label_contains("power asked at 0").next().is_some());
+    assert!(
+        h.query_all_by_label_contains("power asked at 0")
+            .next()
+            .is_some()
+    );
     click(&mut h, "line 2 of scripts/power.lua");
     let app = h.state();
     assert_eq!(app.tab, Tab::Scripts);

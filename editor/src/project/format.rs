@@ -438,12 +438,18 @@ fn action_text(action: &ActionDef, indent: &str) -> Option<String> {
     let mut t = format!("(\n{indent}    name: {:?},\n", action.name);
     t.push_str(&format!("{indent}    label: {:?},\n", action.label));
     if !action.description.is_empty() {
-        t.push_str(&format!("{indent}    description: {:?},\n", action.description));
+        t.push_str(&format!(
+            "{indent}    description: {:?},\n",
+            action.description
+        ));
     }
     t.push_str(&format!("{indent}    who: {},\n", one_line(&action.who)?));
     t.push_str(&format!("{indent}    when: {},\n", one_line(&action.when)?));
     if !action.parameters.is_empty() {
-        t.push_str(&format!("{indent}    parameters: {},\n", one_line(&action.parameters)?));
+        t.push_str(&format!(
+            "{indent}    parameters: {},\n",
+            one_line(&action.parameters)?
+        ));
     }
     if let Some(limit) = &action.limit {
         t.push_str(&format!("{indent}    limit: {},\n", one_line(limit)?));

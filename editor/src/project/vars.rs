@@ -2,7 +2,9 @@
 //! (`actions.ron`), each one undo step; the file is created and named in
 //! `variant.ron` on the first edit, as other kinds are.
 
-use titan_core::format::{ActionDef, ActionWho, ActionWhen, VarScope, VarType, VarValue, VariableDef, Visibility};
+use titan_core::format::{
+    ActionDef, ActionWhen, ActionWho, VarScope, VarType, VarValue, VariableDef, Visibility,
+};
 
 use super::{FileKind, FileValue, Project};
 
@@ -19,7 +21,13 @@ pub fn default_of(kind: VarType) -> VarValue {
 /// A name not yet taken among `taken`, from `stem`.
 fn fresh(stem: &str, taken: impl Fn(&str) -> bool) -> String {
     (1..)
-        .map(|n| if n == 1 { stem.to_string() } else { format!("{stem}_{n}") })
+        .map(|n| {
+            if n == 1 {
+                stem.to_string()
+            } else {
+                format!("{stem}_{n}")
+            }
+        })
         .find(|n| !taken(n))
         .expect("a free name")
 }
@@ -37,7 +45,9 @@ impl Project {
 
     /// Adds an integer player variable with a fresh name; returns the name.
     pub fn add_variable(&mut self) -> String {
-        let name = fresh("variable", |n| self.data().variables.iter().any(|v| v.name == n));
+        let name = fresh("variable", |n| {
+            self.data().variables.iter().any(|v| v.name == n)
+        });
         let var = VariableDef {
             name: name.clone(),
             scope: VarScope::Player,
@@ -68,7 +78,9 @@ impl Project {
             return Err(format!("the default is not of type {:?}", var.kind));
         }
         if !self.own_variables().iter().any(|v| v.name == old) {
-            return Err(format!("no variable {old:?} in this variant's own variables.ron"));
+            return Err(format!(
+                "no variable {old:?} in this variant's own variables.ron"
+            ));
         }
         let old = old.to_string();
         self.edit(&format!("variable {old}"), |p| {
@@ -97,7 +109,9 @@ impl Project {
     /// Adds a player action in the movement phase with a fresh name;
     /// returns the name.
     pub fn add_action(&mut self) -> String {
-        let name = fresh("action", |n| self.data().actions.iter().any(|a| a.name == n));
+        let name = fresh("action", |n| {
+            self.data().actions.iter().any(|a| a.name == n)
+        });
         let action = ActionDef {
             name: name.clone(),
             label: name.clone(),
@@ -128,7 +142,9 @@ impl Project {
             return Err(format!("there is already an action {:?}", action.name));
         }
         if !self.own_actions().iter().any(|a| a.name == old) {
-            return Err(format!("no action {old:?} in this variant's own actions.ron"));
+            return Err(format!(
+                "no action {old:?} in this variant's own actions.ron"
+            ));
         }
         let old = old.to_string();
         self.edit(&format!("action {old}"), |p| {
@@ -199,7 +215,12 @@ mod tests {
         assert!(p.set_variable(&v, var.clone()).is_err());
         var.default = default_of(VarType::Bool);
         p.set_variable(&v, var).unwrap();
-        assert!(p.data().variables.iter().any(|x| x.name == v && x.kind == VarType::Bool));
+        assert!(
+            p.data()
+                .variables
+                .iter()
+                .any(|x| x.name == v && x.kind == VarType::Bool)
+        );
         // A taken name is refused.
         let mut taken = p.own_variables().into_iter().find(|x| x.name == v).unwrap();
         taken.name = "mana".into();
@@ -207,7 +228,11 @@ mod tests {
         let a = p.add_action();
         assert!(p.data().actions.iter().any(|x| x.name == a));
         // No script registers it: the check says so (scripting, actions).
-        assert!(p.problems().iter().any(|d| d.message.contains("no script gives it")));
+        assert!(
+            p.problems()
+                .iter()
+                .any(|d| d.message.contains("no script gives it"))
+        );
         p.remove_action(&a);
         assert!(!p.data().actions.iter().any(|x| x.name == a));
         p.undo();
@@ -222,9 +247,15 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let mut p = Project::open(&dir).unwrap();
         let v = p.add_variable();
-        assert_eq!(p.manifest_value().files.variables.as_deref(), Some("variables.ron"));
+        assert_eq!(
+            p.manifest_value().files.variables.as_deref(),
+            Some("variables.ron")
+        );
         assert!(p.own_variables().iter().any(|x| x.name == v));
         p.add_action();
-        assert_eq!(p.manifest_value().files.actions.as_deref(), Some("actions.ron"));
+        assert_eq!(
+            p.manifest_value().files.actions.as_deref(),
+            Some("actions.ron")
+        );
     }
 }
