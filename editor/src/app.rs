@@ -17,13 +17,13 @@ use crate::watch::Watcher;
 mod pages;
 mod rules;
 mod scripts;
-mod vars;
 mod terrains;
 mod try_it;
+mod vars;
 pub use scripts::ScriptForms;
-pub use vars::VarsForms;
 pub use terrains::TerrainForms;
 pub use try_it::{Tally, TryError, TryIt};
+pub use vars::VarsForms;
 
 use crate::draw::{
     HEX, SIDE, View, cell_at, centroid, dist_to_segment, draw_battleland, draw_sign, hex_at,
