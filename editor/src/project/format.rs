@@ -206,7 +206,20 @@ fn patch_file(value: &FileValue, original: &str, base: Option<&RulesDef>) -> Opt
         (FileValue::Terrains(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Hazards(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Characters(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
-        (FileValue::Variables(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
+        (FileValue::Variables(v), _) => {
+            let keyed: Vec<(String, VariableDef)> =
+                v.iter().map(|x| (x.name.clone(), x.clone())).collect();
+            patch_items(
+                original,
+                top_value(original),
+                &keyed,
+                |t| {
+                    let v: VariableDef = ron_options().from_str(t).ok()?;
+                    Some((v.name.clone(), v))
+                },
+                |_, v| variable_line(v),
+            )
+        }
         (FileValue::Actions(v), _) => {
             let keyed: Vec<(String, ActionDef)> =
                 v.iter().map(|a| (a.name.clone(), a.clone())).collect();
@@ -379,7 +392,13 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
         FileValue::Terrains(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Hazards(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Characters(v) => format!("[\n{}]", lines(v, "    ")?),
-        FileValue::Variables(v) => format!("[\n{}]", lines(v, "    ")?),
+        FileValue::Variables(v) => {
+            let vars: Option<String> = v
+                .iter()
+                .map(|x| Some(format!("    {},\n", variable_line(x)?)))
+                .collect();
+            format!("[\n{}]", vars?)
+        }
         FileValue::Actions(v) => {
             let actions: Option<String> = v
                 .iter()
@@ -460,4 +479,17 @@ fn action_text(action: &ActionDef, indent: &str) -> Option<String> {
     t.push_str(&format!("{indent})"));
     let back: ActionDef = ron_options().from_str(&t).ok()?;
     (back == *action).then_some(t)
+}
+
+/// A variable on one line, its default visibility (everyone) left out as an
+/// author leaves it.
+fn variable_line(var: &VariableDef) -> Option<String> {
+    let text = crate::patch::one_line(var)?;
+    let short = text.replace(", visibility: Everyone", "");
+    let back: Option<VariableDef> = ron_options().from_str(&short).ok();
+    Some(if back.as_ref() == Some(var) {
+        short
+    } else {
+        text
+    })
 }
