@@ -98,7 +98,7 @@ fn add_a_variable_and_an_action_save_check_and_undo() {
 
     click(&mut h, "Save");
     let vars = std::fs::read_to_string(dir.join("variables.ron")).unwrap();
-    assert!(vars.contains("(name: \"gold\", scope: Player, type: Int, default: Int(0), description: \"Gold of a player.\"),"), "{vars}");
+    assert!(vars.contains("(name: \"gold\", scope: Player, type: Int, default: Int(0),\n     description: \"Gold of a player.\"),"), "{vars}");
     // The unchanged variables keep their bytes.
     assert!(vars.starts_with(
         &std::fs::read_to_string(repo().join("variants/house-spells/variables.ron")).unwrap()

@@ -217,7 +217,7 @@ fn patch_file(value: &FileValue, original: &str, base: Option<&RulesDef>) -> Opt
                     let v: VariableDef = ron_options().from_str(t).ok()?;
                     Some((v.name.clone(), v))
                 },
-                |_, v| variable_line(v),
+                |_, v| variable_line(v, "    "),
             )
         }
         (FileValue::Actions(v), _) => {
@@ -395,7 +395,7 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
         FileValue::Variables(v) => {
             let vars: Option<String> = v
                 .iter()
-                .map(|x| Some(format!("    {},\n", variable_line(x)?)))
+                .map(|x| Some(format!("    {},\n", variable_line(x, "    ")?)))
                 .collect();
             format!("[\n{}]", vars?)
         }
@@ -481,15 +481,23 @@ fn action_text(action: &ActionDef, indent: &str) -> Option<String> {
     (back == *action).then_some(t)
 }
 
-/// A variable on one line, its default visibility (everyone) left out as an
-/// author leaves it.
-fn variable_line(var: &VariableDef) -> Option<String> {
-    let text = crate::patch::one_line(var)?;
+/// A variable as house-spells writes one: on one line, its description
+/// (if any) on a second one under the opening parenthesis (`indent` is the
+/// item's), its default visibility (everyone) left out as an author leaves it.
+fn variable_line(var: &VariableDef, indent: &str) -> Option<String> {
+    let reads_back = |t: &str| ron_options().from_str::<VariableDef>(t).ok().as_ref() == Some(var);
+    let mut text = crate::patch::one_line(var)?;
     let short = text.replace(", visibility: Everyone", "");
-    let back: Option<VariableDef> = ron_options().from_str(&short).ok();
-    Some(if back.as_ref() == Some(var) {
-        short
-    } else {
-        text
-    })
+    if reads_back(&short) {
+        text = short;
+    }
+    if !var.description.is_empty()
+        && let Some(at) = text.rfind(", description: ")
+    {
+        let wrapped = format!("{},\n{indent} {}", &text[..at], &text[at + 2..]);
+        if reads_back(&wrapped) {
+            text = wrapped;
+        }
+    }
+    Some(text)
 }

@@ -242,6 +242,18 @@ mod tests {
         assert!(!p.is_dirty());
     }
 
+    /// Written from scratch, house-spells' files come out as its author
+    /// wrote them: a variable per line, an action's field per line.
+    #[test]
+    fn house_spells_files_render_as_written() {
+        let p = house_spells();
+        for name in ["variables.ron", "actions.ron"] {
+            let original = std::fs::read_to_string(p.dir().join(name)).unwrap();
+            let canonical = crate::project::render(&p.own_files()[name], None);
+            assert_eq!(canonical, original, "{name}");
+        }
+    }
+
     #[test]
     fn the_files_are_created_on_first_edit() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
