@@ -109,6 +109,10 @@ pub struct Project {
     last_edit: Option<std::time::Instant>,
     /// The compiled variant, when the current state passes validation.
     compiled: Option<titan_core::Variant>,
+    /// The hooks the scripts register, known even when the variant does not
+    /// pass its check (so the actions page can say which actions have a
+    /// script while another one has none).
+    script_hooks: Vec<String>,
     /// The last merged view that loaded.
     loaded: Loaded,
     /// What `titan check` would say about the current edits, plus files
@@ -164,6 +168,7 @@ impl Project {
             last_key: None,
             last_edit: None,
             compiled: None,
+            script_hooks: Vec::new(),
             loaded,
             problems: Vec::new(),
             broken: BTreeMap::new(),
@@ -300,10 +305,17 @@ impl Project {
         match load_data_with(&self.dir, &self.opts, &self.overlay()) {
             Ok(loaded) => {
                 match titan_core::compile(&loaded) {
-                    Ok(variant) => self.compiled = Some(variant),
+                    Ok(variant) => {
+                        self.script_hooks = variant.hooks.clone();
+                        self.compiled = Some(variant);
+                    }
                     Err(errors) => {
                         problems.extend(errors);
                         self.compiled = None;
+                        // A script error is among the problems already.
+                        self.script_hooks = titan_core::compile::run_scripts(&loaded.data, 0)
+                            .map(|host| host.hook_names())
+                            .unwrap_or_default();
                     }
                 }
                 self.loaded = loaded;

@@ -90,6 +90,8 @@ fn add_a_variable_and_an_action_save_check_and_undo() {
     }
     // No script registers it: the editor says so, as the check does.
     assert!(h.query_by_label("bribe (no script)").is_some());
+    assert!(h.query_by_label("fireball").is_some());
+    assert!(h.query_by_label("fireball (no script)").is_none());
     assert!(
         h.query_all_by_label_contains("no script gives it its functions")
             .next()

@@ -182,7 +182,7 @@ impl EditorApp {
             let ui = &mut cols[1];
             ui.heading("Actions");
             ui.label(if scripted.is_empty() {
-                "Actions the scripts register (titan.action): none (or the variant does not check)"
+                "Actions the scripts register (titan.action): none (or a script fails to run)"
                     .to_string()
             } else {
                 format!("Actions the scripts register (titan.action): {}", scripted.join(", "))

@@ -33,10 +33,11 @@ fn fresh(stem: &str, taken: impl Fn(&str) -> bool) -> String {
 }
 
 impl Project {
-    /// The names of the actions the scripts register (`titan.action`), as
-    /// the compiled variant's hooks show them (none when it does not compile).
+    /// The names of the actions the scripts register (`titan.action`),
+    /// also while the variant does not pass its check (none when a script
+    /// fails to run).
     pub fn script_actions(&self) -> Vec<String> {
-        self.hooks()
+        self.script_hooks
             .iter()
             .filter_map(|h| h.strip_prefix("action:")?.strip_suffix(":legal"))
             .map(str::to_string)
