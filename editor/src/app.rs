@@ -19,9 +19,11 @@ mod rules;
 mod scripts;
 mod terrains;
 mod try_it;
+mod vars;
 pub use scripts::ScriptForms;
 pub use terrains::TerrainForms;
 pub use try_it::{Tally, TryError, TryIt};
+pub use vars::VarsForms;
 
 use crate::draw::{
     HEX, SIDE, View, cell_at, centroid, dist_to_segment, draw_battleland, draw_sign, hex_at,
@@ -40,6 +42,7 @@ pub enum Tab {
     Terrains,
     Rules,
     Scripts,
+    Vars,
     TryIt,
 }
 
@@ -109,6 +112,8 @@ pub struct EditorApp {
     pub terrain_forms: TerrainForms,
     /// The scripts page's selection and typed name.
     pub script_forms: ScriptForms,
+    /// The "Variables and actions" page's forms.
+    pub vars_forms: VarsForms,
     /// The "Try it" page's settings and its last run.
     pub try_it: TryIt,
     /// The new-variant or copy form, while open.
@@ -150,6 +155,7 @@ impl EditorApp {
             new_variant: None,
             terrain_forms: TerrainForms::default(),
             script_forms: ScriptForms::default(),
+            vars_forms: VarsForms::default(),
             try_it: TryIt::default(),
             confirm_delete: None,
             rename: None,
@@ -314,6 +320,11 @@ impl EditorApp {
             Tab::Scripts => {
                 egui::CentralPanel::default().show(ui, |ui| self.scripts_page(ui));
             }
+            Tab::Vars => {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.vars_page(ui))
+                });
+            }
             Tab::TryIt => {
                 egui::CentralPanel::default().show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| self.try_it_page(ui))
@@ -384,6 +395,7 @@ impl EditorApp {
                 (Tab::Terrains, "Terrains and hazards"),
                 (Tab::Rules, "Rules and options"),
                 (Tab::Scripts, "Scripts"),
+                (Tab::Vars, "Variables and actions"),
                 (Tab::TryIt, "Try it"),
             ] {
                 if ui.selectable_label(self.tab == tab, label).clicked() {

@@ -51,8 +51,10 @@ mod format;
 mod rules;
 mod scripts;
 mod terrains;
+mod vars;
 pub use author::{References, create_extending, valid_variant_id};
 pub use format::*;
+pub use vars::default_of;
 
 /// The manifest's file name inside a variant folder.
 pub const MANIFEST: &str = "variant.ron";
@@ -107,6 +109,10 @@ pub struct Project {
     last_edit: Option<std::time::Instant>,
     /// The compiled variant, when the current state passes validation.
     compiled: Option<titan_core::Variant>,
+    /// The hooks the scripts register, known even when the variant does not
+    /// pass its check (so the actions page can say which actions have a
+    /// script while another one has none).
+    script_hooks: Vec<String>,
     /// The last merged view that loaded.
     loaded: Loaded,
     /// What `titan check` would say about the current edits, plus files
@@ -162,6 +168,7 @@ impl Project {
             last_key: None,
             last_edit: None,
             compiled: None,
+            script_hooks: Vec::new(),
             loaded,
             problems: Vec::new(),
             broken: BTreeMap::new(),
@@ -298,10 +305,17 @@ impl Project {
         match load_data_with(&self.dir, &self.opts, &self.overlay()) {
             Ok(loaded) => {
                 match titan_core::compile(&loaded) {
-                    Ok(variant) => self.compiled = Some(variant),
+                    Ok(variant) => {
+                        self.script_hooks = variant.hooks.clone();
+                        self.compiled = Some(variant);
+                    }
                     Err(errors) => {
                         problems.extend(errors);
                         self.compiled = None;
+                        // A script error is among the problems already.
+                        self.script_hooks = titan_core::compile::run_scripts(&loaded.data, 0)
+                            .map(|host| host.hook_names())
+                            .unwrap_or_default();
                     }
                 }
                 self.loaded = loaded;
@@ -501,38 +515,20 @@ impl Project {
                     FileKind::Mustering => &mut files.mustering,
                     FileKind::Masterboard => &mut files.masterboard,
                     FileKind::Rules => &mut files.rules,
+                    FileKind::Variables => &mut files.variables,
+                    FileKind::Actions => &mut files.actions,
                     FileKind::Manifest | FileKind::Battleland | FileKind::Script => {
                         unreachable!("not a single file")
                     }
                 };
                 *slot = Some(default_name.to_string());
-                let empty = match kind {
-                    FileKind::Terrains => FileValue::Terrains(Vec::new()),
-                    FileKind::Hazards => FileValue::Hazards(Vec::new()),
-                    FileKind::Characters => FileValue::Characters(Vec::new()),
-                    FileKind::Mustering => FileValue::Mustering(Vec::new()),
-                    FileKind::Masterboard => {
-                        FileValue::Masterboard(MasterboardDef { lands: Vec::new() })
-                    }
-                    _ => FileValue::Rules(RulesDef::default()),
-                };
-                self.own.insert(default_name.to_string(), empty);
+                self.own.insert(default_name.to_string(), empty_file(kind));
                 default_name.to_string()
             }
         };
         // Named but missing (the file was not on disk): start it empty.
         if !self.own.contains_key(&name) {
-            let empty = match kind {
-                FileKind::Terrains => FileValue::Terrains(Vec::new()),
-                FileKind::Hazards => FileValue::Hazards(Vec::new()),
-                FileKind::Characters => FileValue::Characters(Vec::new()),
-                FileKind::Mustering => FileValue::Mustering(Vec::new()),
-                FileKind::Masterboard => {
-                    FileValue::Masterboard(MasterboardDef { lands: Vec::new() })
-                }
-                _ => FileValue::Rules(RulesDef::default()),
-            };
-            self.own.insert(name.clone(), empty);
+            self.own.insert(name.clone(), empty_file(kind));
         }
         self.own.get_mut(&name).expect("inserted above")
     }
@@ -660,6 +656,20 @@ pub fn subject_at(text: &str, line: usize) -> Subject {
         }
     }
     Subject::File
+}
+
+/// The value of a new, empty file of a kind that is one file.
+fn empty_file(kind: FileKind) -> FileValue {
+    match kind {
+        FileKind::Terrains => FileValue::Terrains(Vec::new()),
+        FileKind::Hazards => FileValue::Hazards(Vec::new()),
+        FileKind::Characters => FileValue::Characters(Vec::new()),
+        FileKind::Mustering => FileValue::Mustering(Vec::new()),
+        FileKind::Masterboard => FileValue::Masterboard(MasterboardDef { lands: Vec::new() }),
+        FileKind::Variables => FileValue::Variables(Vec::new()),
+        FileKind::Actions => FileValue::Actions(Vec::new()),
+        _ => FileValue::Rules(RulesDef::default()),
+    }
 }
 
 fn read(path: &Path) -> Result<String, Diagnostic> {

@@ -34,6 +34,11 @@ fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
         let f = f.unwrap();
         copy_tree(&f.path(), &tmp.path().join("variants").join(f.file_name()));
     }
+    // The variant with script variables and actions (docs/scripting.md).
+    copy_tree(
+        &repo().join("variants/house-spells"),
+        &tmp.path().join("variants/house-spells"),
+    );
     let dirs = titan_editor::project::variant_folders(&tmp.path().join("variants"));
     (tmp, dirs)
 }
@@ -66,9 +71,17 @@ fn every_file_goes_through_the_writer_and_back() {
     use titan_editor::project::{kind_of, render_with};
     let (_tmp, dirs) = workspace();
     let mut files = 0;
+    let mut script_data = 0;
     for dir in &dirs {
         let project = Project::open(dir).unwrap();
         for (name, value) in project.own_files() {
+            if matches!(
+                kind_of(value),
+                titan_editor::project::FileKind::Variables
+                    | titan_editor::project::FileKind::Actions
+            ) {
+                script_data += 1;
+            }
             let original = std::fs::read_to_string(dir.join(name)).unwrap();
             let ctx = format!("{}/{name}", dir.display());
             // A partial rules.ron section is read completed from the base.
@@ -85,6 +98,8 @@ fn every_file_goes_through_the_writer_and_back() {
         }
     }
     assert!(files > 20, "{files} files");
+    // house-spells' variables.ron and actions.ron went through, at least.
+    assert!(script_data >= 2, "{script_data} variables/actions files");
 }
 
 #[test]

@@ -5,8 +5,8 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use titan_core::format::{
-    BattlelandDef, CharacterDef, HazardDef, HexDef, Manifest, MasterboardDef, MusterTable,
-    RulesDef, TerrainDef,
+    ActionDef, BattlelandDef, CharacterDef, HazardDef, HexDef, Manifest, MasterboardDef,
+    MusterTable, RulesDef, TerrainDef, VariableDef,
 };
 use titan_core::load::ron_options;
 
@@ -25,6 +25,10 @@ pub enum FileValue {
     Masterboard(MasterboardDef),
     Battleland(BattlelandDef),
     Rules(RulesDef),
+    /// The variables the engine keeps for the scripts (`variables.ron`).
+    Variables(Vec<VariableDef>),
+    /// The actions the scripts define (`actions.ron`).
+    Actions(Vec<ActionDef>),
     /// A Lua script of the variant: its text, written as it is.
     Script(String),
 }
@@ -40,6 +44,8 @@ pub enum FileKind {
     Masterboard,
     Battleland,
     Rules,
+    Variables,
+    Actions,
     Script,
 }
 
@@ -58,6 +64,8 @@ impl FileKind {
             FileKind::Masterboard => FileValue::Masterboard(p(text)?),
             FileKind::Battleland => FileValue::Battleland(p(text)?),
             FileKind::Rules => FileValue::Rules(p(text)?),
+            FileKind::Variables => FileValue::Variables(p(text)?),
+            FileKind::Actions => FileValue::Actions(p(text)?),
             FileKind::Script => FileValue::Script(text.to_string()),
         })
     }
@@ -74,6 +82,8 @@ pub fn files_of(manifest: &Manifest) -> Vec<(String, FileKind)> {
         (&f.mustering, FileKind::Mustering),
         (&f.masterboard, FileKind::Masterboard),
         (&f.rules, FileKind::Rules),
+        (&f.variables, FileKind::Variables),
+        (&f.actions, FileKind::Actions),
     ];
     for (name, kind) in singles {
         if let Some(name) = name {
@@ -160,6 +170,8 @@ pub fn kind_of(value: &FileValue) -> FileKind {
         FileValue::Masterboard(_) => FileKind::Masterboard,
         FileValue::Battleland(_) => FileKind::Battleland,
         FileValue::Rules(_) => FileKind::Rules,
+        FileValue::Variables(_) => FileKind::Variables,
+        FileValue::Actions(_) => FileKind::Actions,
         FileValue::Script(_) => FileKind::Script,
     }
 }
@@ -194,6 +206,34 @@ fn patch_file(value: &FileValue, original: &str, base: Option<&RulesDef>) -> Opt
         (FileValue::Terrains(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Hazards(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
         (FileValue::Characters(v), _) => list(original, top_value(original), v, |t| t.name.clone()),
+        (FileValue::Variables(v), _) => {
+            let keyed: Vec<(String, VariableDef)> =
+                v.iter().map(|x| (x.name.clone(), x.clone())).collect();
+            patch_items(
+                original,
+                top_value(original),
+                &keyed,
+                |t| {
+                    let v: VariableDef = ron_options().from_str(t).ok()?;
+                    Some((v.name.clone(), v))
+                },
+                |_, v| variable_line(v, "    "),
+            )
+        }
+        (FileValue::Actions(v), _) => {
+            let keyed: Vec<(String, ActionDef)> =
+                v.iter().map(|a| (a.name.clone(), a.clone())).collect();
+            patch_items(
+                original,
+                top_value(original),
+                &keyed,
+                |t| {
+                    let v: ActionDef = ron_options().from_str(t).ok()?;
+                    Some((v.name.clone(), v))
+                },
+                |_, a| action_text(a, "    "),
+            )
+        }
         (FileValue::Mustering(v), _) => {
             let keyed: Vec<(String, MusterTable)> =
                 v.iter().map(|t| (t.terrain.clone(), t.clone())).collect();
@@ -321,6 +361,8 @@ fn canonical(value: &FileValue, original: Option<&str>) -> String {
         FileValue::Masterboard(v) => ron(v, 2),
         FileValue::Battleland(v) => ron(v, 2),
         FileValue::Rules(v) => ron(v, 2),
+        FileValue::Variables(v) => ron(v, 1),
+        FileValue::Actions(v) => ron(v, 2),
         FileValue::Script(text) => return text.clone(),
     };
     format!("{comments}{body}\n")
@@ -350,6 +392,20 @@ fn one_item_per_line(value: &FileValue) -> Option<String> {
         FileValue::Terrains(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Hazards(v) => format!("[\n{}]", lines(v, "    ")?),
         FileValue::Characters(v) => format!("[\n{}]", lines(v, "    ")?),
+        FileValue::Variables(v) => {
+            let vars: Option<String> = v
+                .iter()
+                .map(|x| Some(format!("    {},\n", variable_line(x, "    ")?)))
+                .collect();
+            format!("[\n{}]", vars?)
+        }
+        FileValue::Actions(v) => {
+            let actions: Option<String> = v
+                .iter()
+                .map(|a| Some(format!("    {},\n", action_text(a, "    ")?)))
+                .collect();
+            format!("[\n{}]", actions?)
+        }
         FileValue::Masterboard(v) => {
             format!("(\n    lands: [\n{}    ],\n)", lines(&v.lands, "        ")?)
         }
@@ -391,5 +447,57 @@ fn muster_table_text(table: &MusterTable, indent: &str) -> Option<String> {
         text.push_str(&format!("{indent}    {},\n", one_line(row)?));
     }
     text.push_str(&format!("{indent}])"));
+    Some(text)
+}
+
+/// An action as the bundled files write one: a field per line (`indent` is
+/// the action's), defaults left out, each field's value on one line.
+fn action_text(action: &ActionDef, indent: &str) -> Option<String> {
+    use crate::patch::one_line;
+    let mut t = format!("(\n{indent}    name: {:?},\n", action.name);
+    t.push_str(&format!("{indent}    label: {:?},\n", action.label));
+    if !action.description.is_empty() {
+        t.push_str(&format!(
+            "{indent}    description: {:?},\n",
+            action.description
+        ));
+    }
+    t.push_str(&format!("{indent}    who: {},\n", one_line(&action.who)?));
+    t.push_str(&format!("{indent}    when: {},\n", one_line(&action.when)?));
+    if !action.parameters.is_empty() {
+        t.push_str(&format!(
+            "{indent}    parameters: {},\n",
+            one_line(&action.parameters)?
+        ));
+    }
+    if let Some(limit) = &action.limit {
+        t.push_str(&format!("{indent}    limit: {},\n", one_line(limit)?));
+    }
+    if let Some(cost) = &action.cost {
+        t.push_str(&format!("{indent}    cost: {},\n", one_line(cost)?));
+    }
+    t.push_str(&format!("{indent})"));
+    let back: ActionDef = ron_options().from_str(&t).ok()?;
+    (back == *action).then_some(t)
+}
+
+/// A variable as house-spells writes one: on one line, its description
+/// (if any) on a second one under the opening parenthesis (`indent` is the
+/// item's), its default visibility (everyone) left out as an author leaves it.
+fn variable_line(var: &VariableDef, indent: &str) -> Option<String> {
+    let reads_back = |t: &str| ron_options().from_str::<VariableDef>(t).ok().as_ref() == Some(var);
+    let mut text = crate::patch::one_line(var)?;
+    let short = text.replace(", visibility: Everyone", "");
+    if reads_back(&short) {
+        text = short;
+    }
+    if !var.description.is_empty()
+        && let Some(at) = text.rfind(", description: ")
+    {
+        let wrapped = format!("{},\n{indent} {}", &text[..at], &text[at + 2..]);
+        if reads_back(&wrapped) {
+            text = wrapped;
+        }
+    }
     Some(text)
 }
