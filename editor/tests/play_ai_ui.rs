@@ -99,6 +99,17 @@ fn the_engagement_dialog_plots_the_battle_odds() {
     take_screen(&mut h);
     // The engaged player knows both legions now: the odds may be asked.
     click(&mut h, "Estimate the battle odds");
+    // The battles are fought on another thread: the window goes on drawing.
+    let start = std::time::Instant::now();
+    while game(&h).odds.is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(600),
+            "no odds"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
     let odds = game(&h).odds.clone().expect("odds computed").1;
     assert_eq!(
         odds.attacker_wins + odds.defender_wins + odds.mutual,

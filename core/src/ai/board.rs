@@ -38,8 +38,9 @@ const SIMPLE_TITAN_LOSS: f64 = 50.0;
 /// this weight: enemies do not always come.
 const DANGER_WEIGHT: f64 = 0.5;
 /// The loss of an attack that fails, at this weight: a battle lost still
-/// costs the enemy, and the attacker chooses its battles.
-const ATTACK_RISK: f64 = 0.5;
+/// costs the enemy, and the attacker chooses its battles (0.8 beat 0.5 and
+/// 1.0 in 4-player games: docs/ai.md, tuning record).
+const ATTACK_RISK: f64 = 0.8;
 /// A split must open this much more expected muster worth than it risks.
 const SPLIT_COST: f64 = 20.0;
 /// On the board, the calibrated estimator's slope is halved: it was fitted

@@ -403,7 +403,31 @@ impl GameScreen {
         }
         let key = format!("{:?} {ac:?} {dc:?}", e.land);
         let v = self.variant();
-        if ui.button("Estimate the battle odds").clicked() {
+        // A result that arrived from the thread computing it.
+        if let Some((k, rx)) = &self.odds_pending {
+            match rx.try_recv() {
+                Ok(Ok(o)) => {
+                    self.odds = Some((k.clone(), o));
+                    self.odds_pending = None;
+                }
+                Ok(Err(err)) => {
+                    self.status = format!("No odds: {err}");
+                    self.odds_pending = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {
+                    ui.ctx()
+                        .request_repaint_after(std::time::Duration::from_millis(50));
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.odds_pending = None,
+            }
+        }
+        let busy = self.odds_pending.is_some();
+        if busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("fighting {ODDS_BATTLES} battles..."));
+            });
+        } else if ui.button("Estimate the battle odds").clicked() {
             let power = |owner: PlayerId, c: CharacterId| {
                 if c == v.rules.titan.character {
                     view.players[usize::from(owner.0)].titan_power
@@ -437,19 +461,24 @@ impl GameScreen {
                     reinforcements: vec![],
                     teleported: false,
                 };
-                let budget = titan_core::ai::Budget::DEFAULT;
-                match titan_core::ai::odds::odds(
-                    &v,
-                    &setup,
-                    "simple",
-                    budget,
-                    ODDS_BATTLES,
-                    0,
-                    &mut |_| {},
-                ) {
-                    Ok(o) => self.odds = Some((key.clone(), o)),
-                    Err(err) => self.status = format!("No odds: {err}"),
-                }
+                let (tx, rx) = std::sync::mpsc::channel();
+                let v = v.clone();
+                std::thread::spawn(move || {
+                    let budget = titan_core::ai::Budget::DEFAULT;
+                    let odds = titan_core::ai::odds::odds(
+                        &v,
+                        &setup,
+                        "simple",
+                        budget,
+                        ODDS_BATTLES,
+                        0,
+                        &mut |_| {},
+                    )
+                    .map_err(|e| e.to_string());
+                    let _ = tx.send(odds);
+                });
+                self.odds_pending = Some((key.clone(), rx));
+                ui.ctx().request_repaint();
             }
         }
         let Some((k, o)) = &self.odds else {

@@ -127,6 +127,12 @@ pub struct GameScreen {
     /// The battle odds of the engagement shown (its land and legions, and
     /// the estimate), computed on request.
     pub odds: Option<(String, titan_core::ai::odds::Odds)>,
+    /// Odds being computed on another thread (the key they are for), so
+    /// that a frame never waits for them.
+    pub odds_pending: Option<(
+        String,
+        std::sync::mpsc::Receiver<Result<titan_core::ai::odds::Odds, String>>,
+    )>,
     pub selected: Option<Marker>,
     pub split: Option<SplitEdit>,
     pub selected_unit: Option<UnitId>,
@@ -173,6 +179,7 @@ impl GameScreen {
             rng: GameRng::new(seed ^ 0xc0_ffee),
             ai: Vec::new(),
             odds: None,
+            odds_pending: None,
             selected: None,
             split: None,
             selected_unit: None,
