@@ -5,20 +5,35 @@
 //! cargo run --release -p titan-editor --example show -- masterboard 1 3   # land 1, a roll of 3
 //! cargo run --release -p titan-editor --example show -- battleland Desert D4 D5 D2   # line of sight D5-D2
 //! cargo run --release -p titan-editor --example show -- hazard Drift Tundra   # the hazard and terrain forms
+//! cargo run --release -p titan-editor --example show -- scripts house-spells spells.lua   # the script page
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use titan_editor::{EditorApp, Tab};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../variants")
-        .canonicalize()
-        .map_err(|e| e.to_string())?;
-    let mut app = EditorApp::new(&root.join("titan"), &root);
+    // Run from the repository's root, the status line shows the path a
+    // user there would type (`variants/titan`), not this machine's.
+    let root = if Path::new("variants").is_dir() {
+        PathBuf::from("variants")
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../variants")
+            .canonicalize()
+            .map_err(|e| e.to_string())?
+    };
+    let variant = match args.first().map(String::as_str) {
+        Some("scripts") => args.get(1).map_or("titan", String::as_str),
+        _ => "titan",
+    };
+    let mut app = EditorApp::new(&root.join(variant), &root);
     match args.first().map(String::as_str) {
+        Some("scripts") => {
+            app.tab = Tab::Scripts;
+            app.script_forms.script = args.get(2).cloned();
+        }
         Some("battleland") => {
             app.tab = Tab::Battlelands;
             app.battleland = args.get(1).cloned();
