@@ -4,30 +4,12 @@
 
 mod common;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::workspace;
-use egui::Vec2;
+use common::{click, harness, workspace};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_editor::{EditorApp, Tab, Tally};
-
-fn harness(dir: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(dir, dir.parent().unwrap());
-    app.watch = false;
-    assert!(app.project.is_some(), "{:?}", app.open_errors);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 950.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
-    h.run_steps(3);
-    h
-}
-
-fn click(h: &mut Harness<'_, EditorApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run_steps(2);
-}
 
 /// Steps the app until the run is over (the games play on another thread).
 fn finish(h: &mut Harness<'_, EditorApp>) -> Tally {

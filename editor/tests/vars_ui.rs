@@ -5,42 +5,10 @@
 
 mod common;
 
-use common::{copy_tree, repo, workspace};
-use std::path::Path;
+use common::{click, copy_tree, harness, repo, type_into, workspace};
 
-use egui::accesskit::Role;
-use egui::{Key, Modifiers, Vec2};
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::format::VarType;
-use titan_editor::EditorApp;
-
-fn harness(dir: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(dir, dir.parent().unwrap());
-    app.watch = false;
-    assert!(app.project.is_some(), "{:?}", app.open_errors);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 950.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
-    h.run_steps(3);
-    h
-}
-
-/// Replaces the text of the text field labelled `label` by `text`, typed.
-fn type_into(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.run_steps(2);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.run_steps(1);
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    h.run_steps(2);
-}
-
-fn click(h: &mut Harness<'_, EditorApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run_steps(2);
-}
 
 #[test]
 fn add_a_variable_and_an_action_save_check_and_undo() {

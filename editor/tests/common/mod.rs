@@ -35,3 +35,42 @@ pub fn workspace() -> tempfile::TempDir {
     copy_tree(&repo().join("scripts"), &tmp.path().join("scripts"));
     tmp
 }
+
+/// The editor on the variant in `dir` (its parent the variants folder),
+/// not watching the disk, its first frames drawn.
+pub fn harness(dir: &Path) -> egui_kittest::Harness<'static, titan_editor::EditorApp> {
+    use titan_editor::EditorApp;
+    let mut app = EditorApp::new(dir, dir.parent().unwrap());
+    app.watch = false;
+    assert!(app.project.is_some(), "{:?}", app.open_errors);
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::Vec2::new(1500.0, 950.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.ui(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// Replaces the text of the text field labelled `label` by `text`, typed.
+pub fn type_into(
+    h: &mut egui_kittest::Harness<'_, titan_editor::EditorApp>,
+    label: &str,
+    text: &str,
+) {
+    use egui::accesskit::Role;
+    use egui::{Key, Modifiers};
+    use egui_kittest::kittest::Queryable;
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run_steps(2);
+}
+
+/// Clicks the widget labelled `label`.
+pub fn click(h: &mut egui_kittest::Harness<'_, titan_editor::EditorApp>, label: &str) {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
