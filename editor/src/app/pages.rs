@@ -379,14 +379,17 @@ fn character_fields(
     hooks: &[String],
 ) {
     egui::Grid::new("character fields").show(ui, |ui| {
-        ui.label("plural");
-        ui.text_edit_singleline(&mut e.plural);
+        // Each field named by its label, for screen readers and tests.
+        let l = ui.label("plural");
+        ui.text_edit_singleline(&mut e.plural).labelled_by(l.id);
         ui.end_row();
-        ui.label("power");
-        ui.add(egui::DragValue::new(&mut e.power).range(1..=99));
+        let l = ui.label("power");
+        ui.add(egui::DragValue::new(&mut e.power).range(1..=99))
+            .labelled_by(l.id);
         ui.end_row();
-        ui.label("skill");
-        ui.add(egui::DragValue::new(&mut e.skill).range(1..=9));
+        let l = ui.label("skill");
+        ui.add(egui::DragValue::new(&mut e.skill).range(1..=9))
+            .labelled_by(l.id);
         ui.end_row();
         ui.label("class");
         egui::ComboBox::from_id_salt("class")
@@ -397,8 +400,9 @@ fn character_fields(
                 }
             });
         ui.end_row();
-        ui.label("count");
-        ui.add(egui::DragValue::new(&mut e.count).range(1..=999));
+        let l = ui.label("count");
+        ui.add(egui::DragValue::new(&mut e.count).range(1..=999))
+            .labelled_by(l.id);
         ui.end_row();
         ui.label("flags");
         ui.horizontal(|ui| {
@@ -406,14 +410,15 @@ fn character_fields(
             ui.checkbox(&mut e.summonable, "summonable");
         });
         ui.end_row();
-        ui.label("value");
+        let l = ui.label("value");
         ui.horizontal(|ui| {
             let mut auto = e.value.is_none();
             if ui.checkbox(&mut auto, "power x skill").changed() {
                 e.value = (!auto).then(|| u32::from(e.power) * u32::from(e.skill));
             }
             if let Some(v) = &mut e.value {
-                ui.add(egui::DragValue::new(v).range(0..=999));
+                ui.add(egui::DragValue::new(v).range(0..=999))
+                    .labelled_by(l.id);
             }
         });
         ui.end_row();

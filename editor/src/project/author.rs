@@ -395,19 +395,23 @@ impl Project {
         );
     }
 
-    /// The hooks the variant's scripts register (empty while it does not
-    /// validate): what abilities, hook rangestrikes and hook needs choose
-    /// from.
     /// The variant as edited, compiled, when it passes its check.
     pub fn compiled(&self) -> Option<&titan_core::Variant> {
         self.compiled.as_ref()
     }
 
+    /// The hooks the variant's scripts register: what abilities, hook
+    /// rangestrikes, hook needs and hazard hook effects choose from. Also
+    /// while the variant does not pass its check (a new terrain's empty
+    /// mustering table must not hide the hooks its hazard needs); none when
+    /// a script fails to run. The functions of `titan.action` actions are
+    /// not hooks the data can name, so they are left out.
     pub fn hooks(&self) -> Vec<String> {
-        self.compiled
-            .as_ref()
-            .map(|v| v.hooks.clone())
-            .unwrap_or_default()
+        self.script_hooks
+            .iter()
+            .filter(|h| !h.starts_with("action:"))
+            .cloned()
+            .collect()
     }
 
     /// Whether the edited variant's own mustering file has the terrain's
