@@ -171,6 +171,54 @@ pub fn split_fields(text: &str) -> Option<Vec<(String, String)>> {
         .collect()
 }
 
+/// The longest line a written field keeps on one line: past it, a struct
+/// or list value is opened, a field or item per line, as an author writes
+/// a long `files: (...)` or `start: (...)`.
+pub const LINE: usize = 100;
+
+/// `name: value` (the value on one line, as [`one_line`] writes it) laid out
+/// at `indent`: kept on one line when it fits in [`LINE`], else a struct or
+/// list value is opened with a field or item per line, each laid out the
+/// same way one level deeper. Without the trailing comma.
+pub fn wrap_field(name: &str, value: &str, indent: &str) -> String {
+    let prefix = if name.is_empty() {
+        String::new()
+    } else {
+        format!("{name}: ")
+    };
+    let fits = indent.len() + prefix.len() + value.len() + 1 <= LINE;
+    let open = value.as_bytes().first().copied();
+    if fits || !matches!(open, Some(b'(' | b'[')) {
+        return format!("{prefix}{value}");
+    }
+    let Some((spans, close)) = split(value, 0) else {
+        return format!("{prefix}{value}");
+    };
+    if close != value.len() - 1 || spans.is_empty() {
+        return format!("{prefix}{value}");
+    }
+    let inner = format!("{indent}    ");
+    let mut out = format!("{prefix}{}\n", &value[..1]);
+    for (start, end) in spans {
+        let item = &value[start..end];
+        let (name, value) = match field_name(item) {
+            Some(n) => (n, item[n.len()..].trim_start()[1..].trim_start()),
+            None => ("", item),
+        };
+        out.push_str(&format!("{inner}{},\n", wrap_field(name, value, &inner)));
+    }
+    out.push_str(&format!("{indent}{}", &value[close..]));
+    out
+}
+
+/// The name of a struct field's text (`name: ...`), if it is one.
+fn field_name(item: &str) -> Option<&str> {
+    let end = item
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(item.len());
+    (end > 0 && item[end..].trim_start().starts_with(':')).then(|| &item[..end])
+}
+
 /// The first value of a file (after its comments).
 pub fn top_value(text: &str) -> usize {
     skip_blank(text.as_bytes(), 0)
@@ -440,5 +488,35 @@ mod tests {
         let mut board = parse(BOARD);
         board.lands.reverse();
         assert_eq!(patch(&board), None);
+    }
+
+    #[test]
+    fn a_long_field_is_opened_a_field_or_item_per_line() {
+        assert_eq!(
+            wrap_field("files", "(rules: \"rules.ron\")", "    "),
+            "files: (rules: \"rules.ron\")"
+        );
+        let files = "(terrains: \"terrains.ron\", hazards: \"hazards.ron\", characters: \"characters.ron\", battlelands: [\"battlelands/a.ron\"])";
+        assert_eq!(
+            wrap_field("files", files, "    "),
+            "files: (\n        terrains: \"terrains.ron\",\n        hazards: \"hazards.ron\",\n        characters: \"characters.ron\",\n        battlelands: [\"battlelands/a.ron\"],\n    )"
+        );
+        // A list of structs too long for its line: an item per line.
+        let list = format!(
+            "[{}]",
+            vec!["(character: \"Gargoyle\", count: 2)"; 4].join(", ")
+        );
+        let text = wrap_field("characters", &list, "        ");
+        assert!(
+            text.starts_with("characters: [\n            (character: \"Gargoyle\", count: 2),\n"),
+            "{text}"
+        );
+        assert!(text.ends_with(",\n        ]"), "{text}");
+        // Commas and brackets inside strings are not separators.
+        let s = format!("(description: \"{}, [x]\")", "a".repeat(100));
+        assert_eq!(
+            wrap_field("o", &s, ""),
+            format!("o: (\n    description: \"{}, [x]\",\n)", "a".repeat(100))
+        );
     }
 }

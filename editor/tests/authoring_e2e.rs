@@ -280,6 +280,16 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
         SCRIPT,
         "a script is written as typed"
     );
+    // A long `files` is opened a field per line, as titan's is.
+    let manifest = &files["variant.ron"];
+    assert!(
+        manifest.contains("    files: (\n        terrains: \"terrains.ron\",\n"),
+        "{manifest}"
+    );
+    assert!(
+        manifest.contains("        scripts: [\"scripts/forge.lua\"],\n    ),\n)"),
+        "{manifest}"
+    );
     let mustering = &files["mustering.ron"];
     assert!(
         mustering.contains(

@@ -308,7 +308,7 @@ fn patch_struct(original: &str, old: &FileValue, new: &FileValue) -> Option<Stri
             let text = old_fields.iter().find(|(n, _)| *n == name)?.1.clone();
             Some((name, text))
         },
-        |name, text| Some(format!("{name}: {text}")),
+        |name, text| Some(crate::patch::wrap_field(name, text, "    ")),
     )
 }
 
@@ -331,6 +331,21 @@ fn compact_struct(value: &FileValue) -> Option<String> {
     }))
 }
 
+/// A struct's text with a field per line, each laid out by
+/// [`crate::patch::wrap_field`].
+fn wrapped_struct(compact: &str) -> Option<String> {
+    let fields = crate::patch::split_fields(compact)?;
+    let mut out = String::from("(\n");
+    for (name, text) in fields {
+        out.push_str(&format!(
+            "    {},\n",
+            crate::patch::wrap_field(&name, &text, "    ")
+        ));
+    }
+    out.push(')');
+    Some(out)
+}
+
 /// The whole file in the canonical layout.
 fn canonical(value: &FileValue, original: Option<&str>) -> String {
     fn ron<T: Serialize>(value: &T, depth: usize) -> String {
@@ -346,9 +361,11 @@ fn canonical(value: &FileValue, original: Option<&str>) -> String {
     if let Some(body) = one_item_per_line(value) {
         return format!("{comments}{body}\n");
     }
-    // A manifest or rules file: a field per line, defaults left out.
+    // A manifest or rules file: a field per line, defaults left out, a long
+    // one opened a field or item per line.
     if let Some(body) = compact_struct(value)
-        && kind_of(value).parse(&body).ok().as_ref() == Some(value)
+        .and_then(|c| wrapped_struct(&c))
+        .filter(|body| kind_of(value).parse(body).ok().as_ref() == Some(value))
     {
         return format!("{comments}{body}\n");
     }
