@@ -186,7 +186,8 @@ pub fn wrap_field(name: &str, value: &str, indent: &str) -> String {
     } else {
         format!("{name}: ")
     };
-    let fits = indent.len() + prefix.len() + value.len() + 1 <= LINE;
+    // (The trailing comma counts.)
+    let fits = indent.len() + prefix.len() + value.len() < LINE;
     let open = value.as_bytes().first().copied();
     if fits || !matches!(open, Some(b'(' | b'[')) {
         return format!("{prefix}{value}");
@@ -504,7 +505,7 @@ mod tests {
         // A list of structs too long for its line: an item per line.
         let list = format!(
             "[{}]",
-            vec!["(character: \"Gargoyle\", count: 2)"; 4].join(", ")
+            ["(character: \"Gargoyle\", count: 2)"; 4].join(", ")
         );
         let text = wrap_field("characters", &list, "        ");
         assert!(
