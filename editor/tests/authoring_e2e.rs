@@ -514,3 +514,40 @@ fn battle_on_the_new_terrain(v: &titan_core::Variant) {
     assert_eq!(b.moving(), BattleSide::Defender);
     assert_eq!(b.phase(), Phase::Maneuver, "{events:?}");
 }
+
+/// Saved files stay formatted as an author writes them (issue 13, "Legends
+/// and polish"): a rules section changed in the app is written with a
+/// field per line and its list an item per line when it would not fit on
+/// one, not as one long run-on line; the unchanged sections are not
+/// written at all (they come from the base).
+#[test]
+fn a_changed_rules_section_is_written_a_field_per_line() {
+    let tmp = workspace();
+    let root = tmp.path().to_path_buf();
+    let mut h = harness(&root.join("variants/titan"));
+    click(&mut h, "New variant...");
+    type_into(&mut h, "Folder and id:", "bigger");
+    click(&mut h, "Create");
+    let dir = root.join("variants/bigger");
+    click(&mut h, "Rules and options");
+    // A sixth starting character (reference sheet, Setup: the starting
+    // characters are `rules.start`).
+    click(&mut h, "add starting character");
+    let p = h.state().project.as_ref().unwrap();
+    assert_eq!(p.data().rules.start.as_ref().unwrap().characters.len(), 6);
+    assert!(p.problems().is_empty(), "{:?}", p.problems());
+    click(&mut h, "Save");
+    let rules = std::fs::read_to_string(dir.join("rules.ron")).unwrap();
+    assert!(
+        rules.contains(
+            "    start: (\n        characters: [\n            (character: \"Titan\", count: 1),\n"
+        ),
+        "{rules}"
+    );
+    assert!(rules.contains("        legions: 2,\n"), "{rules}");
+    assert!(!rules.contains("battle:"), "{rules}");
+    for line in rules.lines() {
+        assert!(line.len() <= 100, "a run-on line: {line}\n{rules}");
+    }
+    titan_check(&root, &dir);
+}
