@@ -184,6 +184,13 @@ impl EditorApp {
                 self.status = format!("opened {}", dir.display());
             }
             Err(e) => {
+                // Not the last variant's "opened ...": say why nothing shows.
+                self.status = format!(
+                    "cannot open {}: {} (see Problems)",
+                    dir.display(),
+                    e.first()
+                        .map_or("no reason given".into(), |d| d.to_string())
+                );
                 self.project = None;
                 self.open_errors = e;
             }

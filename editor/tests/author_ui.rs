@@ -728,3 +728,34 @@ fn the_status_line_says_when_a_file_on_disk_is_broken() {
     h.state_mut().reload_from_disk();
     assert_eq!(h.state().status, "reloaded from disk");
 }
+
+#[test]
+fn the_status_line_says_why_a_variant_switched_to_does_not_open() {
+    let tmp = workspace();
+    let root = tmp.path().join("variants");
+    let mut h = harness(&root.join("titan"));
+    std::fs::write(root.join("titan-shorter/mustering.ron"), "[ (terrain: ").unwrap();
+    // The variant menu of the toolbar (its value is the variant shown).
+    h.get_by_value("titan").click();
+    h.run_steps(2);
+    h.get_by_label("titan-shorter").click_accesskit();
+    h.run_steps(3);
+    assert!(h.state().project.is_none());
+    let status = h.state().status.clone();
+    assert!(
+        status.starts_with("cannot open ") && status.contains("mustering.ron:1:"),
+        "{status}"
+    );
+    assert!(!status.contains("opened"), "{status}");
+    assert!(h.query_by_label_contains("cannot open ").is_some());
+    // Fixed on disk: it opens (what the watcher's reload does).
+    std::fs::copy(
+        repo().join("variants/titan-shorter/mustering.ron"),
+        root.join("titan-shorter/mustering.ron"),
+    )
+    .unwrap();
+    h.state_mut().reload_from_disk();
+    h.run_steps(2);
+    assert!(h.state().project.is_some());
+    assert!(h.state().status.starts_with("opened "));
+}
