@@ -759,3 +759,39 @@ fn the_status_line_says_why_a_variant_switched_to_does_not_open() {
     assert!(h.state().project.is_some());
     assert!(h.state().status.starts_with("opened "));
 }
+
+#[test]
+fn without_scripts_the_hook_choices_say_where_hooks_come_from() {
+    let tmp = workspace();
+    let mut h = harness(&tmp.path().join("variants/titan"));
+    h.state_mut().tab = Tab::Characters;
+    h.state_mut().selected_character = Some("Ogre".into());
+    h.run_steps(2);
+    // No empty "add ability" menu: a pointer to the Scripts page.
+    assert!(h.query_by_value("add ability").is_none());
+    assert!(h.query_by_label_contains("no hooks yet").is_some());
+    // A hazard's script hook effect says the same.
+    click(&mut h, "Terrains and hazards");
+    click(&mut h, "Bramble");
+    let effects = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .data()
+            .hazards
+            .iter()
+            .find(|x| x.name == "Bramble")
+            .unwrap()
+            .effects
+            .len()
+    };
+    let n = effects(&h);
+    click(&mut h, "Add effect");
+    h.get_by_value("no contact").click();
+    h.run_steps(2);
+    h.get_by_label("script hook").click_accesskit();
+    h.run_steps(2);
+    assert_eq!(effects(&h), n + 1);
+    assert!(h.query_by_label_contains("no hooks yet").is_some());
+}

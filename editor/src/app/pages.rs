@@ -452,6 +452,10 @@ fn character_fields(
     if let Some(i) = remove {
         e.abilities.remove(i);
     }
+    if hooks.is_empty() {
+        ui.label(super::terrains::NO_HOOKS);
+        return;
+    }
     let mut add = None;
     egui::ComboBox::from_id_salt("add ability")
         .selected_text("add ability")

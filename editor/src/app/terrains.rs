@@ -180,6 +180,9 @@ fn effect_form(ui: &mut egui::Ui, i: usize, e: &mut Effect, hooks: &[String]) {
             choose(ui, ("who", i), who, &WHO);
             ui.add(egui::DragValue::new(hits).range(1..=9).prefix("hits "));
         }
+        Effect::Hook(h) if hooks.is_empty() => {
+            ui.label(format!("{h} {NO_HOOKS}"));
+        }
         Effect::Hook(h) => {
             egui::ComboBox::from_id_salt(("effect hook", i))
                 .selected_text(h.clone())
@@ -191,6 +194,10 @@ fn effect_form(ui: &mut egui::Ui, i: usize, e: &mut Effect, hooks: &[String]) {
         }
     }
 }
+
+/// What a hook's menu says while the scripts register none.
+pub(super) const NO_HOOKS: &str =
+    "(no hooks yet: a script registers them with titan.hook, on the Scripts page)";
 
 fn passage(ui: &mut egui::Ui, id: &str, p: &mut Passage) {
     ui.label("natives");
