@@ -27,19 +27,25 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// The bundled variants and the fixtures, copied beside a scripts folder.
+/// Every bundled variant and the fixtures, copied beside a scripts folder.
 fn workspace() -> (tempfile::TempDir, Vec<PathBuf>) {
     let tmp = common::workspace();
     for f in std::fs::read_dir(repo().join("tests/fixtures")).unwrap() {
         let f = f.unwrap();
         copy_tree(&f.path(), &tmp.path().join("variants").join(f.file_name()));
     }
-    // The variant with script variables and actions (docs/scripting.md).
-    copy_tree(
-        &repo().join("variants/house-spells"),
-        &tmp.path().join("variants/house-spells"),
-    );
+    // All of them, not only those the other tests edit (house-spells has
+    // script variables and actions, gods-of-titan is the largest).
+    for v in common::BUNDLED {
+        copy_tree(
+            &repo().join("variants").join(v),
+            &tmp.path().join("variants").join(v),
+        );
+    }
     let dirs = titan_editor::project::variant_folders(&tmp.path().join("variants"));
+    for v in common::BUNDLED {
+        assert!(dirs.iter().any(|d| d.ends_with(v)), "{v} is not tested");
+    }
     (tmp, dirs)
 }
 

@@ -8,6 +8,18 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The variants this repository ships (the root's tests/common/mod.rs
+/// lists the same): the tests look at these only, so a user's own variant
+/// beside them never breaks `cargo test`.
+pub const BUNDLED: [&str; 6] = [
+    "battlelands-1981",
+    "gods-of-titan",
+    "house-regeneration",
+    "house-spells",
+    "titan",
+    "titan-shorter",
+];
+
 /// Copies the folder `from` into `to`, recursively.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
