@@ -23,7 +23,7 @@ use titan_core::battle::{Action, Battle, BattleEvent, BattleSide, Phase};
 use titan_core::battleland::HexId;
 use titan_core::format::{Effect, Needs, VariantData};
 use titan_core::rng::GameRng;
-use titan_editor::{EditorApp, Tab};
+use titan_editor::{EditorApp, HexTool, Tab};
 
 /// The script the author types: an ability (two more dice when the
 /// creature strikes) and a hazard hook (two hits at the end of each strike
@@ -73,8 +73,9 @@ fn choose(h: &mut Harness<'_, EditorApp>, value: &str, item: &str) {
     h.get_by_value(value).click();
     h.run_steps(2);
     h.get_by_label(item).scroll_to_me();
-    h.run_steps(2);
-    h.get_by_label(item).click_accesskit();
+    // (A long menu scrolls the item into view, animated.)
+    h.run_steps(20);
+    h.get_by_label(item).click();
     h.run_steps(2);
 }
 
@@ -210,8 +211,11 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
     click(&mut h, "Edit its battleland");
     assert_eq!(h.state().tab, Tab::Battlelands);
     assert_eq!(h.state().battleland.as_deref(), Some("Caldera"));
-    h.get_by_label("hex: Cinders").click_accesskit();
+    // (The side panel settles to its width on the page's second frame.)
     h.run_steps(2);
+    h.get_by_label("hex: Cinders").click();
+    h.run_steps(2);
+    assert_eq!(h.state().hex_tool, HexTool::Hazard("Cinders".into()));
     for hex in ["C3", "C4"] {
         let pos = h.state().hex_screen_pos(hex).unwrap();
         click_at(&mut h, pos);
