@@ -555,3 +555,29 @@ fn a_changed_rules_section_is_written_a_field_per_line() {
     }
     titan_check(&root, &dir);
 }
+
+/// Two new hazards (or terrains) are told apart on the boards and legends:
+/// each gets a colour none has yet.
+#[test]
+fn new_terrains_and_hazards_get_colours_of_their_own() {
+    let tmp = workspace();
+    let mut h = harness(&tmp.path().join("variants/titan"));
+    click(&mut h, "Terrains and hazards");
+    for name in ["Ash", "Ember"] {
+        type_into(&mut h, "New terrain:", name);
+        click(&mut h, "Add terrain");
+    }
+    click(&mut h, "Add hex hazard");
+    click(&mut h, "Add hex hazard");
+    click(&mut h, "Add hexside hazard");
+    let data = h.state().project.as_ref().unwrap().data().clone();
+    let mut terrains: Vec<_> = data.terrains.iter().map(|t| t.color).collect();
+    let mut hazards: Vec<_> = data.hazards.iter().map(|x| x.color).collect();
+    let (nt, nh) = (terrains.len(), hazards.len());
+    terrains.sort_by_key(|c| c.0);
+    terrains.dedup();
+    hazards.sort_by_key(|c| c.0);
+    hazards.dedup();
+    assert_eq!(terrains.len(), nt, "{:?}", data.terrains);
+    assert_eq!(hazards.len(), nh, "{:?}", data.hazards);
+}

@@ -24,8 +24,32 @@ fn stem(name: &str) -> String {
         .collect()
 }
 
+/// The colours offered to new terrains and hazards, in turn.
+const FRESH: [[u8; 3]; 8] = [
+    [0x90, 0x90, 0x90],
+    [0xc0, 0x80, 0x40],
+    [0xd0, 0x40, 0x30],
+    [0x80, 0x50, 0xc0],
+    [0x30, 0xa0, 0xa0],
+    [0xc0, 0xc0, 0x30],
+    [0xe0, 0x70, 0xb0],
+    [0x40, 0x70, 0xd0],
+];
+
+/// The first colour from `first` on in [`FRESH`] that none of `used` has,
+/// so that two new items do not look the same on the boards and in the
+/// legends (`first` when every one is taken).
+fn fresh_colour(first: usize, used: impl Iterator<Item = Rgb>) -> Rgb {
+    let used: Vec<Rgb> = used.collect();
+    (0..FRESH.len())
+        .map(|i| Rgb(FRESH[(first + i) % FRESH.len()]))
+        .find(|c| !used.contains(c))
+        .unwrap_or(Rgb(FRESH[first]))
+}
+
 impl Project {
-    /// Adds a terrain named `name` (grey, not a tower) and its battleland:
+    /// Adds a terrain named `name` (grey, or another colour no terrain has,
+    /// not a tower) and its battleland:
     /// a copy of `copy_of`'s, or a blank board (every hex of the first hex
     /// hazard, level, no hexsides), and an empty mustering table. One undo
     /// step.
@@ -76,7 +100,7 @@ impl Project {
         }
         let terrain = TerrainDef {
             name: name.clone(),
-            color: Rgb([0x90, 0x90, 0x90]),
+            color: fresh_colour(0, self.data().terrains.iter().map(|t| t.color)),
             tower: false,
         };
         self.last_key = None;
@@ -179,8 +203,8 @@ impl Project {
         Ok(())
     }
 
-    /// Adds a hazard of the place with a name not yet used, no movement
-    /// effect and no effects. Returns its name.
+    /// Adds a hazard of the place with a name not yet used, a colour no
+    /// hazard has, no movement effect and no effects. Returns its name.
     pub fn add_hazard(&mut self, place: Place) -> String {
         let base = match place {
             Place::Hex => "New hazard",
@@ -195,7 +219,7 @@ impl Project {
         let hazard = HazardDef {
             name: name.clone(),
             place,
-            color: Rgb([0xc0, 0x80, 0x40]),
+            color: fresh_colour(1, self.data().hazards.iter().map(|h| h.color)),
             movement: Movement::default(),
             effects: Vec::new(),
         };
