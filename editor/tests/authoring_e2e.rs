@@ -101,6 +101,16 @@ fn snapshot(h: &Harness<'_, EditorApp>) -> Snapshot {
     }
 }
 
+/// Whether the (only) widget labelled `label` is shown selected.
+fn toggled(h: &Harness<'_, EditorApp>, label: &str) -> Option<bool> {
+    use egui::accesskit::Toggled;
+    use egui_kittest::kittest::NodeT;
+    h.get_by_label(label)
+        .accesskit_node()
+        .toggled()
+        .map(|t| t == Toggled::True)
+}
+
 /// Whether the page `tab` shows a widget labelled exactly `label`.
 fn shows(h: &mut Harness<'_, EditorApp>, tab: Tab, label: &str) -> bool {
     h.state_mut().tab = tab;
@@ -341,6 +351,12 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
             "land" => {
                 let p = h.state().project.as_ref().unwrap();
                 assert_eq!(p.land(1).unwrap().terrain, titan_land_1);
+                // Land 1 is still selected: its panel marks its old terrain.
+                h.state_mut().tab = Tab::Masterboard;
+                h.run_steps(2);
+                assert_eq!(h.state().selected_land, Some(1));
+                assert_eq!(toggled(&h, "Caldera"), Some(false));
+                assert_eq!(toggled(&h, &titan_land_1), Some(true));
             }
             "mustering" => {
                 let p = h.state().project.as_ref().unwrap();
@@ -356,6 +372,14 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
                 let p = h.state().project.as_ref().unwrap();
                 let land = p.battleland("Caldera").unwrap();
                 assert!(land.hexes.values().all(|x| x.hazard != "Cinders"));
+                // The hex panel says what C3 is now (picked with "select").
+                h.state_mut().tab = Tab::Battlelands;
+                h.run_steps(3);
+                h.get_by_label("select").click();
+                h.run_steps(2);
+                let pos = h.state().hex_screen_pos("C3").unwrap();
+                click_at(&mut h, pos);
+                assert!(h.query_by_label("Hex C3: Plains, elevation 0").is_some());
             }
             "hazard" => {
                 let p = h.state().project.as_ref().unwrap();
