@@ -111,10 +111,26 @@ fn toggled(h: &Harness<'_, EditorApp>, label: &str) -> Option<bool> {
         .map(|t| t == Toggled::True)
 }
 
+/// Opens the page `tab` by its label in the toolbar.
+fn page(h: &mut Harness<'_, EditorApp>, tab: Tab) {
+    let label = match tab {
+        Tab::Masterboard => "Masterboard",
+        Tab::Battlelands => "Battlelands",
+        Tab::Characters => "Characters",
+        Tab::Mustering => "Mustering",
+        Tab::Terrains => "Terrains and hazards",
+        Tab::Scripts => "Scripts",
+        other => unreachable!("{other:?}"),
+    };
+    click(h, label);
+    // (A side panel settles to its width on the page's second frame.)
+    h.run_steps(2);
+    assert_eq!(h.state().tab, tab);
+}
+
 /// Whether the page `tab` shows a widget labelled exactly `label`.
 fn shows(h: &mut Harness<'_, EditorApp>, tab: Tab, label: &str) -> bool {
-    h.state_mut().tab = tab;
-    h.run_steps(2);
+    page(h, tab);
     h.query_all_by_label(label).next().is_some()
 }
 
@@ -352,8 +368,7 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
                 let p = h.state().project.as_ref().unwrap();
                 assert_eq!(p.land(1).unwrap().terrain, titan_land_1);
                 // Land 1 is still selected: its panel marks its old terrain.
-                h.state_mut().tab = Tab::Masterboard;
-                h.run_steps(2);
+                page(&mut h, Tab::Masterboard);
                 assert_eq!(h.state().selected_land, Some(1));
                 assert_eq!(toggled(&h, "Caldera"), Some(false));
                 assert_eq!(toggled(&h, &titan_land_1), Some(true));
@@ -361,9 +376,8 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
             "mustering" => {
                 let p = h.state().project.as_ref().unwrap();
                 assert!(p.muster_table("Caldera").unwrap().rows.is_empty());
-                h.state_mut().muster_terrain = Some("Caldera".into());
-                h.state_mut().tab = Tab::Mustering;
-                h.run_steps(2);
+                page(&mut h, Tab::Mustering);
+                click(&mut h, "Caldera");
                 // (A row's character is its menu's value.)
                 assert!(h.query_by_value("Salamander").is_none());
                 assert!(h.query_by_label("Add row").is_some());
@@ -373,8 +387,7 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
                 let land = p.battleland("Caldera").unwrap();
                 assert!(land.hexes.values().all(|x| x.hazard != "Cinders"));
                 // The hex panel says what C3 is now (picked with "select").
-                h.state_mut().tab = Tab::Battlelands;
-                h.run_steps(3);
+                page(&mut h, Tab::Battlelands);
                 h.get_by_label("select").click();
                 h.run_steps(2);
                 let pos = h.state().hex_screen_pos("C3").unwrap();
