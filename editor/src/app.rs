@@ -790,7 +790,7 @@ impl EditorApp {
             .iter()
             .map(|t| (t.name.clone(), rgb(t.color), false))
             .collect();
-        crate::draw::draw_legend(&painter, response.rect, "Terrains", &legend);
+        crate::draw::draw_legend(&painter, &response, "Terrains", &legend);
         // Clicks: a border of the selected land cycles its sign; elsewhere
         // selects a land (or adds one on an empty cell).
         if response.clicked()
@@ -1162,7 +1162,7 @@ impl EditorApp {
             .filter(|h| used.contains(&h.name.as_str()))
             .map(|h| (h.name.clone(), rgb(h.color), h.place == Place::Hexside))
             .collect();
-        crate::draw::draw_legend(&painter, response.rect, "Hazards", &legend);
+        crate::draw::draw_legend(&painter, &response, "Hazards", &legend);
         if response.clicked()
             && let Some(pointer) = response.interact_pointer_pos()
         {

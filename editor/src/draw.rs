@@ -635,13 +635,18 @@ pub fn hex_polygon(view: &View, hex: HexId) -> Vec<Pos2> {
 
 /// A legend in the top left corner of a canvas: a swatch and a name per
 /// entry, a filled square for an area colour (a terrain, a hex hazard) or
-/// a thick line for a hexside hazard (`true`).
+/// a thick line for a hexside hazard (`true`). The canvas is named by it
+/// for screen readers (and the tests): "Terrains: Brush, Desert, ...".
 pub fn draw_legend(
     painter: &egui::Painter,
-    canvas: Rect,
+    canvas: &egui::Response,
     title: &str,
     entries: &[(String, Color32, bool)],
 ) {
+    let names: Vec<&str> = entries.iter().map(|(n, _, _)| n.as_str()).collect();
+    let said = format!("{title}: {}", names.join(", "));
+    canvas.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, &said));
+    let canvas = canvas.rect;
     let font = egui::FontId::proportional(12.0);
     let row = 16.0;
     let width = entries

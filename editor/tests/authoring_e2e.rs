@@ -111,6 +111,22 @@ fn toggled(h: &Harness<'_, EditorApp>, label: &str) -> Option<bool> {
         .map(|t| t == Toggled::True)
 }
 
+/// The names a canvas's legend lists ("Terrains: Brush, Desert, ..." is
+/// the canvas's label).
+fn legend(h: &Harness<'_, EditorApp>, title: &str) -> Vec<String> {
+    use egui_kittest::kittest::NodeT;
+    let prefix = format!("{title}: ");
+    let label = h
+        .get_by_label_contains(&prefix)
+        .accesskit_node()
+        .label()
+        .unwrap_or_default();
+    label[prefix.len()..]
+        .split(", ")
+        .map(str::to_string)
+        .collect()
+}
+
 /// Opens the page `tab` by its label in the toolbar.
 fn page(h: &mut Harness<'_, EditorApp>, tab: Tab) {
     let label = match tab {
@@ -252,6 +268,8 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
         assert_eq!(land.hexes["C3"].hazard, "Cinders");
         assert_eq!(land.hexes["C4"].hazard, "Cinders");
     }
+    // The battleland's legend lists the new hazard.
+    assert!(legend(&h, "Hazards").contains(&"Cinders".to_string()));
     steps.push(("battleland", snapshot(&h)));
 
     // 6. Musterable: the Caldera's table gets a row of the Salamander,
@@ -282,6 +300,8 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
         h.state().project.as_ref().unwrap().land(1).unwrap().terrain,
         "Caldera"
     );
+    // The masterboard's legend has the new terrain's colour.
+    assert!(legend(&h, "Terrains").contains(&"Caldera".to_string()));
     steps.push(("land", snapshot(&h)));
 
     // 8. Saved, nothing left to fix.
@@ -393,6 +413,7 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
                 let pos = h.state().hex_screen_pos("C3").unwrap();
                 click_at(&mut h, pos);
                 assert!(h.query_by_label("Hex C3: Plains, elevation 0").is_some());
+                assert_eq!(legend(&h, "Hazards"), ["Plains"]);
             }
             "hazard" => {
                 let p = h.state().project.as_ref().unwrap();
@@ -408,6 +429,9 @@ fn make_a_new_game_in_the_app_check_it_battle_it_undo_and_redo_it_all() {
                 assert!(p.muster_table("Caldera").is_none());
                 assert!(!shows(&mut h, Tab::Terrains, "Caldera"));
                 assert!(!shows(&mut h, Tab::Mustering, "Caldera"));
+                page(&mut h, Tab::Masterboard);
+                assert!(!legend(&h, "Terrains").contains(&"Caldera".to_string()));
+                assert!(legend(&h, "Terrains").contains(&titan_land_1));
             }
             "creature" => {
                 assert!(
