@@ -795,3 +795,29 @@ fn without_scripts_the_hook_choices_say_where_hooks_come_from() {
     assert_eq!(effects(&h), n + 1);
     assert!(h.query_by_label_contains("no hooks yet").is_some());
 }
+
+#[test]
+fn the_functions_of_script_actions_are_not_offered_as_hooks() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/house-spells");
+    common::copy_tree(&repo().join("variants/house-spells"), &dir);
+    let mut h = harness(&dir);
+    // Its script registers only actions (titan.action), whose functions
+    // the engine keeps as "action:<name>:legal" and ":apply": no data may
+    // name them, so no ability menu offers them.
+    assert!(h.state().project.as_ref().unwrap().hooks().is_empty());
+    assert_eq!(
+        h.state().project.as_ref().unwrap().script_actions(),
+        ["fireball", "heal", "reroll"]
+    );
+    h.state_mut().tab = Tab::Characters;
+    h.state_mut().selected_character = Some("Ogre".into());
+    h.run_steps(2);
+    assert!(h.query_by_value("add ability").is_none());
+    assert!(h.query_by_label_contains("action:").is_none());
+    click(&mut h, "Scripts");
+    assert!(
+        h.query_by_label_contains("Hooks the scripts register")
+            .is_none()
+    );
+}
