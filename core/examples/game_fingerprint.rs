@@ -2,7 +2,8 @@
 //! player to act, legal-action list, action and event, the state at the
 //! end, and now and then a refused action with an unchanged game), to check
 //! that a change to masterplay keeps the same seeds giving the same games:
-//! `cargo run --release -p titan-core --example game_fingerprint -- 100`.
+//! `cargo run --release -p titan-core --example game_fingerprint -- 100`;
+//! `-- 500 time` times 500 random 4-player games (as `titan simulate games`).
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -19,6 +20,9 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(100);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if std::env::args().nth(2).as_deref() == Some("time") {
+        return time(&root, n);
+    }
     let v = Arc::new(
         titan_core::load(&root.join("variants/titan"), &Default::default()).expect("loads"),
     );
@@ -70,4 +74,32 @@ fn main() {
             h.finish()
         );
     }
+}
+
+/// `-- N time`: N random 4-player games played as `titan simulate games`
+/// plays them, timed.
+fn time(root: &Path, n: u64) {
+    let v = Arc::new(
+        titan_core::load(&root.join("variants/titan"), &Default::default()).expect("loads"),
+    );
+    let names: Vec<String> = (1..=4).map(|i| format!("P{i}")).collect();
+    let start = std::time::Instant::now();
+    let mut actions = 0u64;
+    for seed in 0..n {
+        let (mut game, _) = Game::new(v.clone(), Default::default(), &names, seed).expect("starts");
+        let mut pick = GameRng::new(seed ^ 0x5eed);
+        while game.state.outcome.is_none() && game.state.turn <= 300 {
+            let Some((player, action)) = titan_core::game::random::random_action(&game, &mut pick)
+            else {
+                break;
+            };
+            game.apply(player, &action).expect("legal");
+            actions += 1;
+        }
+    }
+    let t = start.elapsed().as_secs_f64();
+    println!(
+        "{n} games, {actions} actions in {t:.2} s (wall): {:.0} games per second",
+        n as f64 / t
+    );
 }
