@@ -48,7 +48,7 @@ fn main() {
                     format!("{:?}", b.fingerprint()).hash(&mut h);
                 }
                 // A refused action: its message and an unchanged game.
-                if actions % 37 == 0 {
+                if actions.is_multiple_of(37) {
                     let before = game.fingerprint();
                     let bad = Action::Battle {
                         battle: titan_core::battle::Action::CarryOver { target: Some(200) },
