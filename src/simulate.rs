@@ -6,7 +6,9 @@
 //! reproducible: battle or game `i` uses seed `--seed + i`, both for the
 //! engine's dice and for the random players' choices.
 
+use std::cell::RefCell;
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -293,6 +295,12 @@ fn battles(
     let (mut actions, mut rounds, mut points) = (0u64, 0u64, 0u64);
     let mut errors: Vec<Value> = Vec::new();
     let clock = Clock::start();
+    // One Lua VM for every battle, as a game keeps one for its battles:
+    // starting the variant's scripts cost many times a battle. Each battle
+    // still draws from a generator seeded with its own seed.
+    let rng = Rc::new(RefCell::new(GameRng::new(common.seed)));
+    let lua = Battle::start_scripts(&variant, &rng)
+        .map_err(|e| format!("the scripts of {} cannot start: {e}", variant.id))?;
     for i in 0..common.n {
         let seed = common.seed.wrapping_add(i);
         let mut pick = GameRng::new(seed ^ PLAYERS_SEED);
@@ -313,7 +321,8 @@ fn battles(
             reinforcements: vec![],
             teleported: false,
         };
-        let mut battle = match Battle::new(&variant, setup, GameRng::new(seed)) {
+        *rng.borrow_mut() = GameRng::new(seed);
+        let mut battle = match Battle::with_scripts(&variant, setup, rng.clone(), lua.clone()) {
             Ok(b) => b,
             Err(e) => {
                 errors.push(json!({"seed": seed, "error": e.to_string()}));

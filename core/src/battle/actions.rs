@@ -33,16 +33,23 @@ impl<'v> Battle<'v> {
     /// strike number needed and with hazard bonuses; [`Action::Strike`] with
     /// a declared higher number or forgone bonuses is also accepted.
     pub fn legal_actions(&self) -> Vec<Action> {
-        let s = &self.state;
         // Enough for most decisions, so that listing does not regrow.
         let mut out = Vec::with_capacity(64);
+        self.legal_actions_into(&mut out);
+        out
+    }
+
+    /// [`Battle::legal_actions`] appended to `out`, so that a caller that
+    /// lists many decisions (a random or searching player) can keep one list.
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        let s = &self.state;
         match s.phase {
-            Phase::Over => return out,
+            Phase::Over => return,
             Phase::ChooseEdge => {
                 for &e in &self.variant.rules.battle.attacker_edges {
                     out.push(Action::ChooseEdge(e));
                 }
-                return out;
+                return;
             }
             Phase::Maneuver => {
                 let occupied = occupied_set(s);
@@ -93,7 +100,7 @@ impl<'v> Battle<'v> {
                         out.push(Action::CarryOver { target: Some(t) });
                     }
                     out.push(Action::CarryOver { target: None });
-                    return out;
+                    return;
                 }
                 // Built once for the decision: the living enemies' hexes.
                 let enemies = self.enemy_hexes(s, striking);
@@ -142,8 +149,7 @@ impl<'v> Battle<'v> {
                 }
             }
         }
-        self.script_actions(&mut out);
-        out
+        self.script_actions(out);
     }
 
     /// Calls `f` with every hex `character` may move to from `from`, in the
@@ -323,7 +329,8 @@ impl<'v> Battle<'v> {
                     from: old,
                     to: *to,
                 });
-                if old.is_none() {
+                // The label is worded only for a script that listens.
+                if old.is_none() && self.hooked("unit_entered") {
                     let side = crate::script::side_name(s.moving);
                     let label = to.label();
                     self.fire(

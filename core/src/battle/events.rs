@@ -7,6 +7,13 @@ use crate::script::{self, BattleCtx, CtxData, Effect, F};
 impl<'v> Battle<'v> {
     /// Fires `event` if a script handles it, and applies its effects to `s`;
     /// returns the `ctx` (to read back fields a handler may change).
+    /// Would [`Battle::fire`] call a handler for `event`?
+    pub(super) fn hooked(&self, event: &str) -> bool {
+        self.lua
+            .as_ref()
+            .is_some_and(|lua| self.use_hooks && lua.has_handlers(event))
+    }
+
     pub(super) fn fire(
         &self,
         s: &mut State,

@@ -13,6 +13,7 @@
 //! [`crate::battle`]), keeps it while it is fought through [`Action::Battle`],
 //! and scores its result.
 
+mod copy;
 pub(crate) mod events;
 pub mod movement;
 pub mod muster;
@@ -93,7 +94,7 @@ impl<'de> Deserialize<'de> for Marker {
 }
 
 /// A player and what the player has.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     pub name: String,
     pub score: u32,
@@ -107,7 +108,7 @@ pub struct Player {
 }
 
 /// A legion on the masterboard.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Legion {
     pub marker: Marker,
     /// Usually the marker's player; a slayer of a Titan takes its markers.
@@ -209,7 +210,7 @@ pub enum Outcome {
 }
 
 /// The whole state of a game: serializable, comparable, hashable.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     pub players: Vec<Player>,
     /// Sorted by marker.
@@ -618,6 +619,12 @@ pub mod hook {
     pub const GAME_OVER: &str = "game_over";
 }
 
+thread_local! {
+    /// A copy of a game state `apply` no longer needs, whose buffers the
+    /// next action's copy reuses (see `copy.rs`).
+    static SPARE_STATE: std::cell::Cell<Option<GameState>> = const { std::cell::Cell::new(None) };
+}
+
 impl Game {
     /// A new game of `variant` for these players, from `seed`: the tower
     /// rolls are made and the first player found; players then divide their
@@ -672,7 +679,16 @@ impl Game {
         // they are saved and put back if it is refused (the history, options
         // and tables are left alone, so an action costs the same however long
         // the game has been).
-        let saved = (self.state.clone(), self.rng.clone(), self.battle.clone());
+        // The state is copied into a spare one kept from the last action, so
+        // that the copy reuses its buffers instead of allocating.
+        let mut state = match SPARE_STATE.take() {
+            Some(mut spare) => {
+                spare.clone_from(&self.state);
+                spare
+            }
+            None => self.state.clone(),
+        };
+        let saved = (self.rng.clone(), self.battle.clone());
         self.take_script_failure();
         let before = events::Before::of(self);
         let events = rules::apply(self, player, action).map(|mut ev| {
@@ -684,17 +700,22 @@ impl Game {
                 self.state.rng_pos = self.rng.word_pos() as u64;
                 self.prune_vars();
                 self.history.push((player, action.clone()));
+                SPARE_STATE.set(Some(state));
                 Ok(events)
             }
             (Some(e), _) => {
-                (self.state, self.rng, self.battle) = saved;
+                std::mem::swap(&mut self.state, &mut state);
+                SPARE_STATE.set(Some(state));
+                (self.rng, self.battle) = saved;
                 refuse(
                     SCRIPT_FAILURE,
                     format!("script error: {e} (the action is refused)"),
                 )
             }
             (None, Err(e)) => {
-                (self.state, self.rng, self.battle) = saved;
+                std::mem::swap(&mut self.state, &mut state);
+                SPARE_STATE.set(Some(state));
+                (self.rng, self.battle) = saved;
                 Err(e)
             }
         }

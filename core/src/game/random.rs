@@ -61,16 +61,29 @@ pub fn random_battle_action(
     if battle.result().is_some() {
         return None;
     }
-    let mut actions = battle.legal_actions();
+    // One list kept per thread: a battle lists about 90 decisions, and a
+    // fresh list for each was a tenth of a random battle's time.
+    let mut actions = BATTLE_LIST.take();
+    actions.clear();
+    battle.legal_actions_into(&mut actions);
     let fight = |a: &crate::battle::Action| !matches!(a, crate::battle::Action::Concede(_));
     if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(200) > 1 {
         actions.retain(fight);
     }
-    if actions.is_empty() {
-        return None;
-    }
-    let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
-    Some(actions.swap_remove(pick))
+    let picked = if actions.is_empty() {
+        None
+    } else {
+        let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
+        Some(actions.swap_remove(pick))
+    };
+    BATTLE_LIST.set(actions);
+    picked
+}
+
+thread_local! {
+    /// The list `random_battle_action` lists into, kept between calls.
+    static BATTLE_LIST: std::cell::Cell<Vec<crate::battle::Action>> =
+        const { std::cell::Cell::new(Vec::new()) };
 }
 
 #[cfg(test)]

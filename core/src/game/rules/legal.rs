@@ -436,7 +436,8 @@ pub(super) fn engagement_actions(
                 // engagement at any time, his own side only; not while
                 // carry-over hits wait (the battle engine refuses it then).
                 let side = battle.to_act();
-                let concede = !actions.is_empty() && battle.view(side).carry.is_none();
+                let concede = !actions.is_empty() && battle.carry().is_none();
+                out.reserve(actions.len() + 1);
                 for a in actions {
                     out.push(Action::Battle { battle: a });
                 }
