@@ -16,6 +16,7 @@ pub mod play;
 pub mod random;
 pub mod simple;
 pub mod strong;
+mod turn;
 pub mod values;
 
 use std::collections::BTreeMap;

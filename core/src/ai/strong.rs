@@ -16,5 +16,6 @@ pub fn strong(seed: u64, budget: Budget) -> Heuristic {
         Style::Strong,
         BattleBrain::new(BattleStyle::Strong, budget.nodes, seed).with_rollouts(budget.rollouts),
         seed,
+        budget.nodes,
     )
 }
