@@ -292,3 +292,38 @@ fn the_estimator_calibrates_on_simulated_battles() {
         "{lo} {hi}"
     );
 }
+
+/// The side the attacker enters by, as battle odds derive it from the land
+/// it came from (`crate::game::attacker_entry_edge`), is the side the
+/// engine's battle puts it on (Law of the Battlelands 25.A and 25.B).
+#[test]
+fn odds_derive_the_engines_entry_side() {
+    let v = titan();
+    let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+    let mut checked = 0;
+    for seed in 0..6 {
+        let (mut g, _) =
+            crate::game::Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+        let mut players: Vec<Box<dyn Player>> = vec![
+            player("simple", seed).unwrap(),
+            player("simple", seed + 1).unwrap(),
+        ];
+        for _ in 0..20_000 {
+            if g.state.outcome.is_some() {
+                break;
+            }
+            if let (Some(req), Some(e)) = (g.battle_request(), g.state.engagement.as_ref()) {
+                let att = g.legion(e.attacker).unwrap();
+                let edge = crate::game::attacker_entry_edge(&v, e.land, att.entered_from);
+                assert_eq!(req.attacker_edge, edge, "seed {seed}");
+                checked += 1;
+            }
+            let Some(&p) = g.to_act().first() else { break };
+            let a = players[usize::from(p.0)]
+                .choose(&Observation::of(&g, p))
+                .unwrap();
+            g.apply(p, &a).unwrap();
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}
