@@ -289,7 +289,8 @@ fn units(board: &Board<'_>) -> Vec<Unit> {
 }
 
 /// The strong player's choice when its turn's plan decides it (split,
-/// roll, move, muster); None when another part of the player decides.
+/// roll, move, muster); None when another part of the player decides (an
+/// engagement, or a choice the plan found no legal action for).
 pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, AiError>> {
     let obs = board.obs;
     let view = &obs.view;
@@ -304,7 +305,7 @@ pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, Ai
     };
     let legal = &obs.legal;
     match view.phase {
-        Phase::Split => Some(Ok(split(&search))),
+        Phase::Split => Some(split(&search)).filter(|a| legal.contains(a)).map(Ok),
         Phase::Move => {
             let us = units(board);
             match view.roll {
@@ -339,7 +340,7 @@ pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, Ai
                 }
             }
         }
-        Phase::Muster => Some(Ok(muster(&search))),
+        Phase::Muster => Some(muster(&search)).filter(|a| legal.contains(a)).map(Ok),
         _ => None,
     }
 }
