@@ -10,7 +10,9 @@ use titan_core::ai::odds::{odds, wilson};
 use titan_core::ai::play::play_game;
 use titan_core::ai::{Budget, check_variant, player_with};
 use titan_core::battle::BattleSetup;
-use titan_core::game::{Game, Outcome};
+use titan_core::format::Edge;
+use titan_core::game::{Game, Outcome, attacker_entry_edge};
+use titan_core::model::{TerrainId, Variant};
 
 use crate::rules_masterboard::{find_variant, terrain_named};
 use crate::simulate::{Clock, edge_named, fighters, legion_named, progress, timing};
@@ -54,9 +56,24 @@ pub struct OddsArgs {
     /// A variant folder, or the name of one under variants/.
     #[arg(long, default_value = "titan", value_name = "VARIANT")]
     variant: String,
-    /// The terrain whose battleland is fought on (e.g. Mountains).
-    #[arg(long, value_name = "TERRAIN")]
-    battleland: String,
+    /// The terrain whose battleland is fought on (e.g. Mountains); with
+    /// --land, the land's.
+    #[arg(long, value_name = "TERRAIN", required_unless_present = "land")]
+    battleland: Option<String>,
+    /// The engaged land, by its printed number: its terrain is the
+    /// battleland, and with --from the attacker's entry side is derived.
+    #[arg(long, value_name = "NUMBER")]
+    land: Option<u32>,
+    /// The land the attacker entered the engaged land from (its printed
+    /// number): the attacker enters the battleland by the side it came
+    /// from (Law of the Battlelands 25.A).
+    #[arg(
+        long,
+        value_name = "NUMBER",
+        requires = "land",
+        conflicts_with = "edge"
+    )]
+    from: Option<u32>,
     /// The attacking legion, comma-separated (e.g. "Titan,Angel,Ogre").
     #[arg(long, value_name = "NAMES")]
     attacker: String,
@@ -72,8 +89,9 @@ pub struct OddsArgs {
     /// The seed of the first battle; battle i uses seed + i.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The edge the attacker enters by (default: the variant's first).
-    #[arg(long, value_name = "EDGE")]
+    /// The side the attacker enters by (default: derived from --from, or
+    /// the side the battleland fixes, or the variant's first attacker edge).
+    #[arg(long, visible_alias = "entry-side", value_name = "EDGE")]
     edge: Option<String>,
     /// Search nodes per decision of the strong player (at least 1).
     #[arg(long, default_value_t = Budget::DEFAULT.nodes)]
@@ -261,6 +279,66 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     Ok((text, value, !errors.is_empty()))
 }
 
+/// The battleland and the attacker's entry side of `titan odds`: from
+/// --land and --from as in a game (the side the attacker came from), else
+/// --battleland and --edge, else the side the battleland fixes (the Tower)
+/// or the variant's first attacker edge.
+fn battle_place(variant: &Variant, o: &OddsArgs) -> Result<(TerrainId, Edge), String> {
+    let land = match o.land {
+        Some(n) => Some(
+            variant
+                .board
+                .by_number(n)
+                .ok_or_else(|| format!("--land {n}: the board has no land {n}"))?,
+        ),
+        None => None,
+    };
+    let terrain = match (&o.battleland, land) {
+        (Some(name), Some(l)) => {
+            let t = terrain_named(variant, name)?;
+            if t != variant.board.land(l).terrain {
+                return Err(format!(
+                    "--battleland {name} is not the terrain of land {}",
+                    variant.board.land(l).number
+                ));
+            }
+            t
+        }
+        (Some(name), None) => terrain_named(variant, name)?,
+        (None, Some(l)) => variant.board.land(l).terrain,
+        (None, None) => return Err("give --battleland or --land".into()),
+    };
+    if let (Some(l), Some(n)) = (land, o.from) {
+        let from = variant
+            .board
+            .by_number(n)
+            .ok_or_else(|| format!("--from {n}: the board has no land {n}"))?;
+        if !variant.board.exits(from).any(|(_, to)| to == l) {
+            let mut into: Vec<u32> = variant
+                .board
+                .lands()
+                .filter(|&x| variant.board.exits(x).any(|(_, to)| to == l))
+                .map(|x| variant.board.land(x).number)
+                .collect();
+            into.sort_unstable();
+            into.dedup();
+            let into: Vec<String> = into.iter().map(u32::to_string).collect();
+            return Err(format!(
+                "--from {n}: land {n} has no exit into land {} (lands that have: {})",
+                variant.board.land(l).number,
+                into.join(", ")
+            ));
+        }
+        return Ok((terrain, attacker_entry_edge(variant, l, Some(from))));
+    }
+    if o.edge.is_none()
+        && let Some(fixed) = variant.battleland(terrain).attacker_edge
+    {
+        return Ok((terrain, fixed));
+    }
+    Ok((terrain, edge_named(variant, o.edge.clone())?))
+}
+
 pub fn run_odds(o: OddsArgs) -> ExitCode {
     let json = o.json;
     finish(battle_odds(&o), json, "odds")
@@ -268,10 +346,10 @@ pub fn run_odds(o: OddsArgs) -> ExitCode {
 
 fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
     let variant = find_variant(&o.variant)?;
-    let terrain = terrain_named(&variant, &o.battleland)?;
+    let (terrain, edge) = battle_place(&variant, o)?;
+    let battleland = variant.terrains[usize::from(terrain.0)].name.clone();
     let attacker = legion_named(&variant, &o.attacker)?;
     let defender = legion_named(&variant, &o.defender)?;
-    let edge = edge_named(&variant, o.edge.clone())?;
     let budget = Budget {
         nodes: o.budget,
         rollouts: o.rollouts,
@@ -299,9 +377,9 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
     bar.finish_and_clear();
     let n = o.n;
     let mut text = format!(
-        "{n} battles of {} on the {} battleland, both sides {} (seeds {} to {}):\n  attacker {}\n  defender {}\n",
+        "{n} battles of {} on the {} battleland, the attacker entering by {edge:?}, both sides {} (seeds {} to {}):\n  attacker {}\n  defender {}\n",
         variant.id,
-        o.battleland,
+        battleland,
         o.play,
         o.seed,
         o.seed.wrapping_add(n - 1),
@@ -350,7 +428,8 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
     };
     let value = json!({
         "variant": variant.id,
-        "battleland": o.battleland,
+        "battleland": battleland,
+        "entry_side": format!("{edge:?}"),
         "attacker": o.attacker,
         "defender": o.defender,
         "play": o.play,

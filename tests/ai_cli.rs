@@ -112,6 +112,73 @@ fn odds_count_every_battle_and_repeat() {
     assert_eq!(strong["battles"], 2);
 }
 
+/// Odds of an engagement as in a game: the attacker enters the battleland
+/// by the side it came from (Law of the Battlelands 25.A), derived from the
+/// engaged land and the land it entered from; the Tower fixes its own
+/// (25.B).
+#[test]
+fn odds_use_the_side_the_attacker_enters_by() {
+    let side = |args: &[&str]| {
+        let mut all = vec![
+            "odds",
+            "--attacker",
+            "Ogre,Ogre",
+            "--defender",
+            "Troll",
+            "--play",
+            "simple",
+            "--n",
+            "1",
+            "--json",
+        ];
+        all.extend_from_slice(args);
+        let r = report(&all);
+        (
+            r["battleland"].as_str().unwrap().to_string(),
+            r["entry_side"].as_str().unwrap().to_string(),
+        )
+    };
+    // Land 2 (Woods) is entered from land 1 or land 7, by two sides.
+    let a = side(&["--land", "2", "--from", "1"]);
+    let b = side(&["--land", "2", "--from", "7"]);
+    assert_eq!(a.0, "Woods");
+    assert_ne!(a.1, b.1, "{a:?} {b:?}");
+    // The same side given by name.
+    assert_eq!(side(&["--battleland", "Woods", "--entry-side", &b.1]), b);
+    // The Tower battleland fixes the attacker's side, wherever it came from.
+    let tower = side(&["--battleland", "Tower"]);
+    for from in ["3", "41", "101"] {
+        assert_eq!(side(&["--land", "100", "--from", from]), tower);
+    }
+    let m = refused(&[
+        "odds",
+        "--land",
+        "2",
+        "--from",
+        "5",
+        "--attacker",
+        "Ogre",
+        "--defender",
+        "Ogre",
+    ]);
+    assert!(
+        m.contains("no exit into land 2") && m.contains("1, 7"),
+        "{m}"
+    );
+    let m = refused(&[
+        "odds",
+        "--land",
+        "2",
+        "--battleland",
+        "Plains",
+        "--attacker",
+        "Ogre",
+        "--defender",
+        "Ogre",
+    ]);
+    assert!(m.contains("not the terrain of land 2"), "{m}");
+}
+
 #[test]
 fn bad_input_is_refused_clearly() {
     let m = refused(&["tournament", "--seats", "strong,expert", "--games", "1"]);

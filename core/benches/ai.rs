@@ -1,13 +1,15 @@
 //! Computer players' speed: one `strong` battle decision in a 7-on-7
-//! battle at its default budget (the target: at most 50 ms), and a
-//! whole 4-player game of four `simple` players (at most 0.5 s).
+//! battle at its default budget (the target: at most 50 ms), a
+//! `strong` masterboard decision (its whole-turn search: a split, where
+//! every split plan is valued over the rolls, and a move), and a whole
+//! 4-player game of four `simple` players (at most 0.5 s).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use titan_core::ai::play::play_game;
-use titan_core::ai::{Player, SeenBattle, player};
+use titan_core::ai::{Observation, Player, SeenBattle, player};
 use titan_core::battle::{Action, Battle, BattleSetup, Fighter, Phase};
 use titan_core::format::Edge;
 use titan_core::game::Game;
@@ -105,6 +107,53 @@ fn battle_decisions(c: &mut Criterion) {
     decide(c, "strong: a strike in contact, 7 on 7", &strike, &v);
 }
 
+/// A 4-player game played by `simple` until the first player of turn 10
+/// is to act in `phase` (with every seat's legions grown and split).
+fn board_position(v: &Arc<titan_core::Variant>, phase: titan_core::game::Phase) -> Game {
+    let names: Vec<String> = (1..=4).map(|i| format!("p{i}")).collect();
+    let (mut g, _) = Game::new(v.clone(), Default::default(), &names, 5).unwrap();
+    let mut players: Vec<Box<dyn Player>> =
+        (0..4).map(|i| player("simple", 50 + i).unwrap()).collect();
+    while !(g.state.turn >= 10 && g.state.phase == phase && g.state.engagement.is_none())
+        && g.state.outcome.is_none()
+    {
+        let p = g.to_act()[0];
+        let a = players[usize::from(p.0)]
+            .choose(&Observation::of(&g, p))
+            .unwrap();
+        g.apply(p, &a).unwrap();
+    }
+    g
+}
+
+fn board_decisions(c: &mut Criterion) {
+    let v = titan();
+    for (name, phase) in [
+        (
+            "strong: a masterboard split decision, 4 players, turn 10",
+            titan_core::game::Phase::Split,
+        ),
+        (
+            "strong: a masterboard move decision, 4 players, turn 10",
+            titan_core::game::Phase::Move,
+        ),
+    ] {
+        let mut g = board_position(&v, phase);
+        if phase == titan_core::game::Phase::Move && g.state.roll.is_none() {
+            let p = g.to_act()[0];
+            let roll = g
+                .legal_actions(p)
+                .into_iter()
+                .find(|a| matches!(a, titan_core::game::Action::Roll { .. }))
+                .unwrap();
+            g.apply(p, &roll).unwrap();
+        }
+        let obs = Observation::of(&g, g.to_act()[0]);
+        let mut strong = player("strong", 1).unwrap();
+        c.bench_function(name, |bench| bench.iter(|| strong.choose(&obs).unwrap()));
+    }
+}
+
 fn simple_games(c: &mut Criterion) {
     let v = titan();
     let names: Vec<String> = (1..=4).map(|i| format!("p{i}")).collect();
@@ -124,5 +173,5 @@ fn simple_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, battle_decisions, simple_games);
+criterion_group!(benches, battle_decisions, board_decisions, simple_games);
 criterion_main!(benches);

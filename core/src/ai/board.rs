@@ -52,9 +52,9 @@ const BOARD_SHIFT: f64 = -0.3;
 
 /// The masterboard as one seat sees it, with what its scoring needs.
 pub struct Board<'a> {
-    obs: &'a Observation,
-    v: &'a Variant,
-    me: PlayerId,
+    pub(super) obs: &'a Observation,
+    pub(super) v: &'a Variant,
+    pub(super) me: PlayerId,
     style: Style,
     /// Each legion's characters with their powers: its own, or (hidden)
     /// the revealed ones and samples for the rest, one list per sample.
@@ -169,6 +169,25 @@ impl<'a> Board<'a> {
         }
     }
 
+    /// A legion's characters with their powers (mine: as they are; others:
+    /// the first sample).
+    pub(super) fn chars_of(&self, m: Marker) -> Option<&Vec<(CharacterId, u8)>> {
+        self.legions.get(&m).and_then(|s| s.first())
+    }
+
+    /// A character's power this game in a legion of `owner`.
+    pub(super) fn power(&self, owner: PlayerId, c: CharacterId) -> u8 {
+        if c == self.v.rules.titan.character {
+            self.obs
+                .view
+                .players
+                .get(usize::from(owner.0))
+                .map_or(self.v.character(c).power, |p| p.titan_power)
+        } else {
+            self.v.character(c).power
+        }
+    }
+
     fn legion(&self, m: Marker) -> Option<&LegionView> {
         self.obs.view.legions.iter().find(|l| l.marker == m)
     }
@@ -185,7 +204,7 @@ impl<'a> Board<'a> {
 
     /// What losing this legion costs: its worth, and with a Titan the game
     /// (strong guards its Titan; simple, like the classic programs, less).
-    fn loss(&self, chars: &[(CharacterId, u8)]) -> f64 {
+    pub(super) fn loss(&self, chars: &[(CharacterId, u8)]) -> f64 {
         let w: f64 = chars.iter().map(|&(c, p)| worth(self.v, c, p)).sum();
         if self.style == Style::Strong && self.has_titan(chars) {
             w + TITAN_LOSS
@@ -223,7 +242,7 @@ impl<'a> Board<'a> {
     }
 
     /// The best recruit `chars` could muster in `land`, by worth.
-    fn best_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
+    pub(super) fn best_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
         if chars.len() >= usize::from(self.v.rules.legions.max_size) {
             return 0.0;
         }
@@ -249,7 +268,12 @@ impl<'a> Board<'a> {
     /// The danger to `chars` standing in `land` from enemy legions that may
     /// reach it next turn: the chance each comes, times its chance to win,
     /// times the loss (an enemy attacks only with a fair chance).
-    fn danger(&self, chars: &[(CharacterId, u8)], land: LandId, except: Option<Marker>) -> f64 {
+    pub(super) fn danger(
+        &self,
+        chars: &[(CharacterId, u8)],
+        land: LandId,
+        except: Option<Marker>,
+    ) -> f64 {
         let mine = vec![chars.to_vec()];
         let loss = self.loss(chars);
         let mut danger = 0.0;
@@ -282,37 +306,56 @@ impl<'a> Board<'a> {
             return 0.0;
         };
         let chars = &samples[0];
-        let mut score = self.best_muster(chars, land);
-        let enemy = self
-            .obs
+        let score = self.best_muster(chars, land);
+        match self.attack_value(samples, land) {
+            Some(ev) => score + ev,
+            None => score - self.danger(chars, land, None),
+        }
+    }
+
+    /// The enemy legion in `land`, if any.
+    pub(super) fn enemy_in(&self, land: LandId) -> Option<Marker> {
+        self.obs
             .view
             .legions
             .iter()
-            .find(|l| l.land == land && l.owner != self.me);
-        if let Some(e) = enemy {
-            let defender = self.legions.get(&e.marker).cloned().unwrap_or_default();
-            let p = self.win(samples, &defender, land);
-            let gain: f64 = defender
-                .iter()
-                .map(|d| {
-                    d.iter().map(|&(c, pw)| worth(self.v, c, pw)).sum::<f64>()
-                        + self.enemy_titan_bonus(d)
-                })
-                .sum::<f64>()
-                / defender.len().max(1) as f64;
-            let atk = if self.style == Style::Strong {
-                ATTACK_RISK
-            } else {
-                1.0
-            };
-            let ev = p * gain - (1.0 - p) * self.loss(chars) * atk;
-            // The legion left after a battle won is weaker: danger after.
-            score += ev;
-            score -= p * 0.5 * self.danger(chars, land, Some(e.marker));
+            .find(|l| l.land == land && l.owner != self.me)
+            .map(|l| l.marker)
+    }
+
+    /// The chance my legion (its samples: one, as I know it) beats the
+    /// enemy in `land`, and the expected value of attacking it there: the
+    /// gain when it wins less the weighted loss when it fails, less the
+    /// danger to what is left after a win. None when no enemy stands there.
+    pub(super) fn attack(
+        &self,
+        samples: &[Vec<(CharacterId, u8)>],
+        land: LandId,
+    ) -> Option<(f64, f64)> {
+        let chars = samples.first()?;
+        let e = self.enemy_in(land)?;
+        let defender = self.legions.get(&e).cloned().unwrap_or_default();
+        let p = self.win(samples, &defender, land);
+        let gain: f64 = defender
+            .iter()
+            .map(|d| {
+                d.iter().map(|&(c, pw)| worth(self.v, c, pw)).sum::<f64>()
+                    + self.enemy_titan_bonus(d)
+            })
+            .sum::<f64>()
+            / defender.len().max(1) as f64;
+        let atk = if self.style == Style::Strong {
+            ATTACK_RISK
         } else {
-            score -= self.danger(chars, land, None);
-        }
-        score
+            1.0
+        };
+        let ev = p * gain - (1.0 - p) * self.loss(chars) * atk;
+        // The legion left after a battle won is weaker: danger after.
+        Some((p, ev - p * 0.5 * self.danger(chars, land, Some(e))))
+    }
+
+    fn attack_value(&self, samples: &[Vec<(CharacterId, u8)>], land: LandId) -> Option<f64> {
+        self.attack(samples, land).map(|(_, ev)| ev)
     }
 
     fn enemy_titan_bonus(&self, d: &[(CharacterId, u8)]) -> f64 {
@@ -407,7 +450,7 @@ impl<'a> Board<'a> {
     /// off; strong weighs every split of two or three off a legion one short
     /// of full or full by the musters the parts could reach over the rolls
     /// to come (a chance node per roll), against the danger to the parts.
-    fn split_score(&self, legion: Marker, parts: &[Vec<CharacterId>]) -> Option<f64> {
+    pub(super) fn split_score(&self, legion: Marker, parts: &[Vec<CharacterId>]) -> Option<f64> {
         let l = self.legion(legion)?;
         let chars = l.characters.as_ref()?;
         let max = usize::from(self.v.rules.legions.max_size);
@@ -457,7 +500,7 @@ impl<'a> Board<'a> {
 
     /// The best muster a legion could reach from `land`, averaged over the
     /// rolls of the die (the turn's chance node).
-    fn expected_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
+    pub(super) fn expected_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
         let occ = occupancy(self.obs, self.me);
         let die = self.v.rules.movement.die.max(1);
         let mut sum = 0.0;
@@ -495,7 +538,7 @@ fn sample(pool: &[f64], total: f64, rng: &mut GameRng) -> CharacterId {
 }
 
 /// What stands where, as `player` would see it moving.
-fn occupancy(obs: &Observation, player: PlayerId) -> Vec<Occupancy> {
+pub(super) fn occupancy(obs: &Observation, player: PlayerId) -> Vec<Occupancy> {
     let mut occ = vec![Occupancy::Empty; obs.variant.board.land_count()];
     for l in &obs.view.legions {
         let i = l.land.index();
@@ -522,7 +565,12 @@ pub fn choose(
     style: Style,
     rng: &mut GameRng,
 ) -> Result<Action, super::AiError> {
-    let board = Board::new(obs, style, rng);
+    best(&Board::new(obs, style, rng))
+}
+
+/// The legal action `board` scores best, or the fallback.
+pub(super) fn best(board: &Board<'_>) -> Result<Action, super::AiError> {
+    let obs = board.obs;
     let best = obs
         .legal
         .iter()

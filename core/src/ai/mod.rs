@@ -3,8 +3,8 @@
 //! fights), never from the game itself.
 //!
 //! Levels: `random` (the random legal player), `simple` (a documented
-//! heuristic, `simple.rs`) and `strong` (searching, `strong.rs` on the
-//! masterboard and `battle.rs` in battle). Every level is variant-agnostic:
+//! heuristic, `simple.rs`) and `strong` (searching, `turn.rs` on the
+//! masterboard and `battle.rs` in battle; `strong.rs` puts them together). Every level is variant-agnostic:
 //! worths come from the character data ([`values`]), and actions it does not
 //! know (a variant's own) are still chosen among. Each is deterministic for
 //! its seed, and bounded by a node budget (no clock: the engine reads none).
@@ -16,6 +16,7 @@ pub mod play;
 pub mod random;
 pub mod simple;
 pub mod strong;
+mod turn;
 pub mod values;
 
 use std::collections::BTreeMap;

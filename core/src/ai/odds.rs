@@ -93,7 +93,8 @@ pub fn odds(
 /// Fits the engagement estimator ([`super::values::win_chance`]) to `n`
 /// battles of random legions (1 to the legion size each, drawn from the
 /// characters of the variant, the Titan excepted) on random battlelands,
-/// fought by `simple` players: returns `(slope, shift)` of the fit.
+/// each entered by a random attacker side (or the side its battleland
+/// fixes), fought by `simple` players: returns `(slope, shift)` of the fit.
 pub fn calibrate(variant: &Variant, n: u64, seed: u64) -> Result<(f64, f64), AiError> {
     check_variant(variant)?;
     let titan = variant.rules.titan.character;
@@ -101,12 +102,10 @@ pub fn calibrate(variant: &Variant, n: u64, seed: u64) -> Result<(f64, f64), AiE
         .map(|i| crate::model::CharacterId(i as u16))
         .filter(|&c| c != titan && variant.character(c).count > 0)
         .collect();
-    let edge = *variant
-        .rules
-        .battle
-        .attacker_edges
-        .first()
-        .ok_or(AiError::NoAction)?;
+    let edges = &variant.rules.battle.attacker_edges;
+    if edges.is_empty() {
+        return Err(AiError::NoAction);
+    }
     let mut rng = crate::rng::GameRng::new(seed);
     let max = i64::from(variant.rules.legions.max_size.max(1));
     let mut samples = Vec::new();
@@ -125,6 +124,13 @@ pub fn calibrate(variant: &Variant, n: u64, seed: u64) -> Result<(f64, f64), AiE
         };
         let terrain =
             crate::model::TerrainId(rng.int_in(0, variant.terrains.len() as i64 - 1) as u8);
+        // The attacker enters by the side it came from (Law of the
+        // Battlelands 25.A): over a game every side is entered by, so each
+        // battle draws one (or takes the side its battleland fixes).
+        let edge = variant
+            .battleland(terrain)
+            .attacker_edge
+            .unwrap_or_else(|| edges[rng.int_in(0, edges.len() as i64 - 1) as usize]);
         let (a, d) = (legion(&mut rng), legion(&mut rng));
         let strength = |f: &[crate::battle::Fighter], t| {
             let list: Vec<_> = f.iter().map(|x| (x.character, x.power)).collect();

@@ -11,7 +11,7 @@
 //! levels differ only in their masterboard style and battle brain.
 
 use super::battle::{BattleBrain, Style as BattleStyle};
-use super::board::{Style, choose};
+use super::board::{Board, Style, best, choose};
 use super::{AiError, Budget, Observation, Player, SeenBattle};
 use crate::battle::Action as BattleAction;
 use crate::game::Action;
@@ -24,15 +24,24 @@ pub struct Heuristic {
     style: Style,
     rng: GameRng,
     battle: BattleBrain,
+    /// The node budget of a masterboard decision (strong's turn search).
+    nodes: u64,
 }
 
 impl Heuristic {
-    pub(super) fn new(level: &'static str, style: Style, battle: BattleBrain, seed: u64) -> Self {
+    pub(super) fn new(
+        level: &'static str,
+        style: Style,
+        battle: BattleBrain,
+        seed: u64,
+        nodes: u64,
+    ) -> Self {
         Heuristic {
             level,
             style,
             rng: GameRng::new(seed),
             battle,
+            nodes,
         }
     }
 }
@@ -44,6 +53,7 @@ pub fn simple(seed: u64) -> Heuristic {
         Style::Simple,
         BattleBrain::new(BattleStyle::Simple, Budget::DEFAULT.nodes, seed),
         seed,
+        Budget::DEFAULT.nodes,
     )
 }
 
@@ -70,6 +80,15 @@ impl Player for Heuristic {
         if let Some((seen, actions)) = battle_actions(obs) {
             let battle = self.battle.choose(&obs.variant, seen, &actions)?;
             return Ok(Action::Battle { battle });
+        }
+        if self.style == Style::Strong {
+            // Strong plans its turn (split, move, muster) by search; the
+            // rest (engagements) is scored as simple's is.
+            let board = Board::new(obs, self.style, &mut self.rng);
+            if let Some(r) = super::turn::choose(&board, self.nodes) {
+                return r;
+            }
+            return best(&board);
         }
         choose(obs, self.style, &mut self.rng)
     }

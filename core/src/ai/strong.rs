@@ -1,8 +1,10 @@
 //! The `strong` level: searching. In battle, exact strike distributions,
 //! expectimax strike order and whole-maneuver search (`battle.rs`); on the
-//! masterboard, the Titan guarded, hidden legions determinized from what was
-//! revealed, splits weighed over the rolls to come (`board.rs`). Its node
-//! budget bounds every decision.
+//! masterboard, a search over whole turns: split plans, a chance node over
+//! the movement rolls, the joint move of all its legions, mustering
+//! (`turn.rs`), on the values of `board.rs` (the Titan guarded, hidden
+//! legions determinized from what was revealed). Its node budget bounds
+//! every decision.
 
 use super::Budget;
 use super::battle::{BattleBrain, Style as BattleStyle};
@@ -16,5 +18,6 @@ pub fn strong(seed: u64, budget: Budget) -> Heuristic {
         Style::Strong,
         BattleBrain::new(BattleStyle::Strong, budget.nodes, seed).with_rollouts(budget.rollouts),
         seed,
+        budget.nodes,
     )
 }

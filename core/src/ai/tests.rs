@@ -206,11 +206,32 @@ fn battles_are_fought_to_the_end_reproducibly() {
 #[test]
 fn hidden_legions_do_not_change_a_choice() {
     let v = titan();
+    // Positions of several phases (strong's turn search at the split and
+    // the move, its scoring in engagements).
+    for (seed, turns, to_move) in [(11, 3, false), (12, 5, true), (13, 8, false), (14, 8, true)] {
+        hidden_legions_do_not_change_a_choice_at(&v, seed, turns, to_move);
+    }
+}
+
+fn hidden_legions_do_not_change_a_choice_at(
+    v: &Arc<Variant>,
+    seed: u64,
+    turns: u32,
+    to_move: bool,
+) {
     let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
-    let (mut g, _) = crate::game::Game::new(v.clone(), Default::default(), &names, 11).unwrap();
+    let (mut g, _) = crate::game::Game::new(v.clone(), Default::default(), &names, seed).unwrap();
     let mut players: Vec<Box<dyn Player>> =
         vec![player("simple", 1).unwrap(), player("simple", 2).unwrap()];
-    play::play_game(&mut g, &mut players, 3);
+    play::play_game(&mut g, &mut players, turns);
+    // On to the movement phase with the roll made, when asked.
+    while to_move && g.state.outcome.is_none() && g.state.roll.is_none() {
+        let p = g.to_act()[0];
+        let a = players[usize::from(p.0)]
+            .choose(&Observation::of(&g, p))
+            .unwrap();
+        g.apply(p, &a).unwrap();
+    }
     let Some(&me) = g.to_act().first() else {
         return;
     };
@@ -229,7 +250,7 @@ fn hidden_legions_do_not_change_a_choice() {
             l.characters.sort();
         }
     }
-    assert!(changed, "the opponent has a hidden legion");
+    assert!(changed, "seed {seed}: the opponent has a hidden legion");
     let g2 = crate::game::Game::from_state(v.clone(), Default::default(), state).unwrap();
     for level in ["simple", "strong"] {
         let a = player(level, 7)
@@ -240,7 +261,7 @@ fn hidden_legions_do_not_change_a_choice() {
             .unwrap()
             .choose(&Observation::of(&g2, me))
             .unwrap();
-        assert_eq!(a, b, "{level}");
+        assert_eq!(a, b, "{level}, seed {seed}");
     }
 }
 
@@ -291,4 +312,39 @@ fn the_estimator_calibrates_on_simulated_battles() {
         (lo - 0.108).abs() < 0.01 && (hi - 0.603).abs() < 0.01,
         "{lo} {hi}"
     );
+}
+
+/// The side the attacker enters by, as battle odds derive it from the land
+/// it came from (`crate::game::attacker_entry_edge`), is the side the
+/// engine's battle puts it on (Law of the Battlelands 25.A and 25.B).
+#[test]
+fn odds_derive_the_engines_entry_side() {
+    let v = titan();
+    let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+    let mut checked = 0;
+    for seed in 0..6 {
+        let (mut g, _) =
+            crate::game::Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+        let mut players: Vec<Box<dyn Player>> = vec![
+            player("simple", seed).unwrap(),
+            player("simple", seed + 1).unwrap(),
+        ];
+        for _ in 0..20_000 {
+            if g.state.outcome.is_some() {
+                break;
+            }
+            if let (Some(req), Some(e)) = (g.battle_request(), g.state.engagement.as_ref()) {
+                let att = g.legion(e.attacker).unwrap();
+                let edge = crate::game::attacker_entry_edge(&v, e.land, att.entered_from);
+                assert_eq!(req.attacker_edge, edge, "seed {seed}");
+                checked += 1;
+            }
+            let Some(&p) = g.to_act().first() else { break };
+            let a = players[usize::from(p.0)]
+                .choose(&Observation::of(&g, p))
+                .unwrap();
+            g.apply(p, &a).unwrap();
+        }
+    }
+    assert!(checked > 10, "{checked}");
 }

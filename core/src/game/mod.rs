@@ -35,7 +35,7 @@ use crate::rng::GameRng;
 
 pub use movement::{Exits, MoveTarget, Occupancy};
 pub use muster::MusterOption;
-pub use rules::TeleportKind;
+pub use rules::{TeleportKind, attacker_entry_edge};
 
 /// A player, by seat: 0 is the first player given to [`Game::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

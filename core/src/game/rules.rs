@@ -21,6 +21,7 @@ use crate::lua::LuaHost;
 use crate::model::ClassId;
 
 mod battles;
+pub use battles::attacker_entry_edge;
 mod engagement;
 mod legal;
 mod refusal;

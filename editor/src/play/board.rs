@@ -445,12 +445,33 @@ impl GameScreen {
                     .collect()
             };
             let terrain = v.board.land(e.land).terrain;
-            let edge = v.battleland(terrain).attacker_edge.or(v
-                .rules
-                .battle
-                .attacker_edges
-                .first()
-                .copied());
+            // The attacker enters by the side it came from (Law of the
+            // Battlelands 25.A): its move into the land, a public action
+            // (a session without the actions, as online, falls back on the
+            // variant's first side, as a teleport does).
+            let from = self
+                .session
+                .save_file()
+                .actions
+                .iter()
+                .rev()
+                .find_map(|(_, a)| match a {
+                    Action::Move {
+                        legion,
+                        to,
+                        entered_from,
+                    } if *legion == e.attacker && *to == e.land => Some(Some(*entered_from)),
+                    Action::Teleport { legion, to, .. }
+                        if *legion == e.attacker && *to == e.land =>
+                    {
+                        Some(None)
+                    }
+                    _ => None,
+                })
+                .flatten();
+            let edge = (!v.rules.battle.attacker_edges.is_empty()
+                || v.battleland(terrain).attacker_edge.is_some())
+            .then(|| titan_core::game::attacker_entry_edge(&v, e.land, from));
             if let Some(edge) = edge {
                 let setup = titan_core::battle::BattleSetup {
                     terrain,

@@ -15,25 +15,32 @@ use super::*;
 /// crossed falls on the attacker's edge: the border's direction from the
 /// land's numbered corner, counted clockwise in sixths of a turn (1, 3 or 5),
 /// is the entry edge's from the name-side. The numbered corner comes from the
-/// board's geometry ([`numbered_corner`]); ARCHITECTURE.md, "Entry sides".
+/// board's geometry ([`numbered_corner_of`]); ARCHITECTURE.md, "Entry sides".
 pub(in crate::game) fn entry_edge(
     game: &Game,
     land: LandId,
     from: Option<LandId>,
 ) -> crate::format::Edge {
+    attacker_entry_edge(&game.variant, land, from)
+}
+
+/// [`entry_edge`] for a variant's board alone: the side an attacker entering
+/// `land` from `from` comes in by (battle odds of an engagement, outside
+/// the engine).
+pub fn attacker_entry_edge(
+    variant: &crate::model::Variant,
+    land: LandId,
+    from: Option<LandId>,
+) -> crate::format::Edge {
     use crate::format::Edge;
-    let rules = &game.variant.rules.battle;
+    let rules = &variant.rules.battle;
     let first = rules
         .attacker_edges
         .first()
         .copied()
         .unwrap_or(Edge::SouthWest);
-    let board = &game.variant.board;
-    if let Some(fixed) = game
-        .variant
-        .battleland(board.land(land).terrain)
-        .attacker_edge
-    {
+    let board = &variant.board;
+    if let Some(fixed) = variant.battleland(board.land(land).terrain).attacker_edge {
         return fixed;
     }
     let Some(from) = from else { return first };
@@ -41,7 +48,7 @@ pub(in crate::game) fn entry_edge(
     let Some(border) = border_direction(a, b) else {
         return first;
     };
-    let steps = (border + 6 - numbered_corner(game, land)) % 6;
+    let steps = (border + 6 - numbered_corner_of(variant, land)) % 6;
     let name = Edge::ALL
         .iter()
         .position(|&e| e == rules.name_side)
@@ -82,8 +89,8 @@ pub(super) fn border_direction(
 /// centres) to the land's centre, with lands as equilateral triangles of the
 /// grid. This reproduces the numbers' places on every land of the Avalon
 /// Hill board (ARCHITECTURE.md, "Entry sides").
-pub(in crate::game) fn numbered_corner(game: &Game, land: LandId) -> usize {
-    let board = &game.variant.board;
+pub(in crate::game) fn numbered_corner_of(variant: &crate::model::Variant, land: LandId) -> usize {
+    let board = &variant.board;
     let h = 3f64.sqrt() / 2.0;
     let centre = |p: crate::format::GridPos| {
         let drop = if points_up(p) { 2.0 / 3.0 } else { 1.0 / 3.0 };

@@ -1,0 +1,461 @@
+//! The `strong` player's whole-turn search on the masterboard: splits,
+//! movement and mustering planned together, with the dice as chance nodes.
+//!
+//! At the split phase every candidate split plan (a few per legion, and no
+//! split) is valued by a chance node over the movement rolls (each face
+//! exactly 1/die); under each roll the best joint movement plan of all the
+//! player's legions is found by a beam search (who moves where, who must
+//! move, who attacks, and the muster each move opens). In the movement phase
+//! the roll is known: the same search runs over the engine's legal moves
+//! (teleports included), and the first move of the best plan is played; the
+//! engine asks for moves one at a time, so the plan is remade after each.
+//! At mustering, the recruit that most raises the leaf value is taken.
+//!
+//! The leaf value of a plan is the sum over the player's legions of what
+//! their land is worth to them: the best muster a moved legion can make
+//! there, less the danger from enemy legions' next rolls (their own chance
+//! node, in [`Board::danger`]), and for an attack the engagement estimate
+//! (gain if won, loss if lost, danger after). Hidden legions are the
+//! board's determinization samples (never read). Every evaluation counts
+//! against the node budget; past it the search narrows to a greedy plan, so
+//! a decision is bounded and deterministic.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use super::AiError;
+use super::board::{Board, occupancy};
+use super::values::worth;
+use crate::game::{Action, Marker, Occupancy, Phase};
+use crate::model::{CharacterId, LandId};
+
+type Chars = Vec<(CharacterId, u8)>;
+
+/// Partial plans kept at each legion's step of the beam search.
+const BEAM: usize = 6;
+/// Destinations tried per legion (the best by their own value), and staying.
+const PER_LEGION: usize = 6;
+/// Split candidates valued per legion (the best by a quick estimate).
+const SPLITS_PER_LEGION: usize = 3;
+/// A split plan must beat not splitting by this much (a marker spent, and a
+/// smaller legion is easier prey than the leaf sees).
+const SPLIT_MARGIN: f64 = 10.0;
+/// A mulligan must promise this much more than the roll in hand.
+const MULLIGAN_MARGIN: f64 = 5.0;
+/// The value lost by a plan breaking a movement rule (split legions left
+/// together, no legion moved): such a plan is taken only when no other is.
+const BROKEN: f64 = 10_000.0;
+
+/// One of the player's legions in a plan (a split's new part has no marker
+/// yet).
+#[derive(Debug, Clone)]
+struct Unit {
+    marker: Option<Marker>,
+    chars: Chars,
+    land: LandId,
+    /// Moved earlier this turn: its place is fixed.
+    moved: bool,
+}
+
+/// A partial joint plan: where each legion is, and how the plan began.
+#[derive(Debug, Clone)]
+struct Plan {
+    at: Vec<LandId>,
+    went: Vec<bool>,
+    /// Decided (moved earlier, or placed by the plan).
+    done: Vec<bool>,
+    value: f64,
+    first: Option<Action>,
+}
+
+struct Search<'b, 'a> {
+    board: &'b Board<'a>,
+    budget: u64,
+    nodes: Cell<u64>,
+    /// Values of (legion, land, moved there): the same across plans and rolls.
+    memo: RefCell<HashMap<(Chars, LandId, bool), f64>>,
+}
+
+impl Search<'_, '_> {
+    fn tick(&self, n: u64) {
+        self.nodes.set(self.nodes.get() + n);
+    }
+
+    fn spent(&self) -> bool {
+        self.nodes.get() >= self.budget
+    }
+
+    /// What `chars` ending in `land` is worth: a legion that moved there may
+    /// muster (when it wins there, if it attacks); one that stayed may not
+    /// (only legions that moved muster).
+    fn value(&self, chars: &Chars, land: LandId, moved: bool) -> f64 {
+        let key = (chars.clone(), land, moved);
+        if let Some(&v) = self.memo.borrow().get(&key) {
+            return v;
+        }
+        self.tick(1);
+        let b = self.board;
+        let muster = if moved {
+            b.best_muster(chars, land)
+        } else {
+            0.0
+        };
+        let v = match b.attack(std::slice::from_ref(chars), land) {
+            Some((p, ev)) => ev + p * muster,
+            None => muster - b.danger(chars, land, None),
+        };
+        self.memo.borrow_mut().insert(key, v);
+        v
+    }
+
+    /// Where unit `i` may go in plan `plan`: from the engine's legal actions
+    /// when the roll is the real one (`legal`), else by the movement tables
+    /// (no teleports: they are the roll's, and rare).
+    fn destinations(
+        &self,
+        units: &[Unit],
+        plan: &Plan,
+        i: usize,
+        roll: u8,
+        legal: Option<&[Action]>,
+    ) -> Vec<(LandId, Option<Action>)> {
+        let u = &units[i];
+        // Another of my legions ends there (or may still stand there).
+        let mine = |land: LandId| (0..units.len()).any(|j| j != i && plan.at[j] == land);
+        let mut out: Vec<(LandId, Option<Action>)> = Vec::new();
+        match (legal, u.marker) {
+            (Some(legal), Some(m)) => {
+                for a in legal {
+                    let to = match a {
+                        Action::Move { legion, to, .. } | Action::Teleport { legion, to, .. }
+                            if *legion == m =>
+                        {
+                            *to
+                        }
+                        _ => continue,
+                    };
+                    if !out.iter().any(|(l, _)| *l == to) {
+                        out.push((to, Some(a.clone())));
+                    }
+                }
+            }
+            _ => {
+                let obs = self.board.obs;
+                // What stands where in this plan: the enemies, and my
+                // legions where the plan has put them.
+                let mut occ: Vec<Occupancy> = occupancy(obs, self.board.me)
+                    .into_iter()
+                    .map(|o| match o {
+                        Occupancy::Friendly => Occupancy::Empty,
+                        Occupancy::Engaged => Occupancy::Enemy,
+                        o => o,
+                    })
+                    .collect();
+                for (j, at) in plan.at.iter().enumerate() {
+                    let k = if j == i { u.land.index() } else { at.index() };
+                    occ[k] = match occ[k] {
+                        Occupancy::Enemy | Occupancy::Engaged => Occupancy::Engaged,
+                        _ => Occupancy::Friendly,
+                    };
+                }
+                for t in obs.exits.moves(u.land, roll, &occ) {
+                    if !out.iter().any(|(l, _)| *l == t.land) {
+                        out.push((t.land, None));
+                    }
+                }
+            }
+        }
+        self.tick(1);
+        out.retain(|(l, _)| !mine(*l));
+        out
+    }
+
+    /// The best joint movement plan of `units` for `roll`: its value and its
+    /// first move (None: no move, or none to make).
+    fn joint(&self, units: &[Unit], roll: u8, legal: Option<&[Action]>) -> (f64, Option<Action>) {
+        let root = Plan {
+            at: units.iter().map(|u| u.land).collect(),
+            went: units.iter().map(|u| u.moved).collect(),
+            done: units.iter().map(|u| u.moved).collect(),
+            value: units
+                .iter()
+                .filter(|u| u.moved)
+                .map(|u| self.value(&u.chars, u.land, true))
+                .sum(),
+            first: None,
+        };
+        // Each legion's options at the start; the most at stake decides first.
+        let mut order: Vec<(usize, f64, bool)> = Vec::new();
+        for (i, u) in units.iter().enumerate().filter(|(_, u)| !u.moved) {
+            let stay = self.value(&u.chars, u.land, false);
+            let dests = self.destinations(units, &root, i, roll, legal);
+            let best = dests
+                .iter()
+                .map(|(l, _)| self.value(&u.chars, *l, true))
+                .fold(stay, f64::max);
+            order.push((i, best - stay, !dests.is_empty()));
+        }
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let can_move: Vec<bool> = {
+            let mut v = vec![false; units.len()];
+            for &(i, _, c) in &order {
+                v[i] = c;
+            }
+            v
+        };
+        let mut beam = vec![root];
+        for &(i, _, _) in &order {
+            let u = &units[i];
+            let width = if self.spent() { 1 } else { BEAM };
+            let mut next: Vec<Plan> = Vec::new();
+            for p in &beam {
+                let mut options: Vec<(f64, LandId, Option<Action>)> = self
+                    .destinations(units, p, i, roll, legal)
+                    .into_iter()
+                    .map(|(l, a)| (self.value(&u.chars, l, true), l, a))
+                    .collect();
+                options.sort_by(|a, b| b.0.total_cmp(&a.0));
+                options.truncate(if self.spent() { 1 } else { PER_LEGION });
+                let any = !options.is_empty();
+                for (v, l, a) in options {
+                    let mut q = p.clone();
+                    q.at[i] = l;
+                    q.went[i] = true;
+                    q.done[i] = true;
+                    q.value += v;
+                    if q.first.is_none() {
+                        q.first = a;
+                    }
+                    next.push(q);
+                }
+                // Staying: refused while a legion it split from stays in the
+                // same land and it could move (they must part).
+                let mut q = p.clone();
+                q.done[i] = true;
+                q.value += self.value(&u.chars, u.land, false);
+                let together = (0..units.len())
+                    .any(|j| j != i && p.done[j] && !p.went[j] && units[j].land == u.land);
+                if together && any {
+                    q.value -= BROKEN;
+                }
+                next.push(q);
+            }
+            next.sort_by(|a, b| b.value.total_cmp(&a.value));
+            next.truncate(width);
+            beam = next;
+        }
+        // At least one legion must move when one can.
+        let some_can = can_move.iter().any(|&c| c);
+        let best = beam
+            .into_iter()
+            .map(|mut p| {
+                if some_can && !p.went.iter().any(|&w| w) {
+                    p.value -= BROKEN;
+                }
+                p
+            })
+            .max_by(|a, b| a.value.total_cmp(&b.value));
+        match best {
+            Some(p) => (p.value, p.first),
+            None => (0.0, None),
+        }
+    }
+
+    /// The chance node over the movement rolls: the mean of the best joint
+    /// plan's value under each face of the die.
+    fn expect(&self, units: &[Unit]) -> f64 {
+        let die = self.board.v.rules.movement.die.max(1);
+        (1..=die).map(|r| self.joint(units, r, None).0).sum::<f64>() / f64::from(die)
+    }
+}
+
+/// The player's legions as units of a plan.
+fn units(board: &Board<'_>) -> Vec<Unit> {
+    board
+        .obs
+        .view
+        .legions
+        .iter()
+        .filter(|l| l.owner == board.me)
+        .filter_map(|l| {
+            Some(Unit {
+                marker: Some(l.marker),
+                chars: board.chars_of(l.marker)?.clone(),
+                land: l.land,
+                moved: l.moved,
+            })
+        })
+        .collect()
+}
+
+/// The strong player's choice when its turn's plan decides it (split,
+/// roll, move, muster); None when another part of the player decides (an
+/// engagement, or a choice the plan found no legal action for).
+pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, AiError>> {
+    let obs = board.obs;
+    let view = &obs.view;
+    if view.active != board.me || view.engagement.is_some() {
+        return None;
+    }
+    let search = Search {
+        board,
+        budget,
+        nodes: Cell::new(0),
+        memo: RefCell::new(HashMap::new()),
+    };
+    let legal = &obs.legal;
+    match view.phase {
+        Phase::Split => Some(split(&search)).filter(|a| legal.contains(a)).map(Ok),
+        Phase::Move => {
+            let us = units(board);
+            match view.roll {
+                None => {
+                    // Where the mover picks the distance, the best plan's.
+                    let picks: Vec<u8> = legal
+                        .iter()
+                        .filter_map(|a| match a {
+                            Action::Roll { distance: Some(d) } => Some(*d),
+                            _ => None,
+                        })
+                        .collect();
+                    let d = picks
+                        .iter()
+                        .map(|&d| (search.joint(&us, d, None).0, d))
+                        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))?
+                        .1;
+                    Some(Ok(Action::Roll { distance: Some(d) }))
+                }
+                Some(roll) => {
+                    let (now, first) = search.joint(&us, roll, Some(legal));
+                    if legal.contains(&Action::Mulligan)
+                        && search.expect(&us) > now + MULLIGAN_MARGIN
+                    {
+                        return Some(Ok(Action::Mulligan));
+                    }
+                    match first {
+                        Some(a) if legal.contains(&a) => Some(Ok(a)),
+                        _ if legal.contains(&Action::DoneMoving) => Some(Ok(Action::DoneMoving)),
+                        _ => None,
+                    }
+                }
+            }
+        }
+        Phase::Muster => Some(muster(&search)).filter(|a| legal.contains(a)).map(Ok),
+        _ => None,
+    }
+}
+
+/// At the split phase: the split (one legion's) of the best plan, or done
+/// splitting when not splitting is best. The engine takes splits one at a
+/// time and asks again, so a plan of several splits is made one by one.
+fn split(search: &Search<'_, '_>) -> Action {
+    let board = search.board;
+    let v = board.v;
+    let us = units(board);
+    let max = usize::from(v.rules.legions.max_size);
+    let titan = v.rules.titan.character;
+    // The candidates: splits of two or three off a legion one short of full
+    // or full (smaller splits lost games in the tuning), the Titan staying,
+    // ranked per legion by the musters the parts could reach less the
+    // danger to them.
+    let mut per_legion: HashMap<Marker, Vec<(f64, Action, Unit, Unit)>> = HashMap::new();
+    for a in &board.obs.legal {
+        let Action::Split { legion, parts } = a else {
+            continue;
+        };
+        let Some(u) = us.iter().find(|u| u.marker == Some(*legion)) else {
+            continue;
+        };
+        let moved: usize = parts.iter().map(Vec::len).sum();
+        if u.chars.len() + 1 < max
+            || parts.len() != 1
+            || !(2..=3).contains(&moved)
+            || parts[0].contains(&titan)
+        {
+            continue;
+        }
+        let mut rest = u.chars.clone();
+        let mut part = Vec::new();
+        for c in &parts[0] {
+            let Some(i) = rest.iter().position(|x| x.0 == *c) else {
+                continue;
+            };
+            part.push(rest.remove(i));
+        }
+        let quick = board.expected_muster(&part, u.land) + board.expected_muster(&rest, u.land)
+            - board.expected_muster(&u.chars, u.land)
+            - (board.danger(&part, u.land, None) + board.danger(&rest, u.land, None)
+                - board.danger(&u.chars, u.land, None));
+        let whole = Unit {
+            chars: rest,
+            ..u.clone()
+        };
+        let new = Unit {
+            marker: None,
+            chars: part,
+            ..u.clone()
+        };
+        per_legion
+            .entry(*legion)
+            .or_default()
+            .push((quick, a.clone(), whole, new));
+    }
+    let mut best = (search.expect(&us), Action::DoneSplitting);
+    let mut legions: Vec<Marker> = per_legion.keys().copied().collect();
+    legions.sort();
+    for m in legions {
+        let mut cands = per_legion.remove(&m).unwrap_or_default();
+        cands.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (_, a, whole, new) in cands.into_iter().take(SPLITS_PER_LEGION) {
+            if search.spent() {
+                break;
+            }
+            let mut plan: Vec<Unit> = us.iter().filter(|u| u.marker != Some(m)).cloned().collect();
+            plan.push(whole);
+            plan.push(new);
+            let value = search.expect(&plan) - SPLIT_MARGIN;
+            if value > best.0 {
+                best = (value, a);
+            }
+        }
+    }
+    best.1
+}
+
+/// At mustering: the recruit that most raises the leaf value (its worth
+/// and the danger it takes off its legion), or the end of the turn.
+fn muster(search: &Search<'_, '_>) -> Action {
+    let board = search.board;
+    let mut best = (0.0, Action::EndTurn);
+    for a in &board.obs.legal {
+        let Action::Muster {
+            legion, recruit, ..
+        } = a
+        else {
+            continue;
+        };
+        let Some(chars) = board.chars_of(*legion) else {
+            continue;
+        };
+        let Some(land) = board
+            .obs
+            .view
+            .legions
+            .iter()
+            .find(|l| l.marker == *legion)
+            .map(|l| l.land)
+        else {
+            continue;
+        };
+        let mut with = chars.clone();
+        with.push((*recruit, board.power(board.me, *recruit)));
+        search.tick(1);
+        let gain = worth(board.v, *recruit, board.power(board.me, *recruit))
+            + board.danger(chars, land, None)
+            - board.danger(&with, land, None);
+        if gain > best.0 {
+            best = (gain, a.clone());
+        }
+    }
+    best.1
+}
