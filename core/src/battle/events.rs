@@ -347,6 +347,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("ctx.{field} must be an integer: {e}"),
+                traceback: Vec::new(),
             })
         };
         let cancel: Option<bool> = ctx.raw_get("cancel").map_err(|e| bad("cancel", e))?;
@@ -368,6 +369,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("ctx.carry_over must be true, false or nil: {e}"),
+                traceback: Vec::new(),
             })
         })?;
         let chart = &self.variant.rules.strike_chart;
