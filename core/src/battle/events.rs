@@ -380,6 +380,30 @@ impl<'v> Battle<'v> {
         )))
     }
 
+    /// Calls a hook the data names (a character ability, a hazard or range
+    /// strength `Hook`) with `args` and, last, a read-only `ctx` of the
+    /// battle holding `fields` (`ctx.event` is the hook's name).
+    pub(super) fn call_battle_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+        &self,
+        lua: &crate::lua::LuaHost,
+        s: &State,
+        name: &str,
+        fields: &[(&'static str, F)],
+        args: A,
+    ) -> Result<R, BattleError> {
+        if lua.platform.get().is_none() {
+            return Ok(lua.call_hook(name, args)?);
+        }
+        let mut all = Vec::with_capacity(fields.len() + 2);
+        all.push(("round", F::I(i64::from(s.defender_maneuver))));
+        all.push(("moving", F::W(script::side_name(s.moving))));
+        all.extend_from_slice(fields);
+        match script::call_hook_with_ctx(lua, name, || self.snapshot_ctx(s), &all, args)? {
+            Some(r) => Ok(r),
+            None => Err(BattleError::Refused(format!("hook {name:?}: no ctx"))),
+        }
+    }
+
     /// `may_target`: may `unit` strike (or rangestrike) `target` at all?
     /// A handler returning `false` removes the target from the legal
     /// actions (a refusal, not a spent strike).
