@@ -573,3 +573,32 @@ fn a_script_error_in_a_game_names_file_line_and_a_traceback() {
         );
     }
 }
+
+#[test]
+fn a_mustering_hook_reads_the_game_through_titan_ctx() {
+    // docs/scripting.md, "Masterplay": a mustering Hook gets the position's
+    // ctx from titan.ctx() (tests/fixtures/muster-hook asserts on it; an
+    // error there would refuse the Ranger).
+    let v = variant("muster-hook");
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 8, characters: ["Ogre", "Ogre", "Troll", "Lion", "Lion"], moved: true),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Muster,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let g = position.to_game(Arc::clone(&v)).unwrap();
+    let ranger = v.character_by_name("Ranger").unwrap();
+    let legal = g.legal_actions(PlayerId(0));
+    assert!(g.take_script_failure().is_none());
+    assert!(
+        legal
+            .iter()
+            .any(|a| matches!(a, Action::Muster { recruit, .. } if *recruit == ranger)),
+        "{legal:?}"
+    );
+}

@@ -272,6 +272,10 @@ pub(crate) struct Platform {
     meta: Table,
     /// `new_ctx(meta, key, value, ...)`, in Lua (see [`CTX_LUA`]).
     new_ctx: mlua::Function,
+    /// The `ctx` of each hook running now, innermost last: what
+    /// `titan.ctx()` returns (for hooks whose arguments have no room for
+    /// it, as a mustering hook's).
+    current: Rc<RefCell<Vec<Table>>>,
 }
 
 /// Tables are built in Lua: with a memory cap, mlua protects every
@@ -303,10 +307,17 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
+    let current: Rc<RefCell<Vec<Table>>> = Rc::default();
+    let stack = Rc::clone(&current);
+    let titan_ctx = lua.create_function(move |_, ()| Ok(stack.borrow().last().cloned()))?;
+    if let Ok(titan) = lua.globals().get::<Table>("titan") {
+        titan.raw_set("ctx", titan_ctx)?;
+    }
     let _ = host.platform.set(Platform {
         store,
         meta,
         new_ctx,
+        current,
     });
     Ok(())
 }
@@ -600,7 +611,9 @@ fn with_ctx<R>(
     // An outer ctx (a hook asked while an event runs) is put back after.
     let outer = platform.store.data.replace(Some(data()));
     let outer_effects = platform.store.effects.take();
+    platform.current.borrow_mut().push(ctx.clone());
     let result = call(&ctx);
+    platform.current.borrow_mut().pop();
     // A ctx kept by a script reads nothing once its event is over.
     platform.store.data.replace(outer);
     let effects = platform.store.effects.replace(outer_effects);
@@ -625,6 +638,35 @@ pub(crate) fn call_hook_with_ctx<R: mlua::FromLuaMulti>(
             .map_err(|e| script_error(name, e.to_string()))?;
         all.push_back(Value::Table(ctx.clone()));
         host.call_hook::<_, R>(name, all)
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("(hook {name:?})"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+            traceback: Vec::new(),
+        }),
+        Some((r, _)) => Ok(Some(r)),
+        None => Ok(None),
+    }
+}
+
+/// Calls hook `name` with `args` alone, its read-only `ctx` over `data`
+/// reached with `titan.ctx()` (a mustering hook: its variadic arguments
+/// have no room for one more). None when the VM has no context API.
+pub(crate) fn call_hook_with_implicit_ctx<R: mlua::FromLuaMulti>(
+    host: &LuaHost,
+    name: &str,
+    data: impl FnOnce() -> CtxData,
+    fields: &[(&'static str, F)],
+    args: impl mlua::IntoLuaMulti,
+) -> Result<Option<R>, crate::lua::ScriptError> {
+    let r = with_ctx(host, F::S(name), data, &[], fields, |_| {
+        host.call_hook::<_, R>(name, args)
     })?;
     match r {
         Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
