@@ -26,7 +26,7 @@ use crate::battleland::HexId;
 use crate::format::{VarScope, VarType, VarValue};
 use crate::game::{GameState, Marker, PlayerId};
 use crate::lua::LuaHost;
-use crate::model::{TerrainId, Variant};
+use crate::model::{HazardId, TerrainId, Variant};
 use crate::vars::{VarTarget, Vars};
 
 /// The events a script may handle, with `titan.on(event, fn)`.
@@ -53,6 +53,7 @@ pub const EVENTS: &[&str] = &[
     "before_strike",
     "after_strike",
     "unit_slain",
+    "may_target",
 ];
 
 /// An effect a handler requested, checked against the snapshot.
@@ -110,6 +111,33 @@ pub enum Effect {
     Eliminate {
         player: PlayerId,
     },
+    /// One of the unit's fields the engine reads (`ctx:set_unit`).
+    SetUnit {
+        unit: u8,
+        field: crate::battle::extra::UnitField,
+    },
+    /// The battle round (the defender's maneuver number) is `round`.
+    SetRound {
+        round: u8,
+    },
+    /// The unit fights for the other side from now on.
+    ChangeSide {
+        unit: u8,
+    },
+    /// A new unit on the battleland: from the caretaker, or temporary.
+    AddUnit {
+        side: BattleSide,
+        character: crate::model::CharacterId,
+        hex: HexId,
+        temporary: bool,
+    },
+    /// The hex's hazard is `hazard` for `rounds` battle rounds (counting
+    /// the current one), or the rest of the battle.
+    SetHazard {
+        hex: HexId,
+        hazard: HazardId,
+        rounds: Option<u8>,
+    },
 }
 
 /// What the running handler may read: a battle or the masterboard.
@@ -123,6 +151,31 @@ pub(crate) struct BattleCtx {
     pub terrain: TerrainId,
     pub units: Vec<Unit>,
     pub vars: Vars,
+    /// The battle's hazard changes when the event fired.
+    pub overlay: Option<Rc<crate::battle::overlay::Overlay>>,
+    /// Hazards this event's handlers changed (latest last).
+    pub hazards_set: Vec<(HexId, HazardId)>,
+    /// The game's caretaker counters (`None`: a battle outside a game,
+    /// where the chart's counts less the battle's units are left).
+    pub caretaker: Option<Rc<Vec<u32>>>,
+    /// Characters the battle's scripts took from the caretaker so far.
+    pub taken: Vec<crate::model::CharacterId>,
+    /// What scripts changed about single units, by unit.
+    pub extra: Vec<crate::battle::extra::UnitExtra>,
+}
+
+impl BattleCtx {
+    /// The hazard of a hex as the handler sees it: its own changes, then
+    /// the battle's, then the battleland's.
+    fn hazard(&self, v: &Variant, h: HexId) -> HazardId {
+        if let Some(&(_, hz)) = self.hazards_set.iter().rev().find(|(x, _)| *x == h) {
+            return hz;
+        }
+        match &self.overlay {
+            Some(o) => o.land.hex(h).hazard,
+            None => v.battleland(self.terrain).hex(h).hazard,
+        }
+    }
 }
 
 /// The snapshot and the effects of the running event.
@@ -219,6 +272,10 @@ pub(crate) struct Platform {
     meta: Table,
     /// `new_ctx(meta, key, value, ...)`, in Lua (see [`CTX_LUA`]).
     new_ctx: mlua::Function,
+    /// The `ctx` of each hook running now, innermost last: what
+    /// `titan.ctx()` returns (for hooks whose arguments have no room for
+    /// it, as a mustering hook's).
+    current: Rc<RefCell<Vec<Table>>>,
 }
 
 /// Tables are built in Lua: with a memory cap, mlua protects every
@@ -250,10 +307,17 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
+    let current: Rc<RefCell<Vec<Table>>> = Rc::default();
+    let stack = Rc::clone(&current);
+    let titan_ctx = lua.create_function(move |_, ()| Ok(stack.borrow().last().cloned()))?;
+    if let Ok(titan) = lua.globals().get::<Table>("titan") {
+        titan.raw_set("ctx", titan_ctx)?;
+    }
     let _ = host.platform.set(Platform {
         store,
         meta,
         new_ctx,
+        current,
     });
     Ok(())
 }
@@ -294,6 +358,38 @@ pub(crate) fn fire(
     .map(|r| r.map(|((), fired)| fired))
 }
 
+/// Asks the handlers of a question event (`may_target`): false when one
+/// returns `false`; a handler that requests an effect fails. None when no
+/// script handles it.
+pub(crate) fn ask(
+    host: &LuaHost,
+    event: &'static str,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+) -> Result<Option<bool>, crate::lua::ScriptError> {
+    if !host.has_handlers(event) {
+        return Ok(None);
+    }
+    let r = with_ctx(host, F::W(event), data, base, fields, |ctx| {
+        host.call_question(event, ctx.clone())
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("({event} handlers)"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "{event} answers a question: its handlers may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+            traceback: Vec::new(),
+        }),
+        Some((answer, _)) => Ok(Some(answer)),
+        None => Ok(None),
+    }
+}
+
 /// An argument of a script action, of its parameter's kind.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -312,6 +408,7 @@ fn script_error(action: &str, message: String) -> crate::lua::ScriptError {
         line: None,
         kind: crate::lua::ScriptErrorKind::Runtime,
         message,
+        traceback: Vec::new(),
     }
 }
 
@@ -495,6 +592,7 @@ fn with_ctx<R>(
         line: None,
         kind: crate::lua::ScriptErrorKind::Runtime,
         message: format!("cannot build ctx: {e}"),
+        traceback: Vec::new(),
     };
     let lua = host.lua();
     let words = &platform.store.strings;
@@ -513,7 +611,9 @@ fn with_ctx<R>(
     // An outer ctx (a hook asked while an event runs) is put back after.
     let outer = platform.store.data.replace(Some(data()));
     let outer_effects = platform.store.effects.take();
+    platform.current.borrow_mut().push(ctx.clone());
     let result = call(&ctx);
+    platform.current.borrow_mut().pop();
     // A ctx kept by a script reads nothing once its event is over.
     platform.store.data.replace(outer);
     let effects = platform.store.effects.replace(outer_effects);
@@ -548,6 +648,36 @@ pub(crate) fn call_hook_with_ctx<R: mlua::FromLuaMulti>(
                 "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
                 fired.effects[0]
             ),
+            traceback: Vec::new(),
+        }),
+        Some((r, _)) => Ok(Some(r)),
+        None => Ok(None),
+    }
+}
+
+/// Calls hook `name` with `args` alone, its read-only `ctx` over `data`
+/// reached with `titan.ctx()` (a mustering hook: its variadic arguments
+/// have no room for one more). None when the VM has no context API.
+pub(crate) fn call_hook_with_implicit_ctx<R: mlua::FromLuaMulti>(
+    host: &LuaHost,
+    name: &str,
+    data: impl FnOnce() -> CtxData,
+    fields: &[(&'static str, F)],
+    args: impl mlua::IntoLuaMulti,
+) -> Result<Option<R>, crate::lua::ScriptError> {
+    let r = with_ctx(host, F::S(name), data, &[], fields, |_| {
+        host.call_hook::<_, R>(name, args)
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("(hook {name:?})"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+            traceback: Vec::new(),
         }),
         Some((r, _)) => Ok(Some(r)),
         None => Ok(None),
@@ -849,7 +979,8 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 let hex = land.hex(h);
                 let t = lua.create_table()?;
                 t.set("label", label.as_str())?;
-                t.set("hazard", s.variant.hazard(hex.hazard).name.as_str())?;
+                let hazard = b.hazard(&s.variant, h);
+                t.set("hazard", s.variant.hazard(hazard).name.as_str())?;
                 t.set("elevation", hex.elevation)?;
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
                     t.set("unit", i)?;
@@ -1153,6 +1284,309 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "set_unit",
+        lua.create_function(
+            move |_, (_, unit, field, value): (Value, i64, String, Value)| {
+                use crate::battle::extra::UnitField as U;
+                let v = &s.variant;
+                let bad = |what: &str| -> mlua::Result<U> {
+                    err(format!(
+                        "ctx:set_unit: {field} is {what}, not {}",
+                        match &value {
+                            Value::Integer(i) => i.to_string(),
+                            Value::String(t) => format!("{:?}", t.to_string_lossy()),
+                            other => format!("a {}", other.type_name()),
+                        }
+                    ))
+                };
+                let int = |lo: i64, hi: i64| match value {
+                    Value::Integer(i) if (lo..=hi).contains(&i) => Some(i as u8),
+                    _ => None,
+                };
+                let f = match field.as_str() {
+                    "flies" | "may_move" | "may_strike" => match value {
+                        Value::Boolean(b) => match field.as_str() {
+                            "flies" => U::Flies(b),
+                            "may_move" => U::MayMove(b),
+                            _ => U::MayStrike(b),
+                        },
+                        _ => bad("true or false")?,
+                    },
+                    "power" => match int(1, 255) {
+                        Some(p) => U::Power(p),
+                        None => bad("1 to 255")?,
+                    },
+                    "skill" => match int(0, 255) {
+                        Some(p) => U::Skill(p),
+                        None => bad("0 to 255")?,
+                    },
+                    "natives" => {
+                        let mut set = crate::model::HazardSet::default();
+                        match &value {
+                            Value::String(t) if t.to_str()? == "all" => {
+                                for i in 0..v.hazards.len() {
+                                    set.insert(HazardId(i as _));
+                                }
+                            }
+                            Value::String(t) if t.to_str()? == "none" => {}
+                            Value::Table(list) => {
+                                for name in list.sequence_values::<Value>() {
+                                    let Value::String(name) = name? else {
+                                        return err("ctx:set_unit: natives lists hazard names");
+                                    };
+                                    let name = name.to_str()?;
+                                    match v.hazard_by_name(&name) {
+                                        Some(h) => set.insert(h),
+                                        None => {
+                                            return err(format!(
+                                                "ctx:set_unit: no hazard {:?}",
+                                                &*name
+                                            ));
+                                        }
+                                    }
+                                }
+                            }
+                            _ => {
+                                bad("a list of hazard names, \"all\" or \"none\"")?;
+                            }
+                        };
+                        U::Natives(set)
+                    }
+                    other => {
+                        return err(format!(
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike)"
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        let u = CtxStore::unit_on_board(b, unit, "set_unit")?;
+                        if let U::Power(p) = f {
+                            if b.units[u].character == v.rules.titan.character {
+                                return err(
+                                    "ctx:set_unit: a Titan's power follows its player's score; it is not set",
+                                );
+                            }
+                            b.units[u].power = p;
+                            b.units[u].damage = b.units[u].damage.min(p);
+                        }
+                        if b.extra.len() < b.units.len() {
+                            b.extra.resize(b.units.len(), Default::default());
+                        }
+                        b.extra[u].set(f);
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:set_unit is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::SetUnit {
+                    unit: unit as u8,
+                    field: f,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_round",
+        lua.create_function(move |_, (_, n): (Value, Value)| {
+            let max = s.variant.rules.battle.defender_maneuvers;
+            let round = match n {
+                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_round: the round is 1 to {max} (the time limit), not {}",
+                        match other {
+                            Value::Integer(r) => r.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.battle("set_round", |_| Ok(()))?;
+            s.effects.borrow_mut().push(Effect::SetRound { round });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "change_side",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "change_side")?;
+                    b.units[u].side = b.units[u].side.other();
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:change_side is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::ChangeSide { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "add_unit",
+        lua.create_function(
+            move |_, (_, side, name, label, temporary): (Value, String, String, String, Value)| {
+                let v = &s.variant;
+                let side = match side.as_str() {
+                    "attacker" => BattleSide::Attacker,
+                    "defender" => BattleSide::Defender,
+                    other => {
+                        return err(format!(
+                            "ctx:add_unit: the side is \"attacker\" or \"defender\", not {other:?}"
+                        ));
+                    }
+                };
+                let Some(character) = v.character_by_name(&name) else {
+                    return err(format!("ctx:add_unit: no character {name:?}"));
+                };
+                let Some(hex) = HexId::from_label(&label) else {
+                    return err(format!("ctx:add_unit: no hex {label:?} (A1 ... F4)"));
+                };
+                let temporary = match temporary {
+                    Value::Nil => false,
+                    Value::Boolean(t) => t,
+                    other => {
+                        return err(format!(
+                            "ctx:add_unit: temporary is true or false, not a {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        if let Some(other) = b.units.iter().position(|x| x.hex() == Some(hex)) {
+                            return err(format!(
+                                "ctx:add_unit: {label} is occupied by unit {other}"
+                            ));
+                        }
+                        if b.units.len() >= 255 {
+                            return err("ctx:add_unit: a battle holds at most 255 units");
+                        }
+                        if !temporary {
+                            let base = match &b.caretaker {
+                                Some(c) => c.get(character.index()).copied().unwrap_or(0),
+                                None => v.character(character).count.saturating_sub(
+                                    b.units.iter().filter(|u| u.character == character).count()
+                                        as u32,
+                                ),
+                            };
+                            let taken = b.taken.iter().filter(|&&c| c == character).count();
+                            if base as usize <= taken {
+                                return err(format!(
+                                    "ctx:add_unit: the caretaker has no {name} left"
+                                ));
+                            }
+                            b.taken.push(character);
+                        }
+                        b.units.push(Unit {
+                            character,
+                            side,
+                            power: v.character(character).power,
+                            status: Status::OnBoard(hex),
+                            damage: 0,
+                            moved: true,
+                            locked: false,
+                            strikes_left: 0,
+                        });
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:add_unit is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::AddUnit {
+                    side,
+                    character,
+                    hex,
+                    temporary,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_hazard",
+        lua.create_function(
+            move |_, (_, label, name, rounds): (Value, Value, Value, Value)| {
+                let v = &s.variant;
+                let Value::String(label) = label else {
+                    return err(format!(
+                        "ctx:set_hazard: the hex is a label (A1 ... F4), not a {}",
+                        label.type_name()
+                    ));
+                };
+                let label = label.to_str()?.to_string();
+                let Some(hex) = HexId::from_label(&label) else {
+                    return err(format!("ctx:set_hazard: no hex {label:?} (A1 ... F4)"));
+                };
+                let hazard = match &name {
+                    Value::Nil => plain_hazard(v).ok_or_else(|| {
+                        mlua::Error::runtime(
+                            "ctx:set_hazard: this variant has no plain hex hazard (one with no effects) for nil to mean",
+                        )
+                    })?,
+                    Value::String(n) => {
+                        let n = n.to_str()?;
+                        match v.hazard_by_name(&n) {
+                            Some(h) if v.hazard(h).place == crate::format::Place::Hex => h,
+                            Some(_) => {
+                                return err(format!(
+                                    "ctx:set_hazard: {:?} lies on hexsides, not in hexes",
+                                    &*n
+                                ));
+                            }
+                            None => {
+                                return err(format!("ctx:set_hazard: no hazard {:?}", &*n));
+                            }
+                        }
+                    }
+                    other => {
+                        return err(format!(
+                            "ctx:set_hazard: the hazard is a name or nil, not a {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                let rounds = match rounds {
+                    Value::Nil => None,
+                    Value::Integer(r) if (1..=255).contains(&r) => Some(r as u8),
+                    other => {
+                        return err(format!(
+                            "ctx:set_hazard: rounds is nil (the rest of the battle) or 1 to 255, not {}",
+                            match other {
+                                Value::Integer(r) => r.to_string(),
+                                o => format!("a {}", o.type_name()),
+                            }
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        b.hazards_set.push((hex, hazard));
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:set_hazard is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::SetHazard {
+                    hex,
+                    hazard,
+                    rounds,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "use_strike",
         lua.create_function(move |_, (_, unit): (Value, i64)| {
             s.with_mut(|d| match d {
@@ -1229,6 +1663,19 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     Ok(m)
 }
 
+/// What `ctx:set_hazard(hex, nil)` puts: the first hex hazard with no
+/// movement change and no effects (the open ground of the variant).
+fn plain_hazard(v: &Variant) -> Option<HazardId> {
+    v.hazards
+        .iter()
+        .position(|h| {
+            h.place == crate::format::Place::Hex
+                && h.effects.is_empty()
+                && h.movement == crate::format::Movement::default()
+        })
+        .map(|i| HazardId(i as _))
+}
+
 /// A unit as scripts read it.
 /// A unit's fields as flat values, in the order of [`UNIT_KEYS`] (the
 /// Lua side makes the table).
@@ -1256,8 +1703,9 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
     });
     out.push_back(Value::Integer(i64::from(u.damage)));
     out.push_back(Value::Integer(i64::from(u.power)));
-    out.push_back(Value::Integer(i64::from(c.skill)));
-    out.push_back(Value::Boolean(c.flies));
+    let e = b.extra.get(i).copied().unwrap_or_default();
+    out.push_back(Value::Integer(i64::from(e.skill.unwrap_or(c.skill))));
+    out.push_back(Value::Boolean(e.flies.unwrap_or(c.flies)));
     out.push_back(Value::Boolean(c.rangestrike.is_some()));
     out.push_back(Value::String(st.statuses[status].clone()));
     out.push_back(Value::Integer(i64::from(u.strikes_left)));

@@ -489,6 +489,39 @@ impl Words {
                 unit,
                 value,
             } => format!("{} {variable}: {value:?}", self.unit(*unit)),
+            BattleEvent::HazardSet { hex, hazard, until } => match until {
+                Some(r) => format!("{} is {hazard} until round {r}", hex.label()),
+                None => format!("{} is {hazard} for the rest of the battle", hex.label()),
+            },
+            BattleEvent::RoundSet { round } => format!("The battle is in round {round} now"),
+            BattleEvent::UnitChanged { unit, field } => {
+                format!(
+                    "{} changed by the variant's rules: {field}",
+                    self.unit(*unit)
+                )
+            }
+            BattleEvent::SideChanged { unit, side } => {
+                format!(
+                    "{} now fights for the {}",
+                    self.unit(*unit),
+                    side_word(*side)
+                )
+            }
+            BattleEvent::UnitAdded {
+                character,
+                side,
+                hex,
+                temporary,
+                ..
+            } => format!(
+                "{}{character} joins the {} on {}",
+                if *temporary { "A temporary " } else { "" },
+                side_word(*side),
+                hex.label()
+            ),
+            BattleEvent::HazardRestored { hex } => {
+                format!("{} has its own hazard again", hex.label())
+            }
         }
     }
 }

@@ -57,19 +57,30 @@ impl<'v> Battle<'v> {
                     if u.side != s.moving {
                         continue;
                     }
-                    if let Some(from) = self.move_origin(s, u) {
-                        self.each_reached(u.character, from, occupied, |h| {
+                    let Some(from) = self.move_origin(s, u) else {
+                        continue;
+                    };
+                    if s.extra.is_empty() || from == From::Area && s.extra(i).may_move.is_none() {
+                        self.each_reached(s, u.character, from, occupied, |h| {
                             out.push(Action::Move {
                                 unit: i as UnitId,
                                 to: h,
                             })
                         });
+                    } else {
+                        // A script changed some unit: its own reach.
+                        for h in hexes(self.unit_reach(s, i, from, occupied)) {
+                            out.push(Action::Move {
+                                unit: i as UnitId,
+                                to: h,
+                            });
+                        }
                     }
                 }
                 if self.may_summon(s) {
                     for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
                         let from = From::Edge(s.attacker_edge);
-                        self.each_reached(ch, from, occupied, |h| {
+                        self.each_reached(s, ch, from, occupied, |h| {
                             out.push(Action::Summon {
                                 choice: c as u8,
                                 to: h,
@@ -83,7 +94,7 @@ impl<'v> Battle<'v> {
                             continue;
                         }
                         let from = From::Edge(s.attacker_edge.opposite());
-                        self.each_reached(ch, from, occupied, |h| {
+                        self.each_reached(s, ch, from, occupied, |h| {
                             out.push(Action::Reinforce {
                                 choice: c as u8,
                                 to: h,
@@ -113,11 +124,16 @@ impl<'v> Battle<'v> {
                     let Some(h) = u.hex() else { continue };
                     let contact = self.geo.contact[h.0 as usize] & enemies;
                     if contact != 0 {
-                        must = true;
+                        // Obliged to strike only when some target is allowed
+                        // (`may_target`).
+                        let before = out.len();
                         for (j, t) in s.units.iter().enumerate() {
                             if t.side != striking
                                 && !t.is_slain()
                                 && t.hex().is_some_and(|th| contact & bit(th) != 0)
+                                && self
+                                    .may_target(s, i as UnitId, j as UnitId, false)
+                                    .unwrap_or(false)
                             {
                                 out.push(Action::Strike {
                                     unit: i as UnitId,
@@ -127,6 +143,7 @@ impl<'v> Battle<'v> {
                                 });
                             }
                         }
+                        must |= out.len() > before;
                     } else if striking == s.moving
                         && self.variant.character(u.character).rangestrike.is_some()
                     {
@@ -135,6 +152,9 @@ impl<'v> Battle<'v> {
                                 && t.hex().is_some()
                                 && !t.is_slain()
                                 && self.may_rangestrike(s, i as UnitId, j as UnitId, occupied)
+                                && self
+                                    .may_target(s, i as UnitId, j as UnitId, true)
+                                    .unwrap_or(false)
                             {
                                 out.push(Action::Rangestrike {
                                     unit: i as UnitId,
@@ -156,6 +176,7 @@ impl<'v> Battle<'v> {
     /// order of [`geometry::reach`], with no list built.
     fn each_reached(
         &self,
+        s: &State,
         character: CharacterId,
         from: From,
         occupied: HexSet,
@@ -170,13 +191,28 @@ impl<'v> Battle<'v> {
             }
             return;
         }
-        let set = geometry::reach_set(self.variant, self.land, character, from, occupied);
+        let set = geometry::reach_set_in(
+            self.variant,
+            self.land_in(s),
+            self.tables_in(s),
+            character,
+            from,
+            occupied,
+        );
         hexes(set).for_each(f);
     }
 
     /// May `character` move from `from` to `to`?
-    fn reaches(&self, character: CharacterId, from: From, occupied: HexSet, to: HexId) -> bool {
-        geometry::reach_set(self.variant, self.land, character, from, occupied) & bit(to) != 0
+    fn reaches(
+        &self,
+        s: &State,
+        character: CharacterId,
+        from: From,
+        occupied: HexSet,
+        to: HexId,
+    ) -> bool {
+        let (land, tables) = (self.land_in(s), self.tables_in(s));
+        geometry::reach_set_in(self.variant, land, tables, character, from, occupied) & bit(to) != 0
     }
 
     /// Brings a summoned character (attacker) or a reinforcement (defender)
@@ -193,7 +229,7 @@ impl<'v> Battle<'v> {
             BattleSide::Attacker => s.attacker_edge,
             BattleSide::Defender => s.attacker_edge.opposite(),
         };
-        if !self.reaches(ch, From::Edge(edge), occupied_set(s), to) {
+        if !self.reaches(s, ch, From::Edge(edge), occupied_set(s), to) {
             let whose = match side {
                 BattleSide::Attacker => "attacker",
                 BattleSide::Defender => "defender",
@@ -313,7 +349,7 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                if !self.reaches(u.character, from, occupied_set(s), *to) {
+                if self.unit_reach(s, *unit as usize, from, occupied_set(s)) & bit(*to) == 0 {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,
@@ -457,7 +493,12 @@ impl<'v> Battle<'v> {
                         ));
                     }
                 };
-                let Some((sn, dice)) =
+                if !self.may_target(s, *unit, *target, false)? {
+                    return refuse(
+                        "the variant's rules do not let this character strike that target (may_target)",
+                    );
+                }
+                let Some((sn, dice, carry)) =
                     self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
                 else {
                     s.units[*unit as usize].strikes_left = 0;
@@ -473,7 +514,10 @@ impl<'v> Battle<'v> {
                     rolls,
                     hits,
                 });
-                let excess = self.damage(s, *target, hits, &mut ev);
+                let mut excess = self.damage(s, *target, hits, &mut ev);
+                if !carry {
+                    excess = 0;
+                }
                 if self.titan_check(s, &mut ev) {
                     return Ok(ev);
                 }
@@ -535,7 +579,12 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
-                let Some((sn, dice)) =
+                if !self.may_target(s, *unit, *target, true)? {
+                    return refuse(
+                        "the variant's rules do not let this character rangestrike that target (may_target)",
+                    );
+                }
+                let Some((sn, dice, _)) =
                     self.before_strike(s, &mut ev, *unit, *target, true, p.strike_number, p.dice)?
                 else {
                     s.units[*unit as usize].strikes_left -= 1;

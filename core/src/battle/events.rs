@@ -36,6 +36,11 @@ impl<'v> Battle<'v> {
                 terrain: self.setup.terrain,
                 units: s.units.clone(),
                 vars: s.vars.clone(),
+                overlay: s.overlay.clone(),
+                hazards_set: Vec::new(),
+                caretaker: self.caretaker.clone(),
+                taken: self.taken(s),
+                extra: s.extra.clone(),
             })
         };
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
@@ -64,6 +69,35 @@ impl<'v> Battle<'v> {
         )?;
         self.state = s;
         Ok(ev)
+    }
+
+    /// The characters scripts took from the caretaker in this battle.
+    fn taken(&self, s: &State) -> Vec<CharacterId> {
+        s.extra
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.added == Some(false))
+            .map(|(i, _)| s.units[i].character)
+            .collect()
+    }
+
+    /// Ends the hazard changes whose rounds are over (at the start of a
+    /// battle round).
+    pub(super) fn expire_hazards(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
+        let Some(o) = &s.overlay else { return };
+        let round = s.defender_maneuver;
+        if o.changes.iter().all(|c| c.until.is_none_or(|u| u > round)) {
+            return;
+        }
+        let (keep, gone): (Vec<_>, Vec<_>) = o
+            .changes
+            .iter()
+            .copied()
+            .partition(|c| c.until.is_none_or(|u| u > round));
+        for c in gone {
+            ev.push(BattleEvent::HazardRestored { hex: c.hex });
+        }
+        s.overlay = overlay::Overlay::build(self.variant, self.land, keep);
     }
 
     /// Applies checked effects in order (they were checked against the same
@@ -136,6 +170,101 @@ impl<'v> Battle<'v> {
                         });
                     }
                 }
+                Effect::SetHazard {
+                    hex,
+                    hazard,
+                    rounds,
+                } => {
+                    let until = rounds.map(|r| s.defender_maneuver.saturating_add(r));
+                    let now = s.overlay.as_ref().map_or(&[][..], |o| &o.changes[..]);
+                    let change = overlay::HazardChange { hex, hazard, until };
+                    let changes = overlay::Overlay::with(self.land, now, change);
+                    s.overlay = overlay::Overlay::build(self.variant, self.land, changes);
+                    ev.push(BattleEvent::HazardSet {
+                        hex,
+                        hazard: self.variant.hazard(hazard).name.clone(),
+                        until,
+                    });
+                }
+                Effect::SetUnit { unit, field } => {
+                    let i = unit as usize;
+                    if let extra::UnitField::Power(p) = field {
+                        let u = &mut s.units[i];
+                        u.power = p;
+                        if u.damage >= p {
+                            u.damage = p;
+                            ev.push(BattleEvent::Slain { unit });
+                            if u.side == BattleSide::Defender {
+                                s.defender_slain_now = true;
+                            }
+                        }
+                    }
+                    if let extra::UnitField::MayStrike(false) = field {
+                        s.units[i].strikes_left = 0;
+                    }
+                    s.extra_mut(i).set(field);
+                    ev.push(BattleEvent::UnitChanged {
+                        unit,
+                        field: format!("{field:?}"),
+                    });
+                    self.titan_check(s, ev);
+                }
+                Effect::SetRound { round } => {
+                    // Hazard changes keep the rounds they have left.
+                    if let Some(o) = &s.overlay {
+                        let shift = i16::from(round) - i16::from(s.defender_maneuver);
+                        let changes = o
+                            .changes
+                            .iter()
+                            .map(|c| overlay::HazardChange {
+                                until: c.until.map(|u| (i16::from(u) + shift).clamp(1, 255) as u8),
+                                ..*c
+                            })
+                            .collect();
+                        s.overlay = overlay::Overlay::build(self.variant, self.land, changes);
+                    }
+                    s.defender_maneuver = round;
+                    ev.push(BattleEvent::RoundSet { round });
+                }
+                Effect::ChangeSide { unit } => {
+                    let i = unit as usize;
+                    let side = s.units[i].side.other();
+                    s.units[i].side = side;
+                    let e = s.extra_mut(i);
+                    e.changed_side = !e.changed_side;
+                    // A carry of the unit's strike is void: it struck for the other side.
+                    if s.carry.is_some_and(|c| c.striker == unit) {
+                        s.carry = None;
+                    }
+                    ev.push(BattleEvent::SideChanged { unit, side });
+                    self.check_end(s, ev);
+                }
+                Effect::AddUnit {
+                    side,
+                    character,
+                    hex,
+                    temporary,
+                } => {
+                    let unit = s.units.len() as UnitId;
+                    s.units.push(Unit {
+                        character,
+                        side,
+                        power: self.variant.character(character).power,
+                        status: Status::OnBoard(hex),
+                        damage: 0,
+                        moved: true,
+                        locked: false,
+                        strikes_left: 0,
+                    });
+                    s.extra_mut(unit as usize).added = Some(temporary);
+                    ev.push(BattleEvent::UnitAdded {
+                        unit,
+                        character: self.variant.character(character).name.clone(),
+                        side,
+                        hex,
+                        temporary,
+                    });
+                }
                 Effect::Remove { unit } => {
                     s.units[unit as usize].status = Status::Gone(Fate::Removed);
                     ev.push(BattleEvent::Removed { unit });
@@ -203,7 +332,7 @@ impl<'v> Battle<'v> {
         ranged: bool,
         strike_number: u8,
         dice: u8,
-    ) -> Result<Option<(u8, u8)>, BattleError> {
+    ) -> Result<Option<(u8, u8, bool)>, BattleError> {
         let Some(ctx) = self.fire(
             s,
             ev,
@@ -217,7 +346,7 @@ impl<'v> Battle<'v> {
             ],
         )?
         else {
-            return Ok(Some((strike_number, dice)));
+            return Ok(Some((strike_number, dice, true)));
         };
         let bad = |field: &str, e: mlua::Error| {
             BattleError::Script(crate::lua::ScriptError {
@@ -225,6 +354,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("ctx.{field} must be an integer: {e}"),
+                traceback: Vec::new(),
             })
         };
         let cancel: Option<bool> = ctx.raw_get("cancel").map_err(|e| bad("cancel", e))?;
@@ -239,11 +369,80 @@ impl<'v> Battle<'v> {
             .raw_get("strike_number")
             .map_err(|e| bad("strike_number", e))?;
         let dice: i64 = ctx.raw_get("dice").map_err(|e| bad("dice", e))?;
+        // `ctx.carry_over = false` switches the strike's carry-over off.
+        let carry: Option<bool> = ctx.raw_get("carry_over").map_err(|e| {
+            BattleError::Script(crate::lua::ScriptError {
+                script: "(before_strike handlers)".into(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.carry_over must be true, false or nil: {e}"),
+                traceback: Vec::new(),
+            })
+        })?;
         let chart = &self.variant.rules.strike_chart;
         Ok(Some((
             sn.clamp(i64::from(chart.min), i64::from(chart.max.max(6))) as u8,
             dice.clamp(0, 255) as u8,
+            carry != Some(false),
         )))
+    }
+
+    /// Calls a hook the data names (a character ability, a hazard or range
+    /// strength `Hook`) with `args` and, last, a read-only `ctx` of the
+    /// battle holding `fields` (`ctx.event` is the hook's name).
+    pub(super) fn call_battle_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+        &self,
+        lua: &crate::lua::LuaHost,
+        s: &State,
+        name: &str,
+        fields: &[(&'static str, F)],
+        args: A,
+    ) -> Result<R, BattleError> {
+        if lua.platform.get().is_none() {
+            return Ok(lua.call_hook(name, args)?);
+        }
+        let mut all = Vec::with_capacity(fields.len() + 2);
+        all.push(("round", F::I(i64::from(s.defender_maneuver))));
+        all.push(("moving", F::W(script::side_name(s.moving))));
+        all.extend_from_slice(fields);
+        match script::call_hook_with_ctx(lua, name, || self.snapshot_ctx(s), &all, args)? {
+            Some(r) => Ok(r),
+            None => Err(BattleError::Refused(format!("hook {name:?}: no ctx"))),
+        }
+    }
+
+    /// `may_target`: may `unit` strike (or rangestrike) `target` at all?
+    /// A handler returning `false` removes the target from the legal
+    /// actions (a refusal, not a spent strike).
+    pub(super) fn may_target(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+    ) -> Result<bool, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(true);
+        };
+        if !lua.has_handlers("may_target") {
+            return Ok(true);
+        }
+        let base = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
+        ];
+        let answer = script::ask(
+            lua,
+            "may_target",
+            || self.snapshot_ctx(s),
+            &base,
+            &[
+                ("striker", F::I(i64::from(unit))),
+                ("target", F::I(i64::from(target))),
+                ("rangestrike", F::B(ranged)),
+            ],
+        )?;
+        Ok(answer.unwrap_or(true))
     }
 
     /// `after_strike`: the hits and the hits left to carry over.
@@ -281,6 +480,11 @@ impl<'v> Battle<'v> {
             terrain: self.setup.terrain,
             units: s.units.clone(),
             vars: s.vars.clone(),
+            overlay: s.overlay.clone(),
+            hazards_set: Vec::new(),
+            caretaker: self.caretaker.clone(),
+            taken: self.taken(s),
+            extra: s.extra.clone(),
         })
     }
 

@@ -37,7 +37,9 @@
 
 mod actions;
 mod events;
+pub mod extra;
 pub mod geometry;
+pub mod overlay;
 mod phases;
 pub mod position;
 mod seen;
@@ -127,6 +129,15 @@ pub struct BattleResult {
     /// Survivors, in the legion.
     pub attacker_left: Vec<CharacterId>,
     pub defender_left: Vec<CharacterId>,
+    /// Survivors of the other legion that fought on this side at the end
+    /// (`ctx:change_side`) and join this legion (listed as removed from
+    /// their own); those beyond its room are only removed.
+    pub attacker_joined: Vec<CharacterId>,
+    pub defender_joined: Vec<CharacterId>,
+    /// Survivors a script added from the caretaker (`ctx:add_unit`) that
+    /// join this legion, while it has room.
+    pub attacker_added: Vec<CharacterId>,
+    pub defender_added: Vec<CharacterId>,
     /// For scoring (includes those not brought on in time).
     pub attacker_slain: Vec<CharacterId>,
     pub defender_slain: Vec<CharacterId>,
@@ -364,6 +375,40 @@ pub enum BattleEvent {
         unit: UnitId,
         hits: u8,
     },
+    /// A script's effect (`ctx:set_hazard`): the hex's hazard is now
+    /// `hazard` until the start of round `until` (`None`: the battle's end).
+    HazardSet {
+        hex: HexId,
+        hazard: String,
+        until: Option<u8>,
+    },
+    /// A script's hazard change ran out: the hex has its own hazard again.
+    HazardRestored {
+        hex: HexId,
+    },
+    /// A script's effect (`ctx:set_round`): the battle round is now `round`.
+    RoundSet {
+        round: u8,
+    },
+    /// A script's effect (`ctx:set_unit`): one of the unit's fields, as
+    /// `Flies(true)`, `Skill(2)`, `MayMove(false)` ...
+    UnitChanged {
+        unit: UnitId,
+        field: String,
+    },
+    /// A script's effect (`ctx:change_side`): the unit fights for `side`.
+    SideChanged {
+        unit: UnitId,
+        side: BattleSide,
+    },
+    /// A script's effect (`ctx:add_unit`): a new unit on the battleland.
+    UnitAdded {
+        unit: UnitId,
+        character: String,
+        side: BattleSide,
+        hex: HexId,
+        temporary: bool,
+    },
     /// A script's effect (`ctx:set` of a unit variable).
     VarSet {
         variable: String,
@@ -422,6 +467,12 @@ struct State {
     conceded: Option<BattleSide>,
     /// The scripts' unit variables (values other than defaults).
     vars: crate::vars::Vars,
+    /// Hexes whose hazard a script changed (`ctx:set_hazard`), with the
+    /// battleland and tables they make; `None` on the common path.
+    overlay: Option<Rc<overlay::Overlay>>,
+    /// What scripts changed about single units, by unit (empty when
+    /// nothing; shorter than `units` when the last ones have no changes).
+    extra: Vec<extra::UnitExtra>,
 }
 
 impl State {
@@ -480,6 +531,9 @@ pub struct Battle<'v> {
     rng: Rc<RefCell<GameRng>>,
     lua: Option<Rc<LuaHost>>,
     use_hooks: bool,
+    /// The caretaker's counters by character, when a game fights the
+    /// battle (`ctx:add_unit` takes from them); `None`: the chart's counts.
+    caretaker: Option<Rc<Vec<u32>>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -508,6 +562,19 @@ pub struct BattleView {
     /// The scripts' unit variables this side may see, other than defaults.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<crate::vars::VarEntry>,
+    /// Hexes whose hazard a script changed (`ctx:set_hazard`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hazards: Vec<HazardView>,
+}
+
+/// A hex whose hazard a script changed, as views show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HazardView {
+    pub hex: String,
+    pub hazard: String,
+    /// The round at whose start the change ends; absent: the battle's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<u8>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -644,6 +711,8 @@ impl<'v> Battle<'v> {
             fixed_dice: VecDeque::new(),
             conceded: None,
             vars: Default::default(),
+            overlay: None,
+            extra: Vec::new(),
         };
         Self::assemble(variant, land, setup, state, rng, lua)
     }
@@ -670,6 +739,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("cannot set up ctx: {e}"),
+                traceback: Vec::new(),
             }
         })?;
         Ok(Some(Rc::new(host)))
@@ -692,7 +762,14 @@ impl<'v> Battle<'v> {
             rng,
             lua,
             use_hooks: true,
+            caretaker: None,
         })
+    }
+
+    /// The caretaker's counters of the game fighting this battle (what
+    /// `ctx:add_unit` may take), set by masterplay each time it resumes it.
+    pub fn set_caretaker(&mut self, counts: &[u32]) {
+        self.caretaker = Some(Rc::new(counts.to_vec()));
     }
 
     /// The whole battle as a value, to keep between actions where the
@@ -755,8 +832,36 @@ impl<'v> Battle<'v> {
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
-    pub fn battleland(&self) -> &'v Battleland {
-        self.land
+    /// The battleland as it is now (with the hazards scripts changed).
+    pub fn battleland(&self) -> &Battleland {
+        self.land_in(&self.state)
+    }
+
+    /// The battleland of a (working) state: the battle's changed copy when
+    /// a script changed a hazard, else the variant's.
+    fn land_in<'a>(&'a self, s: &'a State) -> &'a Battleland {
+        match &s.overlay {
+            Some(o) => &o.land,
+            None => self.land,
+        }
+    }
+
+    /// The tables of [`Battle::land_in`].
+    fn tables_in<'a>(&'a self, s: &'a State) -> &'a tables::LandTables {
+        match &s.overlay {
+            Some(o) => &o.tables,
+            None => self.variant.battle_tables.land(self.land.terrain.index()),
+        }
+    }
+
+    /// The hexes whose hazard a script changed, with the hazard and the
+    /// round at whose start the change ends (`None`: the battle's end).
+    pub fn hazard_changes(&self) -> Vec<(HexId, crate::model::HazardId, Option<u8>)> {
+        self.state
+            .overlay
+            .iter()
+            .flat_map(|o| o.changes.iter().map(|c| (c.hex, c.hazard, c.until)))
+            .collect()
     }
     pub fn units(&self) -> &[Unit] {
         &self.state.units
@@ -824,7 +929,7 @@ impl<'v> Battle<'v> {
                     character: v.character(u.character).name.clone(),
                     side: u.side,
                     power: u.power,
-                    skill: v.character(u.character).skill,
+                    skill: self.skill_of(&self.state, i),
                     damage: u.damage,
                     status: u.status,
                 })
@@ -846,6 +951,15 @@ impl<'v> Battle<'v> {
                     }),
                 )
                 .collect(),
+            hazards: self
+                .hazard_changes()
+                .into_iter()
+                .map(|(h, hz, until)| HazardView {
+                    hex: h.label(),
+                    hazard: v.hazard(hz).name.clone(),
+                    until,
+                })
+                .collect(),
         }
     }
 
@@ -863,7 +977,15 @@ impl<'v> Battle<'v> {
             .get(unit as usize)
             .ok_or(BattleError::NoUnit(unit))?;
         Ok(match self.move_origin(s, u) {
-            Some(from) => geometry::reach(self.variant, self.land, u.character, from, &occupied(s)),
+            Some(From::Area) if s.extra(unit as usize).may_move.is_none() => geometry::reach_in(
+                self.variant,
+                self.land_in(s),
+                self.tables_in(s),
+                u.character,
+                From::Area,
+                &occupied(s),
+            ),
+            Some(from) => hexes(self.unit_reach(s, unit as usize, from, occupied_set(s))).collect(),
             None => Vec::new(),
         })
     }

@@ -46,7 +46,7 @@ impl<'v> Battle<'v> {
         if striking == s.moving {
             s.defender_slain_now = false;
         }
-        for u in s.units.iter_mut() {
+        for (i, u) in s.units.iter_mut().enumerate() {
             if u.side == striking {
                 u.strikes_left = self
                     .variant
@@ -54,6 +54,10 @@ impl<'v> Battle<'v> {
                     .rangestrike
                     .as_ref()
                     .map_or(1, |r| r.strikes.max(1));
+                // A script's `may_strike = false` (`ctx:set_unit`).
+                if s.extra.get(i).is_some_and(|e| e.may_strike == Some(false)) {
+                    u.strikes_left = 0;
+                }
             }
         }
         s.phase = Phase::Strike { striking };
@@ -89,8 +93,9 @@ impl<'v> Battle<'v> {
             if u.is_slain() {
                 continue;
             }
-            let tables = self.variant.battle_tables.land(self.land.terrain.index());
-            if tables.hooked & bit(h) == 0 {
+            let tables = self.tables_in(s);
+            let natives_changed = s.extra.get(i).is_some_and(|e| e.natives.is_some());
+            if tables.hooked & bit(h) == 0 && !natives_changed {
                 // No hook: the `Damage` effects, summed once per variant.
                 let class = self.variant.battle_tables.move_class(u.character);
                 let hits = tables.moves[class].damage[h.0 as usize];
@@ -99,8 +104,9 @@ impl<'v> Battle<'v> {
                 }
                 continue;
             }
-            let hz = self.land.hex(h).hazard;
-            let native = self.variant.is_native(u.character, hz);
+            let hz = self.land_in(s).hex(h).hazard;
+            let natives = self.natives_of(s, i);
+            let native = natives.contains(hz);
             let mut hits = 0u32;
             for e in &self.variant.hazard(hz).effects {
                 match e {
@@ -109,9 +115,12 @@ impl<'v> Battle<'v> {
                     }
                     Effect::Hook(hook) if self.use_hooks => {
                         if let Some(lua) = &self.lua {
-                            let skill = self.variant.character(u.character).skill;
-                            let n: i64 = lua.call_hook(
+                            let skill = self.skill_of(s, i);
+                            let n: i64 = self.call_battle_hook(
+                                lua,
+                                s,
                                 &self.variant.hooks[hook.index()],
+                                &[("unit", F::I(i as i64)), ("hex", F::S(&h.label()))],
                                 (u.power, skill, u.damage, native),
                             )?;
                             hits += n.clamp(0, 255) as u32;
@@ -126,17 +135,20 @@ impl<'v> Battle<'v> {
                 && let Some(lua) = &self.lua
             {
                 let mut seen: Vec<(crate::model::HazardId, bool)> = Vec::new();
-                for side in self.land.hex(h).sides.iter().flatten() {
+                for side in self.land_in(s).hex(h).sides.iter().flatten() {
                     if seen.contains(&(side.hazard, side.top)) {
                         continue;
                     }
                     seen.push((side.hazard, side.top));
-                    let native = self.variant.is_native(u.character, side.hazard);
+                    let native = natives.contains(side.hazard);
                     for e in &self.variant.hazard(side.hazard).effects {
                         if let Effect::Hook(hook) = e {
-                            let skill = self.variant.character(u.character).skill;
-                            let n: i64 = lua.call_hook(
+                            let skill = self.skill_of(s, i);
+                            let n: i64 = self.call_battle_hook(
+                                lua,
+                                s,
                                 &self.variant.hooks[hook.index()],
+                                &[("unit", F::I(i as i64)), ("hex", F::S(&h.label()))],
                                 (u.power, skill, u.damage, native, side.top),
                             )?;
                             hits += n.clamp(0, 255) as u32;
@@ -187,6 +199,7 @@ impl<'v> Battle<'v> {
                 self.finish(s, ev, Some(Winner::Defender));
                 return Ok(());
             }
+            self.expire_hazards(s, ev);
         }
         s.phase = Phase::Maneuver;
         self.begin_maneuver(s, ev)
@@ -257,22 +270,43 @@ impl<'v> Battle<'v> {
                 _ => Winner::Neither,
             }
         });
-        let list = |side: BattleSide, f: &dyn Fn(&Unit) -> bool| -> Vec<CharacterId> {
+        // Where each unit ends (see `extra`): the slain and removed count
+        // for their own legion; a survivor on the other side joins that
+        // side's legion while it has room, else leaves unscored; units a
+        // script added join from the caretaker the same way, or (temporary)
+        // leave no trace.
+        let (stays, moves) = self.end_places(s);
+        let list = |side: BattleSide, f: &dyn Fn(usize, &Unit) -> bool| -> Vec<CharacterId> {
             s.units
                 .iter()
-                .filter(|u| u.side == side && f(u))
-                .map(|u| u.character)
+                .enumerate()
+                .filter(|&(i, u)| s.origin(i) == side && s.extra(i).added.is_none() && f(i, u))
+                .map(|(_, u)| u.character)
                 .collect()
         };
-        let left = |u: &Unit| u.alive();
-        let slain = |u: &Unit| matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered));
-        let removed = |u: &Unit| u.status == Status::Gone(Fate::Removed);
+        let left = |i: usize, u: &Unit| u.alive() && stays[i];
+        let slain =
+            |_: usize, u: &Unit| matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered));
+        let removed = |i: usize, u: &Unit| {
+            u.status == Status::Gone(Fate::Removed) || (u.alive() && !stays[i])
+        };
+        let moved = |side: BattleSide, added: bool| -> Vec<CharacterId> {
+            moves
+                .iter()
+                .filter(|&&(i, to)| to == side && s.extra(i).added.is_some() == added)
+                .map(|&(i, _)| s.units[i].character)
+                .collect()
+        };
         let attacker_ever_on = s.entered[0];
         let result = BattleResult {
             winner,
             time_loss,
             attacker_left: list(BattleSide::Attacker, &left),
             defender_left: list(BattleSide::Defender, &left),
+            attacker_joined: moved(BattleSide::Attacker, false),
+            defender_joined: moved(BattleSide::Defender, false),
+            attacker_added: moved(BattleSide::Attacker, true),
+            defender_added: moved(BattleSide::Defender, true),
             attacker_slain: list(BattleSide::Attacker, &slain),
             defender_slain: list(BattleSide::Defender, &slain),
             summoned: s.summoned,
@@ -301,6 +335,42 @@ impl<'v> Battle<'v> {
         s.carry = None;
         ev.push(BattleEvent::Ended(winner));
         s.result = Some(result);
+    }
+
+    /// At the battle's end: whether each unit stays in its own legion (if
+    /// it survives there), and the survivors that end in a legion not
+    /// their own (changed sides, or added from the caretaker), with the
+    /// side whose legion takes them, while it has room.
+    fn end_places(&self, s: &State) -> (Vec<bool>, Vec<(usize, BattleSide)>) {
+        let max = self.variant.rules.legions.max_size as usize;
+        let mut stays = vec![true; s.units.len()];
+        let mut moves = Vec::new();
+        if s.extra.is_empty() {
+            return (stays, moves);
+        }
+        let mut size = [0usize; 2];
+        for (i, u) in s.units.iter().enumerate() {
+            let e = s.extra(i);
+            if u.alive() && e.added.is_none() && !e.changed_side {
+                size[side_index(u.side)] += 1;
+            }
+        }
+        for (i, u) in s.units.iter().enumerate() {
+            let e = s.extra(i);
+            if !(e.changed_side || e.added.is_some()) {
+                continue;
+            }
+            stays[i] = false;
+            if !u.alive() || e.added == Some(true) {
+                continue;
+            }
+            let k = side_index(u.side);
+            if size[k] < max {
+                size[k] += 1;
+                moves.push((i, u.side));
+            }
+        }
+        (stays, moves)
     }
 
     /// Adds hits to a character (at most its power); returns the excess.

@@ -246,6 +246,8 @@ impl<'v> Battle<'v> {
             fixed_dice: Default::default(),
             conceded: None,
             vars: Default::default(),
+            overlay: None,
+            extra: Vec::new(),
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;

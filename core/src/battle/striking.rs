@@ -2,6 +2,7 @@
 //! rangestrikes and the line of sight, and the queries that report them.
 
 use super::*;
+use crate::script::F;
 
 impl<'v> Battle<'v> {
     /// The hexes of the living enemies of `side` on the battleland (the
@@ -60,7 +61,22 @@ impl<'v> Battle<'v> {
                 && u.strikes_left > 0
                 && u.hex()
                     .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0)
+                && self.may_strike_any(s, i)
         })
+    }
+
+    /// Some enemy in contact that `may_target` allows `unit` to strike
+    /// (all of them when no script asks).
+    fn may_strike_any(&self, s: &State, unit: UnitId) -> bool {
+        if !self
+            .lua
+            .as_ref()
+            .is_some_and(|l| self.use_hooks && l.has_handlers("may_target"))
+        {
+            return true;
+        }
+        self.each_contact_target(s, unit)
+            .any(|t| self.may_target(s, unit, t, false).unwrap_or(false))
     }
 
     pub(super) fn fighter(&self, s: &State, unit: UnitId) -> strike::Fighter {
@@ -69,6 +85,15 @@ impl<'v> Battle<'v> {
             character: u.character,
             power: u.power,
             hex: u.hex().unwrap_or(HexId(0)),
+        }
+    }
+
+    /// A unit's skill and natives as the rules read them now.
+    pub(super) fn traits(&self, s: &State, unit: UnitId) -> strike::Traits {
+        let i = unit as usize;
+        strike::Traits {
+            skill: self.skill_of(s, i),
+            natives: self.natives_of(s, i),
         }
     }
 
@@ -81,15 +106,18 @@ impl<'v> Battle<'v> {
         forgo: bool,
     ) -> Result<StrikeParams, BattleError> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
-        let p = strike::strike(self.variant, self.land, a, t, forgo);
-        self.abilities(a, t, false, p)
+        let (at, tt) = (self.traits(s, unit), self.traits(s, target));
+        let p = strike::strike_as(self.variant, self.land_in(s), (a, at), (t, tt), forgo);
+        self.abilities(s, (unit, target), (a, at), (t, tt), false, p)
     }
 
     /// Character abilities (Lua hooks) may change a strike.
     pub(super) fn abilities(
         &self,
-        a: strike::Fighter,
-        t: strike::Fighter,
+        s: &State,
+        (unit, target): (UnitId, UnitId),
+        (a, at): (strike::Fighter, strike::Traits),
+        (t, tt): (strike::Fighter, strike::Traits),
         ranged: bool,
         mut p: StrikeParams,
     ) -> Result<StrikeParams, BattleError> {
@@ -100,17 +128,23 @@ impl<'v> Battle<'v> {
         let (ac, tc) = (v.character(a.character), v.character(t.character));
         for (is_striker, c) in [(true, ac), (false, tc)] {
             for hook in &c.abilities {
-                let (sn, dice): (i64, i64) = lua.call_hook(
+                let (sn, dice): (i64, i64) = self.call_battle_hook(
+                    lua,
+                    s,
                     &v.hooks[hook.index()],
+                    &[
+                        ("striker", F::I(i64::from(unit))),
+                        ("target", F::I(i64::from(target))),
+                    ],
                     (
                         is_striker,
                         ranged,
                         p.strike_number,
                         p.dice,
                         a.power,
-                        ac.skill,
+                        at.skill,
                         t.power,
-                        tc.skill,
+                        tt.skill,
                     ),
                 )?;
                 let chart = &v.rules.strike_chart;
@@ -124,6 +158,9 @@ impl<'v> Battle<'v> {
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
         for t in self.contact_targets(s, c.striker) {
+            if !self.may_target(s, c.striker, t, false)? {
+                continue;
+            }
             let p = self.strike_params(s, c.striker, t, c.forgo)?;
             if p.strike_number <= c.strike_number
                 && p.bonus_skill >= c.bonus_skill
@@ -155,7 +192,9 @@ impl<'v> Battle<'v> {
             return false;
         };
         let range = geometry::distance(from, to) + 1;
-        let max = v.character(u.character).skill.min(v.rules.battle.max_range);
+        let max = self
+            .skill_of(s, unit as usize)
+            .min(v.rules.battle.max_range);
         if self.geo.contact[from.0 as usize] & bit(to) != 0 || range < 2 || range > u32::from(max) {
             return false;
         }
@@ -163,7 +202,7 @@ impl<'v> Battle<'v> {
             return true;
         }
         // Only the hexes between the ends count, so the target's own does not.
-        let tables = v.battle_tables.land(self.land.terrain.index());
+        let tables = self.tables_in(s);
         tables
             .sight(from, to)
             .iter()
@@ -256,10 +295,7 @@ impl<'v> Battle<'v> {
         let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
             [Some(first), None]
         } else {
-            let m = v
-                .battle_tables
-                .land(self.land.terrain.index())
-                .sight(from, to);
+            let m = self.tables_in(s).sight(from, to);
             let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
             [
                 Some(first).filter(|_| open(m[0])),
@@ -277,7 +313,16 @@ impl<'v> Battle<'v> {
             Some(n) => n,
             None => match (rs.strength, &self.lua) {
                 (RangeStrength::Hook(h), Some(lua)) if self.use_hooks => {
-                    let n: i64 = lua.call_hook(&v.hooks[h.index()], (u.power, c.skill))?;
+                    let n: i64 = self.call_battle_hook(
+                        lua,
+                        s,
+                        &v.hooks[h.index()],
+                        &[
+                            ("unit", F::I(i64::from(unit))),
+                            ("target", F::I(i64::from(target))),
+                        ],
+                        (u.power, self.skill_of(s, unit as usize)),
+                    )?;
                     n.clamp(0, 255) as u8
                 }
                 _ => u.power / 2,
@@ -288,7 +333,15 @@ impl<'v> Battle<'v> {
         // (reference sheet, "Rangestriking"): the open reading that strikes best.
         let mut best: Option<(StrikeParams, &'static [HexId])> = None;
         for path in paths.into_iter().flatten() {
-            let p = strike::rangestrike(v, self.land, a, tf, path, strength, rs.magic);
+            let p = strike::rangestrike_as(
+                v,
+                self.land_in(s),
+                (a, self.traits(s, unit)),
+                (tf, self.traits(s, target)),
+                path,
+                strength,
+                rs.magic,
+            );
             let better = best.as_ref().is_none_or(|(b, _)| {
                 (p.strike_number, std::cmp::Reverse(p.dice))
                     < (b.strike_number, std::cmp::Reverse(b.dice))
@@ -300,7 +353,14 @@ impl<'v> Battle<'v> {
         let Some((p, path)) = best else {
             return refuse("no line of sight");
         };
-        let p = self.abilities(a, tf, true, p)?;
+        let p = self.abilities(
+            s,
+            (unit, target),
+            (a, self.traits(s, unit)),
+            (tf, self.traits(s, target)),
+            true,
+            p,
+        )?;
         Ok((p, path))
     }
 
@@ -355,7 +415,7 @@ impl<'v> Battle<'v> {
         let mut reasons = Vec::new();
         let mut ok: Vec<Vec<HexId>> = Vec::new();
         for p in std::iter::once(first.clone()).chain(second.map(<[HexId]>::to_vec)) {
-            match geometry::blocker(v, self.land, &p, &occupied) {
+            match geometry::blocker(v, self.land_in(s), &p, &occupied) {
                 None => ok.push(p),
                 Some(r) => reasons.push(r.describe(v, &name)),
             }

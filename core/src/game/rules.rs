@@ -138,6 +138,38 @@ fn call_hook_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
     }
 }
 
+/// [`call_hook`] with the position's `ctx` reached by `titan.ctx()` (a
+/// mustering hook; docs/scripting.md, "Masterplay"), plus `fields`.
+pub(super) fn call_hook_implicit_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+    game: &Game,
+    name: &str,
+    fields: &[(&'static str, crate::script::F)],
+    args: A,
+) -> Option<R> {
+    let hooks = game.hooks.as_ref()?;
+    if !hooks.host.has_hook(name) {
+        return None;
+    }
+    if hooks.host.platform.get().is_none() {
+        return call_hook(game, name, args);
+    }
+    *hooks.rng.borrow_mut() = game.rng.clone();
+    let state = &game.state;
+    let mut all = vec![
+        ("turn", crate::script::F::I(i64::from(state.turn))),
+        ("active", crate::script::F::I(i64::from(state.active.0))),
+    ];
+    all.extend_from_slice(fields);
+    let data = || crate::script::CtxData::Game(Box::new(state.clone()));
+    match crate::script::call_hook_with_implicit_ctx(&hooks.host, name, data, &all, args) {
+        Ok(r) => r,
+        Err(e) => {
+            hooks.failure.borrow_mut().get_or_insert(e);
+            None
+        }
+    }
+}
+
 /// [`call_hook`] at a step of the game (not a query): the dice the hook
 /// draws are the game's, and its generator is left advanced.
 fn call_hook_advancing<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(

@@ -71,6 +71,10 @@ end
 print = log
 titan.log = log
 
+-- The ctx of the hook running now; nil until the engine's context API is
+-- installed (a rules query outside a game), which replaces this.
+titan.ctx = function() return nil end
+
 -- titan.hook registers with the engine; the registry is not in Lua.
 titan.hook = function(name, fn)
   local problem = register(name, fn)

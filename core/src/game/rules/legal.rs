@@ -248,7 +248,16 @@ pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> 
         let args: Vec<u16> = std::iter::once(recruit.0)
             .chain(chars.iter().map(|c| c.0))
             .collect();
-        call_hook::<_, bool>(game, name, mlua::Variadic::from_iter(args)).unwrap_or(false)
+        let marker = legion.marker.to_string();
+        let fields = [
+            ("legion", crate::script::F::S(&marker)),
+            (
+                "land",
+                crate::script::F::I(i64::from(game.variant.board.land(legion.land).number)),
+            ),
+        ];
+        call_hook_implicit_ctx::<_, bool>(game, name, &fields, mlua::Variadic::from_iter(args))
+            .unwrap_or(false)
     };
     muster::options(&game.variant, terrain, &legion.characters, &mut judge)
         .into_iter()
