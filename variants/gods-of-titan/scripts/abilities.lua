@@ -182,6 +182,12 @@ end)
 
 titan.on("after_strike", function(ctx)
   local s = ctx:get_unit(ctx.unit)
+  -- Stone Cold: the Basilisk's last strike, which it may take back.
+  if s.character == "Basilisk" then
+    ctx:set("last_strike", s.id, got.phase_key(ctx))
+    ctx:set("last_target", s.id, ctx.target)
+    ctx:set("last_hits", s.id, ctx.hits - ctx.carry)
+  end
   -- Necromancer: its side has struck in this phase, so no drain now.
   local key = got.phase_key(ctx)
   for _, u in ipairs(ctx:units()) do
@@ -203,5 +209,85 @@ titan.on("battle_phase_end", function(ctx)
   if ctx.phase ~= "strike" then return end
   for _, u in ipairs(ctx:units()) do
     if ctx:get("final_blow_armed", u.id) then ctx:set("final_blow_armed", u.id, false) end
+  end
+end)
+
+-- Decoy: "Creates a Tree hazard in an adjacent, unoccupied hex for one
+-- Battle-Round. The tree lasts until the Unicorn's next Maneuver Phase
+-- starts." The hex's hazard before is kept and put back then.
+titan.action("decoy", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return {} end
+    local out = {}
+    for _, label in ipairs(got.HEXES) do
+      local h = ctx:get_hex(label)
+      if h and h.unit == nil and h.hazard ~= "Tree" and ctx:distance(ctx.unit, label) == 1 then
+        out[#out + 1] = label
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    ctx:set("decoy_was", ctx.unit, ctx:get_hex(args.hex).hazard)
+    ctx:set("decoy_hex", ctx.unit, args.hex)
+    ctx:set_hazard(args.hex, "Tree", nil)
+  end,
+})
+
+-- Stone Cold (DE 2395: "Nach jeder Attacke kann sich der Basilisk
+-- entscheiden, ob er den Würfelwurf akzeptiert oder ihn komplett verwirft
+-- und sich versteinert"): after its own strike the Basilisk takes back the
+-- hits it dealt and turns to stone until its next maneuver phase: it
+-- neither moves nor strikes, and only magic (magic rangestrikes, spells)
+-- hurts it. Offered only while the target of that strike lives (a slain
+-- character is not brought back).
+titan.action("stone_cold", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return false end
+    if ctx:get("last_strike", ctx.unit) ~= got.phase_key(ctx) then return false end
+    local t = ctx:get_unit(ctx:get("last_target", ctx.unit))
+    return t ~= nil and t.alive
+  end,
+  apply = function(ctx)
+    local hits = ctx:get("last_hits", ctx.unit)
+    local t = ctx:get_unit(ctx:get("last_target", ctx.unit))
+    if hits > 0 and t.hex then ctx:heal(t.id, math.min(hits, t.damage)) end
+    ctx:set("stone", ctx.unit, true)
+    ctx:set_unit(ctx.unit, "may_move", false)
+    ctx:set_unit(ctx.unit, "may_strike", false)
+  end,
+})
+
+-- A stone Basilisk is hurt by magic only: a strike or a non-magic
+-- rangestrike at it is spent and rolls nothing.
+titan.on("before_strike", function(ctx)
+  if ctx.cancel or not ctx:get("stone", ctx.target) then return end
+  if not (ctx.ranged and got.MAGIC[ctx:get_unit(ctx.unit).character]) then ctx.cancel = true end
+end)
+
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "maneuver" then return end
+  for _, u in ipairs(ctx:units()) do
+    if u.side == ctx.side then
+      -- Decoy: the tree is gone when the Unicorn's maneuver phase starts.
+      local hex = ctx:get("decoy_hex", u.id)
+      if hex ~= "" then
+        local was = ctx:get("decoy_was", u.id)
+        if was == "Plain" then was = nil end
+        if ctx:get_hex(hex).hazard == "Tree" then ctx:set_hazard(hex, was, nil) end
+        ctx:set("decoy_hex", u.id, "")
+      end
+      -- Stone Cold ends.
+      if ctx:get("stone", u.id) then
+        ctx:set("stone", u.id, false)
+        if u.alive and u.hex then
+          ctx:set_unit(u.id, "may_move", true)
+          ctx:set_unit(u.id, "may_strike", true)
+        end
+      end
+    end
+    -- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
+    -- god_auto_hit); once on the battleland it stays where it is.
+    if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
   end
 end)
