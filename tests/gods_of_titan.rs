@@ -412,6 +412,17 @@ fn random_battles_take_every_spell_and_ability() {
         "Phoenix",
         "Plaque",
     ]);
+    // Every other battle: the Basilisk and Unicorn for the Deathbringer and
+    // Phoenix.
+    let attacker2 = legion(&[
+        "Warlord",
+        "Priest",
+        "Basilisk",
+        "Demon",
+        "Nightmare",
+        "Unicorn",
+        "Plaque",
+    ]);
     let defender = legion(&[
         "Necromancer",
         "Warlock",
@@ -427,7 +438,11 @@ fn random_battles_take_every_spell_and_ability() {
         let terrain = ["Plains", "Darkland", "Highlands", "Mountains"][seed as usize % 4];
         let setup = BattleSetup {
             terrain: v.terrain_by_name(terrain).unwrap(),
-            attacker: attacker.clone(),
+            attacker: if seed % 2 == 0 {
+                attacker.clone()
+            } else {
+                attacker2.clone()
+            },
             defender: defender.clone(),
             attacker_edge: Edge::SouthWest,
             summonable: vec![],
@@ -469,8 +484,18 @@ fn random_battles_take_every_spell_and_ability() {
         "flameburst",
         "cuff",
         "drain",
+        "create_hazard",
+        "footsore",
+        "timewarp_forward",
+        "timewarp_back",
+        "homeland",
+        "summon",
+        "deadlock",
+        "slavery",
+        "decoy",
+        "stone_cold",
     ] {
         assert!(offered.contains(name), "{name} never offered: {offered:?}");
     }
-    assert!(taken.len() >= 10, "taken: {taken:?}");
+    assert!(taken.len() >= 16, "taken: {taken:?}");
 }
