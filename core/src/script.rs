@@ -26,7 +26,7 @@ use crate::battleland::HexId;
 use crate::format::{VarScope, VarType, VarValue};
 use crate::game::{GameState, Marker, PlayerId};
 use crate::lua::LuaHost;
-use crate::model::{TerrainId, Variant};
+use crate::model::{HazardId, TerrainId, Variant};
 use crate::vars::{VarTarget, Vars};
 
 /// The events a script may handle, with `titan.on(event, fn)`.
@@ -110,6 +110,13 @@ pub enum Effect {
     Eliminate {
         player: PlayerId,
     },
+    /// The hex's hazard is `hazard` for `rounds` battle rounds (counting
+    /// the current one), or the rest of the battle.
+    SetHazard {
+        hex: HexId,
+        hazard: HazardId,
+        rounds: Option<u8>,
+    },
 }
 
 /// What the running handler may read: a battle or the masterboard.
@@ -123,6 +130,24 @@ pub(crate) struct BattleCtx {
     pub terrain: TerrainId,
     pub units: Vec<Unit>,
     pub vars: Vars,
+    /// The battle's hazard changes when the event fired.
+    pub overlay: Option<Rc<crate::battle::overlay::Overlay>>,
+    /// Hazards this event's handlers changed (latest last).
+    pub hazards_set: Vec<(HexId, HazardId)>,
+}
+
+impl BattleCtx {
+    /// The hazard of a hex as the handler sees it: its own changes, then
+    /// the battle's, then the battleland's.
+    fn hazard(&self, v: &Variant, h: HexId) -> HazardId {
+        if let Some(&(_, hz)) = self.hazards_set.iter().rev().find(|(x, _)| *x == h) {
+            return hz;
+        }
+        match &self.overlay {
+            Some(o) => o.land.hex(h).hazard,
+            None => v.battleland(self.terrain).hex(h).hazard,
+        }
+    }
 }
 
 /// The snapshot and the effects of the running event.
@@ -849,7 +874,8 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 let hex = land.hex(h);
                 let t = lua.create_table()?;
                 t.set("label", label.as_str())?;
-                t.set("hazard", s.variant.hazard(hex.hazard).name.as_str())?;
+                let hazard = b.hazard(&s.variant, h);
+                t.set("hazard", s.variant.hazard(hazard).name.as_str())?;
                 t.set("elevation", hex.elevation)?;
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
                     t.set("unit", i)?;
@@ -1153,6 +1179,80 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "set_hazard",
+        lua.create_function(
+            move |_, (_, label, name, rounds): (Value, Value, Value, Value)| {
+                let v = &s.variant;
+                let Value::String(label) = label else {
+                    return err(format!(
+                        "ctx:set_hazard: the hex is a label (A1 ... F4), not a {}",
+                        label.type_name()
+                    ));
+                };
+                let label = label.to_str()?.to_string();
+                let Some(hex) = HexId::from_label(&label) else {
+                    return err(format!("ctx:set_hazard: no hex {label:?} (A1 ... F4)"));
+                };
+                let hazard = match &name {
+                    Value::Nil => plain_hazard(v).ok_or_else(|| {
+                        mlua::Error::runtime(
+                            "ctx:set_hazard: this variant has no plain hex hazard (one with no effects) for nil to mean",
+                        )
+                    })?,
+                    Value::String(n) => {
+                        let n = n.to_str()?;
+                        match v.hazard_by_name(&n) {
+                            Some(h) if v.hazard(h).place == crate::format::Place::Hex => h,
+                            Some(_) => {
+                                return err(format!(
+                                    "ctx:set_hazard: {:?} lies on hexsides, not in hexes",
+                                    &*n
+                                ));
+                            }
+                            None => {
+                                return err(format!("ctx:set_hazard: no hazard {:?}", &*n));
+                            }
+                        }
+                    }
+                    other => {
+                        return err(format!(
+                            "ctx:set_hazard: the hazard is a name or nil, not a {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                let rounds = match rounds {
+                    Value::Nil => None,
+                    Value::Integer(r) if (1..=255).contains(&r) => Some(r as u8),
+                    other => {
+                        return err(format!(
+                            "ctx:set_hazard: rounds is nil (the rest of the battle) or 1 to 255, not {}",
+                            match other {
+                                Value::Integer(r) => r.to_string(),
+                                o => format!("a {}", o.type_name()),
+                            }
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        b.hazards_set.push((hex, hazard));
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:set_hazard is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::SetHazard {
+                    hex,
+                    hazard,
+                    rounds,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "use_strike",
         lua.create_function(move |_, (_, unit): (Value, i64)| {
             s.with_mut(|d| match d {
@@ -1227,6 +1327,19 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     )?;
 
     Ok(m)
+}
+
+/// What `ctx:set_hazard(hex, nil)` puts: the first hex hazard with no
+/// movement change and no effects (the open ground of the variant).
+fn plain_hazard(v: &Variant) -> Option<HazardId> {
+    v.hazards
+        .iter()
+        .position(|h| {
+            h.place == crate::format::Place::Hex
+                && h.effects.is_empty()
+                && h.movement == crate::format::Movement::default()
+        })
+        .map(|i| HazardId(i as _))
 }
 
 /// A unit as scripts read it.

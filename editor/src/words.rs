@@ -489,6 +489,13 @@ impl Words {
                 unit,
                 value,
             } => format!("{} {variable}: {value:?}", self.unit(*unit)),
+            BattleEvent::HazardSet { hex, hazard, until } => match until {
+                Some(r) => format!("{} is {hazard} until round {r}", hex.label()),
+                None => format!("{} is {hazard} for the rest of the battle", hex.label()),
+            },
+            BattleEvent::HazardRestored { hex } => {
+                format!("{} has its own hazard again", hex.label())
+            }
         }
     }
 }

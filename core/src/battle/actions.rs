@@ -51,7 +51,7 @@ impl<'v> Battle<'v> {
                         continue;
                     }
                     if let Some(from) = self.move_origin(s, u) {
-                        self.each_reached(u.character, from, occupied, |h| {
+                        self.each_reached(s, u.character, from, occupied, |h| {
                             out.push(Action::Move {
                                 unit: i as UnitId,
                                 to: h,
@@ -62,7 +62,7 @@ impl<'v> Battle<'v> {
                 if self.may_summon(s) {
                     for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
                         let from = From::Edge(s.attacker_edge);
-                        self.each_reached(ch, from, occupied, |h| {
+                        self.each_reached(s, ch, from, occupied, |h| {
                             out.push(Action::Summon {
                                 choice: c as u8,
                                 to: h,
@@ -76,7 +76,7 @@ impl<'v> Battle<'v> {
                             continue;
                         }
                         let from = From::Edge(s.attacker_edge.opposite());
-                        self.each_reached(ch, from, occupied, |h| {
+                        self.each_reached(s, ch, from, occupied, |h| {
                             out.push(Action::Reinforce {
                                 choice: c as u8,
                                 to: h,
@@ -150,6 +150,7 @@ impl<'v> Battle<'v> {
     /// order of [`geometry::reach`], with no list built.
     fn each_reached(
         &self,
+        s: &State,
         character: CharacterId,
         from: From,
         occupied: HexSet,
@@ -164,13 +165,28 @@ impl<'v> Battle<'v> {
             }
             return;
         }
-        let set = geometry::reach_set(self.variant, self.land, character, from, occupied);
+        let set = geometry::reach_set_in(
+            self.variant,
+            self.land_in(s),
+            self.tables_in(s),
+            character,
+            from,
+            occupied,
+        );
         hexes(set).for_each(f);
     }
 
     /// May `character` move from `from` to `to`?
-    fn reaches(&self, character: CharacterId, from: From, occupied: HexSet, to: HexId) -> bool {
-        geometry::reach_set(self.variant, self.land, character, from, occupied) & bit(to) != 0
+    fn reaches(
+        &self,
+        s: &State,
+        character: CharacterId,
+        from: From,
+        occupied: HexSet,
+        to: HexId,
+    ) -> bool {
+        let (land, tables) = (self.land_in(s), self.tables_in(s));
+        geometry::reach_set_in(self.variant, land, tables, character, from, occupied) & bit(to) != 0
     }
 
     /// Brings a summoned character (attacker) or a reinforcement (defender)
@@ -187,7 +203,7 @@ impl<'v> Battle<'v> {
             BattleSide::Attacker => s.attacker_edge,
             BattleSide::Defender => s.attacker_edge.opposite(),
         };
-        if !self.reaches(ch, From::Edge(edge), occupied_set(s), to) {
+        if !self.reaches(s, ch, From::Edge(edge), occupied_set(s), to) {
             let whose = match side {
                 BattleSide::Attacker => "attacker",
                 BattleSide::Defender => "defender",
@@ -307,7 +323,7 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                if !self.reaches(u.character, from, occupied_set(s), *to) {
+                if !self.reaches(s, u.character, from, occupied_set(s), *to) {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,

@@ -29,6 +29,8 @@ impl<'v> Battle<'v> {
                 terrain: self.setup.terrain,
                 units: s.units.clone(),
                 vars: s.vars.clone(),
+                overlay: s.overlay.clone(),
+                hazards_set: Vec::new(),
             })
         };
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
@@ -57,6 +59,25 @@ impl<'v> Battle<'v> {
         )?;
         self.state = s;
         Ok(ev)
+    }
+
+    /// Ends the hazard changes whose rounds are over (at the start of a
+    /// battle round).
+    pub(super) fn expire_hazards(&self, s: &mut State, ev: &mut Vec<BattleEvent>) {
+        let Some(o) = &s.overlay else { return };
+        let round = s.defender_maneuver;
+        if o.changes.iter().all(|c| c.until.is_none_or(|u| u > round)) {
+            return;
+        }
+        let (keep, gone): (Vec<_>, Vec<_>) = o
+            .changes
+            .iter()
+            .copied()
+            .partition(|c| c.until.is_none_or(|u| u > round));
+        for c in gone {
+            ev.push(BattleEvent::HazardRestored { hex: c.hex });
+        }
+        s.overlay = overlay::Overlay::build(self.variant, self.land, keep);
     }
 
     /// Applies checked effects in order (they were checked against the same
@@ -128,6 +149,22 @@ impl<'v> Battle<'v> {
                             to: ha,
                         });
                     }
+                }
+                Effect::SetHazard {
+                    hex,
+                    hazard,
+                    rounds,
+                } => {
+                    let until = rounds.map(|r| s.defender_maneuver.saturating_add(r));
+                    let now = s.overlay.as_ref().map_or(&[][..], |o| &o.changes[..]);
+                    let change = overlay::HazardChange { hex, hazard, until };
+                    let changes = overlay::Overlay::with(self.land, now, change);
+                    s.overlay = overlay::Overlay::build(self.variant, self.land, changes);
+                    ev.push(BattleEvent::HazardSet {
+                        hex,
+                        hazard: self.variant.hazard(hazard).name.clone(),
+                        until,
+                    });
                 }
                 Effect::Remove { unit } => {
                     s.units[unit as usize].status = Status::Gone(Fate::Removed);
@@ -274,6 +311,8 @@ impl<'v> Battle<'v> {
             terrain: self.setup.terrain,
             units: s.units.clone(),
             vars: s.vars.clone(),
+            overlay: s.overlay.clone(),
+            hazards_set: Vec::new(),
         })
     }
 

@@ -5,7 +5,7 @@ use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
 use crate::format::{Edge, Side, Sight};
 use crate::model::{CharacterId, Effect, HazardId, Variant};
 
-use super::tables::{ALL_HEXES, HexSet, bit, hexes};
+use super::tables::{ALL_HEXES, HexSet, LandTables, MoveTable, bit, hexes};
 
 /// The side of `a` that faces `b`, if they are neighbours.
 pub fn side_between(land: &Battleland, a: HexId, b: HexId) -> Option<Side> {
@@ -145,6 +145,20 @@ pub fn reach(
     from: From,
     occupied: &[bool; HEX_COUNT],
 ) -> Vec<HexId> {
+    let tables = variant.battle_tables.land(land.terrain.index());
+    reach_in(variant, land, tables, character, from, occupied)
+}
+
+/// [`reach`] over given tables (a battle's own, when a script changed a
+/// hazard).
+pub fn reach_in(
+    variant: &Variant,
+    land: &Battleland,
+    tables: &LandTables,
+    character: CharacterId,
+    from: From,
+    occupied: &[bool; HEX_COUNT],
+) -> Vec<HexId> {
     if from == From::Area {
         // In the area's order, as the data lists it.
         return land
@@ -157,7 +171,7 @@ pub fn reach(
     let occ = HexId::all()
         .filter(|h| occupied[h.0 as usize])
         .fold(0, |m, h| m | bit(h));
-    hexes(reach_set(variant, land, character, from, occ)).collect()
+    hexes(reach_set_in(variant, land, tables, character, from, occ)).collect()
 }
 
 /// The most movement a reach counts: from any hex, a walker reaches every
@@ -175,10 +189,35 @@ pub fn reach_set(
     from: From,
     occupied: HexSet,
 ) -> HexSet {
+    let tables = variant.battle_tables.land(land.terrain.index());
+    reach_set_in(variant, land, tables, character, from, occupied)
+}
+
+/// [`reach_set`] over given tables.
+pub fn reach_set_in(
+    variant: &Variant,
+    land: &Battleland,
+    tables: &LandTables,
+    character: CharacterId,
+    from: From,
+    occupied: HexSet,
+) -> HexSet {
     let c = variant.character(character);
-    let skill = (c.skill as usize).min(MAX_MOVEMENT);
-    let tables = &variant.battle_tables;
-    let moves = &tables.land(land.terrain.index()).moves[tables.move_class(character)];
+    let moves = &tables.moves[variant.battle_tables.move_class(character)];
+    reach_set_with(land, moves, c.skill, c.flies, from, occupied)
+}
+
+/// [`reach_set`] of a walker with the given movement table, skill and
+/// flight (a unit whose natives, skill or flight a script changed).
+pub fn reach_set_with(
+    land: &Battleland,
+    moves: &MoveTable,
+    skill: u8,
+    flies: bool,
+    from: From,
+    occupied: HexSet,
+) -> HexSet {
+    let skill = (skill as usize).min(MAX_MOVEMENT);
     let free = !occupied & ALL_HEXES;
     // The hexes reached with `rem` movement left (`here`), one less
     // (`next`) and two less (`after`), as the flood goes down from `skill`; a
@@ -229,7 +268,7 @@ pub fn reach_set(
     // `here` is now the level with nothing left.
     let walked = done | here | stopped;
     let mut out = walked & !start;
-    if c.flies {
+    if flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
         let shape = shape();

@@ -38,6 +38,7 @@
 mod actions;
 mod events;
 pub mod geometry;
+pub mod overlay;
 mod phases;
 pub mod position;
 mod seen;
@@ -364,6 +365,17 @@ pub enum BattleEvent {
         unit: UnitId,
         hits: u8,
     },
+    /// A script's effect (`ctx:set_hazard`): the hex's hazard is now
+    /// `hazard` until the start of round `until` (`None`: the battle's end).
+    HazardSet {
+        hex: HexId,
+        hazard: String,
+        until: Option<u8>,
+    },
+    /// A script's hazard change ran out: the hex has its own hazard again.
+    HazardRestored {
+        hex: HexId,
+    },
     /// A script's effect (`ctx:set` of a unit variable).
     VarSet {
         variable: String,
@@ -422,6 +434,9 @@ struct State {
     conceded: Option<BattleSide>,
     /// The scripts' unit variables (values other than defaults).
     vars: crate::vars::Vars,
+    /// Hexes whose hazard a script changed (`ctx:set_hazard`), with the
+    /// battleland and tables they make; `None` on the common path.
+    overlay: Option<Rc<overlay::Overlay>>,
 }
 
 impl State {
@@ -508,6 +523,19 @@ pub struct BattleView {
     /// The scripts' unit variables this side may see, other than defaults.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<crate::vars::VarEntry>,
+    /// Hexes whose hazard a script changed (`ctx:set_hazard`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hazards: Vec<HazardView>,
+}
+
+/// A hex whose hazard a script changed, as views show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HazardView {
+    pub hex: String,
+    pub hazard: String,
+    /// The round at whose start the change ends; absent: the battle's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<u8>,
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -644,6 +672,7 @@ impl<'v> Battle<'v> {
             fixed_dice: VecDeque::new(),
             conceded: None,
             vars: Default::default(),
+            overlay: None,
         };
         Self::assemble(variant, land, setup, state, rng, lua)
     }
@@ -755,8 +784,36 @@ impl<'v> Battle<'v> {
     pub fn variant(&self) -> &'v Variant {
         self.variant
     }
-    pub fn battleland(&self) -> &'v Battleland {
-        self.land
+    /// The battleland as it is now (with the hazards scripts changed).
+    pub fn battleland(&self) -> &Battleland {
+        self.land_in(&self.state)
+    }
+
+    /// The battleland of a (working) state: the battle's changed copy when
+    /// a script changed a hazard, else the variant's.
+    fn land_in<'a>(&'a self, s: &'a State) -> &'a Battleland {
+        match &s.overlay {
+            Some(o) => &o.land,
+            None => self.land,
+        }
+    }
+
+    /// The tables of [`Battle::land_in`].
+    fn tables_in<'a>(&'a self, s: &'a State) -> &'a tables::LandTables {
+        match &s.overlay {
+            Some(o) => &o.tables,
+            None => self.variant.battle_tables.land(self.land.terrain.index()),
+        }
+    }
+
+    /// The hexes whose hazard a script changed, with the hazard and the
+    /// round at whose start the change ends (`None`: the battle's end).
+    pub fn hazard_changes(&self) -> Vec<(HexId, crate::model::HazardId, Option<u8>)> {
+        self.state
+            .overlay
+            .iter()
+            .flat_map(|o| o.changes.iter().map(|c| (c.hex, c.hazard, c.until)))
+            .collect()
     }
     pub fn units(&self) -> &[Unit] {
         &self.state.units
@@ -846,6 +903,15 @@ impl<'v> Battle<'v> {
                     }),
                 )
                 .collect(),
+            hazards: self
+                .hazard_changes()
+                .into_iter()
+                .map(|(h, hz, until)| HazardView {
+                    hex: h.label(),
+                    hazard: v.hazard(hz).name.clone(),
+                    until,
+                })
+                .collect(),
         }
     }
 
@@ -863,7 +929,14 @@ impl<'v> Battle<'v> {
             .get(unit as usize)
             .ok_or(BattleError::NoUnit(unit))?;
         Ok(match self.move_origin(s, u) {
-            Some(from) => geometry::reach(self.variant, self.land, u.character, from, &occupied(s)),
+            Some(from) => geometry::reach_in(
+                self.variant,
+                self.land_in(s),
+                self.tables_in(s),
+                u.character,
+                from,
+                &occupied(s),
+            ),
             None => Vec::new(),
         })
     }

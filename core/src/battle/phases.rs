@@ -89,7 +89,7 @@ impl<'v> Battle<'v> {
             if u.is_slain() {
                 continue;
             }
-            let tables = self.variant.battle_tables.land(self.land.terrain.index());
+            let tables = self.tables_in(s);
             if tables.hooked & bit(h) == 0 {
                 // No hook: the `Damage` effects, summed once per variant.
                 let class = self.variant.battle_tables.move_class(u.character);
@@ -99,7 +99,7 @@ impl<'v> Battle<'v> {
                 }
                 continue;
             }
-            let hz = self.land.hex(h).hazard;
+            let hz = self.land_in(s).hex(h).hazard;
             let native = self.variant.is_native(u.character, hz);
             let mut hits = 0u32;
             for e in &self.variant.hazard(hz).effects {
@@ -126,7 +126,7 @@ impl<'v> Battle<'v> {
                 && let Some(lua) = &self.lua
             {
                 let mut seen: Vec<(crate::model::HazardId, bool)> = Vec::new();
-                for side in self.land.hex(h).sides.iter().flatten() {
+                for side in self.land_in(s).hex(h).sides.iter().flatten() {
                     if seen.contains(&(side.hazard, side.top)) {
                         continue;
                     }
@@ -187,6 +187,7 @@ impl<'v> Battle<'v> {
                 self.finish(s, ev, Some(Winner::Defender));
                 return Ok(());
             }
+            self.expire_hazards(s, ev);
         }
         s.phase = Phase::Maneuver;
         self.begin_maneuver(s, ev)

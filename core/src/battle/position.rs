@@ -246,6 +246,7 @@ impl<'v> Battle<'v> {
             fixed_dice: Default::default(),
             conceded: None,
             vars: Default::default(),
+            overlay: None,
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;

@@ -81,7 +81,7 @@ impl<'v> Battle<'v> {
         forgo: bool,
     ) -> Result<StrikeParams, BattleError> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
-        let p = strike::strike(self.variant, self.land, a, t, forgo);
+        let p = strike::strike(self.variant, self.land_in(s), a, t, forgo);
         self.abilities(a, t, false, p)
     }
 
@@ -163,7 +163,7 @@ impl<'v> Battle<'v> {
             return true;
         }
         // Only the hexes between the ends count, so the target's own does not.
-        let tables = v.battle_tables.land(self.land.terrain.index());
+        let tables = self.tables_in(s);
         tables
             .sight(from, to)
             .iter()
@@ -256,10 +256,7 @@ impl<'v> Battle<'v> {
         let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
             [Some(first), None]
         } else {
-            let m = v
-                .battle_tables
-                .land(self.land.terrain.index())
-                .sight(from, to);
+            let m = self.tables_in(s).sight(from, to);
             let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
             [
                 Some(first).filter(|_| open(m[0])),
@@ -288,7 +285,7 @@ impl<'v> Battle<'v> {
         // (reference sheet, "Rangestriking"): the open reading that strikes best.
         let mut best: Option<(StrikeParams, &'static [HexId])> = None;
         for path in paths.into_iter().flatten() {
-            let p = strike::rangestrike(v, self.land, a, tf, path, strength, rs.magic);
+            let p = strike::rangestrike(v, self.land_in(s), a, tf, path, strength, rs.magic);
             let better = best.as_ref().is_none_or(|(b, _)| {
                 (p.strike_number, std::cmp::Reverse(p.dice))
                     < (b.strike_number, std::cmp::Reverse(b.dice))
@@ -355,7 +352,7 @@ impl<'v> Battle<'v> {
         let mut reasons = Vec::new();
         let mut ok: Vec<Vec<HexId>> = Vec::new();
         for p in std::iter::once(first.clone()).chain(second.map(<[HexId]>::to_vec)) {
-            match geometry::blocker(v, self.land, &p, &occupied) {
+            match geometry::blocker(v, self.land_in(s), &p, &occupied) {
                 None => ok.push(p),
                 Some(r) => reasons.push(r.describe(v, &name)),
             }

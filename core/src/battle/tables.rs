@@ -3,7 +3,7 @@
 //! the battle's hot paths index arrays and bitsets instead of walking hazard
 //! data at each decision (issue 8).
 
-use crate::battleland::{HEX_COUNT, HexId};
+use crate::battleland::{Battleland, HEX_COUNT, HexId};
 use crate::format::{Crossing, Move, Side};
 use crate::model::{Effect, HazardSet, Variant};
 
@@ -46,6 +46,9 @@ pub struct BattleTables {
     move_class: Vec<u8>,
     /// By terrain.
     lands: Vec<LandTables>,
+    /// The natives of each movement class (to compute a changed
+    /// battleland's tables, `ctx:set_hazard`).
+    classes: Vec<HazardSet>,
 }
 
 /// Too big to print, and derived from what `Variant` prints already.
@@ -109,10 +112,28 @@ impl BattleTables {
                 }
             })
             .collect();
-        let lands = (0..variant.battlelands.len())
-            .map(|i| LandTables::new(variant, i, &classes))
+        let lands = variant
+            .battlelands
+            .iter()
+            .map(|land| LandTables::new(variant, land, &classes))
             .collect();
-        BattleTables { move_class, lands }
+        BattleTables {
+            move_class,
+            lands,
+            classes,
+        }
+    }
+
+    /// The tables of a battleland a battle changed (a script's temporary
+    /// hazards): computed per such battle, never on the common path.
+    pub fn for_land(&self, variant: &Variant, land: &Battleland) -> LandTables {
+        LandTables::new(variant, land, &self.classes)
+    }
+
+    /// The movement class of characters native to `natives`, if any
+    /// character of the variant is.
+    pub fn class_of(&self, natives: HazardSet) -> Option<usize> {
+        self.classes.iter().position(|&n| n == natives)
     }
 
     /// The tables of the battleland at `index` (its terrain's).
@@ -127,8 +148,7 @@ impl BattleTables {
 }
 
 impl LandTables {
-    fn new(variant: &Variant, index: usize, classes: &[HazardSet]) -> LandTables {
-        let land = &variant.battlelands[index];
+    fn new(variant: &Variant, land: &Battleland, classes: &[HazardSet]) -> LandTables {
         let mut no_contact = HazardSet::default();
         for (i, h) in variant.hazards.iter().enumerate() {
             if h.effects.iter().any(|e| matches!(e, Effect::NoContact)) {
@@ -147,7 +167,7 @@ impl LandTables {
         }
         let moves = classes
             .iter()
-            .map(|&natives| MoveTable::new(variant, index, natives))
+            .map(|&natives| MoveTable::new(variant, land, natives))
             .collect();
         let hooked = HexId::all()
             .filter(|&h| {
@@ -231,8 +251,9 @@ fn kind(effects: [Move; 2]) -> Option<usize> {
 }
 
 impl MoveTable {
-    fn new(variant: &Variant, index: usize, natives: HazardSet) -> MoveTable {
-        let land = &variant.battlelands[index];
+    /// How characters native to `natives` walk `land` (also for a unit whose
+    /// natives a script changed, `ctx:set_unit`).
+    pub fn new(variant: &Variant, land: &Battleland, natives: HazardSet) -> MoveTable {
         // Hazards act on the hex entered and the hexside crossed, never on
         // the hex left (reference sheet, "Maneuver Phase").
         let hex_effect = |to: HexId| {

@@ -559,6 +559,7 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::UseStrike { .. }
             | Effect::Swap { .. }
             | Effect::Remove { .. }
+            | Effect::SetHazard { .. }
             | Effect::EndBattle { .. } => {}
         }
     }
