@@ -243,7 +243,7 @@ titan.action("decoy", {
 -- character is not brought back).
 titan.action("stone_cold", {
   legal = function(ctx)
-    if not got.own_strike_phase(ctx) then return false end
+    if not (got.can(ctx, "set_unit") and got.own_strike_phase(ctx)) then return false end
     if ctx:get("last_strike", ctx.unit) ~= got.phase_key(ctx) then return false end
     local t = ctx:get_unit(ctx:get("last_target", ctx.unit))
     return t ~= nil and t.alive
@@ -288,6 +288,6 @@ titan.on("battle_phase_start", function(ctx)
     end
     -- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
     -- god_auto_hit); once on the battleland it stays where it is.
-    if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
+    if u.character == "God" and u.hex and u.alive and got.can(ctx, "set_unit") then ctx:set_unit(u.id, "may_move", false) end
   end
 end)

@@ -158,3 +158,9 @@ function got.free_hexes_for(ctx, character)
   end
   return out
 end
+
+-- Whether the engine has the effect `name` (a ctx method): a rule whose
+-- effect the engine lacks is not offered (README, "Spells and abilities").
+function got.can(ctx, name)
+  return ctx[name] ~= nil
+end
