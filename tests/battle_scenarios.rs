@@ -74,6 +74,10 @@ enum Step {
     Slain(BattleSide, Vec<String>),
     Left(BattleSide, Vec<String>),
     Removed(BattleSide, Vec<String>),
+    /// Survivors of the other legion joining this side's (`ctx:change_side`).
+    Joined(BattleSide, Vec<String>),
+    /// Survivors from the caretaker joining this side's legion (`ctx:add_unit`).
+    Added(BattleSide, Vec<String>),
     Summoned(Option<String>),
     Reinforced(Option<String>),
     MaySummonAfter(bool),
@@ -298,6 +302,16 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
                 BattleSide::Defender => &r.defender_left,
             };
             assert_eq!(names(b, got), sorted(list.clone()), "{ctx}: {side:?} left");
+        }
+        Step::Joined(side, list) | Step::Added(side, list) => {
+            let r = result();
+            let got = match (step, side) {
+                (Step::Joined(..), BattleSide::Attacker) => &r.attacker_joined,
+                (Step::Joined(..), BattleSide::Defender) => &r.defender_joined,
+                (_, BattleSide::Attacker) => &r.attacker_added,
+                (_, BattleSide::Defender) => &r.defender_added,
+            };
+            assert_eq!(names(b, got), sorted(list.clone()), "{ctx}: {step:?}");
         }
         Step::Removed(side, list) => {
             let r = result();

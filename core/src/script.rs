@@ -110,6 +110,17 @@ pub enum Effect {
     Eliminate {
         player: PlayerId,
     },
+    /// The unit fights for the other side from now on.
+    ChangeSide {
+        unit: u8,
+    },
+    /// A new unit on the battleland: from the caretaker, or temporary.
+    AddUnit {
+        side: BattleSide,
+        character: crate::model::CharacterId,
+        hex: HexId,
+        temporary: bool,
+    },
     /// The hex's hazard is `hazard` for `rounds` battle rounds (counting
     /// the current one), or the rest of the battle.
     SetHazard {
@@ -134,6 +145,11 @@ pub(crate) struct BattleCtx {
     pub overlay: Option<Rc<crate::battle::overlay::Overlay>>,
     /// Hazards this event's handlers changed (latest last).
     pub hazards_set: Vec<(HexId, HazardId)>,
+    /// The game's caretaker counters (`None`: a battle outside a game,
+    /// where the chart's counts less the battle's units are left).
+    pub caretaker: Option<Rc<Vec<u32>>>,
+    /// Characters the battle's scripts took from the caretaker so far.
+    pub taken: Vec<crate::model::CharacterId>,
 }
 
 impl BattleCtx {
@@ -1175,6 +1191,107 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             });
             Ok(())
         })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "change_side",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "change_side")?;
+                    b.units[u].side = b.units[u].side.other();
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:change_side is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::ChangeSide { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "add_unit",
+        lua.create_function(
+            move |_, (_, side, name, label, temporary): (Value, String, String, String, Value)| {
+                let v = &s.variant;
+                let side = match side.as_str() {
+                    "attacker" => BattleSide::Attacker,
+                    "defender" => BattleSide::Defender,
+                    other => {
+                        return err(format!(
+                            "ctx:add_unit: the side is \"attacker\" or \"defender\", not {other:?}"
+                        ));
+                    }
+                };
+                let Some(character) = v.character_by_name(&name) else {
+                    return err(format!("ctx:add_unit: no character {name:?}"));
+                };
+                let Some(hex) = HexId::from_label(&label) else {
+                    return err(format!("ctx:add_unit: no hex {label:?} (A1 ... F4)"));
+                };
+                let temporary = match temporary {
+                    Value::Nil => false,
+                    Value::Boolean(t) => t,
+                    other => {
+                        return err(format!(
+                            "ctx:add_unit: temporary is true or false, not a {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        if let Some(other) = b.units.iter().position(|x| x.hex() == Some(hex)) {
+                            return err(format!(
+                                "ctx:add_unit: {label} is occupied by unit {other}"
+                            ));
+                        }
+                        if b.units.len() >= 255 {
+                            return err("ctx:add_unit: a battle holds at most 255 units");
+                        }
+                        if !temporary {
+                            let base = match &b.caretaker {
+                                Some(c) => c.get(character.index()).copied().unwrap_or(0),
+                                None => v.character(character).count.saturating_sub(
+                                    b.units.iter().filter(|u| u.character == character).count()
+                                        as u32,
+                                ),
+                            };
+                            let taken = b.taken.iter().filter(|&&c| c == character).count();
+                            if base as usize <= taken {
+                                return err(format!(
+                                    "ctx:add_unit: the caretaker has no {name} left"
+                                ));
+                            }
+                            b.taken.push(character);
+                        }
+                        b.units.push(Unit {
+                            character,
+                            side,
+                            power: v.character(character).power,
+                            status: Status::OnBoard(hex),
+                            damage: 0,
+                            moved: true,
+                            locked: false,
+                            strikes_left: 0,
+                        });
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:add_unit is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::AddUnit {
+                    side,
+                    character,
+                    hex,
+                    temporary,
+                });
+                Ok(())
+            },
+        )?,
     )?;
 
     let s = Rc::clone(store);

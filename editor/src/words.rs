@@ -493,6 +493,25 @@ impl Words {
                 Some(r) => format!("{} is {hazard} until round {r}", hex.label()),
                 None => format!("{} is {hazard} for the rest of the battle", hex.label()),
             },
+            BattleEvent::SideChanged { unit, side } => {
+                format!(
+                    "{} now fights for the {}",
+                    self.unit(*unit),
+                    side_word(*side)
+                )
+            }
+            BattleEvent::UnitAdded {
+                character,
+                side,
+                hex,
+                temporary,
+                ..
+            } => format!(
+                "{}{character} joins the {} on {}",
+                if *temporary { "A temporary " } else { "" },
+                side_word(*side),
+                hex.label()
+            ),
             BattleEvent::HazardRestored { hex } => {
                 format!("{} has its own hazard again", hex.label())
             }

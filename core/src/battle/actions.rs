@@ -50,13 +50,24 @@ impl<'v> Battle<'v> {
                     if u.side != s.moving {
                         continue;
                     }
-                    if let Some(from) = self.move_origin(s, u) {
+                    let Some(from) = self.move_origin(s, u) else {
+                        continue;
+                    };
+                    if s.extra.is_empty() || from == From::Area && s.extra(i).may_move.is_none() {
                         self.each_reached(s, u.character, from, occupied, |h| {
                             out.push(Action::Move {
                                 unit: i as UnitId,
                                 to: h,
                             })
                         });
+                    } else {
+                        // A script changed some unit: its own reach.
+                        for h in hexes(self.unit_reach(s, i, from, occupied)) {
+                            out.push(Action::Move {
+                                unit: i as UnitId,
+                                to: h,
+                            });
+                        }
                     }
                 }
                 if self.may_summon(s) {
@@ -323,7 +334,7 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                if !self.reaches(s, u.character, from, occupied_set(s), *to) {
+                if self.unit_reach(s, *unit as usize, from, occupied_set(s)) & bit(*to) == 0 {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,

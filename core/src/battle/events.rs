@@ -31,6 +31,8 @@ impl<'v> Battle<'v> {
                 vars: s.vars.clone(),
                 overlay: s.overlay.clone(),
                 hazards_set: Vec::new(),
+                caretaker: self.caretaker.clone(),
+                taken: self.taken(s),
             })
         };
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
@@ -59,6 +61,16 @@ impl<'v> Battle<'v> {
         )?;
         self.state = s;
         Ok(ev)
+    }
+
+    /// The characters scripts took from the caretaker in this battle.
+    fn taken(&self, s: &State) -> Vec<CharacterId> {
+        s.extra
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.added == Some(false))
+            .map(|(i, _)| s.units[i].character)
+            .collect()
     }
 
     /// Ends the hazard changes whose rounds are over (at the start of a
@@ -164,6 +176,45 @@ impl<'v> Battle<'v> {
                         hex,
                         hazard: self.variant.hazard(hazard).name.clone(),
                         until,
+                    });
+                }
+                Effect::ChangeSide { unit } => {
+                    let i = unit as usize;
+                    let side = s.units[i].side.other();
+                    s.units[i].side = side;
+                    let e = s.extra_mut(i);
+                    e.changed_side = !e.changed_side;
+                    // A carry of the unit's strike is void: it struck for the other side.
+                    if s.carry.is_some_and(|c| c.striker == unit) {
+                        s.carry = None;
+                    }
+                    ev.push(BattleEvent::SideChanged { unit, side });
+                    self.check_end(s, ev);
+                }
+                Effect::AddUnit {
+                    side,
+                    character,
+                    hex,
+                    temporary,
+                } => {
+                    let unit = s.units.len() as UnitId;
+                    s.units.push(Unit {
+                        character,
+                        side,
+                        power: self.variant.character(character).power,
+                        status: Status::OnBoard(hex),
+                        damage: 0,
+                        moved: true,
+                        locked: false,
+                        strikes_left: 0,
+                    });
+                    s.extra_mut(unit as usize).added = Some(temporary);
+                    ev.push(BattleEvent::UnitAdded {
+                        unit,
+                        character: self.variant.character(character).name.clone(),
+                        side,
+                        hex,
+                        temporary,
                     });
                 }
                 Effect::Remove { unit } => {
@@ -313,6 +364,8 @@ impl<'v> Battle<'v> {
             vars: s.vars.clone(),
             overlay: s.overlay.clone(),
             hazards_set: Vec::new(),
+            caretaker: self.caretaker.clone(),
+            taken: self.taken(s),
         })
     }
 

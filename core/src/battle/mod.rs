@@ -37,6 +37,7 @@
 
 mod actions;
 mod events;
+pub mod extra;
 pub mod geometry;
 pub mod overlay;
 mod phases;
@@ -128,6 +129,15 @@ pub struct BattleResult {
     /// Survivors, in the legion.
     pub attacker_left: Vec<CharacterId>,
     pub defender_left: Vec<CharacterId>,
+    /// Survivors of the other legion that fought on this side at the end
+    /// (`ctx:change_side`) and join this legion (listed as removed from
+    /// their own); those beyond its room are only removed.
+    pub attacker_joined: Vec<CharacterId>,
+    pub defender_joined: Vec<CharacterId>,
+    /// Survivors a script added from the caretaker (`ctx:add_unit`) that
+    /// join this legion, while it has room.
+    pub attacker_added: Vec<CharacterId>,
+    pub defender_added: Vec<CharacterId>,
     /// For scoring (includes those not brought on in time).
     pub attacker_slain: Vec<CharacterId>,
     pub defender_slain: Vec<CharacterId>,
@@ -376,6 +386,19 @@ pub enum BattleEvent {
     HazardRestored {
         hex: HexId,
     },
+    /// A script's effect (`ctx:change_side`): the unit fights for `side`.
+    SideChanged {
+        unit: UnitId,
+        side: BattleSide,
+    },
+    /// A script's effect (`ctx:add_unit`): a new unit on the battleland.
+    UnitAdded {
+        unit: UnitId,
+        character: String,
+        side: BattleSide,
+        hex: HexId,
+        temporary: bool,
+    },
     /// A script's effect (`ctx:set` of a unit variable).
     VarSet {
         variable: String,
@@ -437,6 +460,9 @@ struct State {
     /// Hexes whose hazard a script changed (`ctx:set_hazard`), with the
     /// battleland and tables they make; `None` on the common path.
     overlay: Option<Rc<overlay::Overlay>>,
+    /// What scripts changed about single units, by unit (empty when
+    /// nothing; shorter than `units` when the last ones have no changes).
+    extra: Vec<extra::UnitExtra>,
 }
 
 impl State {
@@ -495,6 +521,9 @@ pub struct Battle<'v> {
     rng: Rc<RefCell<GameRng>>,
     lua: Option<Rc<LuaHost>>,
     use_hooks: bool,
+    /// The caretaker's counters by character, when a game fights the
+    /// battle (`ctx:add_unit` takes from them); `None`: the chart's counts.
+    caretaker: Option<Rc<Vec<u32>>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -673,6 +702,7 @@ impl<'v> Battle<'v> {
             conceded: None,
             vars: Default::default(),
             overlay: None,
+            extra: Vec::new(),
         };
         Self::assemble(variant, land, setup, state, rng, lua)
     }
@@ -721,7 +751,14 @@ impl<'v> Battle<'v> {
             rng,
             lua,
             use_hooks: true,
+            caretaker: None,
         })
+    }
+
+    /// The caretaker's counters of the game fighting this battle (what
+    /// `ctx:add_unit` may take), set by masterplay each time it resumes it.
+    pub fn set_caretaker(&mut self, counts: &[u32]) {
+        self.caretaker = Some(Rc::new(counts.to_vec()));
     }
 
     /// The whole battle as a value, to keep between actions where the
@@ -929,14 +966,15 @@ impl<'v> Battle<'v> {
             .get(unit as usize)
             .ok_or(BattleError::NoUnit(unit))?;
         Ok(match self.move_origin(s, u) {
-            Some(from) => geometry::reach_in(
+            Some(From::Area) if s.extra(unit as usize).may_move.is_none() => geometry::reach_in(
                 self.variant,
                 self.land_in(s),
                 self.tables_in(s),
                 u.character,
-                from,
+                From::Area,
                 &occupied(s),
             ),
+            Some(from) => hexes(self.unit_reach(s, unit as usize, from, occupied_set(s))).collect(),
             None => Vec::new(),
         })
     }

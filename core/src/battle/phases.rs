@@ -258,22 +258,43 @@ impl<'v> Battle<'v> {
                 _ => Winner::Neither,
             }
         });
-        let list = |side: BattleSide, f: &dyn Fn(&Unit) -> bool| -> Vec<CharacterId> {
+        // Where each unit ends (see `extra`): the slain and removed count
+        // for their own legion; a survivor on the other side joins that
+        // side's legion while it has room, else leaves unscored; units a
+        // script added join from the caretaker the same way, or (temporary)
+        // leave no trace.
+        let (stays, moves) = self.end_places(s);
+        let list = |side: BattleSide, f: &dyn Fn(usize, &Unit) -> bool| -> Vec<CharacterId> {
             s.units
                 .iter()
-                .filter(|u| u.side == side && f(u))
-                .map(|u| u.character)
+                .enumerate()
+                .filter(|&(i, u)| s.origin(i) == side && s.extra(i).added.is_none() && f(i, u))
+                .map(|(_, u)| u.character)
                 .collect()
         };
-        let left = |u: &Unit| u.alive();
-        let slain = |u: &Unit| matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered));
-        let removed = |u: &Unit| u.status == Status::Gone(Fate::Removed);
+        let left = |i: usize, u: &Unit| u.alive() && stays[i];
+        let slain =
+            |_: usize, u: &Unit| matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered));
+        let removed = |i: usize, u: &Unit| {
+            u.status == Status::Gone(Fate::Removed) || (u.alive() && !stays[i])
+        };
+        let moved = |side: BattleSide, added: bool| -> Vec<CharacterId> {
+            moves
+                .iter()
+                .filter(|&&(i, to)| to == side && s.extra(i).added.is_some() == added)
+                .map(|&(i, _)| s.units[i].character)
+                .collect()
+        };
         let attacker_ever_on = s.entered[0];
         let result = BattleResult {
             winner,
             time_loss,
             attacker_left: list(BattleSide::Attacker, &left),
             defender_left: list(BattleSide::Defender, &left),
+            attacker_joined: moved(BattleSide::Attacker, false),
+            defender_joined: moved(BattleSide::Defender, false),
+            attacker_added: moved(BattleSide::Attacker, true),
+            defender_added: moved(BattleSide::Defender, true),
             attacker_slain: list(BattleSide::Attacker, &slain),
             defender_slain: list(BattleSide::Defender, &slain),
             summoned: s.summoned,
@@ -302,6 +323,42 @@ impl<'v> Battle<'v> {
         s.carry = None;
         ev.push(BattleEvent::Ended(winner));
         s.result = Some(result);
+    }
+
+    /// At the battle's end: whether each unit stays in its own legion (if
+    /// it survives there), and the survivors that end in a legion not
+    /// their own (changed sides, or added from the caretaker), with the
+    /// side whose legion takes them, while it has room.
+    fn end_places(&self, s: &State) -> (Vec<bool>, Vec<(usize, BattleSide)>) {
+        let max = self.variant.rules.legions.max_size as usize;
+        let mut stays = vec![true; s.units.len()];
+        let mut moves = Vec::new();
+        if s.extra.is_empty() {
+            return (stays, moves);
+        }
+        let mut size = [0usize; 2];
+        for (i, u) in s.units.iter().enumerate() {
+            let e = s.extra(i);
+            if u.alive() && e.added.is_none() && !e.changed_side {
+                size[side_index(u.side)] += 1;
+            }
+        }
+        for (i, u) in s.units.iter().enumerate() {
+            let e = s.extra(i);
+            if !(e.changed_side || e.added.is_some()) {
+                continue;
+            }
+            stays[i] = false;
+            if !u.alive() || e.added == Some(true) {
+                continue;
+            }
+            let k = side_index(u.side);
+            if size[k] < max {
+                size[k] += 1;
+                moves.push((i, u.side));
+            }
+        }
+        (stays, moves)
     }
 
     /// Adds hits to a character (at most its power); returns the excess.

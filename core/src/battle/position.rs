@@ -247,6 +247,7 @@ impl<'v> Battle<'v> {
             conceded: None,
             vars: Default::default(),
             overlay: None,
+            extra: Vec::new(),
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;

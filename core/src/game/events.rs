@@ -560,6 +560,8 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::Swap { .. }
             | Effect::Remove { .. }
             | Effect::SetHazard { .. }
+            | Effect::ChangeSide { .. }
+            | Effect::AddUnit { .. }
             | Effect::EndBattle { .. } => {}
         }
     }

@@ -342,6 +342,18 @@ pub struct BattleOutcome {
     pub attacker_removed: Vec<CharacterId>,
     #[serde(default)]
     pub defender_removed: Vec<CharacterId>,
+    /// Characters of the other legion that join this one (they fought on
+    /// this side at the end; `ctx:change_side`); listed as removed there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacker_joined: Vec<CharacterId>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defender_joined: Vec<CharacterId>,
+    /// Characters a script took from the caretaker that join this legion
+    /// (`ctx:add_unit`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attacker_added: Vec<CharacterId>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub defender_added: Vec<CharacterId>,
 }
 
 /// A battle to fight: what masterplay hands the battle engine.

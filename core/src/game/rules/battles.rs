@@ -162,9 +162,10 @@ pub(in crate::game) fn resume_battle(
         return Ok(None);
     };
     let (rng, lua) = battle_host(game);
-    crate::battle::Battle::resume(&game.variant, snap, rng, lua)
-        .map(Some)
-        .map_err(battle_error)
+    let mut b =
+        crate::battle::Battle::resume(&game.variant, snap, rng, lua).map_err(battle_error)?;
+    b.set_caretaker(&game.state.caretaker);
+    Ok(Some(b))
 }
 
 /// Starts the battle of the engagement in its Battle step.
@@ -220,6 +221,7 @@ pub(super) fn battle_action(
     let (rng, lua) = battle_host(game);
     let mut battle =
         crate::battle::Battle::resume(&variant, snap, rng, lua).map_err(battle_error)?;
+    battle.set_caretaker(&game.state.caretaker);
     let side_legion = match battle.to_act() {
         BattleSide::Attacker => e.attacker,
         BattleSide::Defender => e.defender,
@@ -260,6 +262,10 @@ pub(super) fn battle_action(
             r.attacker_removed
         },
         defender_removed: r.defender_removed,
+        attacker_joined: r.attacker_joined,
+        defender_joined: r.defender_joined,
+        attacker_added: r.attacker_added,
+        defender_added: r.defender_added,
     };
     battle_result(game, e, &outcome, events)
 }

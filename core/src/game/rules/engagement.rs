@@ -382,6 +382,25 @@ pub(super) fn battle_result(
     if r.time_loss && !survivors_att.is_empty() {
         slay(game, e.attacker, &survivors_att, None, &mut deaths, events);
     }
+    // Survivors ending in the other legion (`ctx:change_side`) or taken
+    // from the caretaker (`ctx:add_unit`) join a legion that survives with
+    // its own characters; otherwise they are gone with it.
+    for (legion, gone, joined, added) in [
+        (e.attacker, att_gone, &r.attacker_joined, &r.attacker_added),
+        (e.defender, def_gone, &r.defender_joined, &r.defender_added),
+    ] {
+        if gone {
+            continue;
+        }
+        for &c in added {
+            add_from_caretaker(game, legion, c);
+        }
+        if let Some(j) = legion_index(game, legion) {
+            let l = &mut game.state.legions[j];
+            l.characters = sorted([l.characters.clone(), joined.clone()].concat());
+            l.revealed = merge_revealed(&l.revealed, joined);
+        }
+    }
     let (winner, points, summon, reinforce) = match (att_gone, def_gone) {
         (false, true) => (
             Some((e.attacker, ao)),

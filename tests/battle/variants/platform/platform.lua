@@ -46,3 +46,30 @@ titan.action("bad_hex", { legal = always, apply = function(ctx) ctx:set_hazard("
 titan.action("bad_hazard", { legal = always, apply = function(ctx) ctx:set_hazard("C2", "Nowhere") end })
 titan.action("hexside_in_hex", { legal = always, apply = function(ctx) ctx:set_hazard("C2", "Slope") end })
 titan.action("bad_rounds", { legal = always, apply = function(ctx) ctx:set_hazard("C2", "Bog", 0) end })
+
+-- ctx:change_side and ctx:add_unit.
+local function enemies(ctx)
+  local out = {}
+  for _, u in ipairs(ctx:units()) do
+    if u.alive and u.hex and u.side ~= ctx.side then out[#out + 1] = u.id end
+  end
+  return out
+end
+titan.action("turn", { legal = enemies, apply = function(ctx, args) ctx:change_side(args.target) end })
+titan.action("conjure", {
+  legal = always,
+  apply = function(ctx)
+    ctx:add_unit(ctx.side, "Ogre", "C2", true)
+    -- The new unit is the last one, seen at once.
+    local units = ctx:units()
+    assert(units[#units].hex == "C2" and units[#units].side == ctx.side)
+  end,
+})
+titan.action("hire", { legal = always, apply = function(ctx) ctx:add_unit(ctx.side, "Ogre", "C3", false) end })
+titan.action("add_bad_hex", { legal = always, apply = function(ctx) ctx:add_unit(ctx.side, "Ogre", "Z9", true) end })
+titan.action("add_occupied", {
+  legal = always,
+  apply = function(ctx) ctx:add_unit(ctx.side, "Ogre", ctx:get_unit(ctx.unit).hex, true) end,
+})
+titan.action("add_unknown", { legal = always, apply = function(ctx) ctx:add_unit(ctx.side, "Nobody", "C2", true) end })
+titan.action("turn_nobody", { legal = always, apply = function(ctx) ctx:change_side(99) end })

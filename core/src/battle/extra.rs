@@ -1,0 +1,117 @@
+//! What scripts changed about single units (`ctx:change_side`,
+//! `ctx:add_unit`, `ctx:set_unit`): kept beside the units, empty in a
+//! battle no script touched, and read by movement, strikes and the result.
+
+use crate::model::HazardSet;
+
+use super::*;
+
+/// One unit's script changes; the defaults change nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UnitExtra {
+    /// Fights for the other side than its legion's.
+    pub changed_side: bool,
+    /// Put on the battleland by a script: `Some(true)` a temporary unit
+    /// (gone at the battle's end, no points), `Some(false)` from the
+    /// caretaker.
+    pub added: Option<bool>,
+    pub flies: Option<bool>,
+    pub natives: Option<HazardSet>,
+    pub skill: Option<u8>,
+    /// `Some(false)`: may not move.
+    pub may_move: Option<bool>,
+    /// `Some(false)`: may not strike or rangestrike.
+    pub may_strike: Option<bool>,
+}
+
+/// A field of `ctx:set_unit`, checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnitField {
+    Flies(bool),
+    Natives(HazardSet),
+    Power(u8),
+    Skill(u8),
+    MayMove(bool),
+    MayStrike(bool),
+}
+
+impl UnitExtra {
+    pub fn set(&mut self, f: UnitField) {
+        match f {
+            UnitField::Flies(b) => self.flies = Some(b),
+            UnitField::Natives(n) => self.natives = Some(n),
+            UnitField::Skill(n) => self.skill = Some(n),
+            UnitField::MayMove(b) => self.may_move = Some(b),
+            UnitField::MayStrike(b) => self.may_strike = Some(b),
+            // Power is the unit's own field.
+            UnitField::Power(_) => {}
+        }
+    }
+}
+
+impl State {
+    /// The script changes of unit `i` (none for most).
+    pub(super) fn extra(&self, i: usize) -> UnitExtra {
+        self.extra.get(i).copied().unwrap_or_default()
+    }
+
+    /// The changes of unit `i`, to change.
+    pub(super) fn extra_mut(&mut self, i: usize) -> &mut UnitExtra {
+        if self.extra.len() < self.units.len() {
+            self.extra.resize(self.units.len(), UnitExtra::default());
+        }
+        &mut self.extra[i]
+    }
+
+    /// The side whose legion unit `i` belongs to (where it came from).
+    pub(super) fn origin(&self, i: usize) -> BattleSide {
+        let u = &self.units[i];
+        if self.extra(i).changed_side {
+            u.side.other()
+        } else {
+            u.side
+        }
+    }
+}
+
+impl<'v> Battle<'v> {
+    /// A unit's skill, flight and natives as the rules read them now.
+    pub(super) fn skill_of(&self, s: &State, i: usize) -> u8 {
+        let c = self.variant.character(s.units[i].character);
+        s.extra(i).skill.unwrap_or(c.skill)
+    }
+    pub(super) fn flies_of(&self, s: &State, i: usize) -> bool {
+        let c = self.variant.character(s.units[i].character);
+        s.extra(i).flies.unwrap_or(c.flies)
+    }
+    pub(super) fn natives_of(&self, s: &State, i: usize) -> HazardSet {
+        let c = self.variant.character(s.units[i].character);
+        s.extra(i).natives.unwrap_or(c.natives)
+    }
+
+    /// Every hex unit `i` may reach from `from`: the shared tables unless a
+    /// script changed its skill, flight or natives.
+    pub(super) fn unit_reach(&self, s: &State, i: usize, from: From, occupied: HexSet) -> HexSet {
+        let e = s.extra(i);
+        let u = &s.units[i];
+        if e.may_move == Some(false) {
+            return 0;
+        }
+        let (land, tables) = (self.land_in(s), self.tables_in(s));
+        if e.skill.is_none() && e.flies.is_none() && e.natives.is_none() {
+            return geometry::reach_set_in(self.variant, land, tables, u.character, from, occupied);
+        }
+        let natives = self.natives_of(s, i);
+        let (skill, flies) = (self.skill_of(s, i), self.flies_of(s, i));
+        match self.variant.battle_tables.class_of(natives) {
+            Some(class) => {
+                geometry::reach_set_with(land, &tables.moves[class], skill, flies, from, occupied)
+            }
+            None => {
+                // Natives no character of the variant has: their table now.
+                let moves = tables::MoveTable::new(self.variant, land, natives);
+                geometry::reach_set_with(land, &moves, skill, flies, from, occupied)
+            }
+        }
+    }
+}
