@@ -119,6 +119,16 @@ plain_spell("deadlock", "deadlock", "set_unit", function(ctx)
   end
 end)
 
+-- Whether `side` has a living character that is not enslaved (in its
+-- legion: waiting, entering or on the battleland), `but` not counted.
+local function has_free_but(ctx, side, but)
+  for _, u in ipairs(got.in_legion(ctx, side)) do
+    if u.id ~= but and u.alive and not ctx:get("enslaved", u.id) then return true end
+  end
+  return false
+end
+local function has_free(ctx, side) return has_free_but(ctx, side, nil) end
+
 -- Slavery: "the Caster takes control over an enemy character and uses it as
 -- its own for the rest of the Battle. If the enemy Legion wins and the
 -- enslaved character survives, it follows its original Legion again. If the
@@ -133,25 +143,23 @@ titan.action("slavery", {
   end,
   apply = function(ctx, args)
     spend_spell(ctx)
-    ctx:change_side(args.target)
-    ctx:set("enslaved", args.target, true)
+    if has_free_but(ctx, got.enemy_of(ctx.side), args.target) then
+      ctx:change_side(args.target)
+      ctx:set("enslaved", args.target, true)
+    else
+      -- The enemy's last character: the caster's legion wins at once, and
+      -- the enslaved character is slain and scored.
+      ctx:kill(args.target)
+    end
   end,
 })
 
--- Whether `side` has a living character that is not enslaved (in its
--- legion: waiting, entering or on the battleland).
-local function has_free(ctx, side)
-  for _, u in ipairs(got.in_legion(ctx, side)) do
-    if u.status ~= "slain" and u.alive ~= false and not ctx:get("enslaved", u.id) then return true end
-  end
-  return false
-end
 
 -- Slavery's end, checked when a phase ends (before the slain are removed and
 -- the engine sees a side with nobody left): an enslaved character whose
 -- master side has nobody else goes back to its own legion (the enemy has
--- won); one whose own legion has nobody else is slain on its own side,
--- so the caster's side scores it.
+-- won); one whose own legion has nobody else is slain (the slain count for
+-- the legion they came from, so the caster's side scores it).
 local function slavery_end(ctx)
   for _, u in ipairs(ctx:units()) do
     if u.alive and ctx:get("enslaved", u.id) then
@@ -160,8 +168,6 @@ local function slavery_end(ctx)
         ctx:change_side(u.id)
         ctx:set("enslaved", u.id, false)
       elseif not has_free(ctx, own) then
-        ctx:change_side(u.id)
-        ctx:set("enslaved", u.id, false)
         ctx:kill(u.id)
       end
     end
