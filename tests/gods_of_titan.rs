@@ -1,9 +1,9 @@
 //! Gods of Titan's spells and abilities whose arguments or dice the battle
-//! scenario files cannot say: hexes (Teleport), numbers (Painchain) and the
-//! dice a script rolls with `math.random` (Shockwave, Quake, Inferno,
-//! Painchain). Those dice come from the battle's seeded generator, so each
-//! test rolls the same generator beside the battle to know what the rule
-//! must do. The other spells and abilities are scenario files under
+//! scenario files cannot say: hexes (Teleport, Create hazard, Decoy, Summon),
+//! numbers (Painchain, Create hazard) and the dice a script rolls with
+//! `math.random` (Shockwave, Quake, Inferno, Painchain). Those dice come
+//! from the battle's seeded generator, so each test rolls the same generator
+//! beside the battle to know what the rule must do. The other spells and abilities are scenario files under
 //! `variants/gods-of-titan/tests/battle/` (run by `tests/battle_scenarios.rs`).
 
 mod common;
