@@ -110,6 +110,11 @@ pub enum Effect {
     Eliminate {
         player: PlayerId,
     },
+    /// One of the unit's fields the engine reads (`ctx:set_unit`).
+    SetUnit {
+        unit: u8,
+        field: crate::battle::extra::UnitField,
+    },
     /// The unit fights for the other side from now on.
     ChangeSide {
         unit: u8,
@@ -150,6 +155,8 @@ pub(crate) struct BattleCtx {
     pub caretaker: Option<Rc<Vec<u32>>>,
     /// Characters the battle's scripts took from the caretaker so far.
     pub taken: Vec<crate::model::CharacterId>,
+    /// What scripts changed about single units, by unit.
+    pub extra: Vec<crate::battle::extra::UnitExtra>,
 }
 
 impl BattleCtx {
@@ -1195,6 +1202,111 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "set_unit",
+        lua.create_function(
+            move |_, (_, unit, field, value): (Value, i64, String, Value)| {
+                use crate::battle::extra::UnitField as U;
+                let v = &s.variant;
+                let bad = |what: &str| -> mlua::Result<U> {
+                    err(format!(
+                        "ctx:set_unit: {field} is {what}, not {}",
+                        match &value {
+                            Value::Integer(i) => i.to_string(),
+                            Value::String(t) => format!("{:?}", t.to_string_lossy()),
+                            other => format!("a {}", other.type_name()),
+                        }
+                    ))
+                };
+                let int = |lo: i64, hi: i64| match value {
+                    Value::Integer(i) if (lo..=hi).contains(&i) => Some(i as u8),
+                    _ => None,
+                };
+                let f = match field.as_str() {
+                    "flies" | "may_move" | "may_strike" => match value {
+                        Value::Boolean(b) => match field.as_str() {
+                            "flies" => U::Flies(b),
+                            "may_move" => U::MayMove(b),
+                            _ => U::MayStrike(b),
+                        },
+                        _ => bad("true or false")?,
+                    },
+                    "power" => match int(1, 255) {
+                        Some(p) => U::Power(p),
+                        None => bad("1 to 255")?,
+                    },
+                    "skill" => match int(0, 255) {
+                        Some(p) => U::Skill(p),
+                        None => bad("0 to 255")?,
+                    },
+                    "natives" => {
+                        let mut set = crate::model::HazardSet::default();
+                        match &value {
+                            Value::String(t) if t.to_str()? == "all" => {
+                                for i in 0..v.hazards.len() {
+                                    set.insert(HazardId(i as _));
+                                }
+                            }
+                            Value::String(t) if t.to_str()? == "none" => {}
+                            Value::Table(list) => {
+                                for name in list.sequence_values::<Value>() {
+                                    let Value::String(name) = name? else {
+                                        return err("ctx:set_unit: natives lists hazard names");
+                                    };
+                                    let name = name.to_str()?;
+                                    match v.hazard_by_name(&name) {
+                                        Some(h) => set.insert(h),
+                                        None => {
+                                            return err(format!(
+                                                "ctx:set_unit: no hazard {:?}",
+                                                &*name
+                                            ));
+                                        }
+                                    }
+                                }
+                            }
+                            _ => {
+                                bad("a list of hazard names, \"all\" or \"none\"")?;
+                            }
+                        };
+                        U::Natives(set)
+                    }
+                    other => {
+                        return err(format!(
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike)"
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        let u = CtxStore::unit_on_board(b, unit, "set_unit")?;
+                        if let U::Power(p) = f {
+                            if b.units[u].character == v.rules.titan.character {
+                                return err(
+                                    "ctx:set_unit: a Titan's power follows its player's score; it is not set",
+                                );
+                            }
+                            b.units[u].power = p;
+                            b.units[u].damage = b.units[u].damage.min(p);
+                        }
+                        if b.extra.len() < b.units.len() {
+                            b.extra.resize(b.units.len(), Default::default());
+                        }
+                        b.extra[u].set(f);
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:set_unit is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::SetUnit {
+                    unit: unit as u8,
+                    field: f,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "change_side",
         lua.create_function(move |_, (_, unit): (Value, i64)| {
             s.with_mut(|d| match d {
@@ -1486,8 +1598,9 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
     });
     out.push_back(Value::Integer(i64::from(u.damage)));
     out.push_back(Value::Integer(i64::from(u.power)));
-    out.push_back(Value::Integer(i64::from(c.skill)));
-    out.push_back(Value::Boolean(c.flies));
+    let e = b.extra.get(i).copied().unwrap_or_default();
+    out.push_back(Value::Integer(i64::from(e.skill.unwrap_or(c.skill))));
+    out.push_back(Value::Boolean(e.flies.unwrap_or(c.flies)));
     out.push_back(Value::Boolean(c.rangestrike.is_some()));
     out.push_back(Value::String(st.statuses[status].clone()));
     out.push_back(Value::Integer(i64::from(u.strikes_left)));

@@ -493,6 +493,12 @@ impl Words {
                 Some(r) => format!("{} is {hazard} until round {r}", hex.label()),
                 None => format!("{} is {hazard} for the rest of the battle", hex.label()),
             },
+            BattleEvent::UnitChanged { unit, field } => {
+                format!(
+                    "{} changed by the variant's rules: {field}",
+                    self.unit(*unit)
+                )
+            }
             BattleEvent::SideChanged { unit, side } => {
                 format!(
                     "{} now fights for the {}",

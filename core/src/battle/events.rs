@@ -33,6 +33,7 @@ impl<'v> Battle<'v> {
                 hazards_set: Vec::new(),
                 caretaker: self.caretaker.clone(),
                 taken: self.taken(s),
+                extra: s.extra.clone(),
             })
         };
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
@@ -177,6 +178,29 @@ impl<'v> Battle<'v> {
                         hazard: self.variant.hazard(hazard).name.clone(),
                         until,
                     });
+                }
+                Effect::SetUnit { unit, field } => {
+                    let i = unit as usize;
+                    if let extra::UnitField::Power(p) = field {
+                        let u = &mut s.units[i];
+                        u.power = p;
+                        if u.damage >= p {
+                            u.damage = p;
+                            ev.push(BattleEvent::Slain { unit });
+                            if u.side == BattleSide::Defender {
+                                s.defender_slain_now = true;
+                            }
+                        }
+                    }
+                    if let extra::UnitField::MayStrike(false) = field {
+                        s.units[i].strikes_left = 0;
+                    }
+                    s.extra_mut(i).set(field);
+                    ev.push(BattleEvent::UnitChanged {
+                        unit,
+                        field: format!("{field:?}"),
+                    });
+                    self.titan_check(s, ev);
                 }
                 Effect::ChangeSide { unit } => {
                     let i = unit as usize;
@@ -366,6 +390,7 @@ impl<'v> Battle<'v> {
             hazards_set: Vec::new(),
             caretaker: self.caretaker.clone(),
             taken: self.taken(s),
+            extra: s.extra.clone(),
         })
     }
 

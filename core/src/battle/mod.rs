@@ -386,6 +386,12 @@ pub enum BattleEvent {
     HazardRestored {
         hex: HexId,
     },
+    /// A script's effect (`ctx:set_unit`): one of the unit's fields, as
+    /// `Flies(true)`, `Skill(2)`, `MayMove(false)` ...
+    UnitChanged {
+        unit: UnitId,
+        field: String,
+    },
     /// A script's effect (`ctx:change_side`): the unit fights for `side`.
     SideChanged {
         unit: UnitId,
@@ -918,7 +924,7 @@ impl<'v> Battle<'v> {
                     character: v.character(u.character).name.clone(),
                     side: u.side,
                     power: u.power,
-                    skill: v.character(u.character).skill,
+                    skill: self.skill_of(&self.state, i),
                     damage: u.damage,
                     status: u.status,
                 })

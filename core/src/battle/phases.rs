@@ -46,7 +46,7 @@ impl<'v> Battle<'v> {
         if striking == s.moving {
             s.defender_slain_now = false;
         }
-        for u in s.units.iter_mut() {
+        for (i, u) in s.units.iter_mut().enumerate() {
             if u.side == striking {
                 u.strikes_left = self
                     .variant
@@ -54,6 +54,10 @@ impl<'v> Battle<'v> {
                     .rangestrike
                     .as_ref()
                     .map_or(1, |r| r.strikes.max(1));
+                // A script's `may_strike = false` (`ctx:set_unit`).
+                if s.extra.get(i).is_some_and(|e| e.may_strike == Some(false)) {
+                    u.strikes_left = 0;
+                }
             }
         }
         s.phase = Phase::Strike { striking };
@@ -90,7 +94,8 @@ impl<'v> Battle<'v> {
                 continue;
             }
             let tables = self.tables_in(s);
-            if tables.hooked & bit(h) == 0 {
+            let natives_changed = s.extra.get(i).is_some_and(|e| e.natives.is_some());
+            if tables.hooked & bit(h) == 0 && !natives_changed {
                 // No hook: the `Damage` effects, summed once per variant.
                 let class = self.variant.battle_tables.move_class(u.character);
                 let hits = tables.moves[class].damage[h.0 as usize];
@@ -100,7 +105,8 @@ impl<'v> Battle<'v> {
                 continue;
             }
             let hz = self.land_in(s).hex(h).hazard;
-            let native = self.variant.is_native(u.character, hz);
+            let natives = self.natives_of(s, i);
+            let native = natives.contains(hz);
             let mut hits = 0u32;
             for e in &self.variant.hazard(hz).effects {
                 match e {
@@ -109,7 +115,7 @@ impl<'v> Battle<'v> {
                     }
                     Effect::Hook(hook) if self.use_hooks => {
                         if let Some(lua) = &self.lua {
-                            let skill = self.variant.character(u.character).skill;
+                            let skill = self.skill_of(s, i);
                             let n: i64 = lua.call_hook(
                                 &self.variant.hooks[hook.index()],
                                 (u.power, skill, u.damage, native),
@@ -131,10 +137,10 @@ impl<'v> Battle<'v> {
                         continue;
                     }
                     seen.push((side.hazard, side.top));
-                    let native = self.variant.is_native(u.character, side.hazard);
+                    let native = natives.contains(side.hazard);
                     for e in &self.variant.hazard(side.hazard).effects {
                         if let Effect::Hook(hook) = e {
-                            let skill = self.variant.character(u.character).skill;
+                            let skill = self.skill_of(s, i);
                             let n: i64 = lua.call_hook(
                                 &self.variant.hooks[hook.index()],
                                 (u.power, skill, u.damage, native, side.top),

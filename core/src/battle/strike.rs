@@ -25,6 +25,10 @@ pub struct Fighter {
     pub character: CharacterId,
     pub power: u8,
     pub hex: HexId,
+    /// The skill and natives the rules read (the character's, unless a
+    /// script changed them: `ctx:set_unit`).
+    pub skill: u8,
+    pub natives: crate::model::HazardSet,
 }
 
 fn who(w: Who, native: bool) -> bool {
@@ -75,7 +79,7 @@ fn hazard_changes(
         bonus_skill: 0,
         bonus_dice: 0,
     };
-    let native = |c: CharacterId, h: HazardId| variant.is_native(c, h);
+    let native = |f: &Fighter, h: HazardId| f.natives.contains(h);
     let mut apply = |hazard: HazardId, place: At| {
         for e in &variant.hazard(hazard).effects {
             let (at, sw, tw, skill, dice) = match (e, ranged) {
@@ -101,10 +105,7 @@ fn hazard_changes(
                 ) => (*at, *striker, *target, *skill, *dice),
                 _ => continue,
             };
-            if at == place
-                && who(sw, native(s.character, hazard))
-                && who(tw, native(t.character, hazard))
-            {
+            if at == place && who(sw, native(&s, hazard)) && who(tw, native(&t, hazard)) {
                 ch.add(skill, dice, forgo);
             }
         }
@@ -144,7 +145,7 @@ fn hazard_changes(
             let hz = land.hex(h).hazard;
             for e in &variant.hazard(hz).effects {
                 if let Effect::RangestrikeThrough { striker, skill } = e
-                    && who(*striker, native(s.character, hz))
+                    && who(*striker, native(&s, hz))
                 {
                     ch.add(*skill, 0, forgo);
                 }
@@ -160,7 +161,7 @@ fn hazard_changes(
             };
             for e in &variant.hazard(hs.hazard).effects {
                 if let Effect::RangestrikeThrough { striker, skill } = e
-                    && who(*striker, native(s.character, hs.hazard))
+                    && who(*striker, native(&s, hs.hazard))
                 {
                     ch.add(*skill, 0, forgo);
                 }
@@ -178,15 +179,11 @@ pub fn strike(
     t: Fighter,
     forgo: bool,
 ) -> StrikeParams {
-    let sc = variant.character(s.character);
-    let tc = variant.character(t.character);
     let ch = hazard_changes(variant, land, s, t, false, &[], forgo);
     let chart = &variant.rules.strike_chart;
     StrikeParams {
-        strike_number: chart.strike_number(
-            i32::from(sc.skill) + i32::from(ch.skill),
-            i32::from(tc.skill),
-        ),
+        strike_number: chart
+            .strike_number(i32::from(s.skill) + i32::from(ch.skill), i32::from(t.skill)),
         dice: (i32::from(s.power) + i32::from(ch.dice)).max(0) as u8,
         bonus_skill: ch.bonus_skill,
         bonus_dice: ch.bonus_dice,
@@ -216,8 +213,6 @@ pub fn rangestrike(
     strength: u8,
     magic: bool,
 ) -> StrikeParams {
-    let sc = variant.character(s.character);
-    let tc = variant.character(t.character);
     let rules = &variant.rules.battle;
     let range = path.len() as u8;
     let (mut skill, mut dice) = (0i32, 0i32);
@@ -232,7 +227,7 @@ pub fn rangestrike(
     }
     let chart = &variant.rules.strike_chart;
     StrikeParams {
-        strike_number: chart.strike_number(i32::from(sc.skill) + skill, i32::from(tc.skill)),
+        strike_number: chart.strike_number(i32::from(s.skill) + skill, i32::from(t.skill)),
         dice: (i32::from(strength) + dice).max(0) as u8,
         bonus_skill: 0,
         bonus_dice: 0,

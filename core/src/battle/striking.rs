@@ -65,10 +65,13 @@ impl<'v> Battle<'v> {
 
     pub(super) fn fighter(&self, s: &State, unit: UnitId) -> strike::Fighter {
         let u = &s.units[unit as usize];
+        let i = unit as usize;
         strike::Fighter {
             character: u.character,
             power: u.power,
             hex: u.hex().unwrap_or(HexId(0)),
+            skill: self.skill_of(s, i),
+            natives: self.natives_of(s, i),
         }
     }
 
@@ -108,9 +111,9 @@ impl<'v> Battle<'v> {
                         p.strike_number,
                         p.dice,
                         a.power,
-                        ac.skill,
+                        a.skill,
                         t.power,
-                        tc.skill,
+                        t.skill,
                     ),
                 )?;
                 let chart = &v.rules.strike_chart;
@@ -155,7 +158,9 @@ impl<'v> Battle<'v> {
             return false;
         };
         let range = geometry::distance(from, to) + 1;
-        let max = v.character(u.character).skill.min(v.rules.battle.max_range);
+        let max = self
+            .skill_of(s, unit as usize)
+            .min(v.rules.battle.max_range);
         if self.geo.contact[from.0 as usize] & bit(to) != 0 || range < 2 || range > u32::from(max) {
             return false;
         }

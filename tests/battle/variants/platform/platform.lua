@@ -73,3 +73,23 @@ titan.action("add_occupied", {
 })
 titan.action("add_unknown", { legal = always, apply = function(ctx) ctx:add_unit(ctx.side, "Nobody", "C2", true) end })
 titan.action("turn_nobody", { legal = always, apply = function(ctx) ctx:change_side(99) end })
+
+-- ctx:set_unit: one field each.
+local function set(field, value)
+  return { legal = everyone, apply = function(ctx, args) ctx:set_unit(args.target, field, value) end }
+end
+titan.action("ground", set("flies", false))
+titan.action("bog_native", set("natives", { "Bog" }))
+titan.action("slow", set("skill", 1))
+titan.action("root", set("may_move", false))
+titan.action("pacify", set("may_strike", false))
+titan.action("weaken", {
+  legal = everyone,
+  apply = function(ctx, args)
+    ctx:set_unit(args.target, "power", 2)
+    assert(ctx:get_unit(args.target).power == 2)
+  end,
+})
+titan.action("bad_field", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "wings", true) end })
+titan.action("bad_value", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "flies", 3) end })
+titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "natives", { "Nowhere" }) end })
