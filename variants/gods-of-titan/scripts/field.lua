@@ -51,15 +51,17 @@ titan.action("create_hazard", {
 
 -- Footsore: "All characters of the Caster's Legion gain flying ability for
 -- the rest of the Battle" (DE 2330: "der eigenen Armee"): every character
--- of the legion, on the battleland or still to enter.
+-- of the legion, on the battleland or still to enter (as it enters).
 plain_spell("footsore", "footsore", "set_unit", function(ctx)
-  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set_unit(u.id, "flies", true) end
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("footsore", u.id, true) end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "flies", true) end
 end)
 
 -- Homeland: "All characters in the Caster's Legion become native to all
 -- hazards in the Battleland for the rest of the Battle."
 plain_spell("homeland", "homeland", "set_unit", function(ctx)
-  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set_unit(u.id, "natives", "all") end
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("homeland", u.id, true) end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "natives", "all") end
 end)
 
 -- Timewarp: "The Battle-Round Marker may be moved either a place forward or
@@ -113,10 +115,18 @@ titan.action("summon", {
 plain_spell("deadlock", "deadlock", "set_unit", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
     if got.spell_target(u) then
-      ctx:set_unit(u.id, "flies", false)
       ctx:set("deadlocked", u.id, true)
+      if u.hex then ctx:set_unit(u.id, "flies", false) end
     end
   end
+end)
+
+-- Footsore, Homeland and Deadlock hold for the rest of the battle: a
+-- character of the legion that enters later gets them as it enters.
+titan.on("unit_entered", function(ctx)
+  if ctx:get("footsore", ctx.unit) then ctx:set_unit(ctx.unit, "flies", true) end
+  if ctx:get("homeland", ctx.unit) then ctx:set_unit(ctx.unit, "natives", "all") end
+  if ctx:get("deadlocked", ctx.unit) then ctx:set_unit(ctx.unit, "flies", false) end
 end)
 
 -- Whether `side` has a living character that is not enslaved (in its
