@@ -93,10 +93,10 @@ titan.action("cuff", {
 -- Battle with his initial Power-factor of 6. This ability is considered like
 -- a magic rangestrike without restrictions in distance." Once per own strike
 -- phase, before any of its side has struck in it; not at a Master (3.2:
--- immune to magic). The power gained counts as dice of its strikes.
+-- immune to magic). The power gained is its power (set_unit).
 titan.action("drain", {
   legal = function(ctx)
-    if not got.own_strike_phase(ctx) then return {} end
+    if not (got.can(ctx, "set_unit") and got.own_strike_phase(ctx)) then return {} end
     local key = got.phase_key(ctx)
     if ctx:get("drain_key", ctx.unit) == key or ctx:get("side_struck", ctx.unit) == key then return {} end
     local out = {}
@@ -107,7 +107,8 @@ titan.action("drain", {
   end,
   apply = function(ctx, args)
     ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
-    ctx:set("drain_bonus", ctx.unit, ctx:get("drain_bonus", ctx.unit) + 1)
+    -- Its Power-factor itself (dice, views, the hits it takes to slay).
+    ctx:set_unit(ctx.unit, "power", ctx:get_unit(ctx.unit).power + 1)
     ctx:damage(args.target, 1)
   end,
 })
@@ -119,7 +120,7 @@ local GUARDIAN = { human = 1, demilord = 2, elemental = 3, lord = 4, master = 5 
 -- Extra power of a striker from the permanent abilities: its strikes
 -- (power dice, 13.2) and rangestrikes (half power, 14.1) change with it.
 local function power_bonus(ctx, s)
-  local bonus = ctx:get("drain_bonus", s.id)
+  local bonus = 0
   if s.character == "Guardian" then
     -- "present in its Legion at the beginning of the Battle": the legion's
     -- characters but the Guardian itself (those slain since are counted).
