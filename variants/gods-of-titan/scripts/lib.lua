@@ -164,3 +164,10 @@ end
 function got.can(ctx, name)
   return ctx[name] ~= nil
 end
+
+-- Whether `character` is native to a hazard that only its natives may enter
+-- (the lists above), for the rules that ask it of such a hazard.
+function got.may_stand_native(character, hazard)
+  local only = ONLY_NATIVES[hazard]
+  return only ~= nil and only[character] == true
+end
