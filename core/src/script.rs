@@ -115,6 +115,10 @@ pub enum Effect {
         unit: u8,
         field: crate::battle::extra::UnitField,
     },
+    /// The battle round (the defender's maneuver number) is `round`.
+    SetRound {
+        round: u8,
+    },
     /// The unit fights for the other side from now on.
     ChangeSide {
         unit: u8,
@@ -1303,6 +1307,29 @@ fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 Ok(())
             },
         )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_round",
+        lua.create_function(move |_, (_, n): (Value, Value)| {
+            let max = s.variant.rules.battle.defender_maneuvers;
+            let round = match n {
+                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_round: the round is 1 to {max} (the time limit), not {}",
+                        match other {
+                            Value::Integer(r) => r.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.battle("set_round", |_| Ok(()))?;
+            s.effects.borrow_mut().push(Effect::SetRound { round });
+            Ok(())
+        })?,
     )?;
 
     let s = Rc::clone(store);

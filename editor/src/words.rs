@@ -493,6 +493,7 @@ impl Words {
                 Some(r) => format!("{} is {hazard} until round {r}", hex.label()),
                 None => format!("{} is {hazard} for the rest of the battle", hex.label()),
             },
+            BattleEvent::RoundSet { round } => format!("The battle is in round {round} now"),
             BattleEvent::UnitChanged { unit, field } => {
                 format!(
                     "{} changed by the variant's rules: {field}",

@@ -202,6 +202,23 @@ impl<'v> Battle<'v> {
                     });
                     self.titan_check(s, ev);
                 }
+                Effect::SetRound { round } => {
+                    // Hazard changes keep the rounds they have left.
+                    if let Some(o) = &s.overlay {
+                        let shift = i16::from(round) - i16::from(s.defender_maneuver);
+                        let changes = o
+                            .changes
+                            .iter()
+                            .map(|c| overlay::HazardChange {
+                                until: c.until.map(|u| (i16::from(u) + shift).clamp(1, 255) as u8),
+                                ..*c
+                            })
+                            .collect();
+                        s.overlay = overlay::Overlay::build(self.variant, self.land, changes);
+                    }
+                    s.defender_maneuver = round;
+                    ev.push(BattleEvent::RoundSet { round });
+                }
                 Effect::ChangeSide { unit } => {
                     let i = unit as usize;
                     let side = s.units[i].side.other();

@@ -386,6 +386,10 @@ pub enum BattleEvent {
     HazardRestored {
         hex: HexId,
     },
+    /// A script's effect (`ctx:set_round`): the battle round is now `round`.
+    RoundSet {
+        round: u8,
+    },
     /// A script's effect (`ctx:set_unit`): one of the unit's fields, as
     /// `Flies(true)`, `Skill(2)`, `MayMove(false)` ...
     UnitChanged {

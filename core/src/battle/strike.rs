@@ -25,10 +25,25 @@ pub struct Fighter {
     pub character: CharacterId,
     pub power: u8,
     pub hex: HexId,
-    /// The skill and natives the rules read (the character's, unless a
-    /// script changed them: `ctx:set_unit`).
+}
+
+/// A fighter's skill and natives as the rules read them: its character's,
+/// unless a script changed them (`ctx:set_unit`).
+#[derive(Debug, Clone, Copy)]
+pub struct Traits {
     pub skill: u8,
     pub natives: crate::model::HazardSet,
+}
+
+impl Traits {
+    /// The character's own.
+    pub fn of(variant: &Variant, c: CharacterId) -> Traits {
+        let ch = variant.character(c);
+        Traits {
+            skill: ch.skill,
+            natives: ch.natives,
+        }
+    }
 }
 
 fn who(w: Who, native: bool) -> bool {
@@ -67,8 +82,8 @@ impl Changes {
 fn hazard_changes(
     variant: &Variant,
     land: &Battleland,
-    s: Fighter,
-    t: Fighter,
+    (s, st): (Fighter, Traits),
+    (t, tt): (Fighter, Traits),
     ranged: bool,
     path: &[HexId],
     forgo: bool,
@@ -79,7 +94,7 @@ fn hazard_changes(
         bonus_skill: 0,
         bonus_dice: 0,
     };
-    let native = |f: &Fighter, h: HazardId| f.natives.contains(h);
+    let native = |f: &Traits, h: HazardId| f.natives.contains(h);
     let mut apply = |hazard: HazardId, place: At| {
         for e in &variant.hazard(hazard).effects {
             let (at, sw, tw, skill, dice) = match (e, ranged) {
@@ -105,7 +120,7 @@ fn hazard_changes(
                 ) => (*at, *striker, *target, *skill, *dice),
                 _ => continue,
             };
-            if at == place && who(sw, native(&s, hazard)) && who(tw, native(&t, hazard)) {
+            if at == place && who(sw, native(&st, hazard)) && who(tw, native(&tt, hazard)) {
                 ch.add(skill, dice, forgo);
             }
         }
@@ -145,7 +160,7 @@ fn hazard_changes(
             let hz = land.hex(h).hazard;
             for e in &variant.hazard(hz).effects {
                 if let Effect::RangestrikeThrough { striker, skill } = e
-                    && who(*striker, native(&s, hz))
+                    && who(*striker, native(&st, hz))
                 {
                     ch.add(*skill, 0, forgo);
                 }
@@ -161,7 +176,7 @@ fn hazard_changes(
             };
             for e in &variant.hazard(hs.hazard).effects {
                 if let Effect::RangestrikeThrough { striker, skill } = e
-                    && who(*striker, native(&s, hs.hazard))
+                    && who(*striker, native(&st, hs.hazard))
                 {
                     ch.add(*skill, 0, forgo);
                 }
@@ -179,11 +194,28 @@ pub fn strike(
     t: Fighter,
     forgo: bool,
 ) -> StrikeParams {
-    let ch = hazard_changes(variant, land, s, t, false, &[], forgo);
+    let (st, tt) = (
+        Traits::of(variant, s.character),
+        Traits::of(variant, t.character),
+    );
+    strike_as(variant, land, (s, st), (t, tt), forgo)
+}
+
+/// [`strike`] with the fighters' traits given.
+pub fn strike_as(
+    variant: &Variant,
+    land: &Battleland,
+    (s, st): (Fighter, Traits),
+    (t, tt): (Fighter, Traits),
+    forgo: bool,
+) -> StrikeParams {
+    let ch = hazard_changes(variant, land, (s, st), (t, tt), false, &[], forgo);
     let chart = &variant.rules.strike_chart;
     StrikeParams {
-        strike_number: chart
-            .strike_number(i32::from(s.skill) + i32::from(ch.skill), i32::from(t.skill)),
+        strike_number: chart.strike_number(
+            i32::from(st.skill) + i32::from(ch.skill),
+            i32::from(tt.skill),
+        ),
         dice: (i32::from(s.power) + i32::from(ch.dice)).max(0) as u8,
         bonus_skill: ch.bonus_skill,
         bonus_dice: ch.bonus_dice,
@@ -213,11 +245,28 @@ pub fn rangestrike(
     strength: u8,
     magic: bool,
 ) -> StrikeParams {
+    let (st, tt) = (
+        Traits::of(variant, s.character),
+        Traits::of(variant, t.character),
+    );
+    rangestrike_as(variant, land, (s, st), (t, tt), path, strength, magic)
+}
+
+/// [`rangestrike`] with the fighters' traits given.
+pub fn rangestrike_as(
+    variant: &Variant,
+    land: &Battleland,
+    (s, st): (Fighter, Traits),
+    (t, tt): (Fighter, Traits),
+    path: &[HexId],
+    strength: u8,
+    magic: bool,
+) -> StrikeParams {
     let rules = &variant.rules.battle;
     let range = path.len() as u8;
     let (mut skill, mut dice) = (0i32, 0i32);
     if !magic {
-        let ch = hazard_changes(variant, land, s, t, true, path, false);
+        let ch = hazard_changes(variant, land, (s, st), (t, tt), true, path, false);
         skill += i32::from(ch.skill);
         dice += i32::from(ch.dice);
         if range >= rules.long_range {
@@ -227,7 +276,7 @@ pub fn rangestrike(
     }
     let chart = &variant.rules.strike_chart;
     StrikeParams {
-        strike_number: chart.strike_number(i32::from(s.skill) + skill, i32::from(t.skill)),
+        strike_number: chart.strike_number(i32::from(st.skill) + skill, i32::from(tt.skill)),
         dice: (i32::from(strength) + dice).max(0) as u8,
         bonus_skill: 0,
         bonus_dice: 0,

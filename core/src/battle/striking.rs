@@ -65,11 +65,17 @@ impl<'v> Battle<'v> {
 
     pub(super) fn fighter(&self, s: &State, unit: UnitId) -> strike::Fighter {
         let u = &s.units[unit as usize];
-        let i = unit as usize;
         strike::Fighter {
             character: u.character,
             power: u.power,
             hex: u.hex().unwrap_or(HexId(0)),
+        }
+    }
+
+    /// A unit's skill and natives as the rules read them now.
+    pub(super) fn traits(&self, s: &State, unit: UnitId) -> strike::Traits {
+        let i = unit as usize;
+        strike::Traits {
             skill: self.skill_of(s, i),
             natives: self.natives_of(s, i),
         }
@@ -84,15 +90,16 @@ impl<'v> Battle<'v> {
         forgo: bool,
     ) -> Result<StrikeParams, BattleError> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
-        let p = strike::strike(self.variant, self.land_in(s), a, t, forgo);
-        self.abilities(a, t, false, p)
+        let (at, tt) = (self.traits(s, unit), self.traits(s, target));
+        let p = strike::strike_as(self.variant, self.land_in(s), (a, at), (t, tt), forgo);
+        self.abilities((a, at), (t, tt), false, p)
     }
 
     /// Character abilities (Lua hooks) may change a strike.
     pub(super) fn abilities(
         &self,
-        a: strike::Fighter,
-        t: strike::Fighter,
+        (a, at): (strike::Fighter, strike::Traits),
+        (t, tt): (strike::Fighter, strike::Traits),
         ranged: bool,
         mut p: StrikeParams,
     ) -> Result<StrikeParams, BattleError> {
@@ -111,9 +118,9 @@ impl<'v> Battle<'v> {
                         p.strike_number,
                         p.dice,
                         a.power,
-                        a.skill,
+                        at.skill,
                         t.power,
-                        t.skill,
+                        tt.skill,
                     ),
                 )?;
                 let chart = &v.rules.strike_chart;
@@ -290,7 +297,15 @@ impl<'v> Battle<'v> {
         // (reference sheet, "Rangestriking"): the open reading that strikes best.
         let mut best: Option<(StrikeParams, &'static [HexId])> = None;
         for path in paths.into_iter().flatten() {
-            let p = strike::rangestrike(v, self.land_in(s), a, tf, path, strength, rs.magic);
+            let p = strike::rangestrike_as(
+                v,
+                self.land_in(s),
+                (a, self.traits(s, unit)),
+                (tf, self.traits(s, target)),
+                path,
+                strength,
+                rs.magic,
+            );
             let better = best.as_ref().is_none_or(|(b, _)| {
                 (p.strike_number, std::cmp::Reverse(p.dice))
                     < (b.strike_number, std::cmp::Reverse(b.dice))
@@ -302,7 +317,12 @@ impl<'v> Battle<'v> {
         let Some((p, path)) = best else {
             return refuse("no line of sight");
         };
-        let p = self.abilities(a, tf, true, p)?;
+        let p = self.abilities(
+            (a, self.traits(s, unit)),
+            (tf, self.traits(s, target)),
+            true,
+            p,
+        )?;
         Ok((p, path))
     }
 

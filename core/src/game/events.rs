@@ -561,6 +561,7 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::Remove { .. }
             | Effect::SetHazard { .. }
             | Effect::ChangeSide { .. }
+            | Effect::SetRound { .. }
             | Effect::SetUnit { .. }
             | Effect::AddUnit { .. }
             | Effect::EndBattle { .. } => {}

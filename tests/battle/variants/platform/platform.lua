@@ -93,3 +93,7 @@ titan.action("weaken", {
 titan.action("bad_field", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "wings", true) end })
 titan.action("bad_value", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "flies", 3) end })
 titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "natives", { "Nowhere" }) end })
+
+-- ctx:set_round
+titan.action("last_round", { legal = always, apply = function(ctx) ctx:set_round(7) end })
+titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(8) end })
