@@ -718,6 +718,39 @@ impl LuaHost {
         Ok(())
     }
 
+    /// Calls every handler of `event` (a question) in load order with
+    /// `args`: false as soon as one returns `false` (the rest are not
+    /// called), else true.
+    pub fn call_question<A: IntoLuaMulti + Clone>(
+        &self,
+        event: &str,
+        args: A,
+    ) -> Result<bool, ScriptError> {
+        for i in 0.. {
+            let next = self
+                .shared
+                .handlers
+                .borrow()
+                .get(event)
+                .and_then(|l| l.get(i))
+                .map(|h| (h.func.clone(), h.script));
+            let Some((func, script)) = next else { break };
+            let answer: Value = self.run(
+                &func,
+                args.clone(),
+                &Context {
+                    script,
+                    name: NO_SCRIPT,
+                },
+                false,
+            )?;
+            if answer == Value::Boolean(false) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// Calls a registered hook under a fresh instruction budget.
     pub fn call_hook<A: IntoLuaMulti, R: FromLuaMulti>(
         &self,

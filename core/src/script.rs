@@ -53,6 +53,7 @@ pub const EVENTS: &[&str] = &[
     "before_strike",
     "after_strike",
     "unit_slain",
+    "may_target",
 ];
 
 /// An effect a handler requested, checked against the snapshot.
@@ -344,6 +345,37 @@ pub(crate) fn fire(
         host.call_event(event, ctx.clone())
     })
     .map(|r| r.map(|((), fired)| fired))
+}
+
+/// Asks the handlers of a question event (`may_target`): false when one
+/// returns `false`; a handler that requests an effect fails. None when no
+/// script handles it.
+pub(crate) fn ask(
+    host: &LuaHost,
+    event: &'static str,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+) -> Result<Option<bool>, crate::lua::ScriptError> {
+    if !host.has_handlers(event) {
+        return Ok(None);
+    }
+    let r = with_ctx(host, F::W(event), data, base, fields, |ctx| {
+        host.call_question(event, ctx.clone())
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("({event} handlers)"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "{event} answers a question: its handlers may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+        }),
+        Some((answer, _)) => Ok(Some(answer)),
+        None => Ok(None),
+    }
 }
 
 /// An argument of a script action, of its parameter's kind.

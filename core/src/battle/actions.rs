@@ -117,11 +117,16 @@ impl<'v> Battle<'v> {
                     let Some(h) = u.hex() else { continue };
                     let contact = self.geo.contact[h.0 as usize] & enemies;
                     if contact != 0 {
-                        must = true;
+                        // Obliged to strike only when some target is allowed
+                        // (`may_target`).
+                        let before = out.len();
                         for (j, t) in s.units.iter().enumerate() {
                             if t.side != striking
                                 && !t.is_slain()
                                 && t.hex().is_some_and(|th| contact & bit(th) != 0)
+                                && self
+                                    .may_target(s, i as UnitId, j as UnitId, false)
+                                    .unwrap_or(false)
                             {
                                 out.push(Action::Strike {
                                     unit: i as UnitId,
@@ -131,6 +136,7 @@ impl<'v> Battle<'v> {
                                 });
                             }
                         }
+                        must |= out.len() > before;
                     } else if striking == s.moving
                         && self.variant.character(u.character).rangestrike.is_some()
                     {
@@ -139,6 +145,9 @@ impl<'v> Battle<'v> {
                                 && t.hex().is_some()
                                 && !t.is_slain()
                                 && self.may_rangestrike(s, i as UnitId, j as UnitId, occupied)
+                                && self
+                                    .may_target(s, i as UnitId, j as UnitId, true)
+                                    .unwrap_or(false)
                             {
                                 out.push(Action::Rangestrike {
                                     unit: i as UnitId,
@@ -477,7 +486,12 @@ impl<'v> Battle<'v> {
                         ));
                     }
                 };
-                let Some((sn, dice)) =
+                if !self.may_target(s, *unit, *target, false)? {
+                    return refuse(
+                        "the variant's rules do not let this character strike that target (may_target)",
+                    );
+                }
+                let Some((sn, dice, carry)) =
                     self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
                 else {
                     s.units[*unit as usize].strikes_left = 0;
@@ -493,7 +507,10 @@ impl<'v> Battle<'v> {
                     rolls,
                     hits,
                 });
-                let excess = self.damage(s, *target, hits, &mut ev);
+                let mut excess = self.damage(s, *target, hits, &mut ev);
+                if !carry {
+                    excess = 0;
+                }
                 if self.titan_check(s, &mut ev) {
                     return Ok(ev);
                 }
@@ -555,7 +572,12 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
-                let Some((sn, dice)) =
+                if !self.may_target(s, *unit, *target, true)? {
+                    return refuse(
+                        "the variant's rules do not let this character rangestrike that target (may_target)",
+                    );
+                }
+                let Some((sn, dice, _)) =
                     self.before_strike(s, &mut ev, *unit, *target, true, p.strike_number, p.dice)?
                 else {
                     s.units[*unit as usize].strikes_left -= 1;

@@ -325,7 +325,7 @@ impl<'v> Battle<'v> {
         ranged: bool,
         strike_number: u8,
         dice: u8,
-    ) -> Result<Option<(u8, u8)>, BattleError> {
+    ) -> Result<Option<(u8, u8, bool)>, BattleError> {
         let Some(ctx) = self.fire(
             s,
             ev,
@@ -339,7 +339,7 @@ impl<'v> Battle<'v> {
             ],
         )?
         else {
-            return Ok(Some((strike_number, dice)));
+            return Ok(Some((strike_number, dice, true)));
         };
         let bad = |field: &str, e: mlua::Error| {
             BattleError::Script(crate::lua::ScriptError {
@@ -361,11 +361,55 @@ impl<'v> Battle<'v> {
             .raw_get("strike_number")
             .map_err(|e| bad("strike_number", e))?;
         let dice: i64 = ctx.raw_get("dice").map_err(|e| bad("dice", e))?;
+        // `ctx.carry_over = false` switches the strike's carry-over off.
+        let carry: Option<bool> = ctx.raw_get("carry_over").map_err(|e| {
+            BattleError::Script(crate::lua::ScriptError {
+                script: "(before_strike handlers)".into(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.carry_over must be true, false or nil: {e}"),
+            })
+        })?;
         let chart = &self.variant.rules.strike_chart;
         Ok(Some((
             sn.clamp(i64::from(chart.min), i64::from(chart.max.max(6))) as u8,
             dice.clamp(0, 255) as u8,
+            carry != Some(false),
         )))
+    }
+
+    /// `may_target`: may `unit` strike (or rangestrike) `target` at all?
+    /// A handler returning `false` removes the target from the legal
+    /// actions (a refusal, not a spent strike).
+    pub(super) fn may_target(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+    ) -> Result<bool, BattleError> {
+        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
+            return Ok(true);
+        };
+        if !lua.has_handlers("may_target") {
+            return Ok(true);
+        }
+        let base = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
+        ];
+        let answer = script::ask(
+            lua,
+            "may_target",
+            || self.snapshot_ctx(s),
+            &base,
+            &[
+                ("striker", F::I(i64::from(unit))),
+                ("target", F::I(i64::from(target))),
+                ("rangestrike", F::B(ranged)),
+            ],
+        )?;
+        Ok(answer.unwrap_or(true))
     }
 
     /// `after_strike`: the hits and the hits left to carry over.

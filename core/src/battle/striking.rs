@@ -60,7 +60,22 @@ impl<'v> Battle<'v> {
                 && u.strikes_left > 0
                 && u.hex()
                     .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0)
+                && self.may_strike_any(s, i)
         })
+    }
+
+    /// Some enemy in contact that `may_target` allows `unit` to strike
+    /// (all of them when no script asks).
+    fn may_strike_any(&self, s: &State, unit: UnitId) -> bool {
+        if !self
+            .lua
+            .as_ref()
+            .is_some_and(|l| self.use_hooks && l.has_handlers("may_target"))
+        {
+            return true;
+        }
+        self.each_contact_target(s, unit)
+            .any(|t| self.may_target(s, unit, t, false).unwrap_or(false))
     }
 
     pub(super) fn fighter(&self, s: &State, unit: UnitId) -> strike::Fighter {
@@ -134,6 +149,9 @@ impl<'v> Battle<'v> {
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
         for t in self.contact_targets(s, c.striker) {
+            if !self.may_target(s, c.striker, t, false)? {
+                continue;
+            }
             let p = self.strike_params(s, c.striker, t, c.forgo)?;
             if p.strike_number <= c.strike_number
                 && p.bonus_skill >= c.bonus_skill

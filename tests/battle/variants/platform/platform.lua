@@ -97,3 +97,12 @@ titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(
 -- ctx:set_round
 titan.action("last_round", { legal = always, apply = function(ctx) ctx:set_round(7) end })
 titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(8) end })
+
+-- Strike controls: nobody may strike or rangestrike a Unicorn
+-- (may_target), and a Cyclops's strikes never carry over (before_strike).
+titan.on("may_target", function(ctx)
+  if ctx:get_unit(ctx.target).character == "Unicorn" then return false end
+end)
+titan.on("before_strike", function(ctx)
+  if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
+end)
