@@ -156,11 +156,6 @@ end
 titan.on("before_strike", function(ctx)
   if ctx.cancel then return end
   local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
-  -- Golem: "immune to non-magic rangestrikes": spent, no dice.
-  if ctx.ranged and t.character == "Golem" and not got.MAGIC[s.character] then
-    ctx.cancel = true
-    return
-  end
   local bonus = power_bonus(ctx, s)
   if bonus > 0 then
     if ctx.ranged then
@@ -259,12 +254,7 @@ titan.action("stone_cold", {
   end,
 })
 
--- A stone Basilisk is hurt by magic only: a strike or a non-magic
--- rangestrike at it is spent and rolls nothing.
-titan.on("before_strike", function(ctx)
-  if ctx.cancel or not ctx:get("stone", ctx.target) then return end
-  if not (ctx.ranged and got.MAGIC[ctx:get_unit(ctx.unit).character]) then ctx.cancel = true end
-end)
+-- A stone Basilisk is hurt by magic only: targets.lua refuses the rest.
 
 titan.on("battle_phase_start", function(ctx)
   if ctx.phase ~= "maneuver" then return end
