@@ -96,7 +96,7 @@ titan.action("cuff", {
 -- immune to magic). The power gained is its power (set_unit).
 titan.action("drain", {
   legal = function(ctx)
-    if not (got.can(ctx, "set_unit") and got.own_strike_phase(ctx)) then return {} end
+    if not got.own_strike_phase(ctx) then return {} end
     local key = got.phase_key(ctx)
     if ctx:get("drain_key", ctx.unit) == key or ctx:get("side_struck", ctx.unit) == key then return {} end
     local out = {}
@@ -239,7 +239,7 @@ titan.action("decoy", {
 -- character is not brought back).
 titan.action("stone_cold", {
   legal = function(ctx)
-    if not (got.can(ctx, "set_unit") and got.own_strike_phase(ctx)) then return false end
+    if not got.own_strike_phase(ctx) then return false end
     if ctx:get("last_strike", ctx.unit) ~= got.phase_key(ctx) then return false end
     local t = ctx:get_unit(ctx:get("last_target", ctx.unit))
     return t ~= nil and t.alive
@@ -279,6 +279,6 @@ titan.on("battle_phase_start", function(ctx)
     end
     -- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
     -- god_auto_hit); once on the battleland it stays where it is.
-    if u.character == "God" and u.hex and u.alive and got.can(ctx, "set_unit") then ctx:set_unit(u.id, "may_move", false) end
+    if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
   end
 end)

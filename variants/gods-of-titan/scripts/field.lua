@@ -6,10 +6,10 @@
 local may_cast, spend_spell = got.may_cast, got.spend_spell
 
 -- A spell with no parameter, cast as `spell` (its grade and counter) under
--- the action `name`, with the engine effect it needs.
-local function plain_spell(name, spell, effect, apply)
+-- the action `name`.
+local function plain_spell(name, spell, apply)
   titan.action(name, {
-    legal = function(ctx) return got.can(ctx, effect) and may_cast(ctx, spell) end,
+    legal = function(ctx) return may_cast(ctx, spell) end,
     apply = function(ctx)
       spend_spell(ctx)
       apply(ctx)
@@ -52,14 +52,14 @@ titan.action("create_hazard", {
 -- Footsore: "All characters of the Caster's Legion gain flying ability for
 -- the rest of the Battle" (DE 2330: "der eigenen Armee"): every character
 -- of the legion, on the battleland or still to enter (as it enters).
-plain_spell("footsore", "footsore", "set_unit", function(ctx)
+plain_spell("footsore", "footsore", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("footsore", u.id, true) end
   for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "flies", true) end
 end)
 
 -- Homeland: "All characters in the Caster's Legion become native to all
 -- hazards in the Battleland for the rest of the Battle."
-plain_spell("homeland", "homeland", "set_unit", function(ctx)
+plain_spell("homeland", "homeland", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("homeland", u.id, true) end
   for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "natives", "all") end
 end)
@@ -70,14 +70,14 @@ end)
 -- bookkeeping (set_round keeps it).
 local LAST_ROUND = 7
 titan.action("timewarp_forward", {
-  legal = function(ctx) return got.can(ctx, "set_round") and may_cast(ctx, "timewarp") and ctx.round < LAST_ROUND end,
+  legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round < LAST_ROUND end,
   apply = function(ctx)
     spend_spell(ctx)
     ctx:set_round(ctx.round + 1)
   end,
 })
 titan.action("timewarp_back", {
-  legal = function(ctx) return got.can(ctx, "set_round") and may_cast(ctx, "timewarp") and ctx.round > 1 end,
+  legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round > 1 end,
   apply = function(ctx)
     spend_spell(ctx)
     ctx:set_round(ctx.round - 1)
@@ -93,7 +93,7 @@ titan.action("timewarp_back", {
 -- strikes (the same strikes, as Drift's hit).
 titan.action("summon", {
   legal = function(ctx)
-    if not (got.can(ctx, "add_unit") and may_cast(ctx, "summon")) then return {} end
+    if not may_cast(ctx, "summon") then return {} end
     local out = {}
     for _, h in ipairs(got.free_hexes_for(ctx, "Demon")) do out[#out + 1] = h.label end
     return out
@@ -112,7 +112,7 @@ titan.action("summon", {
 -- moved are the distance from where the maneuver phase found it (entering
 -- is not counted); the damage stops at one point left, and a character with
 -- one point left may not move.
-plain_spell("deadlock", "deadlock", "set_unit", function(ctx)
+plain_spell("deadlock", "deadlock", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
     if got.spell_target(u) then
       ctx:set("deadlocked", u.id, true)
@@ -146,7 +146,7 @@ local function has_free(ctx, side) return has_free_but(ctx, side, nil) end
 -- scored accordingly."
 titan.action("slavery", {
   legal = function(ctx)
-    if not (got.can(ctx, "change_side") and may_cast(ctx, "slavery")) then return {} end
+    if not may_cast(ctx, "slavery") then return {} end
     local out = {}
     for _, u in ipairs(got.enemy_targets(ctx)) do out[#out + 1] = u.id end
     return out

@@ -159,12 +159,6 @@ function got.free_hexes_for(ctx, character)
   return out
 end
 
--- Whether the engine has the effect `name` (a ctx method): a rule whose
--- effect the engine lacks is not offered (README, "Spells and abilities").
-function got.can(ctx, name)
-  return ctx[name] ~= nil
-end
-
 -- Whether `character` is native to a hazard that only its natives may enter
 -- (the lists above), for the rules that ask it of such a hazard.
 function got.may_stand_native(character, hazard)
