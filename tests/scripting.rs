@@ -525,3 +525,51 @@ fn a_question_hook_reads_ctx_but_may_not_change_the_game() {
         "{e}"
     );
 }
+
+#[test]
+fn a_script_error_in_a_game_names_file_line_and_a_traceback() {
+    // docs/scripting.md, "Script errors in a game": the refusal names the
+    // script and line of the error and the script frames that led to it.
+    let dir = common::root().join("tests/battle/variants/platform");
+    let v =
+        Arc::new(titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{e:#?}")));
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Muster,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(Arc::clone(&v)).unwrap();
+    let before = g.fingerprint();
+    let fail = Action::Script {
+        name: "deep_fail".into(),
+        args: vec![],
+    };
+    let e = g.apply(PlayerId(0), &fail).unwrap_err();
+    assert!(e.is_script_failure(), "{e}");
+    assert_eq!(g.fingerprint(), before, "a refusal changed the game");
+    let m = &e.message;
+    assert!(m.contains("platform.lua:111: deep failure"), "{m}");
+    let trace = m
+        .split("stack traceback:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no traceback: {m}"));
+    // Innermost first: the error's line, its caller, the action's apply.
+    let lines: Vec<&str> = trace
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(lines.len() >= 3, "{m}");
+    for (frame, line) in lines.iter().zip(["111", "112", "113"]) {
+        assert!(
+            frame.contains(&format!("platform.lua:{line}: in ")),
+            "{frame} in {m}"
+        );
+    }
+}

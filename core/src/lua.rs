@@ -89,6 +89,21 @@ pub struct ScriptError {
     pub kind: ScriptErrorKind,
     /// Lua's message without the leading "script:line:".
     pub message: String,
+    /// Where the run was when it failed, innermost first, as
+    /// `script:line: in function 'name'` (the frames of the variant's
+    /// scripts; empty when Lua gave none, as for a load-time syntax error).
+    pub traceback: Vec<String>,
+}
+
+impl ScriptError {
+    /// The traceback as lines to append to a report (empty without one):
+    /// what a game adds to a script error's refusal.
+    pub fn traceback_text(&self) -> String {
+        if self.traceback.is_empty() {
+            return String::new();
+        }
+        format!("\nstack traceback:\n  {}", self.traceback.join("\n  "))
+    }
 }
 
 /// The kinds of [`ScriptError`].
@@ -510,6 +525,7 @@ impl LuaHost {
                 ScriptErrorKind::Runtime
             },
             message: format!("cannot start the Lua sandbox: {e}"),
+            traceback: Vec::new(),
         };
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8;
         let lua = Lua::new_with(libs, LuaOptions::default()).map_err(sandbox_error)?;
@@ -618,6 +634,7 @@ impl LuaHost {
                 message: format!(
                     "precompiled bytecode {NOT_AVAILABLE}: a script must be Lua source text"
                 ),
+                traceback: Vec::new(),
             });
         }
         let compiled = {
@@ -767,6 +784,7 @@ impl LuaHost {
                     message: format!(
                         "no script registers a hook named {name:?} (titan.hook({name:?}, ...))"
                     ),
+                    traceback: Vec::new(),
                 });
             }
         };
@@ -888,6 +906,7 @@ impl LuaHost {
             line,
             kind,
             message,
+            traceback: Vec::new(),
         }
     }
 
@@ -940,8 +959,44 @@ impl LuaHost {
         })
     }
 
-    /// Turns an mlua error from a run into a [`ScriptError`].
+    /// The frames of a Lua traceback that are in the variant's scripts,
+    /// innermost first, with the scripts' names.
+    fn trace_frames(&self, trace: &str) -> Vec<String> {
+        let scripts = self.shared.scripts.borrow();
+        trace
+            .lines()
+            .filter_map(|line| {
+                let line = line.trim();
+                scripts.iter().enumerate().find_map(|(index, script)| {
+                    strip_position(line, &script.short_src).map(|(l, rest)| {
+                        let rest = rest.trim_start_matches(':').trim();
+                        format!("{}:{l}: {rest}", self.shared.script_name(index))
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// Turns an mlua error from a run into a [`ScriptError`], with the
+    /// traceback Lua gave.
     fn classify(&self, err: &mlua::Error, context: &Context) -> ScriptError {
+        let mut e = self.classify_bare(err, context);
+        let (_, callback_trace) = root_cause(err);
+        let mut trace = String::new();
+        if let mlua::Error::RuntimeError(full) = root_cause(err).0
+            && let Some(i) = full.find("\nstack traceback:")
+        {
+            trace.push_str(&full[i..]);
+        }
+        if let Some(t) = callback_trace {
+            trace.push('\n');
+            trace.push_str(t);
+        }
+        e.traceback = self.trace_frames(&trace);
+        e
+    }
+
+    fn classify_bare(&self, err: &mlua::Error, context: &Context) -> ScriptError {
         let shared = &self.shared;
         if let Some(abort) = shared.abort.get() {
             let kind = match abort.kind {

@@ -372,6 +372,7 @@ pub(crate) fn ask(
                 "{event} answers a question: its handlers may read ctx but not request effects ({:?})",
                 fired.effects[0]
             ),
+            traceback: Vec::new(),
         }),
         Some((answer, _)) => Ok(Some(answer)),
         None => Ok(None),
@@ -396,6 +397,7 @@ fn script_error(action: &str, message: String) -> crate::lua::ScriptError {
         line: None,
         kind: crate::lua::ScriptErrorKind::Runtime,
         message,
+        traceback: Vec::new(),
     }
 }
 
@@ -579,6 +581,7 @@ fn with_ctx<R>(
         line: None,
         kind: crate::lua::ScriptErrorKind::Runtime,
         message: format!("cannot build ctx: {e}"),
+        traceback: Vec::new(),
     };
     let lua = host.lua();
     let words = &platform.store.strings;
@@ -632,6 +635,7 @@ pub(crate) fn call_hook_with_ctx<R: mlua::FromLuaMulti>(
                 "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
                 fired.effects[0]
             ),
+            traceback: Vec::new(),
         }),
         Some((r, _)) => Ok(Some(r)),
         None => Ok(None),

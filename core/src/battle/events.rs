@@ -347,6 +347,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("ctx.{field} must be an integer: {e}"),
+                traceback: Vec::new(),
             })
         };
         let cancel: Option<bool> = ctx.raw_get("cancel").map_err(|e| bad("cancel", e))?;
@@ -368,6 +369,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("ctx.carry_over must be true, false or nil: {e}"),
+                traceback: Vec::new(),
             })
         })?;
         let chart = &self.variant.rules.strike_chart;
@@ -376,6 +378,30 @@ impl<'v> Battle<'v> {
             dice.clamp(0, 255) as u8,
             carry != Some(false),
         )))
+    }
+
+    /// Calls a hook the data names (a character ability, a hazard or range
+    /// strength `Hook`) with `args` and, last, a read-only `ctx` of the
+    /// battle holding `fields` (`ctx.event` is the hook's name).
+    pub(super) fn call_battle_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+        &self,
+        lua: &crate::lua::LuaHost,
+        s: &State,
+        name: &str,
+        fields: &[(&'static str, F)],
+        args: A,
+    ) -> Result<R, BattleError> {
+        if lua.platform.get().is_none() {
+            return Ok(lua.call_hook(name, args)?);
+        }
+        let mut all = Vec::with_capacity(fields.len() + 2);
+        all.push(("round", F::I(i64::from(s.defender_maneuver))));
+        all.push(("moving", F::W(script::side_name(s.moving))));
+        all.extend_from_slice(fields);
+        match script::call_hook_with_ctx(lua, name, || self.snapshot_ctx(s), &all, args)? {
+            Some(r) => Ok(r),
+            None => Err(BattleError::Refused(format!("hook {name:?}: no ctx"))),
+        }
     }
 
     /// `may_target`: may `unit` strike (or rangestrike) `target` at all?

@@ -739,6 +739,7 @@ impl<'v> Battle<'v> {
                 line: None,
                 kind: crate::lua::ScriptErrorKind::Runtime,
                 message: format!("cannot set up ctx: {e}"),
+                traceback: Vec::new(),
             }
         })?;
         Ok(Some(Rc::new(host)))

@@ -116,8 +116,11 @@ impl<'v> Battle<'v> {
                     Effect::Hook(hook) if self.use_hooks => {
                         if let Some(lua) = &self.lua {
                             let skill = self.skill_of(s, i);
-                            let n: i64 = lua.call_hook(
+                            let n: i64 = self.call_battle_hook(
+                                lua,
+                                s,
                                 &self.variant.hooks[hook.index()],
+                                &[("unit", F::I(i as i64)), ("hex", F::S(&h.label()))],
                                 (u.power, skill, u.damage, native),
                             )?;
                             hits += n.clamp(0, 255) as u32;
@@ -141,8 +144,11 @@ impl<'v> Battle<'v> {
                     for e in &self.variant.hazard(side.hazard).effects {
                         if let Effect::Hook(hook) = e {
                             let skill = self.skill_of(s, i);
-                            let n: i64 = lua.call_hook(
+                            let n: i64 = self.call_battle_hook(
+                                lua,
+                                s,
                                 &self.variant.hooks[hook.index()],
+                                &[("unit", F::I(i as i64)), ("hex", F::S(&h.label()))],
                                 (u.power, skill, u.damage, native, side.top),
                             )?;
                             hits += n.clamp(0, 255) as u32;

@@ -2,6 +2,7 @@
 //! rangestrikes and the line of sight, and the queries that report them.
 
 use super::*;
+use crate::script::F;
 
 impl<'v> Battle<'v> {
     /// The hexes of the living enemies of `side` on the battleland (the
@@ -107,12 +108,14 @@ impl<'v> Battle<'v> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
         let (at, tt) = (self.traits(s, unit), self.traits(s, target));
         let p = strike::strike_as(self.variant, self.land_in(s), (a, at), (t, tt), forgo);
-        self.abilities((a, at), (t, tt), false, p)
+        self.abilities(s, (unit, target), (a, at), (t, tt), false, p)
     }
 
     /// Character abilities (Lua hooks) may change a strike.
     pub(super) fn abilities(
         &self,
+        s: &State,
+        (unit, target): (UnitId, UnitId),
         (a, at): (strike::Fighter, strike::Traits),
         (t, tt): (strike::Fighter, strike::Traits),
         ranged: bool,
@@ -125,8 +128,14 @@ impl<'v> Battle<'v> {
         let (ac, tc) = (v.character(a.character), v.character(t.character));
         for (is_striker, c) in [(true, ac), (false, tc)] {
             for hook in &c.abilities {
-                let (sn, dice): (i64, i64) = lua.call_hook(
+                let (sn, dice): (i64, i64) = self.call_battle_hook(
+                    lua,
+                    s,
                     &v.hooks[hook.index()],
+                    &[
+                        ("striker", F::I(i64::from(unit))),
+                        ("target", F::I(i64::from(target))),
+                    ],
                     (
                         is_striker,
                         ranged,
@@ -304,7 +313,16 @@ impl<'v> Battle<'v> {
             Some(n) => n,
             None => match (rs.strength, &self.lua) {
                 (RangeStrength::Hook(h), Some(lua)) if self.use_hooks => {
-                    let n: i64 = lua.call_hook(&v.hooks[h.index()], (u.power, c.skill))?;
+                    let n: i64 = self.call_battle_hook(
+                        lua,
+                        s,
+                        &v.hooks[h.index()],
+                        &[
+                            ("unit", F::I(i64::from(unit))),
+                            ("target", F::I(i64::from(target))),
+                        ],
+                        (u.power, self.skill_of(s, unit as usize)),
+                    )?;
                     n.clamp(0, 255) as u8
                 }
                 _ => u.power / 2,
@@ -336,6 +354,8 @@ impl<'v> Battle<'v> {
             return refuse("no line of sight");
         };
         let p = self.abilities(
+            s,
+            (unit, target),
             (a, self.traits(s, unit)),
             (tf, self.traits(s, target)),
             true,

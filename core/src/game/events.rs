@@ -155,7 +155,10 @@ pub(super) fn apply_script(
     }
     let script_failure = |e: crate::lua::ScriptError| RuleError {
         rule: SCRIPT_FAILURE,
-        message: format!("script error: {e} (the action is refused)"),
+        message: format!(
+            "script error: {e} (the action is refused){}",
+            e.traceback_text()
+        ),
     };
     if !legal_args(game, player, a)
         .map_err(script_failure)?
@@ -466,6 +469,7 @@ fn fire(
             line: None,
             kind: crate::lua::ScriptErrorKind::Runtime,
             message: format!("one action fired more than {MAX_FIRED} events: handlers keep triggering each other"),
+            traceback: Vec::new(),
         });
         return;
     }

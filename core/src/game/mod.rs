@@ -702,7 +702,10 @@ impl Game {
                 (self.state, self.rng, self.battle) = saved;
                 refuse(
                     SCRIPT_FAILURE,
-                    format!("script error: {e} (the action is refused)"),
+                    format!(
+                        "script error: {e} (the action is refused){}",
+                        e.traceback_text()
+                    ),
                 )
             }
             (None, Err(e)) => {

@@ -150,7 +150,10 @@ pub(super) fn battle_error(e: crate::battle::BattleError) -> RuleError {
             crate::battle::BattleError::Script(_) => crate::game::SCRIPT_FAILURE,
             _ => "Law of the Battlelands",
         },
-        message: e.to_string(),
+        message: match &e {
+            crate::battle::BattleError::Script(se) => format!("{e}{}", se.traceback_text()),
+            _ => e.to_string(),
+        },
     }
 }
 

@@ -106,3 +106,8 @@ end)
 titan.on("before_strike", function(ctx)
   if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
 end)
+
+-- Fails two calls deep: the error names this line, the traceback the callers.
+local function inner() error("deep failure") end
+local function outer() inner() end
+titan.action("deep_fail", { legal = always, apply = function(ctx) outer() end })
