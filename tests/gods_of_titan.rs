@@ -1,15 +1,15 @@
 //! Gods of Titan's spells and abilities whose arguments or dice the battle
-//! scenario files cannot say: hexes (Teleport), numbers (Painchain) and the
-//! dice a script rolls with `math.random` (Shockwave, Quake, Inferno,
-//! Painchain). Those dice come from the battle's seeded generator, so each
-//! test rolls the same generator beside the battle to know what the rule
-//! must do. The other spells and abilities are scenario files under
+//! scenario files cannot say: hexes (Teleport, Create hazard, Decoy, Summon),
+//! numbers (Painchain, Create hazard) and the dice a script rolls with
+//! `math.random` (Shockwave, Quake, Inferno, Painchain). Those dice come
+//! from the battle's seeded generator, so each test rolls the same generator
+//! beside the battle to know what the rule must do. The other spells and abilities are scenario files under
 //! `variants/gods-of-titan/tests/battle/` (run by `tests/battle_scenarios.rs`).
 
 mod common;
 
 use titan_core::Variant;
-use titan_core::battle::{Action, Battle, Position, UnitId};
+use titan_core::battle::{Action, Battle, BattleSide, Phase, Position, UnitId};
 use titan_core::battleland::HexId;
 use titan_core::rng::GameRng;
 use titan_core::script::ScriptArg;
@@ -215,6 +215,170 @@ fn teleport_to_a_free_hex_the_character_may_stand_in() {
     ));
 }
 
+/// Ends phases until `side`'s maneuver phase.
+fn to_maneuver_of(b: &mut Battle, side: BattleSide) {
+    for _ in 0..8 {
+        if b.phase() == Phase::Maneuver && b.moving() == side {
+            return;
+        }
+        let a = if b.phase() == Phase::Maneuver {
+            Action::EndManeuver
+        } else {
+            Action::EndStrikes
+        };
+        b.apply(a).unwrap();
+    }
+    panic!("no maneuver phase of {side:?}");
+}
+
+fn reach(b: &Battle, label: &str) -> Vec<String> {
+    let mut r: Vec<String> = b
+        .reach(at(b, label))
+        .unwrap()
+        .into_iter()
+        .map(|h| h.label())
+        .collect();
+    r.sort();
+    r
+}
+
+#[test]
+fn create_hazard_puts_a_hazard_in_an_unoccupied_hex() {
+    // 15.6 Create hazard (EN 931, DE 2306): "A hazard will emerge in an
+    // unoccupied hex on the Battleland, replace an already existing hazard or
+    // remove one." A Tree (hazard 1) in E3 keeps the defender's Centaur out
+    // of it (12.7: only Pixies enter trees); an occupied hex is no choice.
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Warlock", hex: "A1")],
+        defender: [(character: "Centaur", hex: "F3")],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    let (warlock, centaur) = (at(&b, "A1"), at(&b, "F3"));
+    let ch = |h: &str, n: i64| {
+        cast(
+            "create_hazard",
+            warlock,
+            vec![ScriptArg::Hex(hex(h)), ScriptArg::Number(n)],
+        )
+    };
+    assert!(!b.legal_actions().contains(&ch("F3", 1)), "an occupied hex");
+    assert!(!b.legal_actions().contains(&ch("A2", 0)), "Plain already");
+    let before = b.fingerprint();
+    assert!(b.apply(ch("F3", 1)).is_err());
+    assert!(b.apply(ch("E3", 13)).is_err(), "no hazard 13");
+    assert_eq!(before, b.fingerprint(), "a refused spell changes nothing");
+    b.apply(ch("E3", 1)).unwrap();
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    assert_eq!(b.units()[centaur as usize].hex(), Some(hex("F3")));
+    let r = reach(&b, "F3");
+    assert!(!r.contains(&"E3".to_string()), "{r:?}");
+    assert!(r.contains(&"E4".to_string()), "{r:?}");
+}
+
+#[test]
+fn create_hazard_removes_a_hazard() {
+    // 15.6 Create hazard: "... or remove one" (hazard 0, Plain). The Swamp's
+    // Bog in B2 (12.7: only its natives enter) becomes plain ground the
+    // defender's Centaur may enter.
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Swamp",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Warlock", hex: "F4")],
+        defender: [(character: "Centaur", hex: "B3")],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    let warlock = at(&b, "F4");
+    assert!(!reach(&b, "B3").contains(&"B2".to_string()), "Bog");
+    b.apply(cast(
+        "create_hazard",
+        warlock,
+        vec![ScriptArg::Hex(hex("B2")), ScriptArg::Number(0)],
+    ))
+    .unwrap();
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    assert!(reach(&b, "B3").contains(&"B2".to_string()));
+}
+
+#[test]
+fn decoy_plants_a_tree_until_the_unicorns_next_maneuver() {
+    // 16.5 Unicorn, Decoy (EN 985): "Creates a Tree hazard in an adjacent,
+    // unoccupied hex for one Battle-Round. The tree lasts until the Unicorn's
+    // next Maneuver Phase starts." Once per battle (16.2).
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Unicorn", hex: "A1")],
+        defender: [(character: "Centaur", hex: "D1")],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    let unicorn = at(&b, "A1");
+    let decoy = |h: &str| cast("decoy", unicorn, vec![ScriptArg::Hex(hex(h))]);
+    assert!(!b.legal_actions().contains(&decoy("C1")), "not adjacent");
+    assert!(b.legal_actions().contains(&decoy("B1")));
+    b.apply(decoy("B1")).unwrap();
+    assert!(b.apply(decoy("A2")).is_err(), "once per battle");
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    let r = reach(&b, "D1");
+    assert!(!r.contains(&"B1".to_string()), "the tree: {r:?}");
+    assert!(r.contains(&"B2".to_string()), "{r:?}");
+    b.apply(Action::EndManeuver).unwrap();
+    to_maneuver_of(&mut b, BattleSide::Attacker);
+    // The Unicorn's maneuver phase: the tree is gone, B1 is plain again.
+    assert!(reach(&b, "A1").contains(&"B1".to_string()));
+}
+
+#[test]
+fn summon_brings_a_demon_that_loses_a_point_each_strike_phase() {
+    // 15.6 Summon (EN 955, DE 2345): "A red Demon is summoned to an
+    // unoccupied hex it is capable of staying in ... During each Strike Phase
+    // it receives one point of damage." On the Darkland B2 is Darkness (the
+    // Demon is native, 12.7), A2 is taken.
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Darkland",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [
+            (character: "Warlock", hex: "A1"),
+            (character: "Ogre", hex: "A2"),
+        ],
+        defender: [(character: "Centaur", hex: "F4")],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    let warlock = at(&b, "A1");
+    let summon = |h: &str| cast("summon", warlock, vec![ScriptArg::Hex(hex(h))]);
+    assert!(!b.legal_actions().contains(&summon("A2")), "occupied");
+    b.apply(summon("B2")).unwrap();
+    let demon = at(&b, "B2");
+    assert_eq!(
+        v.character(b.units()[demon as usize].character).name,
+        "Demon"
+    );
+    assert_eq!(b.units()[demon as usize].side, BattleSide::Attacker);
+    assert_eq!(damage(&b, "B2"), 0);
+    // The attacker's strike phase ends: 1 hit; the defender's: another.
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    assert_eq!(damage(&b, "B2"), 1);
+    to_maneuver_of(&mut b, BattleSide::Attacker);
+    assert_eq!(damage(&b, "B2"), 2);
+}
+
 /// Random battles between legions of Casters and characters with abilities:
 /// every legal action is taken without a refusal (so no script fails in
 /// `apply`), and each spell and ability is offered somewhere (so no `legal`
@@ -248,6 +412,17 @@ fn random_battles_take_every_spell_and_ability() {
         "Phoenix",
         "Plaque",
     ]);
+    // Every other battle: the Basilisk and Unicorn for the Deathbringer and
+    // Phoenix.
+    let attacker2 = legion(&[
+        "Warlord",
+        "Priest",
+        "Basilisk",
+        "Demon",
+        "Nightmare",
+        "Unicorn",
+        "Plaque",
+    ]);
     let defender = legion(&[
         "Necromancer",
         "Warlock",
@@ -263,7 +438,11 @@ fn random_battles_take_every_spell_and_ability() {
         let terrain = ["Plains", "Darkland", "Highlands", "Mountains"][seed as usize % 4];
         let setup = BattleSetup {
             terrain: v.terrain_by_name(terrain).unwrap(),
-            attacker: attacker.clone(),
+            attacker: if seed % 2 == 0 {
+                attacker.clone()
+            } else {
+                attacker2.clone()
+            },
             defender: defender.clone(),
             attacker_edge: Edge::SouthWest,
             summonable: vec![],
@@ -305,8 +484,19 @@ fn random_battles_take_every_spell_and_ability() {
         "flameburst",
         "cuff",
         "drain",
+        "create_hazard",
+        "footsore",
+        "timewarp_forward",
+        // (timewarp_back is offered from round 2 only, when the random
+        // casters have mostly cast their one spell: spell-timewarp.ron.)
+        "homeland",
+        "summon",
+        "deadlock",
+        "slavery",
+        "decoy",
+        "stone_cold",
     ] {
         assert!(offered.contains(name), "{name} never offered: {offered:?}");
     }
-    assert!(taken.len() >= 10, "taken: {taken:?}");
+    assert!(taken.len() >= 12, "taken: {taken:?}");
 }

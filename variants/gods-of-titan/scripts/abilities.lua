@@ -93,7 +93,7 @@ titan.action("cuff", {
 -- Battle with his initial Power-factor of 6. This ability is considered like
 -- a magic rangestrike without restrictions in distance." Once per own strike
 -- phase, before any of its side has struck in it; not at a Master (3.2:
--- immune to magic). The power gained counts as dice of its strikes.
+-- immune to magic). The power gained is its power (set_unit).
 titan.action("drain", {
   legal = function(ctx)
     if not got.own_strike_phase(ctx) then return {} end
@@ -107,7 +107,8 @@ titan.action("drain", {
   end,
   apply = function(ctx, args)
     ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
-    ctx:set("drain_bonus", ctx.unit, ctx:get("drain_bonus", ctx.unit) + 1)
+    -- Its Power-factor itself (dice, views, the hits it takes to slay).
+    ctx:set_unit(ctx.unit, "power", ctx:get_unit(ctx.unit).power + 1)
     ctx:damage(args.target, 1)
   end,
 })
@@ -119,7 +120,7 @@ local GUARDIAN = { human = 1, demilord = 2, elemental = 3, lord = 4, master = 5 
 -- Extra power of a striker from the permanent abilities: its strikes
 -- (power dice, 13.2) and rangestrikes (half power, 14.1) change with it.
 local function power_bonus(ctx, s)
-  local bonus = ctx:get("drain_bonus", s.id)
+  local bonus = 0
   if s.character == "Guardian" then
     -- "present in its Legion at the beginning of the Battle": the legion's
     -- characters but the Guardian itself (those slain since are counted).
@@ -155,11 +156,6 @@ end
 titan.on("before_strike", function(ctx)
   if ctx.cancel then return end
   local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
-  -- Golem: "immune to non-magic rangestrikes": spent, no dice.
-  if ctx.ranged and t.character == "Golem" and not got.MAGIC[s.character] then
-    ctx.cancel = true
-    return
-  end
   local bonus = power_bonus(ctx, s)
   if bonus > 0 then
     if ctx.ranged then
@@ -182,6 +178,12 @@ end)
 
 titan.on("after_strike", function(ctx)
   local s = ctx:get_unit(ctx.unit)
+  -- Stone Cold: the Basilisk's last strike, which it may take back.
+  if s.character == "Basilisk" then
+    ctx:set("last_strike", s.id, got.phase_key(ctx))
+    ctx:set("last_target", s.id, ctx.target)
+    ctx:set("last_hits", s.id, ctx.hits - ctx.carry)
+  end
   -- Necromancer: its side has struck in this phase, so no drain now.
   local key = got.phase_key(ctx)
   for _, u in ipairs(ctx:units()) do
@@ -203,5 +205,80 @@ titan.on("battle_phase_end", function(ctx)
   if ctx.phase ~= "strike" then return end
   for _, u in ipairs(ctx:units()) do
     if ctx:get("final_blow_armed", u.id) then ctx:set("final_blow_armed", u.id, false) end
+  end
+end)
+
+-- Decoy: "Creates a Tree hazard in an adjacent, unoccupied hex for one
+-- Battle-Round. The tree lasts until the Unicorn's next Maneuver Phase
+-- starts." The hex's hazard before is kept and put back then.
+titan.action("decoy", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return {} end
+    local out = {}
+    for _, label in ipairs(got.HEXES) do
+      local h = ctx:get_hex(label)
+      if h and h.unit == nil and h.hazard ~= "Tree" and ctx:distance(ctx.unit, label) == 1 then
+        out[#out + 1] = label
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    ctx:set("decoy_was", ctx.unit, ctx:get_hex(args.hex).hazard)
+    ctx:set("decoy_hex", ctx.unit, args.hex)
+    ctx:set_hazard(args.hex, "Tree", nil)
+  end,
+})
+
+-- Stone Cold (DE 2395: "Nach jeder Attacke kann sich der Basilisk
+-- entscheiden, ob er den Würfelwurf akzeptiert oder ihn komplett verwirft
+-- und sich versteinert"): after its own strike the Basilisk takes back the
+-- hits it dealt and turns to stone until its next maneuver phase: it
+-- neither moves nor strikes, and only magic (magic rangestrikes, spells)
+-- hurts it. Offered only while the target of that strike lives (a slain
+-- character is not brought back).
+titan.action("stone_cold", {
+  legal = function(ctx)
+    if not got.own_strike_phase(ctx) then return false end
+    if ctx:get("last_strike", ctx.unit) ~= got.phase_key(ctx) then return false end
+    local t = ctx:get_unit(ctx:get("last_target", ctx.unit))
+    return t ~= nil and t.alive
+  end,
+  apply = function(ctx)
+    local hits = ctx:get("last_hits", ctx.unit)
+    local t = ctx:get_unit(ctx:get("last_target", ctx.unit))
+    if hits > 0 and t.hex then ctx:heal(t.id, math.min(hits, t.damage)) end
+    ctx:set("stone", ctx.unit, true)
+    ctx:set_unit(ctx.unit, "may_move", false)
+    ctx:set_unit(ctx.unit, "may_strike", false)
+  end,
+})
+
+-- A stone Basilisk is hurt by magic only: targets.lua refuses the rest.
+
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "maneuver" then return end
+  for _, u in ipairs(ctx:units()) do
+    if u.side == ctx.side then
+      -- Decoy: the tree is gone when the Unicorn's maneuver phase starts.
+      local hex = ctx:get("decoy_hex", u.id)
+      if hex ~= "" then
+        local was = ctx:get("decoy_was", u.id)
+        if was == "Plain" then was = nil end
+        if ctx:get_hex(hex).hazard == "Tree" then ctx:set_hazard(hex, was, nil) end
+        ctx:set("decoy_hex", u.id, "")
+      end
+      -- Stone Cold ends.
+      if ctx:get("stone", u.id) then
+        ctx:set("stone", u.id, false)
+        if u.alive and u.hex then
+          ctx:set_unit(u.id, "may_move", true)
+          ctx:set_unit(u.id, "may_strike", true)
+        end
+      end
+    end
+    -- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
+    -- god_auto_hit); once on the battleland it stays where it is.
+    if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
   end
 end)

@@ -103,3 +103,65 @@ end
 
 -- Characters whose rangestrikes are magic (characters.ron `magic: true`).
 got.MAGIC = set({ "Warlock", "Priestess" })
+
+-- 15.3: the grade of each spell of 15.6; the caster's skill must reach it.
+got.GRADE = {
+  create_hazard = 2, shield = 2, shockwave = 2, wimps_vacation = 2,
+  footsore = 3, quake = 3, teleport = 3, timewarp = 3,
+  chaos = 4, homeland = 4, inferno = 4, summon = 4,
+  deadlock = 5, painchain = 5, slavery = 5,
+}
+
+-- 3.2: Masters are immune to every form of magic, so no spell touches one.
+function got.spell_target(u)
+  return u.class ~= "master"
+end
+
+-- 15.2-15.5: whether the acting caster may cast `spell` now.
+function got.may_cast(ctx, spell)
+  if not got.own_strike_phase(ctx) then return false end
+  local me = ctx:get_unit(ctx.unit)
+  -- 15.3: grade at most the caster's skill.
+  if me.skill < got.GRADE[spell] then return false end
+  -- 15.4: one spell per legion per battle.
+  if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
+  -- 15.5: no spell while a Master (of either side) is on the battleland.
+  for _, u in ipairs(got.on_board(ctx)) do
+    if u.class == "master" then return false end
+  end
+  return true
+end
+
+-- 15.4: the caster's whole legion has cast its spell (every unit of its
+-- side, so that another caster of the legion is refused too).
+function got.spend_spell(ctx)
+  for _, u in ipairs(ctx:units()) do
+    if u.side == ctx.side then ctx:set("spell_cast", u.id, 1) end
+  end
+end
+
+-- The enemy characters on the battleland a spell reaches, in id order.
+function got.enemy_targets(ctx)
+  local out = {}
+  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
+    if got.spell_target(u) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- The unoccupied hexes of the battleland where `character` may stand.
+function got.free_hexes_for(ctx, character)
+  local out = {}
+  for _, label in ipairs(got.HEXES) do
+    local h = ctx:get_hex(label)
+    if h and h.unit == nil and got.may_stand(character, h) then out[#out + 1] = h end
+  end
+  return out
+end
+
+-- Whether `character` is native to a hazard that only its natives may enter
+-- (the lists above), for the rules that ask it of such a hazard.
+function got.may_stand_native(character, hazard)
+  local only = ONLY_NATIVES[hazard]
+  return only ~= nil and only[character] == true
+end

@@ -3,11 +3,8 @@
 -- Shield's protection (a before_strike handler). README.md, "Spells",
 -- lists every spell, its reading and what the others still need.
 
--- 15.3: the grade of each spell; the caster's skill must reach it.
-local GRADE = {
-  shield = 2, shockwave = 2, wimps_vacation = 2, quake = 3, teleport = 3,
-  chaos = 4, inferno = 4, painchain = 5,
-}
+local may_cast, spend_spell, spell_target, enemy_targets =
+  got.may_cast, got.spend_spell, got.spell_target, got.enemy_targets
 
 -- 15.6 Wimps Vacation, "Creatures of the lowest mustering level": a
 -- Creature that is the first row of some terrain's table (mustering.ron,
@@ -15,43 +12,6 @@ local GRADE = {
 local LOWEST = {
   Gargoyle = true, Centaur = true, Ogre = true, Lion = true, Troll = true, Cyclops = true,
 }
-
--- 3.2: Masters are immune to every form of magic, so no spell touches one.
-local function spell_target(u)
-  return u.class ~= "master"
-end
-
--- 15.2-15.5: whether the acting caster may cast `spell` now.
-local function may_cast(ctx, spell)
-  if not got.own_strike_phase(ctx) then return false end
-  local me = ctx:get_unit(ctx.unit)
-  -- 15.3: grade at most the caster's skill.
-  if me.skill < GRADE[spell] then return false end
-  -- 15.4: one spell per legion per battle.
-  if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
-  -- 15.5: no spell while a Master (of either side) is on the battleland.
-  for _, u in ipairs(got.on_board(ctx)) do
-    if u.class == "master" then return false end
-  end
-  return true
-end
-
--- 15.4: the caster's whole legion has cast its spell (every unit of its
--- side, so that another caster of the legion is refused too).
-local function spend_spell(ctx)
-  for _, u in ipairs(ctx:units()) do
-    if u.side == ctx.side then ctx:set("spell_cast", u.id, 1) end
-  end
-end
-
--- The enemy characters a spell reaches, in id order.
-local function enemy_targets(ctx)
-  local out = {}
-  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
-    if spell_target(u) then out[#out + 1] = u end
-  end
-  return out
-end
 
 -- A spell with no parameter: legal is a yes or no.
 local function whole_battle_spell(name, apply)

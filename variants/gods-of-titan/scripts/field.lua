@@ -1,0 +1,214 @@
+-- The spells of 15.6 that change the battleland, the time or who fights
+-- (Create hazard, Footsore, Timewarp, Homeland, Summon, Deadlock, Slavery),
+-- on the platform's set_hazard, set_unit, set_round, add_unit and
+-- change_side effects. README.md, "Spells", gives each reading.
+
+local may_cast, spend_spell = got.may_cast, got.spend_spell
+
+-- A spell with no parameter, cast as `spell` (its grade and counter) under
+-- the action `name`.
+local function plain_spell(name, spell, apply)
+  titan.action(name, {
+    legal = function(ctx) return may_cast(ctx, spell) end,
+    apply = function(ctx)
+      spend_spell(ctx)
+      apply(ctx)
+    end,
+  })
+end
+
+-- Create hazard: "A hazard will emerge in an unoccupied hex on the
+-- Battleland, replace an already existing hazard or remove one. This refers
+-- only to hexes, not to hexsides." The hazard is chosen by number from the
+-- hex hazards of hazards.ron (0 = Plain, the removal), for the rest of the
+-- battle (the chart gives no end).
+got.HEX_HAZARDS = {
+  [0] = "Plain", "Tree", "Sand", "Bog", "Bramble", "Fog", "Hedge", "Drift", "Volcano", "Beach",
+  "Water", "Darkness", "Cloud",
+}
+
+titan.action("create_hazard", {
+  legal = function(ctx)
+    if not may_cast(ctx, "create_hazard") then return {} end
+    local out = {}
+    for _, label in ipairs(got.HEXES) do
+      local h = ctx:get_hex(label)
+      if h and h.unit == nil then
+        for n = 0, #got.HEX_HAZARDS do
+          if got.HEX_HAZARDS[n] ~= h.hazard then out[#out + 1] = { label, n } end
+        end
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    local name = got.HEX_HAZARDS[args.hazard]
+    if name == "Plain" then name = nil end
+    ctx:set_hazard(args.hex, name, nil)
+  end,
+})
+
+-- Footsore: "All characters of the Caster's Legion gain flying ability for
+-- the rest of the Battle" (DE 2330: "der eigenen Armee"): every character
+-- of the legion, on the battleland or still to enter (as it enters).
+plain_spell("footsore", "footsore", function(ctx)
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("footsore", u.id, true) end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "flies", true) end
+end)
+
+-- Homeland: "All characters in the Caster's Legion become native to all
+-- hazards in the Battleland for the rest of the Battle."
+plain_spell("homeland", "homeland", function(ctx)
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("homeland", u.id, true) end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "natives", "all") end
+end)
+
+-- Timewarp: "The Battle-Round Marker may be moved either a place forward or
+-- a place back" (two actions, one spell), within the rounds of the battle
+-- (rules.ron: 7). The defender's one reinforcement is the engine's
+-- bookkeeping (set_round keeps it).
+local LAST_ROUND = 7
+titan.action("timewarp_forward", {
+  legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round < LAST_ROUND end,
+  apply = function(ctx)
+    spend_spell(ctx)
+    ctx:set_round(ctx.round + 1)
+  end,
+})
+titan.action("timewarp_back", {
+  legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round > 1 end,
+  apply = function(ctx)
+    spend_spell(ctx)
+    ctx:set_round(ctx.round - 1)
+  end,
+})
+
+-- Summon: "A red Demon is summoned to an unoccupied hex it is capable of
+-- staying in ... During each Strike Phase it receives one point of damage.
+-- If it's slain by this damage, it may still strike in that Strike Phase.
+-- Even if the Demon survives the Battle, it is removed from the Caster's
+-- Legion." A temporary unit (no counter from the caretaker, gone at the
+-- battle's end); its hit comes at the end of every strike phase, after the
+-- strikes (the same strikes, as Drift's hit).
+titan.action("summon", {
+  legal = function(ctx)
+    if not may_cast(ctx, "summon") then return {} end
+    local out = {}
+    for _, h in ipairs(got.free_hexes_for(ctx, "Demon")) do out[#out + 1] = h.label end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    local id = ctx:add_unit(ctx.side, "Demon", args.hex, true)
+    if id == nil then id = ctx:get_hex(args.hex).unit end
+    ctx:set("summoned", id, true)
+  end,
+})
+
+-- Deadlock: "All enemy characters are bound to the ground (flying become
+-- non-flying). For each hex they move they receive one point of damage. If
+-- they have only one point left, they can't move on." Readings: the hexes
+-- moved are the distance from where the maneuver phase found it (entering
+-- is not counted); the damage stops at one point left, and a character with
+-- one point left may not move.
+plain_spell("deadlock", "deadlock", function(ctx)
+  for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
+    if got.spell_target(u) then
+      ctx:set("deadlocked", u.id, true)
+      if u.hex then ctx:set_unit(u.id, "flies", false) end
+    end
+  end
+end)
+
+-- Footsore, Homeland and Deadlock hold for the rest of the battle: a
+-- character of the legion that enters later gets them as it enters.
+titan.on("unit_entered", function(ctx)
+  if ctx:get("footsore", ctx.unit) then ctx:set_unit(ctx.unit, "flies", true) end
+  if ctx:get("homeland", ctx.unit) then ctx:set_unit(ctx.unit, "natives", "all") end
+  if ctx:get("deadlocked", ctx.unit) then ctx:set_unit(ctx.unit, "flies", false) end
+end)
+
+-- Whether `side` has a living character that is not enslaved (in its
+-- legion: waiting, entering or on the battleland), `but` not counted.
+local function has_free_but(ctx, side, but)
+  for _, u in ipairs(got.in_legion(ctx, side)) do
+    if u.id ~= but and u.alive and not ctx:get("enslaved", u.id) then return true end
+  end
+  return false
+end
+local function has_free(ctx, side) return has_free_but(ctx, side, nil) end
+
+-- Slavery: "the Caster takes control over an enemy character and uses it as
+-- its own for the rest of the Battle. If the enemy Legion wins and the
+-- enslaved character survives, it follows its original Legion again. If the
+-- Caster's Legion wins the Battle the enslaved character is slain and
+-- scored accordingly."
+titan.action("slavery", {
+  legal = function(ctx)
+    if not may_cast(ctx, "slavery") then return {} end
+    local out = {}
+    for _, u in ipairs(got.enemy_targets(ctx)) do out[#out + 1] = u.id end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    if has_free_but(ctx, got.enemy_of(ctx.side), args.target) then
+      ctx:change_side(args.target)
+      ctx:set("enslaved", args.target, true)
+    else
+      -- The enemy's last character: the caster's legion wins at once, and
+      -- the enslaved character is slain and scored.
+      ctx:kill(args.target)
+    end
+  end,
+})
+
+
+-- Slavery's end, checked when a phase ends (before the slain are removed and
+-- the engine sees a side with nobody left): an enslaved character whose
+-- master side has nobody else goes back to its own legion (the enemy has
+-- won); one whose own legion has nobody else is slain (the slain count for
+-- the legion they came from, so the caster's side scores it).
+local function slavery_end(ctx)
+  for _, u in ipairs(ctx:units()) do
+    if u.alive and ctx:get("enslaved", u.id) then
+      local own = got.enemy_of(u.side)
+      if not has_free(ctx, u.side) then
+        ctx:change_side(u.id)
+        ctx:set("enslaved", u.id, false)
+      elseif not has_free(ctx, own) then
+        ctx:kill(u.id)
+      end
+    end
+  end
+end
+
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "maneuver" then return end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+    if ctx:get("deadlocked", u.id) then
+      ctx:set("deadlock_from", u.id, u.hex)
+      ctx:set_unit(u.id, "may_move", got.life_left(u) > 1)
+    end
+  end
+end)
+
+titan.on("battle_phase_end", function(ctx)
+  if ctx.phase == "maneuver" then
+    for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+      local from = ctx:get("deadlock_from", u.id)
+      if ctx:get("deadlocked", u.id) and from ~= "" then
+        local hurt = math.min(ctx:distance(from, u.hex), got.life_left(u) - 1)
+        if hurt > 0 then ctx:damage(u.id, hurt) end
+        ctx:set("deadlock_from", u.id, "")
+      end
+    end
+  elseif ctx.phase == "strike" and ctx.side ~= ctx.moving then
+    -- Summon: the Demon's hit of this strike phase (the strikebacks end it).
+    for _, u in ipairs(got.on_board(ctx)) do
+      if ctx:get("summoned", u.id) then ctx:damage(u.id, 1) end
+    end
+  end
+  slavery_end(ctx)
+end)

@@ -1,0 +1,60 @@
+-- Who may not be targeted (the platform's `may_target` event: a handler
+-- returning false takes the target out of the striker's legal actions, a
+-- refusal, not a spent strike) and which strikes cannot carry over. The
+-- rules of 3.2, 12.7 and 16.5 that say "can only be the target of", "may not
+-- enter", "can't carry over".
+
+-- Natives of the hex hazards these rules name (characters.ron), and whether
+-- `u` is native to `hazard` there (Homeland makes everyone native).
+local function set(list)
+  local s = {}
+  for _, n in ipairs(list) do s[n] = true end
+  return s
+end
+local SEA = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Manta", "Octopus", "Seaserpent", "Whale" })
+local NATIVES = { Beach = SEA, Water = SEA }
+
+local function native(ctx, u, hazard)
+  if ctx:get("homeland", u.id) then return true end
+  local list = NATIVES[hazard]
+  if list then return list[u.character] == true end
+  return got.may_stand_native(u.character, hazard)
+end
+
+titan.on("may_target", function(ctx, ev)
+  ev = ev or ctx
+  local s, t = ctx:get_unit(ev.striker), ctx:get_unit(ev.target)
+  local magic = ev.rangestrike and got.MAGIC[s.character] == true
+  -- 3.2: Masters are immune to magic too (the class refuses the others).
+  if ev.rangestrike and magic and t.class == "master" then return false end
+  -- 16.5 Golem: "immune to non-magic rangestrikes".
+  if ev.rangestrike and not magic and t.character == "Golem" then return false end
+  -- 16.5 Basilisk, Stone Cold: "vulnerable only by magic".
+  if ctx:get("stone", t.id) and not magic then return false end
+  if ev.rangestrike and not magic and t.hex then
+    local h = ctx:get_hex(t.hex)
+    -- 12.7 Beach, Water (DE 2100, 2109): "Eine heimische Figur ... kann nur
+    -- Ziel eines magischen Fernschusses sein."
+    if (h.hazard == "Beach" or h.hazard == "Water") and native(ctx, t, h.hazard) then return false end
+    -- 12.7 Darkness (DE 2116): "Ein fremder, nicht-magischer Fernschuss darf
+    -- weder in noch durch die Dunkelheit."
+    if h.hazard == "Darkness" and not native(ctx, s, "Darkness") then return false end
+  end
+  return true
+end)
+
+-- 12.7 Darkness (DE 2115: "Ein Übertrag über die Dunkelheit ist nicht
+-- möglich"; EN 865: "A strike made in a Darkness hex can't carry-over"): no
+-- carry-over from a strike at or from a character in darkness. 16.5 Demon:
+-- "A strike used for a Final Blow can't carry over."
+titan.on("before_strike", function(ctx)
+  if ctx.cancel then return end
+  if ctx:get("final_blow_armed", ctx.unit) and not ctx.ranged then
+    ctx.carry_over = false
+    return
+  end
+  local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
+  if (s.hex and ctx:get_hex(s.hex).hazard == "Darkness") or (t.hex and ctx:get_hex(t.hex).hazard == "Darkness") then
+    ctx.carry_over = false
+  end
+end)
