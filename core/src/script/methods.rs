@@ -1,0 +1,752 @@
+//! The methods of every `ctx` (`ctx:units()`, `ctx:damage(...)`, ...):
+//! reads of the snapshot and requests of effects.
+
+use super::*;
+
+fn hits_arg(n: i64, what: &str) -> mlua::Result<u8> {
+    match u8::try_from(n) {
+        Ok(h) => Ok(h),
+        Err(_) => err(format!("ctx:{what}: hits are 0 to 255, not {n}")),
+    }
+}
+
+/// The methods of every `ctx` (called as `ctx:name(...)`).
+pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
+    let m = lua.create_table()?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "units",
+        lua.create_function(move |_, _: Value| {
+            s.battle("units", |b| {
+                let mut out = mlua::MultiValue::with_capacity(b.units.len() * UNIT_KEYS.len());
+                for i in 0..b.units.len() {
+                    unit_values(&s, b, i, &mut out);
+                }
+                Ok(out)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "get_unit",
+        lua.create_function(move |_, (_, id): (Value, i64)| {
+            s.battle("get_unit", |b| {
+                let mut out = mlua::MultiValue::with_capacity(UNIT_KEYS.len());
+                if let Some(i) = usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
+                    unit_values(&s, b, i, &mut out);
+                }
+                Ok(out)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "get_hex",
+        lua.create_function(move |lua, (_, label): (Value, String)| {
+            s.battle("get_hex", |b| {
+                let Some(h) = HexId::from_label(&label) else {
+                    return Ok(Value::Nil);
+                };
+                let land = s.variant.battleland(b.terrain);
+                let hex = land.hex(h);
+                let t = lua.create_table()?;
+                t.set("label", label.as_str())?;
+                let hazard = b.hazard(&s.variant, h);
+                t.set("hazard", s.variant.hazard(hazard).name.as_str())?;
+                t.set("elevation", hex.elevation)?;
+                if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
+                    t.set("unit", i)?;
+                }
+                Ok(Value::Table(t))
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "distance",
+        lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
+            s.battle("distance", |b| {
+                let hex = |v: &Value| -> mlua::Result<HexId> {
+                    match v {
+                        Value::Integer(i) => {
+                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "ctx:distance: unit {i} is not on the battleland"
+                                ))
+                            })
+                        }
+                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
+                            mlua::Error::runtime("ctx:distance: no such hex (A1 ... F4)")
+                        }),
+                        other => err(format!(
+                            "ctx:distance: give units or hex labels, not a {}",
+                            other.type_name()
+                        )),
+                    }
+                };
+                Ok(crate::battle::geometry::distance(hex(&a)?, hex(&b2)?))
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "players",
+        lua.create_function(move |lua, _: Value| {
+            s.game("players", |g| {
+                let list = lua.create_table()?;
+                for (i, p) in g.players.iter().enumerate() {
+                    let t = lua.create_table()?;
+                    t.set("seat", i)?;
+                    t.set("name", p.name.as_str())?;
+                    t.set("score", p.score)?;
+                    t.set("alive", p.alive)?;
+                    list.raw_push(t)?;
+                }
+                Ok(list)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "legions",
+        lua.create_function(move |lua, _: Value| {
+            s.game("legions", |g| {
+                let list = lua.create_table()?;
+                for l in &g.legions {
+                    let t = lua.create_table()?;
+                    t.set("marker", l.marker.to_string())?;
+                    t.set("owner", l.owner.0)?;
+                    t.set("land", s.variant.board.land(l.land).number)?;
+                    t.set("moved", l.moved)?;
+                    let names = l
+                        .characters
+                        .iter()
+                        .map(|&c| s.variant.character(c).name.as_str());
+                    t.set("characters", lua.create_sequence_from(names)?)?;
+                    list.raw_push(t)?;
+                }
+                Ok(list)
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "get",
+        lua.create_function(move |lua, (_, name, target): (Value, String, Value)| {
+            s.get(lua, &name, &target)
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set",
+        lua.create_function(
+            move |_, (_, name, target, value): (Value, String, Value, Value)| {
+                s.set(&name, &target, &value)
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "damage",
+        lua.create_function(move |_, (_, unit, n): (Value, i64, i64)| {
+            let hits = hits_arg(n, "damage")?;
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "damage")?;
+                    let x = &mut b.units[u];
+                    x.damage = x.damage.saturating_add(hits).min(x.power);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:damage is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Damage {
+                unit: unit as u8,
+                hits,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "heal",
+        lua.create_function(move |_, (_, unit, n): (Value, i64, i64)| {
+            let hits = hits_arg(n, "heal")?;
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "heal")?;
+                    let x = &mut b.units[u];
+                    x.damage = x.damage.saturating_sub(hits);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:heal is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Heal {
+                unit: unit as u8,
+                hits,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "kill",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "kill")?;
+                    b.units[u].damage = b.units[u].power;
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:kill is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::Kill { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "swap",
+        lua.create_function(move |_, (_, a, b2): (Value, i64, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let x = CtxStore::unit_on_board(b, a, "swap")?;
+                    let y = CtxStore::unit_on_board(b, b2, "swap")?;
+                    let (hx, hy) = (b.units[x].status, b.units[y].status);
+                    b.units[x].status = hy;
+                    b.units[y].status = hx;
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:swap is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Swap {
+                a: a as u8,
+                b: b2 as u8,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "remove",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = usize::try_from(unit).ok().filter(|&i| i < b.units.len());
+                    let Some(u) = u.filter(|&i| {
+                        let x = &b.units[i];
+                        !x.is_slain() && matches!(x.status, Status::Waiting | Status::OnBoard(_))
+                    }) else {
+                        return err(format!("ctx:remove: unit {unit} is not in the battle"));
+                    };
+                    b.units[u].status = Status::Gone(crate::battle::Fate::Removed);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:remove is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::Remove { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "end_battle",
+        lua.create_function(move |_, (_, winner): (Value, String)| {
+            let winner = match winner.as_str() {
+                "attacker" => Some(BattleSide::Attacker),
+                "defender" => Some(BattleSide::Defender),
+                "neither" => None,
+                other => {
+                    return err(format!(
+                        "ctx:end_battle: the winner is \"attacker\", \"defender\" or \"neither\", not {other:?}"
+                    ));
+                }
+            };
+            s.battle("end_battle", |_| Ok(()))?;
+            s.effects.borrow_mut().push(Effect::EndBattle { winner });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "reveal",
+        lua.create_function(move |_, (_, marker): (Value, String)| {
+            let legion = marker.parse::<Marker>().map_err(mlua::Error::runtime)?;
+            s.game("reveal", |g| {
+                if g.legions.iter().any(|l| l.marker == legion) {
+                    Ok(())
+                } else {
+                    err(format!("ctx:reveal: no legion {legion}"))
+                }
+            })?;
+            s.effects.borrow_mut().push(Effect::Reveal { legion });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "eliminate",
+        lua.create_function(move |_, (_, seat): (Value, i64)| {
+            let player = s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(p) = usize::try_from(seat)
+                        .ok()
+                        .and_then(|i| g.players.get_mut(i))
+                    else {
+                        return err(format!("ctx:eliminate: no player in seat {seat}"));
+                    };
+                    if !p.alive {
+                        return err(format!(
+                            "ctx:eliminate: the player in seat {seat} is out already"
+                        ));
+                    }
+                    p.alive = false;
+                    Ok(PlayerId(seat as u8))
+                }
+                CtxData::Battle(_) => err("ctx:eliminate is available in masterplay events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Eliminate { player });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "move",
+        lua.create_function(move |_, (_, unit, label): (Value, i64, String)| {
+            let to = s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "move")?;
+                    let Some(to) = HexId::from_label(&label) else {
+                        return err(format!("ctx:move: no hex {label:?} (A1 ... F4)"));
+                    };
+                    if let Some(other) = b.units.iter().position(|x| x.hex() == Some(to))
+                        && other != u
+                    {
+                        return err(format!("ctx:move: {label} is occupied by unit {other}"));
+                    }
+                    b.units[u].status = Status::OnBoard(to);
+                    Ok(to)
+                }
+                CtxData::Game(_) => err("ctx:move is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Move {
+                unit: unit as u8,
+                to,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_unit",
+        lua.create_function(
+            move |_, (_, unit, field, value): (Value, i64, String, Value)| {
+                use crate::battle::extra::UnitField as U;
+                let v = &s.variant;
+                let bad = |what: &str| -> mlua::Result<U> {
+                    err(format!(
+                        "ctx:set_unit: {field} is {what}, not {}",
+                        match &value {
+                            Value::Integer(i) => i.to_string(),
+                            Value::String(t) => format!("{:?}", t.to_string_lossy()),
+                            other => format!("a {}", other.type_name()),
+                        }
+                    ))
+                };
+                let int = |lo: i64, hi: i64| match value {
+                    Value::Integer(i) if (lo..=hi).contains(&i) => Some(i as u8),
+                    _ => None,
+                };
+                let f = match field.as_str() {
+                    "flies" | "may_move" | "may_strike" => match value {
+                        Value::Boolean(b) => match field.as_str() {
+                            "flies" => U::Flies(b),
+                            "may_move" => U::MayMove(b),
+                            _ => U::MayStrike(b),
+                        },
+                        _ => bad("true or false")?,
+                    },
+                    "power" => match int(1, 255) {
+                        Some(p) => U::Power(p),
+                        None => bad("1 to 255")?,
+                    },
+                    "skill" => match int(0, 255) {
+                        Some(p) => U::Skill(p),
+                        None => bad("0 to 255")?,
+                    },
+                    "natives" => {
+                        let mut set = crate::model::HazardSet::default();
+                        match &value {
+                            Value::String(t) if t.to_str()? == "all" => {
+                                for i in 0..v.hazards.len() {
+                                    set.insert(HazardId(i as _));
+                                }
+                            }
+                            Value::String(t) if t.to_str()? == "none" => {}
+                            Value::Table(list) => {
+                                for name in list.sequence_values::<Value>() {
+                                    let Value::String(name) = name? else {
+                                        return err("ctx:set_unit: natives lists hazard names");
+                                    };
+                                    let name = name.to_str()?;
+                                    match v.hazard_by_name(&name) {
+                                        Some(h) => set.insert(h),
+                                        None => {
+                                            return err(format!(
+                                                "ctx:set_unit: no hazard {:?}",
+                                                &*name
+                                            ));
+                                        }
+                                    }
+                                }
+                            }
+                            _ => {
+                                bad("a list of hazard names, \"all\" or \"none\"")?;
+                            }
+                        };
+                        U::Natives(set)
+                    }
+                    other => {
+                        return err(format!(
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike)"
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        let u = CtxStore::unit_on_board(b, unit, "set_unit")?;
+                        if let U::Power(p) = f {
+                            if b.units[u].character == v.rules.titan.character {
+                                return err(
+                                    "ctx:set_unit: a Titan's power follows its player's score; it is not set",
+                                );
+                            }
+                            b.units[u].power = p;
+                            b.units[u].damage = b.units[u].damage.min(p);
+                        }
+                        if b.extra.len() < b.units.len() {
+                            b.extra.resize(b.units.len(), Default::default());
+                        }
+                        b.extra[u].set(f);
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:set_unit is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::SetUnit {
+                    unit: unit as u8,
+                    field: f,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_round",
+        lua.create_function(move |_, (_, n): (Value, Value)| {
+            let max = s.variant.rules.battle.defender_maneuvers;
+            let round = match n {
+                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_round: the round is 1 to {max} (the time limit), not {}",
+                        match other {
+                            Value::Integer(r) => r.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.battle("set_round", |_| Ok(()))?;
+            s.effects.borrow_mut().push(Effect::SetRound { round });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "change_side",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "change_side")?;
+                    b.units[u].side = b.units[u].side.other();
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:change_side is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::ChangeSide { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "add_unit",
+        lua.create_function(
+            move |_, (_, side, name, label, temporary): (Value, String, String, String, Value)| {
+                let v = &s.variant;
+                let side = match side.as_str() {
+                    "attacker" => BattleSide::Attacker,
+                    "defender" => BattleSide::Defender,
+                    other => {
+                        return err(format!(
+                            "ctx:add_unit: the side is \"attacker\" or \"defender\", not {other:?}"
+                        ));
+                    }
+                };
+                let Some(character) = v.character_by_name(&name) else {
+                    return err(format!("ctx:add_unit: no character {name:?}"));
+                };
+                let Some(hex) = HexId::from_label(&label) else {
+                    return err(format!("ctx:add_unit: no hex {label:?} (A1 ... F4)"));
+                };
+                let temporary = match temporary {
+                    Value::Nil => false,
+                    Value::Boolean(t) => t,
+                    other => {
+                        return err(format!(
+                            "ctx:add_unit: temporary is true or false, not a {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        if let Some(other) = b.units.iter().position(|x| x.hex() == Some(hex)) {
+                            return err(format!(
+                                "ctx:add_unit: {label} is occupied by unit {other}"
+                            ));
+                        }
+                        if b.units.len() >= 255 {
+                            return err("ctx:add_unit: a battle holds at most 255 units");
+                        }
+                        if !temporary {
+                            let base = match &b.caretaker {
+                                Some(c) => c.get(character.index()).copied().unwrap_or(0),
+                                None => v.character(character).count.saturating_sub(
+                                    b.units.iter().filter(|u| u.character == character).count()
+                                        as u32,
+                                ),
+                            };
+                            let taken = b.taken.iter().filter(|&&c| c == character).count();
+                            if base as usize <= taken {
+                                return err(format!(
+                                    "ctx:add_unit: the caretaker has no {name} left"
+                                ));
+                            }
+                            b.taken.push(character);
+                        }
+                        b.units.push(Unit {
+                            character,
+                            side,
+                            power: v.character(character).power,
+                            status: Status::OnBoard(hex),
+                            damage: 0,
+                            moved: true,
+                            locked: false,
+                            strikes_left: 0,
+                        });
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:add_unit is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::AddUnit {
+                    side,
+                    character,
+                    hex,
+                    temporary,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_hazard",
+        lua.create_function(
+            move |_, (_, label, name, rounds): (Value, Value, Value, Value)| {
+                let v = &s.variant;
+                let Value::String(label) = label else {
+                    return err(format!(
+                        "ctx:set_hazard: the hex is a label (A1 ... F4), not a {}",
+                        label.type_name()
+                    ));
+                };
+                let label = label.to_str()?.to_string();
+                let Some(hex) = HexId::from_label(&label) else {
+                    return err(format!("ctx:set_hazard: no hex {label:?} (A1 ... F4)"));
+                };
+                let hazard = match &name {
+                    Value::Nil => plain_hazard(v).ok_or_else(|| {
+                        mlua::Error::runtime(
+                            "ctx:set_hazard: this variant has no plain hex hazard (one with no effects) for nil to mean",
+                        )
+                    })?,
+                    Value::String(n) => {
+                        let n = n.to_str()?;
+                        match v.hazard_by_name(&n) {
+                            Some(h) if v.hazard(h).place == crate::format::Place::Hex => h,
+                            Some(_) => {
+                                return err(format!(
+                                    "ctx:set_hazard: {:?} lies on hexsides, not in hexes",
+                                    &*n
+                                ));
+                            }
+                            None => {
+                                return err(format!("ctx:set_hazard: no hazard {:?}", &*n));
+                            }
+                        }
+                    }
+                    other => {
+                        return err(format!(
+                            "ctx:set_hazard: the hazard is a name or nil, not a {}",
+                            other.type_name()
+                        ));
+                    }
+                };
+                let rounds = match rounds {
+                    Value::Nil => None,
+                    Value::Integer(r) if (1..=255).contains(&r) => Some(r as u8),
+                    other => {
+                        return err(format!(
+                            "ctx:set_hazard: rounds is nil (the rest of the battle) or 1 to 255, not {}",
+                            match other {
+                                Value::Integer(r) => r.to_string(),
+                                o => format!("a {}", o.type_name()),
+                            }
+                        ));
+                    }
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Battle(b) => {
+                        b.hazards_set.push((hex, hazard));
+                        Ok(())
+                    }
+                    CtxData::Game(_) => err("ctx:set_hazard is available in battle events only"),
+                })?;
+                s.effects.borrow_mut().push(Effect::SetHazard {
+                    hex,
+                    hazard,
+                    rounds,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "use_strike",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let u = CtxStore::unit_on_board(b, unit, "use_strike")?;
+                    b.units[u].strikes_left = 0;
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:use_strike is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::UseStrike { unit: unit as u8 });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "roll_again",
+        lua.create_function(move |_, _: Value| {
+            s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let mover = g.active;
+                    if g.phase != crate::game::Phase::Move || g.roll.is_none() {
+                        return err("ctx:roll_again: the movement die is rolled again only in the move phase, after the roll");
+                    }
+                    if g.legions.iter().any(|l| l.owner == mover && l.moved) {
+                        return err("ctx:roll_again: a legion has moved on this roll already");
+                    }
+                    Ok(())
+                }
+                CtxData::Battle(_) => {
+                    err("ctx:roll_again is available in masterplay events only")
+                }
+            })?;
+            s.effects.borrow_mut().push(Effect::RollAgain);
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "award",
+        lua.create_function(move |_, (_, seat, points): (Value, i64, i64)| {
+            let Ok(points) = u32::try_from(points) else {
+                return err(format!("ctx:award: points are 0 or more, not {points}"));
+            };
+            let player = s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(p) = usize::try_from(seat)
+                        .ok()
+                        .and_then(|i| g.players.get_mut(i))
+                    else {
+                        return err(format!("ctx:award: no player in seat {seat}"));
+                    };
+                    if !p.alive {
+                        return err(format!(
+                            "ctx:award: the player in seat {seat} is out of the game"
+                        ));
+                    }
+                    p.score += points;
+                    Ok(PlayerId(seat as u8))
+                }
+                CtxData::Battle(_) => err("ctx:award is available in masterplay events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::Award { player, points });
+            Ok(())
+        })?,
+    )?;
+
+    Ok(m)
+}
+
+/// What `ctx:set_hazard(hex, nil)` puts: the first hex hazard with no
+/// movement change and no effects (the open ground of the variant).
+fn plain_hazard(v: &Variant) -> Option<HazardId> {
+    v.hazards
+        .iter()
+        .position(|h| {
+            h.place == crate::format::Place::Hex
+                && h.effects.is_empty()
+                && h.movement == crate::format::Movement::default()
+        })
+        .map(|i| HazardId(i as _))
+}

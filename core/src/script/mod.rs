@@ -1,0 +1,791 @@
+//! The scripting platform: the engine events scripts handle (`titan.on`),
+//! the `ctx` each handler receives, and the effects it requests.
+//!
+//! A handler reads the position through `ctx` (a snapshot taken when the
+//! event fires, so reading costs nothing until a method is called) and
+//! changes nothing itself: `ctx:damage`, `ctx:heal`, `ctx:move`, `ctx:kill`,
+//! `ctx:set` and `ctx:award` request effects. Each request is checked at
+//! once against the snapshot (which it then updates, so later reads see it):
+//! an illegal one raises a script error at the script's line. When every
+//! handler has run, the engine applies the effects to its working copy in
+//! order, with events. A failing handler refuses the action that fired the
+//! event, and the working copy is dropped.
+//!
+//! The VM is one per game; what scripts keep in Lua globals is not game
+//! state (not saved, not restored by a refused action): state belongs in
+//! the variables of `variables.ron`, which `ctx:get` and `ctx:set` reach.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use mlua::{Lua, LuaString, Table, Value};
+
+use crate::battle::{BattleSide, Status, Unit};
+use crate::battleland::HexId;
+use crate::format::{VarScope, VarType, VarValue};
+use crate::game::{GameState, Marker, PlayerId};
+use crate::lua::LuaHost;
+use crate::model::{HazardId, TerrainId, Variant};
+use crate::vars::{VarTarget, Vars};
+
+mod actions;
+mod methods;
+
+pub use actions::ScriptArg;
+use actions::script_error;
+pub(crate) use actions::{action_apply, action_legal};
+use methods::methods;
+
+/// The events a script may handle, with `titan.on(event, fn)`.
+pub const EVENTS: &[&str] = &[
+    // Masterplay.
+    "game_start",
+    "turn_start",
+    "turn_end",
+    "phase_start",
+    "phase_end",
+    "legion_split",
+    "legion_moved",
+    "engagement_start",
+    "engagement_end",
+    "battle_start",
+    "battle_end",
+    "muster",
+    "points_scored",
+    "player_eliminated",
+    // Battle.
+    "battle_phase_start",
+    "battle_phase_end",
+    "unit_entered",
+    "before_strike",
+    "after_strike",
+    "unit_slain",
+    "may_target",
+];
+
+/// An effect a handler requested, checked against the snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Damage {
+        unit: u8,
+        hits: u8,
+    },
+    Heal {
+        unit: u8,
+        hits: u8,
+    },
+    Move {
+        unit: u8,
+        to: HexId,
+    },
+    Kill {
+        unit: u8,
+    },
+    Set {
+        variable: String,
+        of: VarTarget,
+        value: VarValue,
+    },
+    Award {
+        player: PlayerId,
+        points: u32,
+    },
+    /// The unit strikes no more this phase (an action "instead of striking").
+    UseStrike {
+        unit: u8,
+    },
+    /// The movement die is rolled again.
+    RollAgain,
+    /// Two units on the battleland change places.
+    Swap {
+        a: u8,
+        b: u8,
+    },
+    /// The unit leaves the battle unscored.
+    Remove {
+        unit: u8,
+    },
+    /// The battle ends: the loser's (or, with no winner, everybody's) living
+    /// characters leave it unscored.
+    EndBattle {
+        winner: Option<BattleSide>,
+    },
+    /// Every player is shown the legion's characters.
+    Reveal {
+        legion: Marker,
+    },
+    /// The player is out of the game, as if he had conceded it.
+    Eliminate {
+        player: PlayerId,
+    },
+    /// One of the unit's fields the engine reads (`ctx:set_unit`).
+    SetUnit {
+        unit: u8,
+        field: crate::battle::extra::UnitField,
+    },
+    /// The battle round (the defender's maneuver number) is `round`.
+    SetRound {
+        round: u8,
+    },
+    /// The unit fights for the other side from now on.
+    ChangeSide {
+        unit: u8,
+    },
+    /// A new unit on the battleland: from the caretaker, or temporary.
+    AddUnit {
+        side: BattleSide,
+        character: crate::model::CharacterId,
+        hex: HexId,
+        temporary: bool,
+    },
+    /// The hex's hazard is `hazard` for `rounds` battle rounds (counting
+    /// the current one), or the rest of the battle.
+    SetHazard {
+        hex: HexId,
+        hazard: HazardId,
+        rounds: Option<u8>,
+    },
+}
+
+/// What the running handler may read: a battle or the masterboard.
+pub(crate) enum CtxData {
+    Game(Box<GameState>),
+    Battle(BattleCtx),
+}
+
+/// A battle as a handler sees it.
+pub(crate) struct BattleCtx {
+    pub terrain: TerrainId,
+    pub units: Vec<Unit>,
+    pub vars: Vars,
+    /// The battle's hazard changes when the event fired.
+    pub overlay: Option<Rc<crate::battle::overlay::Overlay>>,
+    /// Hazards this event's handlers changed (latest last).
+    pub hazards_set: Vec<(HexId, HazardId)>,
+    /// The game's caretaker counters (`None`: a battle outside a game,
+    /// where the chart's counts less the battle's units are left).
+    pub caretaker: Option<Rc<Vec<u32>>>,
+    /// Characters the battle's scripts took from the caretaker so far.
+    pub taken: Vec<crate::model::CharacterId>,
+    /// What scripts changed about single units, by unit.
+    pub extra: Vec<crate::battle::extra::UnitExtra>,
+}
+
+impl BattleCtx {
+    /// The hazard of a hex as the handler sees it: its own changes, then
+    /// the battle's, then the battleland's.
+    fn hazard(&self, v: &Variant, h: HexId) -> HazardId {
+        if let Some(&(_, hz)) = self.hazards_set.iter().rev().find(|(x, _)| *x == h) {
+            return hz;
+        }
+        match &self.overlay {
+            Some(o) => o.land.hex(h).hazard,
+            None => v.battleland(self.terrain).hex(h).hazard,
+        }
+    }
+}
+
+/// The snapshot and the effects of the running event.
+pub(crate) struct CtxStore {
+    variant: Arc<Variant>,
+    data: RefCell<Option<CtxData>>,
+    effects: RefCell<Vec<Effect>>,
+    /// Lua strings made once: a ctx is built for every event, and making
+    /// its keys and names afresh each time is most of its cost.
+    strings: Strings,
+}
+
+/// Interned Lua strings: keys and words by text, characters and classes by
+/// id, and the keys of a unit's table.
+struct Strings {
+    /// By the address and length of a `&'static str` (each literal once).
+    words: RefCell<Vec<(usize, usize, LuaString)>>,
+    characters: Vec<LuaString>,
+    classes: Vec<LuaString>,
+    sides: [LuaString; 2],
+    /// Hex labels, by [`HexId`].
+    hexes: Vec<LuaString>,
+    statuses: [LuaString; 5],
+}
+
+/// The fields of a unit's table, in the order of [`unit_values`] (and of
+/// the constructor in [`CTX_LUA`]).
+const UNIT_KEYS: [&str; 13] = [
+    "id",
+    "character",
+    "class",
+    "side",
+    "hex",
+    "damage",
+    "power",
+    "skill",
+    "flies",
+    "rangestrikes",
+    "status",
+    "strikes_left",
+    "alive",
+];
+
+/// Lua strings of a fixed list of words.
+fn make<const N: usize>(lua: &Lua, words: [&str; N]) -> mlua::Result<[LuaString; N]> {
+    let list = words
+        .iter()
+        .map(|w| lua.create_string(w))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    list.try_into()
+        .map_err(|_| mlua::Error::runtime("interned words"))
+}
+
+impl Strings {
+    fn new(lua: &Lua, v: &Variant) -> mlua::Result<Strings> {
+        Ok(Strings {
+            words: RefCell::new(Vec::new()),
+            characters: v
+                .characters
+                .iter()
+                .map(|c| lua.create_string(&c.name))
+                .collect::<mlua::Result<_>>()?,
+            classes: v
+                .classes
+                .iter()
+                .map(|c| lua.create_string(&c.name))
+                .collect::<mlua::Result<_>>()?,
+            hexes: HexId::all()
+                .map(|h| lua.create_string(h.label()))
+                .collect::<mlua::Result<_>>()?,
+            sides: make(lua, ["attacker", "defender"])?,
+            statuses: make(
+                lua,
+                ["waiting", "on_board", "slain", "not_entered", "removed"],
+            )?,
+        })
+    }
+
+    /// The Lua string of `word`, made on first use.
+    fn word(&self, lua: &Lua, word: &'static str) -> mlua::Result<LuaString> {
+        let key = (word.as_ptr() as usize, word.len());
+        if let Some((_, _, s)) = self.words.borrow().iter().find(|w| (w.0, w.1) == key) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(word)?;
+        self.words.borrow_mut().push((key.0, key.1, s.clone()));
+        Ok(s)
+    }
+}
+
+/// The context API of one VM: the store and the metatable of every `ctx`.
+pub(crate) struct Platform {
+    store: Rc<CtxStore>,
+    meta: Table,
+    /// `new_ctx(meta, key, value, ...)`, in Lua (see [`CTX_LUA`]).
+    new_ctx: mlua::Function,
+    /// The `ctx` of each hook running now, innermost last: what
+    /// `titan.ctx()` returns (for hooks whose arguments have no room for
+    /// it, as a mustering hook's).
+    current: Rc<RefCell<Vec<Table>>>,
+}
+
+/// Tables are built in Lua: with a memory cap, mlua protects every
+/// `raw_set` from Rust with a call of its own, which costs more than the
+/// whole table built by the VM. `units` and `get_unit` get a unit's fields
+/// as flat values from Rust and make the tables here.
+const CTX_LUA: &str = include_str!("../lua/ctx.lua");
+
+/// Sets up the context API of `host` for `variant` (once per VM).
+pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()> {
+    if host.platform.get().is_some() {
+        return Ok(());
+    }
+    let lua = host.lua();
+    let store = Rc::new(CtxStore {
+        strings: Strings::new(lua, &variant)?,
+        variant,
+        data: RefCell::new(None),
+        effects: RefCell::new(Vec::new()),
+    });
+    let methods = methods(lua, &store)?;
+    let raw_units: mlua::Function = methods.get("units")?;
+    let raw_get_unit: mlua::Function = methods.get("get_unit")?;
+    let new_ctx: mlua::Function = lua
+        .load(CTX_LUA)
+        .set_name(format!("={}", crate::lua::SANDBOX))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call((methods.clone(), raw_units, raw_get_unit))?;
+    let meta = lua.create_table()?;
+    meta.set("__index", methods)?;
+    meta.set("__metatable", false)?;
+    let current: Rc<RefCell<Vec<Table>>> = Rc::default();
+    let stack = Rc::clone(&current);
+    let titan_ctx = lua.create_function(move |_, ()| Ok(stack.borrow().last().cloned()))?;
+    if let Ok(titan) = lua.globals().get::<Table>("titan") {
+        titan.raw_set("ctx", titan_ctx)?;
+    }
+    let _ = host.platform.set(Platform {
+        store,
+        meta,
+        new_ctx,
+        current,
+    });
+    Ok(())
+}
+
+/// The result of firing an event: the `ctx` (to read back fields a handler
+/// may change) and the effects to apply, in order.
+pub(crate) struct Fired {
+    pub ctx: Table,
+    pub effects: Vec<Effect>,
+}
+
+/// A field of an event's `ctx`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum F<'a> {
+    I(i64),
+    /// Text made for this event (a marker, a name).
+    S(&'a str),
+    /// A fixed word ("attacker", "strike"): its Lua string is made once.
+    W(&'static str),
+    B(bool),
+}
+
+/// Runs the handlers of `event` with a `ctx` over `data` holding `fields`;
+/// None when no script handles it.
+pub(crate) fn fire(
+    host: &LuaHost,
+    event: &'static str,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+) -> Result<Option<Fired>, crate::lua::ScriptError> {
+    if !host.has_handlers(event) {
+        return Ok(None);
+    }
+    with_ctx(host, F::W(event), data, base, fields, |ctx| {
+        host.call_event(event, ctx.clone())
+    })
+    .map(|r| r.map(|((), fired)| fired))
+}
+
+/// Asks the handlers of a question event (`may_target`): false when one
+/// returns `false`; a handler that requests an effect fails. None when no
+/// script handles it.
+pub(crate) fn ask(
+    host: &LuaHost,
+    event: &'static str,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+) -> Result<Option<bool>, crate::lua::ScriptError> {
+    if !host.has_handlers(event) {
+        return Ok(None);
+    }
+    let r = with_ctx(host, F::W(event), data, base, fields, |ctx| {
+        host.call_question(event, ctx.clone())
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("({event} handlers)"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "{event} answers a question: its handlers may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+            traceback: Vec::new(),
+        }),
+        Some((answer, _)) => Ok(Some(answer)),
+        None => Ok(None),
+    }
+}
+
+/// Runs `call` with a fresh `ctx` (`ctx.event` = `event`) over `data`, and
+/// collects the effects requested meanwhile.
+fn with_ctx<R>(
+    host: &LuaHost,
+    event: F,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+    call: impl FnOnce(&Table) -> Result<R, crate::lua::ScriptError>,
+) -> Result<Option<(R, Fired)>, crate::lua::ScriptError> {
+    let Some(platform) = host.platform.get() else {
+        return Ok(None);
+    };
+    let sandbox = |e: mlua::Error| crate::lua::ScriptError {
+        script: crate::lua::SANDBOX.to_string(),
+        line: None,
+        kind: crate::lua::ScriptErrorKind::Runtime,
+        message: format!("cannot build ctx: {e}"),
+        traceback: Vec::new(),
+    };
+    let lua = host.lua();
+    let words = &platform.store.strings;
+    let mut args = mlua::MultiValue::with_capacity(2 * (base.len() + fields.len() + 1) + 1);
+    args.push_back(Value::Table(platform.meta.clone()));
+    for (k, v) in std::iter::once(&("event", event)).chain(base).chain(fields) {
+        args.push_back(Value::String(words.word(lua, k).map_err(sandbox)?));
+        args.push_back(match *v {
+            F::I(i) => Value::Integer(i),
+            F::S(s) => Value::String(lua.create_string(s).map_err(sandbox)?),
+            F::W(s) => Value::String(words.word(lua, s).map_err(sandbox)?),
+            F::B(b) => Value::Boolean(b),
+        });
+    }
+    let ctx: Table = platform.new_ctx.call(args).map_err(sandbox)?;
+    // An outer ctx (a hook asked while an event runs) is put back after.
+    let outer = platform.store.data.replace(Some(data()));
+    let outer_effects = platform.store.effects.take();
+    platform.current.borrow_mut().push(ctx.clone());
+    let result = call(&ctx);
+    platform.current.borrow_mut().pop();
+    // A ctx kept by a script reads nothing once its event is over.
+    platform.store.data.replace(outer);
+    let effects = platform.store.effects.replace(outer_effects);
+    let r = result?;
+    Ok(Some((r, Fired { ctx, effects })))
+}
+
+/// Calls hook `name` with `args` and, last, a read-only `ctx` over `data`
+/// (`ctx.event` is the hook's name): the masterplay hooks that answer a
+/// question (`titan_power`, `game_over`) see the whole position. A hook
+/// that requests an effect fails. None when the VM has no context API.
+pub(crate) fn call_hook_with_ctx<R: mlua::FromLuaMulti>(
+    host: &LuaHost,
+    name: &str,
+    data: impl FnOnce() -> CtxData,
+    fields: &[(&'static str, F)],
+    args: impl mlua::IntoLuaMulti,
+) -> Result<Option<R>, crate::lua::ScriptError> {
+    let r = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
+        let mut all = args
+            .into_lua_multi(host.lua())
+            .map_err(|e| script_error(name, e.to_string()))?;
+        all.push_back(Value::Table(ctx.clone()));
+        host.call_hook::<_, R>(name, all)
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("(hook {name:?})"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+            traceback: Vec::new(),
+        }),
+        Some((r, _)) => Ok(Some(r)),
+        None => Ok(None),
+    }
+}
+
+/// Calls hook `name` with `args` alone, its read-only `ctx` over `data`
+/// reached with `titan.ctx()` (a mustering hook: its variadic arguments
+/// have no room for one more). None when the VM has no context API.
+pub(crate) fn call_hook_with_implicit_ctx<R: mlua::FromLuaMulti>(
+    host: &LuaHost,
+    name: &str,
+    data: impl FnOnce() -> CtxData,
+    fields: &[(&'static str, F)],
+    args: impl mlua::IntoLuaMulti,
+) -> Result<Option<R>, crate::lua::ScriptError> {
+    let r = with_ctx(host, F::S(name), data, &[], fields, |_| {
+        host.call_hook::<_, R>(name, args)
+    })?;
+    match r {
+        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+            script: format!("(hook {name:?})"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
+                fired.effects[0]
+            ),
+            traceback: Vec::new(),
+        }),
+        Some((r, _)) => Ok(Some(r)),
+        None => Ok(None),
+    }
+}
+
+pub(crate) fn side_name(s: BattleSide) -> &'static str {
+    match s {
+        BattleSide::Attacker => "attacker",
+        BattleSide::Defender => "defender",
+    }
+}
+
+fn status_name(s: Status) -> &'static str {
+    match s {
+        Status::Waiting => "waiting",
+        Status::OnBoard(_) => "on_board",
+        Status::Gone(crate::battle::Fate::Slain) => "slain",
+        Status::Gone(crate::battle::Fate::NotEntered) => "not_entered",
+        Status::Gone(crate::battle::Fate::Removed) => "removed",
+    }
+}
+
+fn err<T>(message: impl Into<String>) -> mlua::Result<T> {
+    Err(mlua::Error::runtime(message.into()))
+}
+
+/// A Lua value as a variable's value of `kind`.
+fn to_value(kind: VarType, v: &Value, name: &str) -> mlua::Result<VarValue> {
+    let bad = || {
+        err(format!(
+            "variable {name:?} holds {kind:?} values, not a {}",
+            v.type_name()
+        ))
+    };
+    Ok(match (kind, v) {
+        (VarType::Int, Value::Integer(i)) => VarValue::Int(*i),
+        (VarType::Int, Value::Number(n)) if n.fract() == 0.0 && n.abs() < 9.0e15 => {
+            VarValue::Int(*n as i64)
+        }
+        (VarType::Bool, Value::Boolean(b)) => VarValue::Bool(*b),
+        (VarType::Text, Value::String(s)) => VarValue::Text(s.to_str()?.to_string()),
+        (VarType::Names, Value::Table(t)) => {
+            let mut names = Vec::new();
+            for item in t.sequence_values::<Value>() {
+                match item? {
+                    Value::String(s) => names.push(s.to_str()?.to_string()),
+                    _ => return bad(),
+                }
+            }
+            VarValue::Names(names)
+        }
+        _ => return bad(),
+    })
+}
+
+fn from_value(lua: &Lua, v: &VarValue) -> mlua::Result<Value> {
+    Ok(match v {
+        VarValue::Int(i) => Value::Integer(*i),
+        VarValue::Bool(b) => Value::Boolean(*b),
+        VarValue::Text(t) => Value::String(lua.create_string(t)?),
+        VarValue::Names(n) => Value::Table(lua.create_sequence_from(n.iter().map(String::as_str))?),
+    })
+}
+
+impl CtxStore {
+    fn with<R>(&self, f: impl FnOnce(&CtxData) -> mlua::Result<R>) -> mlua::Result<R> {
+        match self.data.borrow().as_ref() {
+            Some(d) => f(d),
+            None => err(
+                "this ctx belongs to an event that is over (keep state in variables, not in Lua)",
+            ),
+        }
+    }
+
+    fn with_mut<R>(&self, f: impl FnOnce(&mut CtxData) -> mlua::Result<R>) -> mlua::Result<R> {
+        match self.data.borrow_mut().as_mut() {
+            Some(d) => f(d),
+            None => err(
+                "this ctx belongs to an event that is over (keep state in variables, not in Lua)",
+            ),
+        }
+    }
+
+    fn battle<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&BattleCtx) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        self.with(|d| match d {
+            CtxData::Battle(b) => f(b),
+            CtxData::Game(_) => err(format!("ctx:{what} is available in battle events only")),
+        })
+    }
+
+    fn game<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&GameState) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        self.with(|d| match d {
+            CtxData::Game(g) => f(g),
+            CtxData::Battle(_) => err(format!("ctx:{what} is available in masterplay events only")),
+        })
+    }
+
+    /// A living unit on the battleland, for an effect.
+    fn unit_on_board(b: &BattleCtx, unit: i64, what: &str) -> mlua::Result<usize> {
+        let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len()) else {
+            return err(format!(
+                "ctx:{what}: no unit {unit} in this battle (units are 0 to {})",
+                b.units.len().saturating_sub(1)
+            ));
+        };
+        let x = &b.units[u];
+        if x.hex().is_none() || x.is_slain() {
+            return err(format!(
+                "ctx:{what}: unit {unit} is not alive on the battleland ({})",
+                status_name(x.status)
+            ));
+        }
+        Ok(u)
+    }
+
+    /// What a variable's target argument names, by the variable's scope.
+    fn target(&self, scope: VarScope, arg: &Value, name: &str) -> mlua::Result<VarTarget> {
+        let int = |v: &Value| match v {
+            Value::Integer(i) => Some(*i),
+            Value::Number(n) if n.fract() == 0.0 => Some(*n as i64),
+            _ => None,
+        };
+        let bad = |what: &str| {
+            err(format!(
+                "variable {name:?} belongs to a {scope:?}: give {what}, not a {}",
+                arg.type_name()
+            ))
+        };
+        let marker = |v: &Value| -> mlua::Result<Marker> {
+            match v {
+                Value::String(s) => s.to_str()?.parse::<Marker>().map_err(mlua::Error::runtime),
+                _ => err(format!(
+                    "variable {name:?}: a legion is its marker, like \"P1-03\""
+                )),
+            }
+        };
+        Ok(match scope {
+            VarScope::Game => match arg {
+                Value::Nil => VarTarget::Game,
+                _ => return bad("nil"),
+            },
+            VarScope::Player => match int(arg) {
+                Some(p) if (0..64).contains(&p) => VarTarget::Player(PlayerId(p as u8)),
+                _ => return bad("a player's seat (0-based)"),
+            },
+            VarScope::Unit => match int(arg) {
+                Some(u) if (0..=255).contains(&u) => VarTarget::Unit(u as u8),
+                _ => return bad("a unit id"),
+            },
+            VarScope::Land => {
+                let Some(n) = int(arg) else {
+                    return bad("a land number");
+                };
+                match self
+                    .variant
+                    .board
+                    .lands()
+                    .find(|&l| i64::from(self.variant.board.land(l).number) == n)
+                {
+                    Some(l) => VarTarget::Land(l),
+                    None => return err(format!("variable {name:?}: no land {n}")),
+                }
+            }
+            VarScope::Legion => VarTarget::Legion(marker(arg)?),
+            VarScope::Character => {
+                let Value::Table(t) = arg else {
+                    return bad("{ legion marker, character name }");
+                };
+                let m = marker(&t.get::<Value>(1)?)?;
+                let c: String = t.get(2)?;
+                match self.variant.character_by_name(&c) {
+                    Some(c) => VarTarget::Character(m, c),
+                    None => return err(format!("variable {name:?}: no character {c:?}")),
+                }
+            }
+        })
+    }
+
+    fn get(&self, lua: &Lua, name: &str, arg: &Value) -> mlua::Result<Value> {
+        let v = &self.variant;
+        let Some(def) = v.variable(name) else {
+            return err(crate::vars::check(v, name, VarTarget::Game, None).unwrap_err());
+        };
+        let target = self.target(def.scope, arg, name)?;
+        self.with(|d| {
+            let vars = match d {
+                CtxData::Game(g) => &g.vars,
+                CtxData::Battle(b) => &b.vars,
+            };
+            from_value(lua, vars.get(def, target))
+        })
+    }
+
+    fn set(&self, name: &str, arg: &Value, value: &Value) -> mlua::Result<()> {
+        let v = &self.variant;
+        let Some(def) = v.variable(name) else {
+            return err(format!(
+                "ctx:set: {}",
+                crate::vars::check(v, name, VarTarget::Game, None).unwrap_err()
+            ));
+        };
+        let target = self.target(def.scope, arg, name)?;
+        let value = to_value(def.kind, value, name)?;
+        self.with_mut(|d| {
+            match (d, target) {
+                (CtxData::Battle(b), VarTarget::Unit(u)) => {
+                    if usize::from(u) >= b.units.len() {
+                        return err(format!("ctx:set: no unit {u} in this battle"));
+                    }
+                    b.vars.set(def, target, value.clone());
+                }
+                (CtxData::Battle(_), _) => {
+                    return err(format!("ctx:set: variable {name:?} belongs to a {:?}; in a battle only unit variables change (set it at battle_end)", def.scope));
+                }
+                (CtxData::Game(_), VarTarget::Unit(_)) => {
+                    return err(format!("ctx:set: variable {name:?} belongs to a battle unit; there is no battle here"));
+                }
+                (CtxData::Game(g), t) => {
+                    let exists = match t {
+                        VarTarget::Player(p) => usize::from(p.0) < g.players.len(),
+                        VarTarget::Legion(m) => g.legions.iter().any(|l| l.marker == m),
+                        VarTarget::Character(m, c) => g.legions.iter().any(|l| l.marker == m && l.characters.contains(&c)),
+                        _ => true,
+                    };
+                    if !exists {
+                        return err(format!("ctx:set: variable {name:?}: {t:?} is not in the game"));
+                    }
+                    g.vars.set(def, t, value.clone());
+                }
+            }
+            Ok(())
+        })?;
+        self.effects.borrow_mut().push(Effect::Set {
+            variable: name.to_string(),
+            of: target,
+            value,
+        });
+        Ok(())
+    }
+}
+
+/// A unit as scripts read it.
+/// A unit's fields as flat values, in the order of [`UNIT_KEYS`] (the
+/// Lua side makes the table).
+fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiValue) {
+    let v = &store.variant;
+    let st = &store.strings;
+    let u = &b.units[i];
+    let c = v.character(u.character);
+    let status = match u.status {
+        Status::Waiting => 0,
+        Status::OnBoard(_) => 1,
+        Status::Gone(crate::battle::Fate::Slain) => 2,
+        Status::Gone(crate::battle::Fate::NotEntered) => 3,
+        Status::Gone(crate::battle::Fate::Removed) => 4,
+    };
+    out.push_back(Value::Integer(i as i64));
+    out.push_back(Value::String(st.characters[u.character.index()].clone()));
+    out.push_back(Value::String(st.classes[c.class.index()].clone()));
+    out.push_back(Value::String(
+        st.sides[usize::from(u.side == BattleSide::Defender)].clone(),
+    ));
+    out.push_back(match u.hex() {
+        Some(h) => Value::String(st.hexes[h.0 as usize].clone()),
+        None => Value::Nil,
+    });
+    out.push_back(Value::Integer(i64::from(u.damage)));
+    out.push_back(Value::Integer(i64::from(u.power)));
+    let e = b.extra.get(i).copied().unwrap_or_default();
+    out.push_back(Value::Integer(i64::from(e.skill.unwrap_or(c.skill))));
+    out.push_back(Value::Boolean(e.flies.unwrap_or(c.flies)));
+    out.push_back(Value::Boolean(c.rangestrike.is_some()));
+    out.push_back(Value::String(st.statuses[status].clone()));
+    out.push_back(Value::Integer(i64::from(u.strikes_left)));
+    out.push_back(Value::Boolean(
+        !u.is_slain() && matches!(u.status, Status::Waiting | Status::OnBoard(_)),
+    ));
+}
