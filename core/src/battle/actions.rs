@@ -4,28 +4,62 @@
 use super::*;
 use crate::script::F;
 
-thread_local! {
-    /// The units list of a state `apply` dropped, kept for the next copy so
-    /// that copying the state before an action allocates nothing.
-    static SPARE_UNITS: std::cell::Cell<Vec<Unit>> = const { std::cell::Cell::new(Vec::new()) };
+impl State {
+    /// Makes `self` a copy of `src`, reusing `self`'s buffers: `apply`
+    /// keeps a spare state and copies into it, so that copying the state
+    /// before an action allocates nothing on the common path. Every field
+    /// is named, so a field added later does not compile until it is copied.
+    fn copy_from(&mut self, src: &State) {
+        let State {
+            units,
+            phase,
+            moving,
+            defender_maneuver,
+            entered,
+            attacker_edge,
+            summon,
+            defender_slain_now,
+            summoned,
+            reinforced,
+            carry,
+            result,
+            fixed_dice,
+            conceded,
+            vars,
+            overlay,
+            extra,
+        } = src;
+        self.units.clone_from(units);
+        self.phase = *phase;
+        self.moving = *moving;
+        self.defender_maneuver = *defender_maneuver;
+        self.entered = *entered;
+        self.attacker_edge = *attacker_edge;
+        self.summon = *summon;
+        self.defender_slain_now = *defender_slain_now;
+        self.summoned = *summoned;
+        self.reinforced = *reinforced;
+        self.carry = *carry;
+        self.result.clone_from(result);
+        if !(fixed_dice.is_empty() && self.fixed_dice.is_empty()) {
+            self.fixed_dice.clone_from(fixed_dice);
+        }
+        self.conceded = *conceded;
+        if !(vars.is_empty() && self.vars.is_empty()) {
+            self.vars.clone_from(vars);
+        }
+        self.overlay.clone_from(overlay);
+        self.extra.clone_from(extra);
+    }
 }
 
-/// A copy of the state for `apply` to change, with no allocation on the
-/// common path: the units go into a spare list, the rest is cloned with the
-/// units (and the fixed dice, when there are none) set aside.
-fn copy_state(state: &mut State) -> State {
-    let units = std::mem::take(&mut state.units);
-    let dice = std::mem::take(&mut state.fixed_dice);
-    let mut next = state.clone();
-    state.units = units;
-    state.fixed_dice = dice;
-    let mut spare = SPARE_UNITS.take();
-    spare.clone_from(&state.units);
-    next.units = spare;
-    if !state.fixed_dice.is_empty() {
-        next.fixed_dice = state.fixed_dice.clone();
-    }
-    next
+/// What a unit's reach depends on when no script changed the unit or the
+/// battleland (see [`Battle::memo_reach`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ReachKey {
+    character: CharacterId,
+    from: From,
+    occupied: HexSet,
 }
 
 impl<'v> Battle<'v> {
@@ -60,7 +94,16 @@ impl<'v> Battle<'v> {
                     let Some(from) = self.move_origin(s, u) else {
                         continue;
                     };
-                    if s.extra.is_empty() || from == From::Area && s.extra(i).may_move.is_none() {
+                    if s.extra.is_empty() && from != From::Area {
+                        // Kept for `apply` to check the move against.
+                        let set = self.memo_reach(s, i, u.character, from, occupied);
+                        out.extend(hexes(set).map(|h| Action::Move {
+                            unit: i as UnitId,
+                            to: h,
+                        }));
+                    } else if s.extra.is_empty()
+                        || from == From::Area && s.extra(i).may_move.is_none()
+                    {
                         self.each_reached(s, u.character, from, occupied, |h| {
                             out.push(Action::Move {
                                 unit: i as UnitId,
@@ -202,6 +245,60 @@ impl<'v> Battle<'v> {
         hexes(set).for_each(f);
     }
 
+    /// The reach of unit `i` (with no script changes, on the variant's
+    /// tables) from `from` among `occupied`, remembered per unit: listing
+    /// the actions works it out and `apply` checks the chosen move against
+    /// it. The key is everything the reach depends on, so a remembered
+    /// reach is always right.
+    fn memo_reach(
+        &self,
+        s: &State,
+        i: usize,
+        character: CharacterId,
+        from: From,
+        occupied: HexSet,
+    ) -> HexSet {
+        if s.overlay.is_some() {
+            // A script changed the battleland: not in the key.
+            let (land, tables) = (self.land_in(s), self.tables_in(s));
+            return geometry::reach_set_in(self.variant, land, tables, character, from, occupied);
+        }
+        let key = ReachKey {
+            character,
+            from,
+            occupied,
+        };
+        let mut memo = self.reach_memo.borrow_mut();
+        if let Some(Some((k, set))) = memo.get(i)
+            && *k == key
+        {
+            return *set;
+        }
+        let set = geometry::reach_set_in(
+            self.variant,
+            self.land,
+            self.variant.battle_tables.land(self.land.terrain.index()),
+            character,
+            from,
+            occupied,
+        );
+        if memo.len() <= i {
+            memo.resize(i + 1, None);
+        }
+        memo[i] = Some((key, set));
+        set
+    }
+
+    /// Every hex unit `i` may move to from `from` (as
+    /// [`Battle::unit_reach`]), remembered when nothing changed it.
+    fn move_reach(&self, s: &State, i: usize, from: From, occupied: HexSet) -> HexSet {
+        if from != From::Area && s.extra(i) == extra::UnitExtra::default() {
+            self.memo_reach(s, i, s.units[i].character, from, occupied)
+        } else {
+            self.unit_reach(s, i, from, occupied)
+        }
+    }
+
     /// May `character` move from `from` to `to`?
     fn reaches(
         &self,
@@ -254,21 +351,34 @@ impl<'v> Battle<'v> {
 
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
-        let mut next = copy_state(&mut self.state);
         // The generator's position, not a copy of it: restoring is rare
         // (only when the action is refused after a draw).
         let (seed, pos) = {
             let rng = self.rng.borrow();
             (rng.seed(), rng.word_pos())
         };
-        match self.step(&mut next, &action) {
+        // The action changes a copy of the state in the spare one (its
+        // buffers kept from the previous action); the copy becomes the
+        // state only if the action succeeds.
+        let done = {
+            let mut spare = self.spare.borrow_mut();
+            let next = match &mut *spare {
+                Some(next) => {
+                    next.copy_from(&self.state);
+                    next
+                }
+                None => spare.insert(self.state.clone()),
+            };
+            self.step(next, &action)
+        };
+        match done {
             Ok(events) => {
-                SPARE_UNITS.set(std::mem::take(&mut self.state.units));
-                self.state = next;
+                if let Some(next) = self.spare.get_mut() {
+                    std::mem::swap(&mut self.state, next);
+                }
                 Ok(events)
             }
             Err(e) => {
-                SPARE_UNITS.set(next.units);
                 let mut rng = self.rng.borrow_mut();
                 if rng.word_pos() != pos {
                     *rng = GameRng::at(seed, pos);
@@ -349,7 +459,7 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                if self.unit_reach(s, *unit as usize, from, occupied_set(s)) & bit(*to) == 0 {
+                if self.move_reach(s, *unit as usize, from, occupied_set(s)) & bit(*to) == 0 {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,

@@ -534,6 +534,12 @@ pub struct Battle<'v> {
     /// The caretaker's counters by character, when a game fights the
     /// battle (`ctx:add_unit` takes from them); `None`: the chart's counts.
     caretaker: Option<Rc<Vec<u32>>>,
+    /// A state `apply` copies the state into and changes (its buffers kept
+    /// between actions); not part of the battle (see `State::copy_from`).
+    spare: RefCell<Option<State>>,
+    /// The reach of each unit last worked out, with what it depends on
+    /// (see `Battle::memo_reach`); derived, not part of the battle.
+    reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -763,6 +769,8 @@ impl<'v> Battle<'v> {
             lua,
             use_hooks: true,
             caretaker: None,
+            spare: RefCell::new(None),
+            reach_memo: RefCell::new(Vec::new()),
         })
     }
 
