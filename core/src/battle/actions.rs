@@ -514,7 +514,11 @@ impl<'v> Battle<'v> {
                     rolls,
                     hits,
                 });
-                let mut excess = self.damage(s, *target, hits, &mut ev);
+                let dealt = self.before_damage(s, &mut ev, *target, hits, "strike", Some(*unit))?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
+                let mut excess = self.damage(s, *target, dealt, &mut ev);
                 if !carry {
                     excess = 0;
                 }
@@ -554,7 +558,12 @@ impl<'v> Battle<'v> {
                         target: *t,
                         hits: c.hits,
                     });
-                    let excess = self.damage(s, *t, c.hits, &mut ev);
+                    let dealt =
+                        self.before_damage(s, &mut ev, *t, c.hits, "carry_over", Some(c.striker))?;
+                    if s.phase == Phase::Over {
+                        return Ok(ev);
+                    }
+                    let excess = self.damage(s, *t, dealt, &mut ev);
                     if self.titan_check(s, &mut ev) {
                         return Ok(ev);
                     }
@@ -601,7 +610,12 @@ impl<'v> Battle<'v> {
                     hits,
                 });
                 // Law of the Battlelands 27.A: rangestrikes never carry over.
-                self.damage(s, *target, hits, &mut ev);
+                let dealt =
+                    self.before_damage(s, &mut ev, *target, hits, "rangestrike", Some(*unit))?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
+                self.damage(s, *target, dealt, &mut ev);
                 if self.titan_check(s, &mut ev) {
                     return Ok(ev);
                 }

@@ -445,6 +445,56 @@ impl<'v> Battle<'v> {
         Ok(answer.unwrap_or(true))
     }
 
+    /// `before_damage`: handlers may change `ctx.hits`, the hits `unit` is
+    /// about to take from `source` (`"strike"`, `"rangestrike"`,
+    /// `"carry_over"`, `"hazard"`; `striker` none for a hazard). The hits to
+    /// deal: 0 when the unit left the battleland or the battle ended.
+    pub(super) fn before_damage(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        hits: u8,
+        source: &'static str,
+        striker: Option<UnitId>,
+    ) -> Result<u8, BattleError> {
+        if hits == 0 || !self.hooked("before_damage") {
+            return Ok(hits);
+        }
+        let mut fields = vec![
+            ("unit", F::I(i64::from(unit))),
+            ("hits", F::I(i64::from(hits))),
+            ("source", F::W(source)),
+        ];
+        if let Some(st) = striker {
+            fields.push(("striker", F::I(i64::from(st))));
+        }
+        let Some(ctx) = self.fire(s, ev, "before_damage", &fields)? else {
+            return Ok(hits);
+        };
+        let to: i64 = ctx.raw_get("hits").map_err(|e| {
+            BattleError::Script(crate::lua::ScriptError {
+                script: "(before_damage handlers)".into(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.hits must be an integer: {e}"),
+                traceback: Vec::new(),
+            })
+        })?;
+        if s.phase == Phase::Over || s.units[unit as usize].hex().is_none() {
+            return Ok(0);
+        }
+        let to = to.clamp(0, 255) as u8;
+        if to != hits {
+            ev.push(BattleEvent::HitsChanged {
+                unit,
+                from: hits,
+                to,
+            });
+        }
+        Ok(to)
+    }
+
     /// `after_strike`: the hits and the hits left to carry over.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn after_strike(

@@ -409,6 +409,13 @@ pub enum BattleEvent {
         hex: HexId,
         temporary: bool,
     },
+    /// A `before_damage` handler changed the hits a unit takes from a
+    /// strike, rangestrike, carry-over or the end-of-phase hazard damage.
+    HitsChanged {
+        unit: UnitId,
+        from: u8,
+        to: u8,
+    },
     /// A script's effect (`ctx:set` of a unit variable).
     VarSet {
         variable: String,

@@ -165,6 +165,10 @@ impl<'v> Battle<'v> {
                 unit: i as UnitId,
                 hits,
             });
+            let hits = self.before_damage(s, ev, i as UnitId, hits, "hazard", None)?;
+            if s.phase == Phase::Over {
+                return Ok(());
+            }
             self.damage(s, i as UnitId, hits, ev);
             if self.titan_check(s, ev) {
                 return Ok(());

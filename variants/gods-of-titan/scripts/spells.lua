@@ -75,6 +75,14 @@ titan.on("before_strike", function(ctx)
   end
 end)
 
+-- "gegen jeglichen Schaden immun": the damage of that strike phase's end
+-- (the hazards', through the platform's damage filter) is none either.
+titan.on("before_damage", function(ctx)
+  if ctx.source ~= "hazard" then return end
+  local key = ctx:get("shield", ctx.unit)
+  if key ~= 0 and key == got.phase_key(ctx) then ctx.hits = 0 end
+end)
+
 -- Teleport: "any character (including itself) to an unoccupied hex it's
 -- capable of staying in": a hex hazard it may enter (hazards.ron), either
 -- side's character but a Master (3.2).

@@ -106,6 +106,18 @@ end)
 titan.on("before_strike", function(ctx)
   if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
 end)
+-- Damage filter (tests/battle/platform-damage.ron): a Ranger takes one hit
+-- less of every strike, rangestrike, carry-over and hazard; a Behemoth none
+-- of the hazards'.
+titan.on("before_damage", function(ctx)
+  local c = ctx:get_unit(ctx.unit).character
+  if c == "Ranger" then
+    ctx.hits = ctx.hits - 1
+  elseif c == "Behemoth" and ctx.source == "hazard" then
+    assert(ctx.striker == nil)
+    ctx.hits = 0
+  end
+end)
 
 -- Fails two calls deep: the error names this line, the traceback the callers.
 local function inner() error("deep failure") end
