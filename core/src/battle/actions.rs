@@ -537,6 +537,7 @@ impl<'v> Battle<'v> {
                         bonus_skill: p.bonus_skill,
                         bonus_dice: p.bonus_dice,
                         forgo: *forgo_bonus,
+                        first: *target,
                     };
                     if !self.carry_targets(s, c)?.is_empty() {
                         s.carry = Some(c);

@@ -421,6 +421,19 @@ impl<'v> Battle<'v> {
         target: UnitId,
         ranged: bool,
     ) -> Result<bool, BattleError> {
+        self.may_target_as(s, unit, target, ranged, None)
+    }
+
+    /// [`Battle::may_target`], asked for hits carried over from the strike
+    /// at `carry_from` (the handlers' `ctx.carry_from`).
+    pub(super) fn may_target_as(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        carry_from: Option<UnitId>,
+    ) -> Result<bool, BattleError> {
         let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
             return Ok(true);
         };
@@ -431,16 +444,21 @@ impl<'v> Battle<'v> {
             ("round", F::I(i64::from(s.defender_maneuver))),
             ("moving", F::W(script::side_name(s.moving))),
         ];
+        let fields = [
+            ("striker", F::I(i64::from(unit))),
+            ("target", F::I(i64::from(target))),
+            ("rangestrike", F::B(ranged)),
+            ("carry_from", F::I(i64::from(carry_from.unwrap_or(0)))),
+        ];
         let answer = script::ask(
             lua,
             "may_target",
             || self.snapshot_ctx(s),
             &base,
-            &[
-                ("striker", F::I(i64::from(unit))),
-                ("target", F::I(i64::from(target))),
-                ("rangestrike", F::B(ranged)),
-            ],
+            match carry_from {
+                None => &fields[..3],
+                Some(_) => &fields[..],
+            },
         )?;
         Ok(answer.unwrap_or(true))
     }

@@ -243,6 +243,10 @@ pub struct Carry {
     pub bonus_skill: i8,
     pub bonus_dice: i8,
     pub forgo: bool,
+    /// The target of the strike whose hits these are (`may_target`'s
+    /// `carry_from`).
+    #[serde(default)]
+    pub first: UnitId,
 }
 
 /// A player's action.

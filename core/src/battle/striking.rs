@@ -158,7 +158,7 @@ impl<'v> Battle<'v> {
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
         for t in self.contact_targets(s, c.striker) {
-            if !self.may_target(s, c.striker, t, false)? {
+            if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
                 continue;
             }
             let p = self.strike_params(s, c.striker, t, c.forgo)?;
@@ -488,6 +488,7 @@ impl<'v> Battle<'v> {
             bonus_skill: p.bonus_skill,
             bonus_dice: p.bonus_dice,
             forgo: false,
+            first: target,
         };
         let carry = self.carry_targets(s, c)?;
         let carry_over = s

@@ -93,6 +93,50 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // The hexside between two adjacent hexes (units or labels), as crossed
+    // from the first to the second: `nil` when they are not adjacent.
+    let s = Rc::clone(store);
+    m.set(
+        "hexside",
+        lua.create_function(move |lua, (_, a, b2): (Value, Value, Value)| {
+            s.battle("hexside", |b| {
+                let hex = |v: &Value| -> mlua::Result<HexId> {
+                    match v {
+                        Value::Integer(i) => {
+                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "ctx:hexside: unit {i} is not on the battleland"
+                                ))
+                            })
+                        }
+                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
+                            mlua::Error::runtime("ctx:hexside: no such hex (A1 ... F4)")
+                        }),
+                        other => err(format!(
+                            "ctx:hexside: give units or hex labels, not a {}",
+                            other.type_name()
+                        )),
+                    }
+                };
+                let (from, to) = (hex(&a)?, hex(&b2)?);
+                let land = s.variant.battleland(b.terrain);
+                let cell = land.hex(from);
+                let Some(i) = cell.neighbours.iter().position(|n| *n == Some(to)) else {
+                    return Ok(Value::Nil);
+                };
+                let t = lua.create_table()?;
+                if let Some(side) = cell.sides[i] {
+                    t.set("hazard", s.variant.hazard(side.hazard).name.as_str())?;
+                    // Recorded on both hexes; `top` is the first hex's.
+                    t.set("up", !side.top)?;
+                } else {
+                    t.set("up", false)?;
+                }
+                Ok(Value::Table(t))
+            })
+        })?,
+    )?;
+
     let s = Rc::clone(store);
     m.set(
         "players",

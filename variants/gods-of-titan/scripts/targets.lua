@@ -31,6 +31,18 @@ titan.on("may_target", function(ctx, ev)
   if ev.rangestrike and not magic and t.character == "Golem" then return false end
   -- 16.5 Basilisk, Stone Cold: "vulnerable only by magic".
   if ctx:get("stone", t.id) and not magic then return false end
+  -- 12.7 Dune (DE 2129: "Ein Übertrag eine Düne hinauf ist nur möglich,
+  -- wenn der Schlag über andere Dünen hinauf ausgeführt wurde"; EN 893):
+  -- hits carry over up across a dune only from a strike that went up across
+  -- one.
+  if ev.carry_from and s.hex and t.hex then
+    local to = ctx:hexside(s.id, t.id)
+    if to and to.hazard == "Dune" and to.up then
+      local f = ctx:get_unit(ev.carry_from)
+      local first = f.hex and ctx:hexside(s.id, f.hex)
+      if not (first and first.hazard == "Dune" and first.up) then return false end
+    end
+  end
   if ev.rangestrike and not magic and t.hex then
     local h = ctx:get_hex(t.hex)
     -- 12.7 Beach, Water (DE 2100, 2109): "Eine heimische Figur ... kann nur

@@ -102,7 +102,27 @@ titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(
 -- (may_target), and a Cyclops's strikes never carry over (before_strike).
 titan.on("may_target", function(ctx)
   if ctx:get_unit(ctx.target).character == "Unicorn" then return false end
+  -- A carry-over knows the strike's first target (tests/battle/platform-carry.ron).
+  if ctx.carry_from and ctx:get_unit(ctx.carry_from).character == "Gargoyle"
+      and ctx:get_unit(ctx.target).character == "Ogre" then
+    return false
+  end
 end)
+
+-- ctx:hexside on the Desert (tests/battle/platform-hexside.ron): A2 is atop
+-- dunes on its N (A3) and NE (B3) sides.
+titan.action("hexside_probe", {
+  legal = always,
+  apply = function(ctx)
+    local up = ctx:hexside("A3", "A2")
+    assert(up.hazard == "Dune" and up.up == true)
+    local down = ctx:hexside("A2", "B3")
+    assert(down.hazard == "Dune" and down.up == false)
+    local plain = ctx:hexside("A1", "A2")
+    assert(plain.hazard == nil and plain.up == false)
+    assert(ctx:hexside("A1", "A3") == nil)
+  end,
+})
 titan.on("before_strike", function(ctx)
   if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
 end)
