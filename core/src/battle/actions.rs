@@ -501,11 +501,11 @@ impl<'v> Battle<'v> {
                 let Some((sn, dice, carry)) =
                     self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
                 else {
-                    s.units[*unit as usize].strikes_left = 0;
+                    Self::spend_strike(s, *unit);
                     return Ok(ev);
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
-                s.units[*unit as usize].strikes_left = 0;
+                Self::spend_strike(s, *unit);
                 ev.push(BattleEvent::Struck {
                     unit: *unit,
                     target: *target,
@@ -666,6 +666,19 @@ impl<'v> Battle<'v> {
             }
         }
         Ok(ev)
+    }
+
+    /// A strike spends all the unit's strikes of the phase (a rangestriker
+    /// with several rangestrikes strikes once), or one of those a script set
+    /// (`ctx:set_unit(u, "strikes", n)`).
+    fn spend_strike(s: &mut State, unit: UnitId) {
+        let set = s.extra(unit as usize).strikes_set;
+        let u = &mut s.units[unit as usize];
+        u.strikes_left = if set {
+            u.strikes_left.saturating_sub(1)
+        } else {
+            0
+        };
     }
 
     pub(super) fn check_striker(

@@ -202,6 +202,12 @@ impl<'v> Battle<'v> {
                     if let extra::UnitField::MayStrike(false) = field {
                         s.units[i].strikes_left = 0;
                     }
+                    if let extra::UnitField::Strikes(n) = field {
+                        // `may_strike = false` still wins.
+                        if s.extra(i).may_strike != Some(false) {
+                            s.units[i].strikes_left = n;
+                        }
+                    }
                     s.extra_mut(i).set(field);
                     ev.push(BattleEvent::UnitChanged {
                         unit,

@@ -54,9 +54,13 @@ impl<'v> Battle<'v> {
                     .rangestrike
                     .as_ref()
                     .map_or(1, |r| r.strikes.max(1));
-                // A script's `may_strike = false` (`ctx:set_unit`).
-                if s.extra.get(i).is_some_and(|e| e.may_strike == Some(false)) {
-                    u.strikes_left = 0;
+                // A script's `may_strike = false` (`ctx:set_unit`); its
+                // `strikes` held for the strike phase it was set in.
+                if let Some(e) = s.extra.get_mut(i) {
+                    e.strikes_set = false;
+                    if e.may_strike == Some(false) {
+                        u.strikes_left = 0;
+                    }
                 }
             }
         }

@@ -439,6 +439,10 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         Some(p) => U::Skill(p),
                         None => bad("0 to 255")?,
                     },
+                    "strikes" => match int(0, 255) {
+                        Some(n) => U::Strikes(n),
+                        None => bad("0 to 255")?,
+                    },
                     "natives" => {
                         let mut set = crate::model::HazardSet::default();
                         match &value {
@@ -473,7 +477,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike, strikes)"
                         ));
                     }
                 };

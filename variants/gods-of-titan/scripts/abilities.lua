@@ -282,3 +282,16 @@ titan.on("battle_phase_start", function(ctx)
     if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
   end
 end)
+
+-- 12.7 Tree (EN 749, 751; DE 2040-2041: "Pixies auf einem Baum müssen
+-- zweimal pro eigener Schlagphase attackieren (nicht im Rückschlag)"): a
+-- Pixie standing on a Tree when its side's own strike phase begins strikes
+-- (or rangestrikes) twice in it; both are obliged while in contact.
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "strike" or ctx.side ~= ctx.moving then return end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+    if u.character == "Pixie" and ctx:get_hex(u.hex).hazard == "Tree" then
+      ctx:set_unit(u.id, "strikes", 2)
+    end
+  end
+end)
