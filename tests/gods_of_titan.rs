@@ -500,3 +500,47 @@ fn random_battles_take_every_spell_and_ability() {
     }
     assert!(taken.len() >= 12, "taken: {taken:?}");
 }
+
+/// 16.5 (EN 1055-1058): a Phantom's power is one percent of its player's
+/// score, at least 6, as the Titan's; the God's life is 100 less the powers
+/// of the Titans of the players still in the game (the platform's
+/// `character_power` hook, in the battle masterplay hands over).
+#[test]
+fn phantom_and_god_powers_come_from_the_scores() {
+    use titan_core::game::save::Position as GamePosition;
+    use titan_core::game::{Action as GameAction, PlayerId};
+    let v = std::sync::Arc::new(variant());
+    let pos = r#"(
+        players: [
+            (name: "A", tower: 100, score: 950),
+            (name: "B", tower: 200, score: 1234),
+            (name: "C", tower: 300, score: 40),
+        ],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Titan", "Phantom", "Ogre"], moved: true, entered_from: 19),
+            (marker: "P2-01", land: 20, characters: ["Titan", "God", "Ogre"]),
+            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#;
+    let position: GamePosition = titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(v.clone()).unwrap();
+    let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
+    g.apply(PlayerId(0), &GameAction::Engage { land }).unwrap();
+    if g.battle_request().is_none() {
+        g.apply(PlayerId(1), &GameAction::Fight).unwrap();
+    }
+    assert!(g.take_script_failure().is_none());
+    let req = g.battle_request().expect("a battle");
+    let power = |list: &[(titan_core::model::CharacterId, u8)], name: &str| {
+        let c = v.character_by_name(name).unwrap();
+        list.iter().find(|(x, _)| *x == c).map(|(_, p)| *p)
+    };
+    assert_eq!(power(&req.attacker_characters, "Phantom"), Some(9));
+    assert_eq!(power(&req.attacker_characters, "Titan"), Some(9));
+    // 100 - (9 + 12 + 6).
+    assert_eq!(power(&req.defender_characters, "God"), Some(73));
+    assert_eq!(power(&req.defender_characters, "Ogre"), Some(6));
+}

@@ -334,6 +334,18 @@ pub(super) fn titan_power(game: &Game, player: PlayerId) -> u8 {
     (u32::from(t.base_power) + steps).min(u32::from(u8::MAX)) as u8
 }
 
+/// The power a character of `player`'s (not the Titan) brings to a battle:
+/// the `character_power` hook's answer, or the chart's.
+pub(super) fn character_power(game: &Game, player: PlayerId, c: CharacterId) -> u8 {
+    let ch = game.variant.character(c);
+    let score = game.state.players[player.0 as usize].score;
+    let args = (ch.name.as_str(), ch.power, score, player.0);
+    match call_hook_ctx::<_, Option<i64>>(game, hook::CHARACTER_POWER, args) {
+        Some(Some(p)) => p.clamp(1, 255) as u8,
+        _ => ch.power,
+    }
+}
+
 pub(super) fn value(game: &Game, owner: PlayerId, c: CharacterId) -> u32 {
     let ch = game.variant.character(c);
     if c == game.variant.rules.titan.character {

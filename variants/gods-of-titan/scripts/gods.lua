@@ -18,6 +18,27 @@ titan.hook("titan_power", function(score, base)
   return p
 end)
 
+-- 16.5 (EN 1055-1058): "The Phantom's Power-factor is one percent of the
+-- player's score rounded down, but at least 6", the Dark-Titan's the same;
+-- "The life energy of the God character is 100 minus the Powerfactors of
+-- each remaining Titan (including the Dark-Titan)": the Titans of the
+-- players still in the game, each by the rule above. Their power in battle
+-- (the platform's `character_power` hook).
+local function titan_like(score)
+  return math.max(6, score // 100)
+end
+titan.hook("character_power", function(character, base, score, seat, ctx)
+  if character == "Phantom" or character == "Dark-Titan" then return titan_like(score) end
+  if character == "God" then
+    local life = 100
+    for _, p in ipairs(ctx:players()) do
+      if p.alive then life = life - titan_like(p.score) end
+    end
+    return math.max(1, life)
+  end
+  return nil
+end)
+
 -- 16.5, Chimera: "always strikes with the same Skill-factor as its
 -- opponent(s). Thus it hits each enemy character with a Strike-number of 4.
 -- Influences by hazards are considered afterwards." The hook sees the strike
