@@ -25,6 +25,10 @@ pub struct UnitExtra {
     /// A script set its strikes of this strike phase (`strikes`): a strike
     /// spends one of them, not all (cleared when a strike phase begins).
     pub strikes_set: bool,
+    /// Other hexes its rangestrikes of this strike phase may begin from,
+    /// when unoccupied (`rangestrike_from`; cleared when a strike phase
+    /// begins); 0: none.
+    pub origins: tables::HexSet,
 }
 
 /// A field of `ctx:set_unit`, checked.
@@ -38,6 +42,8 @@ pub enum UnitField {
     MayStrike(bool),
     /// Strikes (and rangestrikes) left in the current strike phase.
     Strikes(u8),
+    /// Other hexes its rangestrikes may begin from.
+    RangestrikeFrom(tables::HexSet),
 }
 
 impl UnitExtra {
@@ -49,6 +55,7 @@ impl UnitExtra {
             UnitField::MayMove(b) => self.may_move = Some(b),
             UnitField::MayStrike(b) => self.may_strike = Some(b),
             UnitField::Strikes(_) => self.strikes_set = true,
+            UnitField::RangestrikeFrom(h) => self.origins = h,
             // Power is the unit's own field.
             UnitField::Power(_) => {}
         }

@@ -58,6 +58,7 @@ impl<'v> Battle<'v> {
                 // `strikes` held for the strike phase it was set in.
                 if let Some(e) = s.extra.get_mut(i) {
                     e.strikes_set = false;
+                    e.origins = 0;
                     if e.may_strike == Some(false) {
                         u.strikes_left = 0;
                     }

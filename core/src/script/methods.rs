@@ -443,6 +443,23 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         Some(n) => U::Strikes(n),
                         None => bad("0 to 255")?,
                     },
+                    "rangestrike_from" => {
+                        let Value::Table(list) = &value else {
+                            return bad("a list of hex labels").map(|_| ());
+                        };
+                        let mut set: crate::battle::tables::HexSet = 0;
+                        for label in list.sequence_values::<Value>() {
+                            let h = match label? {
+                                Value::String(l) => HexId::from_label(&l.to_str()?),
+                                _ => None,
+                            };
+                            let Some(h) = h else {
+                                return err("ctx:set_unit: rangestrike_from lists hex labels (A1 ... F4)");
+                            };
+                            set |= 1 << h.0;
+                        }
+                        U::RangestrikeFrom(set)
+                    }
                     "natives" => {
                         let mut set = crate::model::HazardSet::default();
                         match &value {
@@ -477,7 +494,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike, strikes)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike, strikes, rangestrike_from)"
                         ));
                     }
                 };

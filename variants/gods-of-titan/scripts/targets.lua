@@ -84,3 +84,41 @@ titan.on("before_damage", function(ctx)
     ctx.hits = ctx.hits - 1
   end
 end)
+
+-- 12.7 Cloud (EN 881: "A character standing on a Cloud hex strikes with 50%
+-- additional dice (rounded down)"; DE 2121): a strike (the Striking row, not
+-- a rangestrike) from a cloud has half its Power-factor more dice, rounded
+-- down, striking or striking back.
+titan.on("before_strike", function(ctx)
+  if ctx.cancel or ctx.ranged then return end
+  local s = ctx:get_unit(ctx.unit)
+  if s.hex and ctx:get_hex(s.hex).hazard == "Cloud" then
+    ctx.dice = ctx.dice + s.power // 2
+  end
+end)
+
+-- 12.7 Cloud (EN 883: "A character standing on a Cloud hex can begin its
+-- rangestrike from another not occupied Cloud hex"; DE 2122): when its
+-- side's strike phase begins (only the moving side rangestrikes), a
+-- rangestriker on a cloud may begin its rangestrikes from every other cloud
+-- (the engine takes the unoccupied one that strikes best:
+-- `set_unit(rangestrike_from)`).
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "strike" or ctx.side ~= ctx.moving then return end
+  local clouds
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+    if u.rangestrikes and ctx:get_hex(u.hex).hazard == "Cloud" then
+      if not clouds then
+        clouds = {}
+        for _, label in ipairs(got.HEXES) do
+          if ctx:get_hex(label).hazard == "Cloud" then clouds[#clouds + 1] = label end
+        end
+      end
+      local others = {}
+      for _, label in ipairs(clouds) do
+        if label ~= u.hex then others[#others + 1] = label end
+      end
+      ctx:set_unit(u.id, "rangestrike_from", others)
+    end
+  end
+end)

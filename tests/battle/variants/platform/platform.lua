@@ -84,6 +84,7 @@ titan.action("slow", set("skill", 1))
 titan.action("root", set("may_move", false))
 titan.action("pacify", set("may_strike", false))
 titan.action("twice", set("strikes", 2))
+titan.action("from_d2", set("rangestrike_from", { "D2" }))
 titan.action("weaken", {
   legal = everyone,
   apply = function(ctx, args)
