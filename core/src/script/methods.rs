@@ -93,6 +93,38 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // Whether characters on two hexes (units or labels) would be in contact:
+    // adjacent, with no hexside between that breaks contact.
+    let s = Rc::clone(store);
+    m.set(
+        "in_contact",
+        lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
+            s.battle("in_contact", |b| {
+                let hex = |v: &Value| -> mlua::Result<HexId> {
+                    match v {
+                        Value::Integer(i) => {
+                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "ctx:in_contact: unit {i} is not on the battleland"
+                                ))
+                            })
+                        }
+                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
+                            mlua::Error::runtime("ctx:in_contact: no such hex (A1 ... F4)")
+                        }),
+                        other => err(format!(
+                            "ctx:in_contact: give units or hex labels, not a {}",
+                            other.type_name()
+                        )),
+                    }
+                };
+                let (from, to) = (hex(&a)?, hex(&b2)?);
+                let contact = s.variant.battle_tables.land(b.terrain.index()).contact;
+                Ok(contact[from.0 as usize] & (1 << to.0) != 0)
+            })
+        })?,
+    )?;
+
     // The hexside between two adjacent hexes (units or labels), as crossed
     // from the first to the second: `nil` when they are not adjacent.
     let s = Rc::clone(store);

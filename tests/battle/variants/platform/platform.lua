@@ -111,8 +111,9 @@ titan.on("may_target", function(ctx)
   end
 end)
 
--- ctx:hexside on the Desert (tests/battle/platform-hexside.ron): A2 is atop
--- dunes on its N (A3) and NE (B3) sides.
+-- ctx:hexside and ctx:in_contact on the Desert
+-- (tests/battle/platform-hexside.ron): A2 is atop dunes on its N (A3) and NE
+-- (B3) sides; B2 atop a cliff on its S (B1) side.
 titan.action("hexside_probe", {
   legal = always,
   apply = function(ctx)
@@ -123,6 +124,10 @@ titan.action("hexside_probe", {
     local plain = ctx:hexside("A1", "A2")
     assert(plain.hazard == nil and plain.up == false)
     assert(ctx:hexside("A1", "A3") == nil)
+    -- ctx:in_contact: a dune keeps contact, a cliff (B2 over B1) breaks it.
+    assert(ctx:in_contact("A3", "A2") == true)
+    assert(ctx:in_contact("B2", "B1") == false)
+    assert(ctx:in_contact("A1", "A3") == false)
   end,
 })
 titan.on("before_strike", function(ctx)
