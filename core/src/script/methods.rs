@@ -93,6 +93,34 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // Whether a unit may stand on a hex: its hazard (as changed now) does
+    // not block the unit's way in (walking, or landing for a flyer), by its
+    // flight and natives as scripts set them. Occupants are not asked.
+    let s = Rc::clone(store);
+    m.set(
+        "may_stand",
+        lua.create_function(move |_, (_, unit, label): (Value, i64, String)| {
+            s.battle("may_stand", |b| {
+                let Some(h) = HexId::from_label(&label) else {
+                    return err(format!("ctx:may_stand: no hex {label:?} (A1 ... F4)"));
+                };
+                let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len()) else {
+                    return err(format!("ctx:may_stand: no unit {unit}"));
+                };
+                let v = &s.variant;
+                let c = v.character(b.units[u].character);
+                let e = b.extra.get(u).copied().unwrap_or_default();
+                let flies = e.flies.unwrap_or(c.flies);
+                let natives = e.natives.unwrap_or(c.natives);
+                let hazard = b.hazard(v, h);
+                let way = v
+                    .hazard(hazard)
+                    .movement_for(flies, natives.contains(hazard));
+                Ok(way != crate::format::Move::Block)
+            })
+        })?,
+    )?;
+
     // Whether characters on two hexes (units or labels) would be in contact:
     // adjacent, with no hexside between that breaks contact.
     let s = Rc::clone(store);

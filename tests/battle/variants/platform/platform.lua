@@ -38,6 +38,15 @@ local function plain(label)
     return {}
   end
 end
+-- Offered while the acting unit may stand on C2 (ctx:may_stand;
+-- tests/battle/platform-stand.ron).
+titan.action("c2_standable", {
+  legal = function(ctx)
+    if ctx:may_stand(ctx.unit, "C2") then return true end
+    return {}
+  end,
+  apply = function() end,
+})
 titan.action("c2_plain", { legal = plain("C2"), apply = function() end })
 titan.action("c3_plain", { legal = plain("C3"), apply = function() end })
 
