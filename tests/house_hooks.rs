@@ -218,9 +218,10 @@ fn failing_mustering_hooks_refuse_the_action() {
 }
 
 #[test]
-fn character_power_is_a_hook() {
+fn character_power_and_reinforcements_are_hooks() {
     // docs/scripting.md, "Masterplay": `character_power` gives a legion's
-    // character (not the Titan) its power in a battle.
+    // character (not the Titan) its power in a battle; `reinforcements`
+    // what its defender may reinforce with.
     let v = variant();
     let pos = r#"(
         players: [(name: "A", tower: 100, score: 150), (name: "B", tower: 400, score: 320)],
@@ -248,4 +249,12 @@ fn character_power_is_a_hook() {
     // Others keep the chart's power (the hook answers nil).
     let ogre = v.character_by_name("Ogre").unwrap();
     assert_eq!(power(&req.attacker_characters, ogre), Some(6));
+    // `reinforcements`: the defender, with an Angel, may reinforce with an
+    // Archangel besides what its land's table offers.
+    let archangel = v.character_by_name("Archangel").unwrap();
+    assert!(
+        req.reinforcements.contains(&archangel),
+        "{:?}",
+        req.reinforcements
+    );
 }

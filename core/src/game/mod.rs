@@ -632,6 +632,9 @@ pub mod hook {
     /// `character_power(character, base_power, score, seat) -> power or nil`:
     /// the power a legion's character (not the Titan) brings to a battle.
     pub const CHARACTER_POWER: &str = "character_power";
+    /// `reinforcements(legion, offered) -> names or nil`: what the defender
+    /// may muster as a reinforcement in its battle.
+    pub const REINFORCEMENTS: &str = "reinforcements";
 }
 
 thread_local! {

@@ -346,6 +346,50 @@ pub(super) fn character_power(game: &Game, player: PlayerId, c: CharacterId) -> 
     }
 }
 
+/// The `reinforcements` hook's list for the defender `legion` (offered the
+/// mustering table's `offered`), kept to characters the caretaker has; an
+/// unknown name is a script failure (the table's list stands).
+pub(super) fn reinforcement_hook(
+    game: &Game,
+    legion: Marker,
+    offered: Vec<CharacterId>,
+) -> Vec<CharacterId> {
+    let v = &game.variant;
+    let names: Vec<String> = offered
+        .iter()
+        .map(|&c| v.character(c).name.clone())
+        .collect();
+    let Some(Some(list)) = call_hook_ctx::<_, Option<Vec<String>>>(
+        game,
+        hook::REINFORCEMENTS,
+        (legion.to_string(), names),
+    ) else {
+        return offered;
+    };
+    let mut out = Vec::new();
+    for name in list {
+        let Some(c) = v.character_by_name(&name) else {
+            if let Some(hooks) = &game.hooks {
+                hooks
+                    .failure
+                    .borrow_mut()
+                    .get_or_insert(crate::lua::ScriptError {
+                        script: "(hook \"reinforcements\")".into(),
+                        line: None,
+                        kind: crate::lua::ScriptErrorKind::Runtime,
+                        message: format!("reinforcements: no character {name:?}"),
+                        traceback: Vec::new(),
+                    });
+            }
+            return offered;
+        };
+        if game.state.caretaker[c.index()] > 0 && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 pub(super) fn value(game: &Game, owner: PlayerId, c: CharacterId) -> u32 {
     let ch = game.variant.character(c);
     if c == game.variant.rules.titan.character {

@@ -309,6 +309,9 @@ pub(in crate::game) fn battle_request(game: &Game) -> Option<BattleRequest> {
             .collect()
     };
     reinforcements.dedup();
+    if !def.mustered {
+        reinforcements = reinforcement_hook(game, def.marker, reinforcements);
+    }
     Some(BattleRequest {
         land: e.land,
         terrain: game.variant.board.land(e.land).terrain,
