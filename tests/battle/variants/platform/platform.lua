@@ -38,15 +38,6 @@ local function plain(label)
     return {}
   end
 end
--- Offered while the acting unit may stand on C2 (ctx:may_stand;
--- tests/battle/platform-stand.ron).
-titan.action("c2_standable", {
-  legal = function(ctx)
-    if ctx:may_stand(ctx.unit, "C2") then return true end
-    return {}
-  end,
-  apply = function() end,
-})
 titan.action("c2_plain", { legal = plain("C2"), apply = function() end })
 titan.action("c3_plain", { legal = plain("C3"), apply = function() end })
 
@@ -92,8 +83,6 @@ titan.action("bog_native", set("natives", { "Bog" }))
 titan.action("slow", set("skill", 1))
 titan.action("root", set("may_move", false))
 titan.action("pacify", set("may_strike", false))
-titan.action("twice", set("strikes", 2))
-titan.action("from_d2", set("rangestrike_from", { "D2" }))
 titan.action("weaken", {
   legal = everyone,
   apply = function(ctx, args)
@@ -113,7 +102,33 @@ titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(
 -- (may_target), and a Cyclops's strikes never carry over (before_strike).
 titan.on("may_target", function(ctx)
   if ctx:get_unit(ctx.target).character == "Unicorn" then return false end
-  -- A carry-over knows the strike's first target (tests/battle/platform-carry.ron).
+end)
+titan.on("before_strike", function(ctx)
+  if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
+end)
+
+-- Fails two calls deep: the error names this line, the traceback the callers.
+local function inner() error("deep failure") end
+local function outer() inner() end
+titan.action("deep_fail", { legal = always, apply = function(ctx) outer() end })
+
+-- Offered while the acting unit may stand on C2 (ctx:may_stand;
+-- tests/battle/platform-stand.ron).
+titan.action("c2_standable", {
+  legal = function(ctx)
+    if ctx:may_stand(ctx.unit, "C2") then return true end
+    return {}
+  end,
+  apply = function() end,
+})
+
+-- ctx:set_unit strikes and rangestrike_from (tests/battle/platform-strikes.ron,
+-- platform-origin.ron).
+titan.action("twice", set("strikes", 2))
+titan.action("from_d2", set("rangestrike_from", { "D2" }))
+
+-- A carry-over knows the strike's first target (tests/battle/platform-carry.ron).
+titan.on("may_target", function(ctx)
   if ctx.carry_from and ctx:get_unit(ctx.carry_from).character == "Gargoyle"
       and ctx:get_unit(ctx.target).character == "Ogre" then
     return false
@@ -139,9 +154,7 @@ titan.action("hexside_probe", {
     assert(ctx:in_contact("A1", "A3") == false)
   end,
 })
-titan.on("before_strike", function(ctx)
-  if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
-end)
+
 -- Damage filter (tests/battle/platform-damage.ron): a Ranger takes one hit
 -- less of every strike, rangestrike, carry-over and hazard; a Behemoth none
 -- of the hazards'.
@@ -154,8 +167,3 @@ titan.on("before_damage", function(ctx)
     ctx.hits = 0
   end
 end)
-
--- Fails two calls deep: the error names this line, the traceback the callers.
-local function inner() error("deep failure") end
-local function outer() inner() end
-titan.action("deep_fail", { legal = always, apply = function(ctx) outer() end })
