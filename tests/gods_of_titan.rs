@@ -500,3 +500,94 @@ fn random_battles_take_every_spell_and_ability() {
     }
     assert!(taken.len() >= 12, "taken: {taken:?}");
 }
+
+/// 16.5 (EN 1055-1058): a Phantom's power is one percent of its player's
+/// score, at least 6, as the Titan's; the God's life is 100 less the powers
+/// of the Titans of the players still in the game (the platform's
+/// `character_power` hook, in the battle masterplay hands over).
+#[test]
+fn phantom_and_god_powers_come_from_the_scores() {
+    use titan_core::game::save::Position as GamePosition;
+    use titan_core::game::{Action as GameAction, PlayerId};
+    let v = std::sync::Arc::new(variant());
+    let pos = r#"(
+        players: [
+            (name: "A", tower: 100, score: 950),
+            (name: "B", tower: 200, score: 1234),
+            (name: "C", tower: 300, score: 40),
+        ],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Titan", "Phantom", "Ogre"], moved: true, entered_from: 19),
+            (marker: "P2-01", land: 20, characters: ["Titan", "God", "Ogre"]),
+            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#;
+    let position: GamePosition = titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(v.clone()).unwrap();
+    let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
+    g.apply(PlayerId(0), &GameAction::Engage { land }).unwrap();
+    if g.battle_request().is_none() {
+        g.apply(PlayerId(1), &GameAction::Fight).unwrap();
+    }
+    assert!(g.take_script_failure().is_none());
+    let req = g.battle_request().expect("a battle");
+    let power = |list: &[(titan_core::model::CharacterId, u8)], name: &str| {
+        let c = v.character_by_name(name).unwrap();
+        list.iter().find(|(x, _)| *x == c).map(|(_, p)| *p)
+    };
+    assert_eq!(power(&req.attacker_characters, "Phantom"), Some(9));
+    assert_eq!(power(&req.attacker_characters, "Titan"), Some(9));
+    // 100 - (9 + 12 + 6).
+    assert_eq!(power(&req.defender_characters, "God"), Some(73));
+    assert_eq!(power(&req.defender_characters, "Ogre"), Some(6));
+}
+
+/// 16.5 Pixie (EN 995; DE 2438: "die stärkste Kreatur der eigenen Armee
+/// nachrekrutieren, auch wenn diese Kreatur auf dem Schlachtfeld nicht
+/// heimisch sein sollte"): a defending legion with a Pixie may reinforce
+/// with another of its strongest Creature, whatever its land's table says
+/// (the platform's `reinforcements` hook); without a Pixie it may not.
+#[test]
+fn a_pixie_lets_its_legion_reinforce_with_its_strongest_creature() {
+    use titan_core::game::save::Position as GamePosition;
+    use titan_core::game::{Action as GameAction, PlayerId};
+    let v = std::sync::Arc::new(variant());
+    let reinforcements = |defender: &str| {
+        let pos = format!(
+            r#"(
+            players: [(name: "A", tower: 100), (name: "B", tower: 200), (name: "C", tower: 300)],
+            legions: [
+                (marker: "P1-01", land: 20, characters: ["Titan", "Ogre", "Ogre"], moved: true, entered_from: 19),
+                (marker: "P2-01", land: 20, characters: [{defender}]),
+                (marker: "P2-02", land: 200, characters: ["Titan", "Angel"]),
+                (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+            ],
+            active: 0,
+            phase: Engage,
+            turn: 4,
+        )"#
+        );
+        let position: GamePosition = titan_core::load::ron_options().from_str(&pos).unwrap();
+        let mut g = position.to_game(v.clone()).unwrap();
+        let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
+        g.apply(PlayerId(0), &GameAction::Engage { land }).unwrap();
+        // The defender stands (no flight), then fights.
+        for a in [GameAction::Stand, GameAction::Fight] {
+            if g.battle_request().is_none() {
+                let _ = g.apply(PlayerId(1), &a);
+            }
+        }
+        assert!(g.take_script_failure().is_none());
+        g.battle_request().expect("a battle").reinforcements
+    };
+    let serpent = v.character_by_name("Serpent").unwrap();
+    let hydra = v.character_by_name("Hydra").unwrap();
+    let with = reinforcements(r#""Pixie", "Serpent", "Hydra", "Lion""#);
+    assert!(with.contains(&serpent), "{with:?}");
+    assert!(!with.contains(&hydra), "the strongest only: {with:?}");
+    let without = reinforcements(r#""Serpent", "Hydra", "Lion""#);
+    assert!(!without.contains(&serpent), "{without:?}");
+}

@@ -216,3 +216,45 @@ fn failing_mustering_hooks_refuse_the_action() {
     // The pattern bomb in the hook ends by the budget, at its line.
     refused_by_script(&mut g, PlayerId(0), unicorn, 22);
 }
+
+#[test]
+fn character_power_and_reinforcements_are_hooks() {
+    // docs/scripting.md, "Masterplay": `character_power` gives a legion's
+    // character (not the Titan) its power in a battle; `reinforcements`
+    // what its defender may reinforce with.
+    let v = variant();
+    let pos = r#"(
+        players: [(name: "A", tower: 100, score: 150), (name: "B", tower: 400, score: 320)],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Titan", "Ogre", "Gargoyle"], moved: true, entered_from: 19),
+            (marker: "P2-01", land: 20, characters: ["Angel", "Gargoyle", "Lion"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#;
+    let position: Position = titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(v.clone()).unwrap();
+    let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
+    g.apply(PlayerId(0), &Action::Engage { land }).unwrap();
+    g.apply(PlayerId(1), &Action::Fight).unwrap();
+    assert!(g.take_script_failure().is_none());
+    let req = g.battle_request().expect("a battle");
+    let gargoyle = v.character_by_name("Gargoyle").unwrap();
+    let power = |list: &[(titan_core::model::CharacterId, u8)], c| {
+        list.iter().find(|(x, _)| *x == c).map(|(_, p)| *p)
+    };
+    assert_eq!(power(&req.attacker_characters, gargoyle), Some(4 + 1));
+    assert_eq!(power(&req.defender_characters, gargoyle), Some(4 + 3));
+    // Others keep the chart's power (the hook answers nil).
+    let ogre = v.character_by_name("Ogre").unwrap();
+    assert_eq!(power(&req.attacker_characters, ogre), Some(6));
+    // `reinforcements`: the defender, with an Angel, may reinforce with an
+    // Archangel besides what its land's table offers.
+    let archangel = v.character_by_name("Archangel").unwrap();
+    assert!(
+        req.reinforcements.contains(&archangel),
+        "{:?}",
+        req.reinforcements
+    );
+}

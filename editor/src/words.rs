@@ -519,6 +519,11 @@ impl Words {
                 side_word(*side),
                 hex.label()
             ),
+            BattleEvent::HitsChanged { unit, from, to } => format!(
+                "{} takes {to} hit{} instead of {from} by the variant's rules",
+                self.unit(*unit),
+                if *to == 1 { "" } else { "s" }
+            ),
             BattleEvent::HazardRestored { hex } => {
                 format!("{} has its own hazard again", hex.label())
             }

@@ -611,11 +611,11 @@ impl<'v> Battle<'v> {
                 let Some((sn, dice, carry)) =
                     self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
                 else {
-                    s.units[*unit as usize].strikes_left = 0;
+                    Self::spend_strike(s, *unit);
                     return Ok(ev);
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
-                s.units[*unit as usize].strikes_left = 0;
+                Self::spend_strike(s, *unit);
                 ev.push(BattleEvent::Struck {
                     unit: *unit,
                     target: *target,
@@ -624,7 +624,11 @@ impl<'v> Battle<'v> {
                     rolls,
                     hits,
                 });
-                let mut excess = self.damage(s, *target, hits, &mut ev);
+                let dealt = self.before_damage(s, &mut ev, *target, hits, "strike", Some(*unit))?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
+                let mut excess = self.damage(s, *target, dealt, &mut ev);
                 if !carry {
                     excess = 0;
                 }
@@ -643,6 +647,7 @@ impl<'v> Battle<'v> {
                         bonus_skill: p.bonus_skill,
                         bonus_dice: p.bonus_dice,
                         forgo: *forgo_bonus,
+                        first: *target,
                     };
                     if !self.carry_targets(s, c)?.is_empty() {
                         s.carry = Some(c);
@@ -664,7 +669,12 @@ impl<'v> Battle<'v> {
                         target: *t,
                         hits: c.hits,
                     });
-                    let excess = self.damage(s, *t, c.hits, &mut ev);
+                    let dealt =
+                        self.before_damage(s, &mut ev, *t, c.hits, "carry_over", Some(c.striker))?;
+                    if s.phase == Phase::Over {
+                        return Ok(ev);
+                    }
+                    let excess = self.damage(s, *t, dealt, &mut ev);
                     if self.titan_check(s, &mut ev) {
                         return Ok(ev);
                     }
@@ -711,7 +721,12 @@ impl<'v> Battle<'v> {
                     hits,
                 });
                 // Law of the Battlelands 27.A: rangestrikes never carry over.
-                self.damage(s, *target, hits, &mut ev);
+                let dealt =
+                    self.before_damage(s, &mut ev, *target, hits, "rangestrike", Some(*unit))?;
+                if s.phase == Phase::Over {
+                    return Ok(ev);
+                }
+                self.damage(s, *target, dealt, &mut ev);
                 if self.titan_check(s, &mut ev) {
                     return Ok(ev);
                 }
@@ -761,6 +776,19 @@ impl<'v> Battle<'v> {
             }
         }
         Ok(ev)
+    }
+
+    /// A strike spends all the unit's strikes of the phase (a rangestriker
+    /// with several rangestrikes strikes once), or one of those a script set
+    /// (`ctx:set_unit(u, "strikes", n)`).
+    fn spend_strike(s: &mut State, unit: UnitId) {
+        let set = s.extra(unit as usize).strikes_set;
+        let u = &mut s.units[unit as usize];
+        u.strikes_left = if set {
+            u.strikes_left.saturating_sub(1)
+        } else {
+            0
+        };
     }
 
     pub(super) fn check_striker(

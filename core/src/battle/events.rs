@@ -202,6 +202,12 @@ impl<'v> Battle<'v> {
                     if let extra::UnitField::MayStrike(false) = field {
                         s.units[i].strikes_left = 0;
                     }
+                    if let extra::UnitField::Strikes(n) = field {
+                        // `may_strike = false` still wins.
+                        if s.extra(i).may_strike != Some(false) {
+                            s.units[i].strikes_left = n;
+                        }
+                    }
                     s.extra_mut(i).set(field);
                     ev.push(BattleEvent::UnitChanged {
                         unit,
@@ -421,6 +427,19 @@ impl<'v> Battle<'v> {
         target: UnitId,
         ranged: bool,
     ) -> Result<bool, BattleError> {
+        self.may_target_as(s, unit, target, ranged, None)
+    }
+
+    /// [`Battle::may_target`], asked for hits carried over from the strike
+    /// at `carry_from` (the handlers' `ctx.carry_from`).
+    pub(super) fn may_target_as(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        carry_from: Option<UnitId>,
+    ) -> Result<bool, BattleError> {
         let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
             return Ok(true);
         };
@@ -431,18 +450,73 @@ impl<'v> Battle<'v> {
             ("round", F::I(i64::from(s.defender_maneuver))),
             ("moving", F::W(script::side_name(s.moving))),
         ];
+        let fields = [
+            ("striker", F::I(i64::from(unit))),
+            ("target", F::I(i64::from(target))),
+            ("rangestrike", F::B(ranged)),
+            ("carry_from", F::I(i64::from(carry_from.unwrap_or(0)))),
+        ];
         let answer = script::ask(
             lua,
             "may_target",
             || self.snapshot_ctx(s),
             &base,
-            &[
-                ("striker", F::I(i64::from(unit))),
-                ("target", F::I(i64::from(target))),
-                ("rangestrike", F::B(ranged)),
-            ],
+            match carry_from {
+                None => &fields[..3],
+                Some(_) => &fields[..],
+            },
         )?;
         Ok(answer.unwrap_or(true))
+    }
+
+    /// `before_damage`: handlers may change `ctx.hits`, the hits `unit` is
+    /// about to take from `source` (`"strike"`, `"rangestrike"`,
+    /// `"carry_over"`, `"hazard"`; `striker` none for a hazard). The hits to
+    /// deal: 0 when the unit left the battleland or the battle ended.
+    pub(super) fn before_damage(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        hits: u8,
+        source: &'static str,
+        striker: Option<UnitId>,
+    ) -> Result<u8, BattleError> {
+        if hits == 0 || !self.hooked("before_damage") {
+            return Ok(hits);
+        }
+        let mut fields = vec![
+            ("unit", F::I(i64::from(unit))),
+            ("hits", F::I(i64::from(hits))),
+            ("source", F::W(source)),
+        ];
+        if let Some(st) = striker {
+            fields.push(("striker", F::I(i64::from(st))));
+        }
+        let Some(ctx) = self.fire(s, ev, "before_damage", &fields)? else {
+            return Ok(hits);
+        };
+        let to: i64 = ctx.raw_get("hits").map_err(|e| {
+            BattleError::Script(crate::lua::ScriptError {
+                script: "(before_damage handlers)".into(),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.hits must be an integer: {e}"),
+                traceback: Vec::new(),
+            })
+        })?;
+        if s.phase == Phase::Over || s.units[unit as usize].hex().is_none() {
+            return Ok(0);
+        }
+        let to = to.clamp(0, 255) as u8;
+        if to != hits {
+            ev.push(BattleEvent::HitsChanged {
+                unit,
+                from: hits,
+                to,
+            });
+        }
+        Ok(to)
     }
 
     /// `after_strike`: the hits and the hits left to carry over.

@@ -22,6 +22,13 @@ pub struct UnitExtra {
     pub may_move: Option<bool>,
     /// `Some(false)`: may not strike or rangestrike.
     pub may_strike: Option<bool>,
+    /// A script set its strikes of this strike phase (`strikes`): a strike
+    /// spends one of them, not all (cleared when a strike phase begins).
+    pub strikes_set: bool,
+    /// Other hexes its rangestrikes of this strike phase may begin from,
+    /// when unoccupied (`rangestrike_from`; cleared when a strike phase
+    /// begins); 0: none.
+    pub origins: tables::HexSet,
 }
 
 /// A field of `ctx:set_unit`, checked.
@@ -33,6 +40,10 @@ pub enum UnitField {
     Skill(u8),
     MayMove(bool),
     MayStrike(bool),
+    /// Strikes (and rangestrikes) left in the current strike phase.
+    Strikes(u8),
+    /// Other hexes its rangestrikes may begin from.
+    RangestrikeFrom(tables::HexSet),
 }
 
 impl UnitExtra {
@@ -43,6 +54,8 @@ impl UnitExtra {
             UnitField::Skill(n) => self.skill = Some(n),
             UnitField::MayMove(b) => self.may_move = Some(b),
             UnitField::MayStrike(b) => self.may_strike = Some(b),
+            UnitField::Strikes(_) => self.strikes_set = true,
+            UnitField::RangestrikeFrom(h) => self.origins = h,
             // Power is the unit's own field.
             UnitField::Power(_) => {}
         }

@@ -243,6 +243,10 @@ pub struct Carry {
     pub bonus_skill: i8,
     pub bonus_dice: i8,
     pub forgo: bool,
+    /// The target of the strike whose hits these are (`may_target`'s
+    /// `carry_from`).
+    #[serde(default)]
+    pub first: UnitId,
 }
 
 /// A player's action.
@@ -408,6 +412,13 @@ pub enum BattleEvent {
         side: BattleSide,
         hex: HexId,
         temporary: bool,
+    },
+    /// A `before_damage` handler changed the hits a unit takes from a
+    /// strike, rangestrike, carry-over or the end-of-phase hazard damage.
+    HitsChanged {
+        unit: UnitId,
+        from: u8,
+        to: u8,
     },
     /// A script's effect (`ctx:set` of a unit variable).
     VarSet {

@@ -54,9 +54,14 @@ impl<'v> Battle<'v> {
                     .rangestrike
                     .as_ref()
                     .map_or(1, |r| r.strikes.max(1));
-                // A script's `may_strike = false` (`ctx:set_unit`).
-                if s.extra.get(i).is_some_and(|e| e.may_strike == Some(false)) {
-                    u.strikes_left = 0;
+                // A script's `may_strike = false` (`ctx:set_unit`); its
+                // `strikes` held for the strike phase it was set in.
+                if let Some(e) = s.extra.get_mut(i) {
+                    e.strikes_set = false;
+                    e.origins = 0;
+                    if e.may_strike == Some(false) {
+                        u.strikes_left = 0;
+                    }
                 }
             }
         }
@@ -165,6 +170,10 @@ impl<'v> Battle<'v> {
                 unit: i as UnitId,
                 hits,
             });
+            let hits = self.before_damage(s, ev, i as UnitId, hits, "hazard", None)?;
+            if s.phase == Phase::Over {
+                return Ok(());
+            }
             self.damage(s, i as UnitId, hits, ev);
             if self.titan_check(s, ev) {
                 return Ok(());

@@ -158,7 +158,7 @@ impl<'v> Battle<'v> {
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
         for t in self.contact_targets(s, c.striker) {
-            if !self.may_target(s, c.striker, t, false)? {
+            if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
                 continue;
             }
             let p = self.strike_params(s, c.striker, t, c.forgo)?;
@@ -183,9 +183,43 @@ impl<'v> Battle<'v> {
         target: UnitId,
         occupied: HexSet,
     ) -> bool {
+        let own = s.units[unit as usize].hex();
+        if own.is_none() || s.extra.get(unit as usize).is_none_or(|e| e.origins == 0) {
+            return self.may_see_from(s, unit, own, target, occupied);
+        }
+        self.origins(s, unit, occupied)
+            .any(|from| self.may_see_from(s, unit, Some(from), target, occupied))
+    }
+
+    /// The hexes `unit`'s rangestrikes may begin from: its own, then the
+    /// unoccupied ones a script gave it (`ctx:set_unit(u, "rangestrike_from", ...)`).
+    pub(super) fn origins<'a>(
+        &self,
+        s: &'a State,
+        unit: UnitId,
+        occupied: HexSet,
+    ) -> impl Iterator<Item = HexId> + 'a {
+        let own = s.units[unit as usize].hex();
+        let extra = match own {
+            Some(_) => s.extra(unit as usize).origins & !occupied,
+            None => 0,
+        };
+        own.into_iter()
+            .chain((0..32u8).filter(move |i| extra & (1 << i) != 0).map(HexId))
+    }
+
+    /// [`Battle::may_see`] from `from` (the unit's hex or another origin).
+    fn may_see_from(
+        &self,
+        s: &State,
+        unit: UnitId,
+        from: Option<HexId>,
+        target: UnitId,
+        occupied: HexSet,
+    ) -> bool {
         let v = self.variant;
         let u = &s.units[unit as usize];
-        let (Some(from), Some(to)) = (u.hex(), s.units[target as usize].hex()) else {
+        let (Some(from), Some(to)) = (from, s.units[target as usize].hex()) else {
             return true;
         };
         let Some(rs) = &v.character(u.character).rangestrike else {
@@ -290,18 +324,6 @@ impl<'v> Battle<'v> {
             let info = self.sight(s, u.character, from, to, rs.magic, target);
             return refuse(info.path.err().unwrap_or_else(|| "no line of sight".into()));
         }
-        // The open readings (magic: the first; Law of the Battlelands 27.F).
-        let (first, second) = geometry::lines_between(from, to);
-        let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
-            [Some(first), None]
-        } else {
-            let m = self.tables_in(s).sight(from, to);
-            let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
-            [
-                Some(first).filter(|_| open(m[0])),
-                second.filter(|_| open(m[1])),
-            ]
-        };
         let tclass = v.class(v.character(t.character).class);
         if tclass.rangestrike_immune && !rs.magic {
             return refuse(format!(
@@ -328,31 +350,54 @@ impl<'v> Battle<'v> {
                 _ => u.power / 2,
             },
         };
-        let (a, tf) = (self.fighter(s, unit), self.fighter(s, target));
+        let (mut a, tf) = (self.fighter(s, unit), self.fighter(s, target));
         // Where the line runs along a hexside the rangestriker picks the hex
-        // (reference sheet, "Rangestriking"): the open reading that strikes best.
-        let mut best: Option<(StrikeParams, &'static [HexId])> = None;
-        for path in paths.into_iter().flatten() {
-            let p = strike::rangestrike_as(
-                v,
-                self.land_in(s),
-                (a, self.traits(s, unit)),
-                (tf, self.traits(s, target)),
-                path,
-                strength,
-                rs.magic,
-            );
-            let better = best.as_ref().is_none_or(|(b, _)| {
-                (p.strike_number, std::cmp::Reverse(p.dice))
-                    < (b.strike_number, std::cmp::Reverse(b.dice))
-            });
-            if better {
-                best = Some((p, path));
+        // (reference sheet, "Rangestriking"): the open reading that strikes
+        // best; and so among the hexes it may begin from (its own first).
+        let mut best: Option<(StrikeParams, &'static [HexId], HexId)> = None;
+        let several = s.extra(unit as usize).origins != 0;
+        for from in
+            std::iter::once(from).chain(self.origins(s, unit, occupied).skip(1).filter(|_| several))
+        {
+            if several && !self.may_see_from(s, unit, Some(from), target, occupied) {
+                continue;
+            }
+            a.hex = from;
+            // The open readings (magic: the first; Law of the Battlelands 27.F).
+            let (first, second) = geometry::lines_between(from, to);
+            let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
+                [Some(first), None]
+            } else {
+                let m = self.tables_in(s).sight(from, to);
+                let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
+                [
+                    Some(first).filter(|_| open(m[0])),
+                    second.filter(|_| open(m[1])),
+                ]
+            };
+            for path in paths.into_iter().flatten() {
+                let p = strike::rangestrike_as(
+                    v,
+                    self.land_in(s),
+                    (a, self.traits(s, unit)),
+                    (tf, self.traits(s, target)),
+                    path,
+                    strength,
+                    rs.magic,
+                );
+                let better = best.as_ref().is_none_or(|(b, _, _)| {
+                    (p.strike_number, std::cmp::Reverse(p.dice))
+                        < (b.strike_number, std::cmp::Reverse(b.dice))
+                });
+                if better {
+                    best = Some((p, path, from));
+                }
             }
         }
-        let Some((p, path)) = best else {
+        let Some((p, path, from)) = best else {
             return refuse("no line of sight");
         };
+        a.hex = from;
         let p = self.abilities(
             s,
             (unit, target),
@@ -488,6 +533,7 @@ impl<'v> Battle<'v> {
             bonus_skill: p.bonus_skill,
             bonus_dice: p.bonus_dice,
             forgo: false,
+            first: target,
         };
         let carry = self.carry_targets(s, c)?;
         let carry_over = s

@@ -629,6 +629,12 @@ pub mod hook {
     pub const TITAN_POWER: &str = "titan_power";
     /// `game_over(turn, alive, leader_score) -> winner seat (0-based) or nil`.
     pub const GAME_OVER: &str = "game_over";
+    /// `character_power(character, base_power, score, seat) -> power or nil`:
+    /// the power a legion's character (not the Titan) brings to a battle.
+    pub const CHARACTER_POWER: &str = "character_power";
+    /// `reinforcements(legion, offered) -> names or nil`: what the defender
+    /// may muster as a reinforcement in its battle.
+    pub const REINFORCEMENTS: &str = "reinforcements";
 }
 
 thread_local! {

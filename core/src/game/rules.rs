@@ -334,6 +334,62 @@ pub(super) fn titan_power(game: &Game, player: PlayerId) -> u8 {
     (u32::from(t.base_power) + steps).min(u32::from(u8::MAX)) as u8
 }
 
+/// The power a character of `player`'s (not the Titan) brings to a battle:
+/// the `character_power` hook's answer, or the chart's.
+pub(super) fn character_power(game: &Game, player: PlayerId, c: CharacterId) -> u8 {
+    let ch = game.variant.character(c);
+    let score = game.state.players[player.0 as usize].score;
+    let args = (ch.name.as_str(), ch.power, score, player.0);
+    match call_hook_ctx::<_, Option<i64>>(game, hook::CHARACTER_POWER, args) {
+        Some(Some(p)) => p.clamp(1, 255) as u8,
+        _ => ch.power,
+    }
+}
+
+/// The `reinforcements` hook's list for the defender `legion` (offered the
+/// mustering table's `offered`), kept to characters the caretaker has; an
+/// unknown name is a script failure (the table's list stands).
+pub(super) fn reinforcement_hook(
+    game: &Game,
+    legion: Marker,
+    offered: Vec<CharacterId>,
+) -> Vec<CharacterId> {
+    let v = &game.variant;
+    let names: Vec<String> = offered
+        .iter()
+        .map(|&c| v.character(c).name.clone())
+        .collect();
+    let Some(Some(list)) = call_hook_ctx::<_, Option<Vec<String>>>(
+        game,
+        hook::REINFORCEMENTS,
+        (legion.to_string(), names),
+    ) else {
+        return offered;
+    };
+    let mut out = Vec::new();
+    for name in list {
+        let Some(c) = v.character_by_name(&name) else {
+            if let Some(hooks) = &game.hooks {
+                hooks
+                    .failure
+                    .borrow_mut()
+                    .get_or_insert(crate::lua::ScriptError {
+                        script: "(hook \"reinforcements\")".into(),
+                        line: None,
+                        kind: crate::lua::ScriptErrorKind::Runtime,
+                        message: format!("reinforcements: no character {name:?}"),
+                        traceback: Vec::new(),
+                    });
+            }
+            return offered;
+        };
+        if game.state.caretaker[c.index()] > 0 && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 pub(super) fn value(game: &Game, owner: PlayerId, c: CharacterId) -> u32 {
     let ch = game.variant.character(c);
     if c == game.variant.rules.titan.character {

@@ -93,6 +93,110 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // Whether a unit may stand on a hex: its hazard (as changed now) does
+    // not block the unit's way in (walking, or landing for a flyer), by its
+    // flight and natives as scripts set them. Occupants are not asked.
+    let s = Rc::clone(store);
+    m.set(
+        "may_stand",
+        lua.create_function(move |_, (_, unit, label): (Value, i64, String)| {
+            s.battle("may_stand", |b| {
+                let Some(h) = HexId::from_label(&label) else {
+                    return err(format!("ctx:may_stand: no hex {label:?} (A1 ... F4)"));
+                };
+                let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len()) else {
+                    return err(format!("ctx:may_stand: no unit {unit}"));
+                };
+                let v = &s.variant;
+                let c = v.character(b.units[u].character);
+                let e = b.extra.get(u).copied().unwrap_or_default();
+                let flies = e.flies.unwrap_or(c.flies);
+                let natives = e.natives.unwrap_or(c.natives);
+                let hazard = b.hazard(v, h);
+                let way = v
+                    .hazard(hazard)
+                    .movement_for(flies, natives.contains(hazard));
+                Ok(way != crate::format::Move::Block)
+            })
+        })?,
+    )?;
+
+    // Whether characters on two hexes (units or labels) would be in contact:
+    // adjacent, with no hexside between that breaks contact.
+    let s = Rc::clone(store);
+    m.set(
+        "in_contact",
+        lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
+            s.battle("in_contact", |b| {
+                let hex = |v: &Value| -> mlua::Result<HexId> {
+                    match v {
+                        Value::Integer(i) => {
+                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "ctx:in_contact: unit {i} is not on the battleland"
+                                ))
+                            })
+                        }
+                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
+                            mlua::Error::runtime("ctx:in_contact: no such hex (A1 ... F4)")
+                        }),
+                        other => err(format!(
+                            "ctx:in_contact: give units or hex labels, not a {}",
+                            other.type_name()
+                        )),
+                    }
+                };
+                let (from, to) = (hex(&a)?, hex(&b2)?);
+                let contact = s.variant.battle_tables.land(b.terrain.index()).contact;
+                Ok(contact[from.0 as usize] & (1 << to.0) != 0)
+            })
+        })?,
+    )?;
+
+    // The hexside between two adjacent hexes (units or labels), as crossed
+    // from the first to the second: `nil` when they are not adjacent.
+    let s = Rc::clone(store);
+    m.set(
+        "hexside",
+        lua.create_function(move |lua, (_, a, b2): (Value, Value, Value)| {
+            s.battle("hexside", |b| {
+                let hex = |v: &Value| -> mlua::Result<HexId> {
+                    match v {
+                        Value::Integer(i) => {
+                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                                mlua::Error::runtime(format!(
+                                    "ctx:hexside: unit {i} is not on the battleland"
+                                ))
+                            })
+                        }
+                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
+                            mlua::Error::runtime("ctx:hexside: no such hex (A1 ... F4)")
+                        }),
+                        other => err(format!(
+                            "ctx:hexside: give units or hex labels, not a {}",
+                            other.type_name()
+                        )),
+                    }
+                };
+                let (from, to) = (hex(&a)?, hex(&b2)?);
+                let land = s.variant.battleland(b.terrain);
+                let cell = land.hex(from);
+                let Some(i) = cell.neighbours.iter().position(|n| *n == Some(to)) else {
+                    return Ok(Value::Nil);
+                };
+                let t = lua.create_table()?;
+                if let Some(side) = cell.sides[i] {
+                    t.set("hazard", s.variant.hazard(side.hazard).name.as_str())?;
+                    // Recorded on both hexes; `top` is the first hex's.
+                    t.set("up", !side.top)?;
+                } else {
+                    t.set("up", false)?;
+                }
+                Ok(Value::Table(t))
+            })
+        })?,
+    )?;
+
     let s = Rc::clone(store);
     m.set(
         "players",
@@ -395,6 +499,27 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         Some(p) => U::Skill(p),
                         None => bad("0 to 255")?,
                     },
+                    "strikes" => match int(0, 255) {
+                        Some(n) => U::Strikes(n),
+                        None => bad("0 to 255")?,
+                    },
+                    "rangestrike_from" => {
+                        let Value::Table(list) = &value else {
+                            return bad("a list of hex labels").map(|_| ());
+                        };
+                        let mut set: crate::battle::tables::HexSet = 0;
+                        for label in list.sequence_values::<Value>() {
+                            let h = match label? {
+                                Value::String(l) => HexId::from_label(&l.to_str()?),
+                                _ => None,
+                            };
+                            let Some(h) = h else {
+                                return err("ctx:set_unit: rangestrike_from lists hex labels (A1 ... F4)");
+                            };
+                            set |= 1 << h.0;
+                        }
+                        U::RangestrikeFrom(set)
+                    }
                     "natives" => {
                         let mut set = crate::model::HazardSet::default();
                         match &value {
@@ -429,7 +554,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike, strikes, rangestrike_from)"
                         ));
                     }
                 };

@@ -60,6 +60,7 @@ pub const EVENTS: &[&str] = &[
     "unit_entered",
     "before_strike",
     "after_strike",
+    "before_damage",
     "unit_slain",
     "may_target",
 ];

@@ -14,6 +14,16 @@ local function adjacent_enemies(ctx, id)
   return out
 end
 
+-- The enemies in contact with a unit (12.7 Cliff: "Adjacent characters are
+-- not in contact with each other" across a cliff): Final Blow, Fear, Cuff.
+local function contact_enemies(ctx, id)
+  local out = {}
+  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+    if ctx:in_contact(id, u.id) then out[#out + 1] = u end
+  end
+  return out
+end
+
 -- Reaper's Call: "Any enemy character is slain by the Deathbringer. The
 -- Deathbringer takes twice as many points of damage as it needs to slay the
 -- character" and "must survive" them: offered only for a target whose
@@ -42,7 +52,7 @@ titan.action("reapers_call", {
 -- strike (after_strike), or at the end of the phase if it does not strike.
 titan.action("final_blow", {
   legal = function(ctx)
-    return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
+    return got.own_strike_phase(ctx) and #contact_enemies(ctx, ctx.unit) > 0
       and ctx:get_unit(ctx.unit).strikes_left > 0
   end,
   apply = function(ctx)
@@ -55,10 +65,10 @@ titan.action("final_blow", {
 -- ausführen": every adjacent enemy's next strike at half power.
 titan.action("fear", {
   legal = function(ctx)
-    return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
+    return got.own_strike_phase(ctx) and #contact_enemies(ctx, ctx.unit) > 0
   end,
   apply = function(ctx)
-    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ctx:set("feared", u.id, true) end
+    for _, u in ipairs(contact_enemies(ctx, ctx.unit)) do ctx:set("feared", u.id, true) end
   end,
 })
 
@@ -79,7 +89,7 @@ titan.action("cuff", {
   legal = function(ctx)
     if not got.own_strike_phase(ctx) then return {} end
     local out = {}
-    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do out[#out + 1] = u.id end
+    for _, u in ipairs(contact_enemies(ctx, ctx.unit)) do out[#out + 1] = u.id end
     return out
   end,
   apply = function(ctx, args)
@@ -280,5 +290,18 @@ titan.on("battle_phase_start", function(ctx)
     -- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
     -- god_auto_hit); once on the battleland it stays where it is.
     if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
+  end
+end)
+
+-- 12.7 Tree (EN 749, 751; DE 2040-2041: "Pixies auf einem Baum müssen
+-- zweimal pro eigener Schlagphase attackieren (nicht im Rückschlag)"): a
+-- Pixie standing on a Tree when its side's own strike phase begins strikes
+-- (or rangestrikes) twice in it; both are obliged while in contact.
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "strike" or ctx.side ~= ctx.moving then return end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+    if u.character == "Pixie" and ctx:get_hex(u.hex).hazard == "Tree" then
+      ctx:set_unit(u.id, "strikes", 2)
+    end
   end
 end)

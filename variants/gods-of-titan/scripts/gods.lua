@@ -18,6 +18,62 @@ titan.hook("titan_power", function(score, base)
   return p
 end)
 
+-- 16.5 (EN 1055-1058): "The Phantom's Power-factor is one percent of the
+-- player's score rounded down, but at least 6", the Dark-Titan's the same;
+-- "The life energy of the God character is 100 minus the Powerfactors of
+-- each remaining Titan (including the Dark-Titan)": the Titans of the
+-- players still in the game, each by the rule above. Their power in battle
+-- (the platform's `character_power` hook).
+local function titan_like(score)
+  return math.max(6, score // 100)
+end
+titan.hook("character_power", function(character, base, score, seat, ctx)
+  if character == "Phantom" or character == "Dark-Titan" then return titan_like(score) end
+  if character == "God" then
+    local life = 100
+    for _, p in ipairs(ctx:players()) do
+      if p.alive then life = life - titan_like(p.score) end
+    end
+    return math.max(1, life)
+  end
+  return nil
+end)
+
+-- 16.5 Pixie (EN 995; DE 2438: "Er kann als heimischer Verteidiger immer
+-- anstelle einer normalen Nachrekrutierung in der 4. Kampfrunde die stärkste
+-- Kreatur der eigenen Armee nachrekrutieren, auch wenn diese Kreatur auf dem
+-- Schlachtfeld nicht heimisch sein sollte"): a defending legion with a Pixie
+-- (native everywhere) may reinforce with another of its strongest Creature
+-- (the highest Power-factor of its Creatures, Sea- and Dark-Creatures; all of
+-- them on a tie), besides what its land offers (the platform's
+-- `reinforcements` hook; the engine keeps those the caretaker has).
+local CREATURE_POWER = {
+  ["Basilisk"] = 10, ["Behemoth"] = 7, ["Centaur"] = 3, ["Colossus"] = 10, ["Cyclops"] = 8, ["Dragon"] = 9,
+  ["Gargoyle"] = 4, ["Giant"] = 7, ["Gorgon"] = 8, ["Griffon"] = 5, ["Hydra"] = 10, ["Lion"] = 5,
+  ["Minotaur"] = 4, ["Ogre"] = 6, ["Phoenix"] = 9, ["Ranger"] = 4, ["Serpent"] = 16, ["Troll"] = 8,
+  ["Unicorn"] = 4, ["Warbear"] = 6, ["Wyvern"] = 7, ["Dolphin"] = 4, ["Manta"] = 9, ["Octopus"] = 15,
+  ["Seaserpent"] = 15, ["Whale"] = 7, ["Balrog"] = 8, ["Cerberus"] = 8, ["Deathbringer"] = 12, ["Demon"] = 9,
+  ["Headcracker"] = 6, ["Helldancer"] = 5, ["Lich"] = 5, ["Nightmare"] = 9, ["Plaque"] = 5, ["Shadow"] = 6,
+  ["Tombdigger"] = 7, ["Wraith"] = 10,
+}
+titan.hook("reinforcements", function(legion, offered, ctx)
+  for _, l in ipairs(ctx:legions()) do
+    if l.marker == legion then
+      local pixie, best = false, 0
+      for _, c in ipairs(l.characters) do
+        if c == "Pixie" then pixie = true end
+        if (CREATURE_POWER[c] or 0) > best then best = CREATURE_POWER[c] end
+      end
+      if pixie and best > 0 then
+        for _, c in ipairs(l.characters) do
+          if CREATURE_POWER[c] == best then offered[#offered + 1] = c end
+        end
+      end
+    end
+  end
+  return offered
+end)
+
 -- 16.5, Chimera: "always strikes with the same Skill-factor as its
 -- opponent(s). Thus it hits each enemy character with a Strike-number of 4.
 -- Influences by hazards are considered afterwards." The hook sees the strike
@@ -53,7 +109,7 @@ end)
 local markers = {
   "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
   "pending:executer_trophies", "pending:immortal_rejoins", "pending:pegasus_rider",
-  "pending:knight_crusade", "pending:pixie_reinforcement", "pending:warlord_march",
+  "pending:knight_crusade", "pending:warlord_march",
 }
 local function unchanged(is_striker, ranged, sn, dice)
   return sn, dice

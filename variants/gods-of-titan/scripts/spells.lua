@@ -75,9 +75,18 @@ titan.on("before_strike", function(ctx)
   end
 end)
 
+-- "gegen jeglichen Schaden immun": the damage of that strike phase's end
+-- (the hazards', through the platform's damage filter) is none either.
+titan.on("before_damage", function(ctx)
+  if ctx.source ~= "hazard" then return end
+  local key = ctx:get("shield", ctx.unit)
+  if key ~= 0 and key == got.phase_key(ctx) then ctx.hits = 0 end
+end)
+
 -- Teleport: "any character (including itself) to an unoccupied hex it's
--- capable of staying in": a hex hazard it may enter (hazards.ron), either
--- side's character but a Master (3.2).
+-- capable of staying in": a hex whose hazard lets it in (the engine's
+-- ctx:may_stand, by its flight and natives, Homeland's too), either side's
+-- character but a Master (3.2).
 titan.action("teleport", {
   legal = function(ctx)
     if not may_cast(ctx, "teleport") then return {} end
@@ -90,7 +99,7 @@ titan.action("teleport", {
     for _, u in ipairs(got.on_board(ctx)) do
       if spell_target(u) then
         for _, h in ipairs(free) do
-          if got.may_stand(u.character, h) then out[#out + 1] = { u.id, h.label } end
+          if ctx:may_stand(u.id, h.label) then out[#out + 1] = { u.id, h.label } end
         end
       end
     end

@@ -31,6 +31,18 @@ titan.on("may_target", function(ctx, ev)
   if ev.rangestrike and not magic and t.character == "Golem" then return false end
   -- 16.5 Basilisk, Stone Cold: "vulnerable only by magic".
   if ctx:get("stone", t.id) and not magic then return false end
+  -- 12.7 Dune (DE 2129: "Ein Übertrag eine Düne hinauf ist nur möglich,
+  -- wenn der Schlag über andere Dünen hinauf ausgeführt wurde"; EN 893):
+  -- hits carry over up across a dune only from a strike that went up across
+  -- one.
+  if ev.carry_from and s.hex and t.hex then
+    local to = ctx:hexside(s.id, t.id)
+    if to and to.hazard == "Dune" and to.up then
+      local f = ctx:get_unit(ev.carry_from)
+      local first = f.hex and ctx:hexside(s.id, f.hex)
+      if not (first and first.hazard == "Dune" and first.up) then return false end
+    end
+  end
   if ev.rangestrike and not magic and t.hex then
     local h = ctx:get_hex(t.hex)
     -- 12.7 Beach, Water (DE 2100, 2109): "Eine heimische Figur ... kann nur
@@ -56,5 +68,57 @@ titan.on("before_strike", function(ctx)
   local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
   if (s.hex and ctx:get_hex(s.hex).hazard == "Darkness") or (t.hex and ctx:get_hex(t.hex).hazard == "Darkness") then
     ctx.carry_over = false
+  end
+end)
+
+-- 12.7 Darkness (DE 2114: "Jeder Schaden, der auf eine Figur in der
+-- Dunkelheit verursacht wurde, wird um 1 reduziert"; EN 865 "The damage done
+-- by a character is reduced by 1"): each strike and rangestrike (magic or a
+-- native's) at a character in darkness deals one hit less. Damage by the
+-- terrain or a spell is not "done by a character" (and no damaging hazard is
+-- in darkness).
+titan.on("before_damage", function(ctx)
+  if ctx.source == "hazard" then return end
+  local t = ctx:get_unit(ctx.unit)
+  if t.hex and ctx:get_hex(t.hex).hazard == "Darkness" and ctx.hits > 0 then
+    ctx.hits = ctx.hits - 1
+  end
+end)
+
+-- 12.7 Cloud (EN 881: "A character standing on a Cloud hex strikes with 50%
+-- additional dice (rounded down)"; DE 2121): a strike (the Striking row, not
+-- a rangestrike) from a cloud has half its Power-factor more dice, rounded
+-- down, striking or striking back.
+titan.on("before_strike", function(ctx)
+  if ctx.cancel or ctx.ranged then return end
+  local s = ctx:get_unit(ctx.unit)
+  if s.hex and ctx:get_hex(s.hex).hazard == "Cloud" then
+    ctx.dice = ctx.dice + s.power // 2
+  end
+end)
+
+-- 12.7 Cloud (EN 883: "A character standing on a Cloud hex can begin its
+-- rangestrike from another not occupied Cloud hex"; DE 2122): when its
+-- side's strike phase begins (only the moving side rangestrikes), a
+-- rangestriker on a cloud may begin its rangestrikes from every other cloud
+-- (the engine takes the unoccupied one that strikes best:
+-- `set_unit(rangestrike_from)`).
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "strike" or ctx.side ~= ctx.moving then return end
+  local clouds
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+    if u.rangestrikes and ctx:get_hex(u.hex).hazard == "Cloud" then
+      if not clouds then
+        clouds = {}
+        for _, label in ipairs(got.HEXES) do
+          if ctx:get_hex(label).hazard == "Cloud" then clouds[#clouds + 1] = label end
+        end
+      end
+      local others = {}
+      for _, label in ipairs(clouds) do
+        if label ~= u.hex then others[#others + 1] = label end
+      end
+      ctx:set_unit(u.id, "rangestrike_from", others)
+    end
   end
 end)

@@ -294,7 +294,7 @@ pub(in crate::game) fn battle_request(game: &Game) -> Option<BattleRequest> {
                 let power = if c == game.variant.rules.titan.character {
                     titan_power(game, l.owner)
                 } else {
-                    game.variant.character(c).power
+                    character_power(game, l.owner, c)
                 };
                 (c, power)
             })
@@ -309,6 +309,9 @@ pub(in crate::game) fn battle_request(game: &Game) -> Option<BattleRequest> {
             .collect()
     };
     reinforcements.dedup();
+    if !def.mustered {
+        reinforcements = reinforcement_hook(game, def.marker, reinforcements);
+    }
     Some(BattleRequest {
         land: e.land,
         terrain: game.variant.board.land(e.land).terrain,

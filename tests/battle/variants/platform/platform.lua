@@ -111,3 +111,59 @@ end)
 local function inner() error("deep failure") end
 local function outer() inner() end
 titan.action("deep_fail", { legal = always, apply = function(ctx) outer() end })
+
+-- Offered while the acting unit may stand on C2 (ctx:may_stand;
+-- tests/battle/platform-stand.ron).
+titan.action("c2_standable", {
+  legal = function(ctx)
+    if ctx:may_stand(ctx.unit, "C2") then return true end
+    return {}
+  end,
+  apply = function() end,
+})
+
+-- ctx:set_unit strikes and rangestrike_from (tests/battle/platform-strikes.ron,
+-- platform-origin.ron).
+titan.action("twice", set("strikes", 2))
+titan.action("from_d2", set("rangestrike_from", { "D2" }))
+
+-- A carry-over knows the strike's first target (tests/battle/platform-carry.ron).
+titan.on("may_target", function(ctx)
+  if ctx.carry_from and ctx:get_unit(ctx.carry_from).character == "Gargoyle"
+      and ctx:get_unit(ctx.target).character == "Ogre" then
+    return false
+  end
+end)
+
+-- ctx:hexside and ctx:in_contact on the Desert
+-- (tests/battle/platform-hexside.ron): A2 is atop dunes on its N (A3) and NE
+-- (B3) sides; B2 atop a cliff on its S (B1) side.
+titan.action("hexside_probe", {
+  legal = always,
+  apply = function(ctx)
+    local up = ctx:hexside("A3", "A2")
+    assert(up.hazard == "Dune" and up.up == true)
+    local down = ctx:hexside("A2", "B3")
+    assert(down.hazard == "Dune" and down.up == false)
+    local plain = ctx:hexside("A1", "A2")
+    assert(plain.hazard == nil and plain.up == false)
+    assert(ctx:hexside("A1", "A3") == nil)
+    -- ctx:in_contact: a dune keeps contact, a cliff (B2 over B1) breaks it.
+    assert(ctx:in_contact("A3", "A2") == true)
+    assert(ctx:in_contact("B2", "B1") == false)
+    assert(ctx:in_contact("A1", "A3") == false)
+  end,
+})
+
+-- Damage filter (tests/battle/platform-damage.ron): a Ranger takes one hit
+-- less of every strike, rangestrike, carry-over and hazard; a Behemoth none
+-- of the hazards'.
+titan.on("before_damage", function(ctx)
+  local c = ctx:get_unit(ctx.unit).character
+  if c == "Ranger" then
+    ctx.hits = ctx.hits - 1
+  elseif c == "Behemoth" and ctx.source == "hazard" then
+    assert(ctx.striker == nil)
+    ctx.hits = 0
+  end
+end)
