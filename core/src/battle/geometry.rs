@@ -287,6 +287,160 @@ pub fn reach_set_with(
     out
 }
 
+/// The hexes a walker with `points` of movement may end a move on, by the
+/// number of hexes entered: `[k - 1]` holds those a legal walk of exactly
+/// `k` hexes ends on, for `k` up to `max_steps` (entering counts its first
+/// hex, Law of the Battlelands 26.D). A plain search by hexes entered, for
+/// what the flood by movement left cannot say: a cap on the hexes entered
+/// apart from the points (`ctx:set_unit(unit, "max_steps", n)`) and the
+/// length of the shortest path (the `unit_moved` event's `steps`).
+pub fn walk_by_steps(
+    land: &Battleland,
+    moves: &MoveTable,
+    points: u8,
+    from: From,
+    occupied: HexSet,
+    max_steps: usize,
+) -> Vec<HexSet> {
+    const COST: [i16; 4] = [1, 2, 1, 2];
+    let free = !occupied & ALL_HEXES;
+    let max_steps = max_steps.min(HEX_COUNT);
+    // `left[hex]`: the most points left after a walk of the current length
+    // that ends on `hex` and may go on (-1: none).
+    let mut left = [-1i16; HEX_COUNT];
+    let mut out = Vec::with_capacity(max_steps);
+    let mut first = true;
+    match from {
+        From::Area => {
+            let area = land.defender_area.iter().fold(0, |m, &h| m | bit(h)) & free;
+            return vec![area; max_steps.min(1)];
+        }
+        From::Hex(h) => left[h.0 as usize] = i16::from(points),
+        From::Edge(_) => {}
+    }
+    for _ in 0..max_steps {
+        let mut next = [-1i16; HEX_COUNT];
+        let mut ends = 0;
+        let mut step = |to_set: HexSet, kind: usize, have: i16| {
+            if have < COST[kind] {
+                return;
+            }
+            for t in hexes(to_set & free) {
+                ends |= bit(t);
+                if kind < 2 {
+                    let l = &mut next[t.0 as usize];
+                    *l = (*l).max(have - COST[kind]);
+                }
+            }
+        };
+        match from {
+            From::Edge(edge) if first => {
+                let edge_set = shape().edge_hexes[edge_index(edge)];
+                for (kind, &set) in moves.enter.iter().enumerate() {
+                    step(set & edge_set, kind, i16::from(points));
+                }
+            }
+            _ => {
+                for h in HexId::all() {
+                    let have = left[h.0 as usize];
+                    if have < 1 {
+                        continue;
+                    }
+                    for (kind, &set) in moves.step[h.0 as usize].iter().enumerate() {
+                        step(set, kind, have);
+                    }
+                }
+            }
+        }
+        first = false;
+        left = next;
+        out.push(ends);
+    }
+    out
+}
+
+/// [`reach_set_with`] with at most `max_steps` hexes entered, whatever the
+/// points left: a flyer lands within both.
+pub fn reach_set_capped(
+    land: &Battleland,
+    moves: &MoveTable,
+    points: u8,
+    flies: bool,
+    from: From,
+    occupied: HexSet,
+    max_steps: u8,
+) -> HexSet {
+    if from == From::Area {
+        return reach_set_with(land, moves, points, flies, from, occupied);
+    }
+    let free = !occupied & ALL_HEXES;
+    let start = match from {
+        From::Hex(h) => bit(h),
+        _ => 0,
+    };
+    let walked = walk_by_steps(land, moves, points, from, occupied, usize::from(max_steps))
+        .into_iter()
+        .fold(0, |m, s| m | s);
+    let mut out = walked & !start;
+    if flies {
+        let shape = shape();
+        let within = match from {
+            From::Hex(h) => &shape.within[h.0 as usize],
+            From::Edge(edge) => &shape.edge_within[edge_index(edge)],
+            From::Area => unreachable!("returned above"),
+        };
+        let upto = |d: usize| within[d.min(MAX_DISTANCE)];
+        let (points, cap) = (usize::from(points), usize::from(max_steps));
+        let mut land_on = upto(points.min(cap)) & moves.landing[0];
+        if points >= 1 {
+            land_on |= upto((points - 1).min(cap)) & moves.landing[1];
+        }
+        out |= land_on & free & !start;
+    }
+    out
+}
+
+/// The fewest hexes a move from `from` to `to` enters: the shortest legal
+/// walk, or for a flyer the distance it flies when it may land there (the
+/// first hex entered from an edge counts one).
+pub fn steps_to(
+    land: &Battleland,
+    moves: &MoveTable,
+    points: u8,
+    flies: bool,
+    from: From,
+    occupied: HexSet,
+    to: HexId,
+) -> u32 {
+    let flown = match from {
+        From::Hex(h) => distance(h, to),
+        From::Edge(edge) => {
+            let within = &shape().edge_within[edge_index(edge)];
+            (0..=MAX_DISTANCE)
+                .find(|&d| within[d] & bit(to) != 0)
+                .unwrap_or(MAX_DISTANCE) as u32
+        }
+        From::Area => return 0,
+    };
+    let walked = walk_by_steps(
+        land,
+        moves,
+        points,
+        from,
+        occupied & !bit(to),
+        usize::from(points),
+    )
+    .iter()
+    .position(|s| s & bit(to) != 0)
+    .map(|k| k as u32 + 1);
+    match (flies, walked) {
+        (true, Some(w)) => w.min(flown),
+        (true, None) => flown,
+        (false, Some(w)) => w,
+        (false, None) => flown,
+    }
+}
+
 /// The hexes a centre-to-centre line from `a` to `b` crosses, both ends
 /// included. Where the line runs along a hexside there are two readings; the
 /// second is returned when it differs (the rangestriker picks; reference
@@ -601,6 +755,78 @@ mod tests {
                         v.character(ch).name,
                         land.terrain
                     );
+                }
+            }
+        }
+    }
+
+    /// The search by hexes entered agrees with the flood by points: with a
+    /// cap no lower than the points it reaches the same hexes; with a lower
+    /// cap, those of them within the cap's hexes entered; and the fewest
+    /// hexes to any walked hex is at least its distance and at most the cap.
+    #[test]
+    fn the_search_by_steps_matches_the_flood() {
+        let v = crate::titan_for_tests();
+        let mut seed = 11u32;
+        for land in &v.battlelands {
+            let tables = v.battle_tables.land(land.terrain.index());
+            for ch in (0..v.characters.len()).map(|i| CharacterId(i as u16)) {
+                let c = v.character(ch);
+                let moves = &tables.moves[v.battle_tables.move_class(ch)];
+                for start in 0..HEX_COUNT + 6 {
+                    let mut occ = 0;
+                    for h in 0..HEX_COUNT {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        if (seed >> 16).is_multiple_of(5) {
+                            occ |= bit(HexId(h as u8));
+                        }
+                    }
+                    let from = if start < HEX_COUNT {
+                        occ |= bit(HexId(start as u8));
+                        From::Hex(HexId(start as u8))
+                    } else {
+                        From::Edge(Edge::ALL[start - HEX_COUNT])
+                    };
+                    let full = reach_set_with(land, moves, c.skill, c.flies, from, occ);
+                    let capped =
+                        reach_set_capped(land, moves, c.skill, c.flies, from, occ, c.skill);
+                    assert_eq!(full, capped, "{} from {from:?}", c.name);
+                    let walks = walk_by_steps(land, moves, c.skill, from, occ, 2);
+                    let within2 = walks[0] | walks[1];
+                    let two = reach_set_capped(land, moves, c.skill, false, from, occ, 2);
+                    let start_bit = if start < HEX_COUNT {
+                        bit(HexId(start as u8))
+                    } else {
+                        0
+                    };
+                    assert_eq!(two, within2 & !start_bit);
+                    for t in hexes(reach_set_with(land, moves, c.skill, false, from, occ)) {
+                        let n = steps_to(land, moves, c.skill, false, from, occ, t);
+                        assert!(
+                            n >= 1 && n <= u32::from(c.skill),
+                            "{} to {}",
+                            c.name,
+                            t.label()
+                        );
+                        if let From::Hex(h) = from {
+                            assert!(n >= distance(h, t));
+                        }
+                        let capped =
+                            reach_set_capped(land, moves, c.skill, false, from, occ, n as u8);
+                        assert!(capped & bit(t) != 0);
+                        if n > 1 {
+                            let less = reach_set_capped(
+                                land,
+                                moves,
+                                c.skill,
+                                false,
+                                from,
+                                occ,
+                                n as u8 - 1,
+                            );
+                            assert!(less & bit(t) == 0, "{} to {}", c.name, t.label());
+                        }
+                    }
                 }
             }
         }

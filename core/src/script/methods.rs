@@ -395,6 +395,14 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         Some(p) => U::Skill(p),
                         None => bad("0 to 255")?,
                     },
+                    "movement" => match int(0, 255) {
+                        Some(p) => U::Movement(p),
+                        None => bad("0 to 255")?,
+                    },
+                    "max_steps" => match int(0, 255) {
+                        Some(p) => U::MaxSteps(p),
+                        None => bad("0 to 255")?,
+                    },
                     "natives" => {
                         let mut set = crate::model::HazardSet::default();
                         match &value {
@@ -429,13 +437,13 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike)"
                         ));
                     }
                 };
                 s.with_mut(|d| match d {
                     CtxData::Battle(b) => {
-                        let u = CtxStore::unit_on_board(b, unit, "set_unit")?;
+                        let u = CtxStore::unit_in_battle(b, unit, "set_unit")?;
                         if let U::Power(p) = f {
                             if b.units[u].character == v.rules.titan.character {
                                 return err(

@@ -58,6 +58,7 @@ pub const EVENTS: &[&str] = &[
     "battle_phase_start",
     "battle_phase_end",
     "unit_entered",
+    "unit_moved",
     "before_strike",
     "after_strike",
     "unit_slain",
@@ -624,6 +625,17 @@ impl CtxStore {
             ));
         }
         Ok(u)
+    }
+
+    /// A unit alive in the battle: on the battleland, or waiting to enter
+    /// (so that a change holds for its entering move too).
+    fn unit_in_battle(b: &BattleCtx, unit: i64, what: &str) -> mlua::Result<usize> {
+        if let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len())
+            && b.units[u].status == Status::Waiting
+        {
+            return Ok(u);
+        }
+        Self::unit_on_board(b, unit, what)
     }
 
     /// What a variable's target argument names, by the variable's scope.

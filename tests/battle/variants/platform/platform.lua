@@ -90,6 +90,27 @@ titan.action("weaken", {
     assert(ctx:get_unit(args.target).power == 2)
   end,
 })
+titan.action("stride", set("movement", 6))
+titan.action("short_steps", set("max_steps", 2))
+titan.action("bad_movement", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "movement", -1) end })
+-- A waiting unit (not yet entered) takes a change too.
+titan.action("stride_waiting", {
+  legal = always,
+  apply = function(ctx)
+    for _, u in ipairs(ctx:units()) do
+      if u.status == "waiting" then ctx:set_unit(u.id, "movement", 6) end
+    end
+  end,
+})
+
+-- unit_moved: a Cyclops takes a hit per hex its move entered (the path's
+-- length, not the distance).
+titan.on("unit_moved", function(ctx)
+  local u = ctx:get_unit(ctx.unit)
+  assert(u.hex == ctx.to and u.side == ctx.side)
+  if u.character == "Cyclops" then ctx:damage(ctx.unit, ctx.steps) end
+end)
+
 titan.action("bad_field", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "wings", true) end })
 titan.action("bad_value", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "flies", 3) end })
 titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "natives", { "Nowhere" }) end })
