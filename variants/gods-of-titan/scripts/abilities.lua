@@ -277,14 +277,16 @@ local function warlord_march(ctx, units)
     if u.side == ctx.side and u.alive and (u.status == "waiting" or u.status == "on_board") then
       local creature = got.is_creature(u)
       local capped = u.skill == 5 or (creature and u.skill == 4)
+      -- Deadlock's cap (field.lua, set before) stands where it is lower.
+      local deadlock = got.deadlock_cap(ctx, u)
       if warlord and (creature or capped) then
         ctx:set_unit(u.id, "movement", creature and u.skill + 1 or u.skill)
-        if capped then ctx:set_unit(u.id, "max_steps", WARLORD_CAP) end
+        if capped then ctx:set_unit(u.id, "max_steps", math.min(WARLORD_CAP, deadlock or WARLORD_CAP)) end
         ctx:set("warlord_march", u.id, true)
       elseif not warlord and ctx:get("warlord_march", u.id) then
         -- The Warlord is gone: their own skill again, no cap.
         ctx:set_unit(u.id, "movement", u.skill)
-        ctx:set_unit(u.id, "max_steps", 255)
+        ctx:set_unit(u.id, "max_steps", deadlock or 255)
         ctx:set("warlord_march", u.id, false)
       end
     end

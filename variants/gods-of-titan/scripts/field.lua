@@ -108,10 +108,12 @@ titan.action("summon", {
 
 -- Deadlock: "All enemy characters are bound to the ground (flying become
 -- non-flying). For each hex they move they receive one point of damage. If
--- they have only one point left, they can't move on." Readings: the hexes
--- moved are the distance from where the maneuver phase found it (entering
--- is not counted); the damage stops at one point left, and a character with
--- one point left may not move.
+-- they have only one point left, they can't move on." Readings: a hit per
+-- hex the move entered (`unit_moved`'s steps, the shortest legal path;
+-- entering counts its hexes, 12.2), and a move may enter at most one hex
+-- fewer than the character's life left (`max_steps`, set when its maneuver
+-- phase starts), so it stops with one point left and, with one point left,
+-- stays.
 plain_spell("deadlock", "deadlock", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
     if got.spell_target(u) then
@@ -119,6 +121,10 @@ plain_spell("deadlock", "deadlock", function(ctx)
       if u.hex then ctx:set_unit(u.id, "flies", false) end
     end
   end
+end)
+
+titan.on("unit_moved", function(ctx)
+  if ctx.steps > 0 and ctx:get("deadlocked", ctx.unit) then ctx:damage(ctx.unit, ctx.steps) end
 end)
 
 -- Footsore, Homeland and Deadlock hold for the rest of the battle: a
@@ -186,25 +192,14 @@ end
 
 titan.on("battle_phase_start", function(ctx)
   if ctx.phase ~= "maneuver" then return end
-  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
-    if ctx:get("deadlocked", u.id) then
-      ctx:set("deadlock_from", u.id, u.hex)
-      ctx:set_unit(u.id, "may_move", got.life_left(u) > 1)
-    end
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do
+    local cap = (u.status == "waiting" or u.status == "on_board") and got.deadlock_cap(ctx, u)
+    if cap then ctx:set_unit(u.id, "max_steps", cap) end
   end
 end)
 
 titan.on("battle_phase_end", function(ctx)
-  if ctx.phase == "maneuver" then
-    for _, u in ipairs(got.on_board(ctx, ctx.side)) do
-      local from = ctx:get("deadlock_from", u.id)
-      if ctx:get("deadlocked", u.id) and from ~= "" then
-        local hurt = math.min(ctx:distance(from, u.hex), got.life_left(u) - 1)
-        if hurt > 0 then ctx:damage(u.id, hurt) end
-        ctx:set("deadlock_from", u.id, "")
-      end
-    end
-  elseif ctx.phase == "strike" and ctx.side ~= ctx.moving then
+  if ctx.phase == "strike" and ctx.side ~= ctx.moving then
     -- Summon: the Demon's hit of this strike phase (the strikebacks end it).
     for _, u in ipairs(got.on_board(ctx)) do
       if ctx:get("summoned", u.id) then ctx:damage(u.id, 1) end
