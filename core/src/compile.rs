@@ -494,6 +494,19 @@ impl<'a> Compiler<'a> {
                         }
                         Effect::NoContact
                     }
+                    format::Effect::NoContactIn(who) => {
+                        if h.place != Place::Hex {
+                            self.error(
+                                file,
+                                &[&q, "NoContactIn"],
+                                format!(
+                                    "NoContactIn is for hex hazards, but {:?} lies on hexsides",
+                                    h.name
+                                ),
+                            );
+                        }
+                        Effect::NoContactIn(*who)
+                    }
                     format::Effect::Damage { who, hits } => Effect::Damage {
                         who: *who,
                         hits: *hits,

@@ -292,6 +292,10 @@ pub enum Sight {
     /// another sight-limiting hexside the line crosses); crossing three, when
     /// both do (Gods of Titan 12.7, hazard chart).
     UnlessEndAtopAny,
+    /// Always, but only the rangestrikes of `who`, by the rangestriker's
+    /// nativity to this hazard: `For(Others)` blocks non-natives' lines and
+    /// lets natives see through (the hex itself may be the target's).
+    For(Who),
 }
 
 /// The closed set of hazard effects the engine evaluates in Rust.
@@ -333,6 +337,10 @@ pub enum Effect {
     BlocksSight(Sight),
     /// Characters on the two sides of this hexside are not in contact.
     NoContact,
+    /// A hex hazard: a character of `who` standing in the hex is in contact
+    /// with no one (it neither strikes nor is struck in melee, is not held
+    /// at the start of its maneuver phase, and may rangestrike).
+    NoContactIn(Who),
     /// Damage to a character for each strike phase it spends in the hex.
     Damage {
         #[serde(default)]

@@ -122,7 +122,7 @@ impl<'v> Battle<'v> {
                         continue;
                     }
                     let Some(h) = u.hex() else { continue };
-                    let contact = self.geo.contact[h.0 as usize] & enemies;
+                    let contact = self.contact_at(s, h) & enemies;
                     if contact != 0 {
                         // Obliged to strike only when some target is allowed
                         // (`may_target`).

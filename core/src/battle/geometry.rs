@@ -560,7 +560,7 @@ pub fn blocker(
         if hazard
             .effects
             .iter()
-            .any(|e| matches!(e, Effect::BlocksSight(_)))
+            .any(|e| matches!(e, Effect::BlocksSight(s) if !matches!(s, Sight::For(_))))
         {
             return Some(Blocker::Hazard(hex.hazard, h));
         }
@@ -598,9 +598,44 @@ pub fn blocker(
                     !(atop(from) || atop(to))
                 }
             }
+            // Whose line it is: [`blocker_for`].
+            Sight::For(_) => false,
         };
         if blocks {
             return Some(Blocker::Hexside(hz, p, q));
+        }
+    }
+    None
+}
+
+/// What blocks the line of sight of a rangestriker native to `natives` and
+/// no one else: the hazards whose `BlocksSight(For(who))` concerns it, in a
+/// hex between the ends or on a hexside the line crosses ([`blocker`] says
+/// the rest).
+pub fn blocker_for(
+    variant: &Variant,
+    land: &Battleland,
+    path: &[HexId],
+    natives: crate::model::HazardSet,
+) -> Option<Blocker> {
+    let concerns = |hz: HazardId| {
+        variant.hazard(hz).effects.iter().any(|e| {
+            matches!(e, Effect::BlocksSight(Sight::For(who))
+                if super::strike_who(*who, natives.contains(hz)))
+        })
+    };
+    for &h in &path[1..path.len().saturating_sub(1)] {
+        if concerns(land.hex(h).hazard) {
+            return Some(Blocker::Hazard(land.hex(h).hazard, h));
+        }
+    }
+    for pair in path.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        if let Some(side) = side_between(land, p, q)
+            && let Some(hs) = land.hexside(p, side)
+            && concerns(hs.hazard)
+        {
+            return Some(Blocker::Hexside(hs.hazard, p, q));
         }
     }
     None

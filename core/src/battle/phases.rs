@@ -14,11 +14,12 @@ impl<'v> Battle<'v> {
         // In contact with a living enemy (as `in_contact_any`), the enemies'
         // hexes found once.
         let enemies = self.enemy_hexes(s, moving);
+        let aloof = self.aloof(s);
         for u in s.units.iter_mut() {
             u.moved = false;
             u.locked = u.side == moving
                 && u.hex()
-                    .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0);
+                    .is_some_and(|h| self.contact_given(aloof, h) & enemies != 0);
         }
         ev.push(BattleEvent::PhaseBegan {
             phase: Phase::Maneuver,

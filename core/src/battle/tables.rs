@@ -70,6 +70,13 @@ pub struct LandTables {
     /// The hexes whose hazard, or a hexside hazard on one of whose sides,
     /// has a `Hook` effect (Lua decides their damage).
     pub hooked: HexSet,
+    /// The hexes whose hazard keeps some characters standing in them out of
+    /// contact (`NoContactIn`): contact then depends on who stands there.
+    pub aloof: HexSet,
+    /// Whether a hazard of this battleland blocks sight for some
+    /// rangestrikers only (`BlocksSight(For(..))`): not in [`Self::sight`],
+    /// checked per rangestriker.
+    pub sight_by_who: bool,
     /// `sight[a * HEX_COUNT + b]`, one per reading of the line from `a` to
     /// `b` (the second repeats the first where there is one): the hexes
     /// between the ends where a character blocks the line (those not lower
@@ -211,10 +218,32 @@ impl LandTables {
                 sight.push([m0, second.map_or(m0, mask)]);
             }
         }
+        let aloof = HexId::all()
+            .filter(|&h| {
+                variant
+                    .hazard(land.hex(h).hazard)
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::NoContactIn(_)))
+            })
+            .fold(0, |m, h| m | bit(h));
+        let by_who = |hz| {
+            variant
+                .hazard(hz)
+                .effects
+                .iter()
+                .any(|e| matches!(e, Effect::BlocksSight(crate::format::Sight::For(_))))
+        };
+        let sight_by_who = HexId::all().any(|h| {
+            by_who(land.hex(h).hazard)
+                || land.hex(h).sides.iter().flatten().any(|s| by_who(s.hazard))
+        });
         LandTables {
             contact,
             moves,
             hooked,
+            aloof,
+            sight_by_who,
             sight,
         }
     }
