@@ -517,6 +517,27 @@ impl<'a> Compiler<'a> {
                 };
                 effects.push(effect);
             }
+            let over = [h.movement.over.natives, h.movement.over.others];
+            if over
+                .iter()
+                .any(|m| !matches!(m, format::Move::Free | format::Move::Slow))
+            {
+                self.error(
+                    file,
+                    &[&q, "movement", "over"],
+                    format!("{:?}: flying over a hex is Free or Slow", h.name),
+                );
+            }
+            if h.place == Place::Hexside && (h.movement.dive || !h.movement.over.is_free()) {
+                self.error(
+                    file,
+                    &[&q, "movement"],
+                    format!(
+                        "movement over and dive are for hex hazards, but {:?} lies on hexsides",
+                        h.name
+                    ),
+                );
+            }
             out.push(Hazard {
                 name: h.name.clone(),
                 place: h.place,

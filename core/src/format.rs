@@ -221,6 +221,15 @@ pub struct Movement {
     pub flying: Passage,
     #[serde(default)]
     pub crossing: Crossing,
+    /// A hex hazard: flying over the hex on the way (not landing in it).
+    /// `Slow` counts it as two of the flyer's movement.
+    #[serde(default, skip_serializing_if = "Passage::is_free")]
+    pub over: Passage,
+    /// A hex hazard: a native standing in one of its hexes may move to
+    /// another of its hexes as a flyer would ("dive" between them), landing
+    /// by `flying`'s rules.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dive: bool,
 }
 
 /// The movement effect on natives and on everybody else.
@@ -231,6 +240,17 @@ pub struct Passage {
     pub natives: Move,
     #[serde(default)]
     pub others: Move,
+}
+
+impl Passage {
+    /// No effect on anyone.
+    pub fn is_free(&self) -> bool {
+        self.natives == Move::Free && self.others == Move::Free
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One movement effect.

@@ -271,20 +271,98 @@ pub fn reach_set_with(
     if flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
-        let shape = shape();
-        let within = match from {
-            From::Hex(h) => &shape.within[h.0 as usize],
-            From::Edge(edge) => &shape.edge_within[edge_index(edge)],
-            From::Area => unreachable!("returned above"),
-        };
-        let upto = |d: usize| within[d.min(MAX_DISTANCE)];
-        let mut land_on = upto(skill) & moves.landing[0];
+        let (all, less) = flight(moves, from, skill, usize::MAX);
+        let mut land_on = all & moves.landing[0];
         if skill >= 1 {
-            land_on |= upto(skill - 1) & moves.landing[1];
+            land_on |= less & moves.landing[1];
         }
         out |= land_on & free & !walked & !start;
     }
-    out
+    out | dive(land, moves, from, skill, usize::MAX) & free & !start
+}
+
+/// The hexes a flight from `from` reaches with at most `points` of
+/// movement, and with at most one less, entering at most `cap` hexes: by
+/// distance, unless hexes on the way count two (`movement.over`).
+fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, HexSet) {
+    let shape = shape();
+    let within = match from {
+        From::Hex(h) => &shape.within[h.0 as usize],
+        From::Edge(edge) => &shape.edge_within[edge_index(edge)],
+        From::Area => return (0, 0),
+    };
+    let upto = |d: usize| within[d.min(cap).min(MAX_DISTANCE)];
+    let less = if points >= 1 { upto(points - 1) } else { 0 };
+    if moves.over_slow == 0 {
+        return (upto(points), less);
+    }
+    // The cheapest flight to each hex, each hex entered costing one or two.
+    let mut cost = [u8::MAX; HEX_COUNT];
+    let mut todo: Vec<HexId> = Vec::new();
+    let enter = |h: HexId| if moves.over_slow & bit(h) != 0 { 2 } else { 1 };
+    match from {
+        From::Hex(h) => {
+            cost[h.0 as usize] = 0;
+            todo.push(h);
+        }
+        From::Edge(edge) => {
+            for h in hexes(shape.edge_hexes[edge_index(edge)]) {
+                cost[h.0 as usize] = enter(h);
+                todo.push(h);
+            }
+        }
+        From::Area => {}
+    }
+    while let Some(h) = todo.pop() {
+        let c = cost[h.0 as usize];
+        for t in hexes(shape.within[h.0 as usize][1] & !bit(h)) {
+            let n = c.saturating_add(enter(t));
+            if n < cost[t.0 as usize] {
+                cost[t.0 as usize] = n;
+                todo.push(t);
+            }
+        }
+    }
+    let (mut all, mut one_less) = (0, 0);
+    for h in HexId::all() {
+        let c = usize::from(cost[h.0 as usize]);
+        if c <= points {
+            all |= bit(h);
+        }
+        if c < points {
+            one_less |= bit(h);
+        }
+    }
+    (all & upto(points), one_less & upto(points))
+}
+
+/// The hexes a native diving from a hex of a `movement.dive` hazard may
+/// reach: a flight through hexes of that hazard only (over characters in
+/// them, each hex one), landing in one of them by the landing rules (Gods of
+/// Titan 12.6 and 12.7: natives "dive (i.e. fly) between Water hexes", DE
+/// "innerhalb des Wassers").
+fn dive(land: &Battleland, moves: &MoveTable, from: From, points: usize, cap: usize) -> HexSet {
+    let From::Hex(h) = from else { return 0 };
+    if moves.dive & bit(h) == 0 {
+        return 0;
+    }
+    let hz = land.hex(h).hazard;
+    let same = hexes(moves.dive)
+        .filter(|&t| land.hex(t).hazard == hz)
+        .fold(0, |m, t| m | bit(t));
+    let shape = shape();
+    let (mut seen, mut frontier) = (bit(h), bit(h));
+    let (mut all, mut less) = (0, 0);
+    for d in 1..=points.min(cap).min(MAX_DISTANCE) {
+        let next = hexes(frontier).fold(0, |m, x| m | shape.within[x.0 as usize][1]) & same & !seen;
+        seen |= next;
+        frontier = next;
+        all |= next;
+        if d < points {
+            less |= next;
+        }
+    }
+    all & moves.landing[0] | less & moves.landing[1]
 }
 
 /// The hexes a walker with `points` of movement may end a move on, by the
@@ -382,22 +460,16 @@ pub fn reach_set_capped(
         .into_iter()
         .fold(0, |m, s| m | s);
     let mut out = walked & !start;
+    let (points, cap) = (usize::from(points), usize::from(max_steps));
     if flies {
-        let shape = shape();
-        let within = match from {
-            From::Hex(h) => &shape.within[h.0 as usize],
-            From::Edge(edge) => &shape.edge_within[edge_index(edge)],
-            From::Area => unreachable!("returned above"),
-        };
-        let upto = |d: usize| within[d.min(MAX_DISTANCE)];
-        let (points, cap) = (usize::from(points), usize::from(max_steps));
-        let mut land_on = upto(points.min(cap)) & moves.landing[0];
+        let (all, less) = flight(moves, from, points, cap);
+        let mut land_on = all & moves.landing[0];
         if points >= 1 {
-            land_on |= upto((points - 1).min(cap)) & moves.landing[1];
+            land_on |= less & moves.landing[1];
         }
         out |= land_on & free & !start;
     }
-    out
+    out | dive(land, moves, from, points, cap) & free & !start
 }
 
 /// The fewest hexes a move from `from` to `to` enters: the shortest legal

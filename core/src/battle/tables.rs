@@ -98,6 +98,10 @@ pub struct MoveTable {
     /// Where a flyer may land: 0 at no extra cost, 1 counting one more
     /// (a hex that slows its landing); the rest block landing.
     pub landing: [HexSet; 2],
+    /// The hexes a flyer's flight over counts as two (`movement.over`).
+    pub over_slow: HexSet,
+    /// The hexes of hazards this class dives between (`movement.dive`).
+    pub dive: HexSet,
     /// The hazard damage a character takes in each hex at the end of a
     /// strike phase from the `Damage` effects (a hex whose hazard has a hook
     /// is in [`LandTables::hooked`] and read from the data instead).
@@ -293,8 +297,22 @@ impl MoveTable {
         let mut enter = [0; 4];
         let mut landing = [0; 2];
         let mut damage = [0; HEX_COUNT];
+        let (mut over_slow, mut dive) = (0, 0);
         for to in HexId::all() {
             let hz = land.hex(to).hazard;
+            let m = variant.hazard(hz).movement;
+            let native = natives.contains(hz);
+            if (if native {
+                m.over.natives
+            } else {
+                m.over.others
+            }) == Move::Slow
+            {
+                over_slow |= bit(to);
+            }
+            if m.dive && native {
+                dive |= bit(to);
+            }
             let hits: u32 = variant
                 .hazard(hz)
                 .effects
@@ -343,6 +361,8 @@ impl MoveTable {
             step,
             enter,
             landing,
+            over_slow,
+            dive,
             damage,
         }
     }
