@@ -25,13 +25,12 @@ impl<'v> Battle<'v> {
     /// what a hex hazard's `NoContactIn` keeps out (the characters it
     /// concerns standing in it; all of `h`'s if one stands on `h`).
     pub(super) fn contact_at(&self, s: &State, h: HexId) -> HexSet {
-        self.contact_given(self.aloof(s), h)
-    }
-
-    /// [`Battle::contact_at`] given [`Battle::aloof`].
-    pub(super) fn contact_given(&self, aloof: HexSet, h: HexId) -> HexSet {
-        let c = self.geo.contact[h.0 as usize];
-        if aloof & bit(h) != 0 { 0 } else { c & !aloof }
+        let contact = match &s.overlay {
+            // A script's battleland has its own hexsides.
+            Some(o) if o.landscape.is_some() => &o.tables.contact,
+            _ => &self.geo.contact,
+        };
+        contact_given(contact, self.aloof(s), h)
     }
 
     /// The hexes whose character a `NoContactIn` hazard keeps out of
@@ -569,5 +568,15 @@ impl<'v> Battle<'v> {
             dice: p.dice,
             carry_over,
         })
+    }
+}
+
+/// The hexes in contact with `h`, by the battleland's `contact` table less
+/// the `aloof` hexes ([`Battle::aloof`]).
+pub(super) fn contact_given(contact: &[HexSet; HEX_COUNT], aloof: HexSet, h: HexId) -> HexSet {
+    if aloof & bit(h) != 0 {
+        0
+    } else {
+        contact[h.0 as usize] & !aloof
     }
 }

@@ -50,7 +50,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 let Some(h) = HexId::from_label(&label) else {
                     return Ok(Value::Nil);
                 };
-                let land = s.variant.battleland(b.terrain);
+                let land = b.land(&s.variant);
                 let hex = land.hex(h);
                 let t = lua.create_table()?;
                 t.set("label", label.as_str())?;
@@ -666,6 +666,53 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 Ok(())
             },
         )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_battleland",
+        lua.create_function(move |_, (_, name, turns): (Value, Value, Value)| {
+            let v = &s.variant;
+            let terrain = match &name {
+                Value::String(n) => {
+                    let n = n.to_str()?;
+                    v.terrain_by_name(&n).ok_or_else(|| {
+                        mlua::Error::runtime(format!("ctx:set_battleland: no terrain {:?}", &*n))
+                    })?
+                }
+                other => {
+                    return err(format!(
+                        "ctx:set_battleland: the terrain is a name, not a {}",
+                        other.type_name()
+                    ));
+                }
+            };
+            let turns = match turns {
+                Value::Nil => 0,
+                Value::Integer(t) if (0..=2).contains(&t) => t as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_battleland: turns is nil, 0, 1 or 2 (thirds of a turn), not {}",
+                        match other {
+                            Value::Integer(t) => t.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    b.land_set = Some(Rc::new(v.battleland(terrain).rotated(turns)));
+                    b.hazards_set.clear();
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:set_battleland is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::SetBattleland { terrain, turns });
+            Ok(())
+        })?,
     )?;
 
     let s = Rc::clone(store);

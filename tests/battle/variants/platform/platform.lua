@@ -115,6 +115,25 @@ titan.action("bad_field", { legal = always, apply = function(ctx) ctx:set_unit(c
 titan.action("bad_value", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "flies", 3) end })
 titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "natives", { "Nowhere" }) end })
 
+-- ctx:set_battleland: the Desert in place of the battleland, as drawn or
+-- turned a third of a turn (its A1 then shows at D6); later reads see it.
+titan.action("landscape", {
+  legal = always,
+  apply = function(ctx)
+    ctx:set_battleland("Desert")
+    assert(ctx:get_hex("D4").hazard == "Sand" and ctx:get_hex("D3").hazard == "Plains")
+  end,
+})
+titan.action("landscape_turned", {
+  legal = always,
+  apply = function(ctx)
+    ctx:set_battleland("Desert", 1)
+    assert(ctx:get_hex("D6").hazard == "Sand" and ctx:get_hex("D3").hazard == "Sand")
+  end,
+})
+titan.action("bad_terrain", { legal = always, apply = function(ctx) ctx:set_battleland("Nowhere") end })
+titan.action("bad_turns", { legal = always, apply = function(ctx) ctx:set_battleland("Desert", 3) end })
+
 -- ctx:set_round
 titan.action("last_round", { legal = always, apply = function(ctx) ctx:set_round(7) end })
 titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(8) end })
