@@ -57,6 +57,10 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 let hazard = b.hazard(&s.variant, h);
                 t.set("hazard", s.variant.hazard(hazard).name.as_str())?;
                 t.set("elevation", hex.elevation)?;
+                t.set(
+                    "terrain",
+                    s.variant.terrains[land.terrain.index()].name.as_str(),
+                )?;
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
                     t.set("unit", i)?;
                 }

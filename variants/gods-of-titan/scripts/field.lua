@@ -127,6 +127,64 @@ titan.on("unit_moved", function(ctx)
   if ctx.steps > 0 and ctx:get("deadlocked", ctx.unit) then ctx:damage(ctx.unit, ctx.steps) end
 end)
 
+-- Landscaping (EN 957, DE 2358-2365): "The entire Battleland is replaced by
+-- another. The new Battleland is aligned as chosen by the Caster, however
+-- all characters stay in their previous positions. All characters thus
+-- placed on a hazard on which they normally can't stand lose a Skill-factor
+-- and receives one point of damage each Strike Phase, as long as they stay
+-- in that hazard." Readings: "another" is another terrain's battleland
+-- (terrains.ron order), turned by thirds (the board maps onto itself so);
+-- "can't stand" is a hex hazard that forbids them entry (got.may_stand,
+-- Homeland's natives excepted); the hit comes once per strike phase (13.0:
+-- the strikes and strikebacks), when it ends, as Summon's; the skill
+-- factor comes back when the character leaves the hex.
+got.TERRAINS = {
+  "Brush", "Plains", "Marsh", "Valley", "Woods", "Hills", "Jungle", "Desert", "Swamp", "Highlands",
+  "Tundra", "Mountains", "Tower", "Ruin", "Fort", "Citytower", "Darktower", "Coast", "Sea", "Darkland",
+  "Wasteland", "City", "Dungeon",
+}
+
+titan.action("landscaping", {
+  legal = function(ctx)
+    if not may_cast(ctx, "landscaping") then return {} end
+    local now = ctx:get_hex("A1").terrain
+    local out = {}
+    for n, name in ipairs(got.TERRAINS) do
+      if name ~= now then
+        for turns = 0, 2 do out[#out + 1] = { n, turns } end
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    ctx:set_battleland(got.TERRAINS[args.terrain], args.turns)
+    for _, u in ipairs(got.on_board(ctx)) do
+      local h = ctx:get_hex(u.hex)
+      local stranded = not got.may_stand(u.character, h) and not ctx:get("homeland", u.id)
+      local was = ctx:get("stranded", u.id)
+      if stranded and was == "" then
+        ctx:set_unit(u.id, "skill", math.max(u.skill - 1, 0))
+        ctx:set("stranded", u.id, u.hex)
+      elseif not stranded and was ~= "" then
+        ctx:set_unit(u.id, "skill", u.skill + 1)
+        ctx:set("stranded", u.id, "")
+      end
+    end
+  end,
+})
+
+-- A stranded character that left its hex has its skill factor back.
+local function strand_check(ctx, units)
+  for _, u in ipairs(units) do
+    local at = ctx:get("stranded", u.id)
+    if at ~= "" and u.alive and u.hex ~= at then
+      if u.hex then ctx:set_unit(u.id, "skill", u.skill + 1) end
+      ctx:set("stranded", u.id, "")
+    end
+  end
+end
+
 -- Footsore, Homeland and Deadlock hold for the rest of the battle: a
 -- character of the legion that enters later gets them as it enters.
 titan.on("unit_entered", function(ctx)
@@ -199,10 +257,16 @@ titan.on("battle_phase_start", function(ctx)
 end)
 
 titan.on("battle_phase_end", function(ctx)
+  local units = got.on_board(ctx)
+  strand_check(ctx, units)
   if ctx.phase == "strike" and ctx.side ~= ctx.moving then
-    -- Summon: the Demon's hit of this strike phase (the strikebacks end it).
-    for _, u in ipairs(got.on_board(ctx)) do
-      if ctx:get("summoned", u.id) then ctx:damage(u.id, 1) end
+    -- Summon: the Demon's hit of this strike phase (the strikebacks end it);
+    -- Landscaping: a stranded character's.
+    for _, u in ipairs(units) do
+      local hits = 0
+      if ctx:get("summoned", u.id) then hits = hits + 1 end
+      if ctx:get("stranded", u.id) == u.hex then hits = hits + 1 end
+      if hits > 0 then ctx:damage(u.id, hits) end
     end
   end
   slavery_end(ctx)

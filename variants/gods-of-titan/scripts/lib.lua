@@ -116,7 +116,7 @@ got.GRADE = {
   create_hazard = 2, shield = 2, shockwave = 2, wimps_vacation = 2,
   footsore = 3, quake = 3, teleport = 3, timewarp = 3,
   chaos = 4, homeland = 4, inferno = 4, summon = 4,
-  deadlock = 5, painchain = 5, slavery = 5,
+  deadlock = 5, landscaping = 5, painchain = 5, slavery = 5,
 }
 
 -- 3.2: Masters are immune to every form of magic, so no spell touches one.

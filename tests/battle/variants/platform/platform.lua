@@ -120,8 +120,10 @@ titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(
 titan.action("landscape", {
   legal = always,
   apply = function(ctx)
+    assert(ctx:get_hex("D4").terrain == "Plains")
     ctx:set_battleland("Desert")
     assert(ctx:get_hex("D4").hazard == "Sand" and ctx:get_hex("D3").hazard == "Plains")
+    assert(ctx:get_hex("D4").terrain == "Desert")
   end,
 })
 titan.action("landscape_turned", {
