@@ -90,8 +90,36 @@ titan.action("weaken", {
     assert(ctx:get_unit(args.target).power == 2)
   end,
 })
-titan.action("stride", set("movement", 6))
-titan.action("short_steps", set("max_steps", 2))
+titan.action("bad_field", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "wings", true) end })
+titan.action("bad_value", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "flies", 3) end })
+titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "natives", { "Nowhere" }) end })
+
+-- ctx:set_round
+titan.action("last_round", { legal = always, apply = function(ctx) ctx:set_round(7) end })
+titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(8) end })
+
+-- Strike controls: nobody may strike or rangestrike a Unicorn
+-- (may_target), and a Cyclops's strikes never carry over (before_strike).
+titan.on("may_target", function(ctx)
+  if ctx:get_unit(ctx.target).character == "Unicorn" then return false end
+end)
+titan.on("before_strike", function(ctx)
+  if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
+end)
+
+-- Fails two calls deep: the error names this line, the traceback the callers.
+local function inner() error("deep failure") end
+local function outer() inner() end
+titan.action("deep_fail", { legal = always, apply = function(ctx) outer() end })
+
+-- (Below the failing helpers above, whose lines tests/scripting.rs names.)
+
+-- ctx:set_unit movement and max_steps, on the battleland or waiting.
+local function set_field(field, value)
+  return { legal = everyone, apply = function(ctx, args) ctx:set_unit(args.target, field, value) end }
+end
+titan.action("stride", set_field("movement", 6))
+titan.action("short_steps", set_field("max_steps", 2))
 titan.action("bad_movement", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "movement", -1) end })
 -- A waiting unit (not yet entered) takes a change too.
 titan.action("stride_waiting", {
@@ -110,10 +138,6 @@ titan.on("unit_moved", function(ctx)
   assert(u.hex == ctx.to and u.side == ctx.side)
   if u.character == "Cyclops" then ctx:damage(ctx.unit, ctx.steps) end
 end)
-
-titan.action("bad_field", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "wings", true) end })
-titan.action("bad_value", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "flies", 3) end })
-titan.action("bad_native", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "natives", { "Nowhere" }) end })
 
 -- ctx:set_battleland: the Desert in place of the battleland, as drawn or
 -- turned a third of a turn (its A1 then shows at D6); later reads see it.
@@ -136,20 +160,3 @@ titan.action("landscape_turned", {
 titan.action("bad_terrain", { legal = always, apply = function(ctx) ctx:set_battleland("Nowhere") end })
 titan.action("bad_turns", { legal = always, apply = function(ctx) ctx:set_battleland("Desert", 3) end })
 
--- ctx:set_round
-titan.action("last_round", { legal = always, apply = function(ctx) ctx:set_round(7) end })
-titan.action("bad_round", { legal = always, apply = function(ctx) ctx:set_round(8) end })
-
--- Strike controls: nobody may strike or rangestrike a Unicorn
--- (may_target), and a Cyclops's strikes never carry over (before_strike).
-titan.on("may_target", function(ctx)
-  if ctx:get_unit(ctx.target).character == "Unicorn" then return false end
-end)
-titan.on("before_strike", function(ctx)
-  if ctx:get_unit(ctx.unit).character == "Cyclops" then ctx.carry_over = false end
-end)
-
--- Fails two calls deep: the error names this line, the traceback the callers.
-local function inner() error("deep failure") end
-local function outer() inner() end
-titan.action("deep_fail", { legal = always, apply = function(ctx) outer() end })
