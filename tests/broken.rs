@@ -77,6 +77,8 @@ cases! {
     event_not_function => "event-not-function",
     event_unknown => "event-unknown",
     extends_missing => "extends-missing",
+    hazard_hex_only => "hazard-hex-only",
+    hazard_over_block => "hazard-over-block",
     hex_count => "hex-count",
     hexside_edge => "hexside-edge",
     hook_missing => "hook-missing",

@@ -1,6 +1,6 @@
 //! Gods of Titan's spells and abilities whose arguments or dice the battle
 //! scenario files cannot say: hexes (Teleport, Create hazard, Decoy, Summon),
-//! numbers (Painchain, Create hazard) and the dice a script rolls with
+//! numbers (Painchain, Create hazard, Landscaping) and the dice a script rolls with
 //! `math.random` (Shockwave, Quake, Inferno, Painchain). Those dice come
 //! from the battle's seeded generator, so each test rolls the same generator
 //! beside the battle to know what the rule must do. The other spells and abilities are scenario files under
@@ -379,6 +379,72 @@ fn summon_brings_a_demon_that_loses_a_point_each_strike_phase() {
     assert_eq!(damage(&b, "B2"), 2);
 }
 
+#[test]
+fn landscaping_replaces_the_battleland_and_strands_characters() {
+    // 15.6 Landscaping (EN 957, DE 2358-2365): "The entire Battleland is
+    // replaced by another ... all characters stay in their previous
+    // positions. All characters thus placed on a hazard on which they
+    // normally can't stand lose a Skill-factor and receives one point of
+    // damage each Strike Phase, as long as they stay in that hazard." The
+    // Plains become the Darkland (terrain 20, as drawn): the Ogre in D2 now
+    // stands in Darkness (12.7: only its natives enter), the Demon in C4 too
+    // but is native.
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Warlord", hex: "A1")],
+        defender: [
+            (character: "Ogre", hex: "D2"),
+            (character: "Demon", hex: "C4"),
+            (character: "Troll", hex: "F3"),
+        ],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    let warlord = at(&b, "A1");
+    let cast_on = |terrain: i64, turns: i64| {
+        cast(
+            "landscaping",
+            warlord,
+            vec![ScriptArg::Number(terrain), ScriptArg::Number(turns)],
+        )
+    };
+    let legal = b.legal_actions();
+    assert!(legal.contains(&cast_on(20, 2)));
+    assert!(!legal.contains(&cast_on(2, 1)), "not the Plains again");
+    let skill =
+        |b: &Battle, label: &str| b.view(BattleSide::Attacker).units[at(b, label) as usize].skill;
+    assert_eq!((skill(&b, "D2"), skill(&b, "C4")), (2, 3));
+    b.apply(cast_on(20, 0)).unwrap();
+    let view = b.view(BattleSide::Defender);
+    assert_eq!((view.battleland.as_str(), view.turns), ("Darkland", 0));
+    assert_eq!((skill(&b, "D2"), skill(&b, "C4")), (1, 3));
+    // The strike phase (strikes and strikebacks) ends: one hit.
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    assert_eq!((damage(&b, "D2"), damage(&b, "C4")), (1, 0));
+    // The Ogre walks out of the darkness: its skill factor is back, and no
+    // more hits.
+    let ogre = at(&b, "D2");
+    b.apply(Action::Move {
+        unit: ogre,
+        to: hex("D1"),
+    })
+    .unwrap();
+    to_maneuver_of(&mut b, BattleSide::Attacker);
+    assert_eq!(skill(&b, "D1"), 2);
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    assert_eq!(damage(&b, "D1"), 1);
+    // Another spell of the legion is refused (15.4): one per battle.
+    assert!(
+        !b.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Script { name, .. } if name == "landscaping"))
+    );
+}
+
 /// Random battles between legions of Casters and characters with abilities:
 /// every legal action is taken without a refusal (so no script fails in
 /// `apply`), and each spell and ability is offered somewhere (so no `legal`
@@ -492,6 +558,7 @@ fn random_battles_take_every_spell_and_ability() {
         "homeland",
         "summon",
         "deadlock",
+        "landscaping",
         "slavery",
         "decoy",
         "stone_cold",

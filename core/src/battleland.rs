@@ -99,6 +99,35 @@ impl HexId {
     pub fn neighbour(self, side: Side) -> Option<HexId> {
         HexId::at(self.coord() + side_offset(side))
     }
+
+    /// The hex this one goes to when the battleland turns by `turns` thirds
+    /// of a full turn about its centre (the corner of C3, D3 and D4): the
+    /// board, with its wide and narrow edges alternating, maps onto itself.
+    ///
+    /// ```
+    /// use titan_core::battleland::HexId;
+    /// let a1 = HexId::from_label("A1").unwrap();
+    /// assert_eq!(a1.rotated(1).label(), "D6");
+    /// assert_eq!(a1.rotated(2).label(), "F1");
+    /// assert_eq!(a1.rotated(3), a1);
+    /// ```
+    pub fn rotated(self, turns: u8) -> HexId {
+        // Cube coordinates times 3 from the centre (8/3, 5/3, -13/3), where
+        // a third of a turn is (q, r, s) -> (s, q, r).
+        let c = self.coord();
+        let (mut q, mut r, mut s) = (3 * c.x - 8, 3 * c.y - 5, -3 * c.x - 3 * c.y + 13);
+        for _ in 0..turns % 3 {
+            (q, r, s) = (s, q, r);
+        }
+        debug_assert_eq!(q + r + s, 0);
+        HexId::at(Hex::new((q + 8) / 3, (r + 5) / 3)).unwrap_or(self)
+    }
+}
+
+/// The side a hex's `side` faces after the battleland turns by `turns`
+/// thirds of a turn ([`HexId::rotated`]): two sides on per third.
+pub fn rotated_side(side: Side, turns: u8) -> Side {
+    Side::from_index(side.index() + 2 * usize::from(turns % 3))
 }
 
 /// The axial step across each side of a flat-topped hex, r growing downward.
@@ -183,6 +212,28 @@ impl Battleland {
     pub fn hexside(&self, id: HexId, side: Side) -> Option<Hexside> {
         self.hexes[id.0 as usize].sides[side.index()]
     }
+
+    /// This battleland turned by `turns` thirds of a turn
+    /// ([`HexId::rotated`]): every hex's hazard, elevation and hexsides go
+    /// with it; neighbours stay those of the board.
+    pub fn rotated(&self, turns: u8) -> Battleland {
+        let mut out = self.clone();
+        for h in HexId::all() {
+            let old = self.hex(h);
+            let to = &mut out.hexes[h.rotated(turns).0 as usize];
+            to.hazard = old.hazard;
+            to.elevation = old.elevation;
+            for side in Side::ALL {
+                to.sides[rotated_side(side, turns).index()] = old.sides[side.index()];
+            }
+        }
+        out.defender_area = self
+            .defender_area
+            .iter()
+            .map(|h| h.rotated(turns))
+            .collect();
+        out
+    }
 }
 
 #[cfg(test)]
@@ -223,6 +274,27 @@ mod tests {
                 if let Some(n) = id.neighbour(side) {
                     assert_eq!(n.neighbour(side.opposite()), Some(id));
                     assert_eq!(id.coord().unsigned_distance_to(n.coord()), 1);
+                }
+            }
+        }
+    }
+
+    /// A turned battleland keeps its shape: neighbours stay neighbours
+    /// across the turned side, and three turns are none.
+    #[test]
+    fn rotation_maps_the_board_onto_itself() {
+        for turns in 0..3u8 {
+            let mut seen = std::collections::HashSet::new();
+            for h in HexId::all() {
+                assert!(seen.insert(h.rotated(turns)));
+                assert_eq!(h.rotated(turns).rotated(3 - turns), h);
+                for side in Side::ALL {
+                    assert_eq!(
+                        h.neighbour(side).map(|n| n.rotated(turns)),
+                        h.rotated(turns).neighbour(rotated_side(side, turns)),
+                        "{} {side:?} {turns}",
+                        h.label()
+                    );
                 }
             }
         }

@@ -494,6 +494,19 @@ impl<'a> Compiler<'a> {
                         }
                         Effect::NoContact
                     }
+                    format::Effect::NoContactIn(who) => {
+                        if h.place != Place::Hex {
+                            self.error(
+                                file,
+                                &[&q, "NoContactIn"],
+                                format!(
+                                    "NoContactIn is for hex hazards, but {:?} lies on hexsides",
+                                    h.name
+                                ),
+                            );
+                        }
+                        Effect::NoContactIn(*who)
+                    }
                     format::Effect::Damage { who, hits } => Effect::Damage {
                         who: *who,
                         hits: *hits,
@@ -503,6 +516,27 @@ impl<'a> Compiler<'a> {
                     }
                 };
                 effects.push(effect);
+            }
+            let over = [h.movement.over.natives, h.movement.over.others];
+            if over
+                .iter()
+                .any(|m| !matches!(m, format::Move::Free | format::Move::Slow))
+            {
+                self.error(
+                    file,
+                    &[&q, "movement", "over"],
+                    format!("{:?}: flying over a hex is Free or Slow", h.name),
+                );
+            }
+            if h.place == Place::Hexside && (h.movement.dive || !h.movement.over.is_free()) {
+                self.error(
+                    file,
+                    &[&q, "movement"],
+                    format!(
+                        "movement over and dive are for hex hazards, but {:?} lies on hexsides",
+                        h.name
+                    ),
+                );
             }
             out.push(Hazard {
                 name: h.name.clone(),

@@ -221,6 +221,15 @@ pub struct Movement {
     pub flying: Passage,
     #[serde(default)]
     pub crossing: Crossing,
+    /// A hex hazard: flying over the hex on the way (not landing in it).
+    /// `Slow` counts it as two of the flyer's movement.
+    #[serde(default, skip_serializing_if = "Passage::is_free")]
+    pub over: Passage,
+    /// A hex hazard: a native standing in one of its hexes may move to
+    /// another of its hexes as a flyer would ("dive" between them), landing
+    /// by `flying`'s rules.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dive: bool,
 }
 
 /// The movement effect on natives and on everybody else.
@@ -231,6 +240,17 @@ pub struct Passage {
     pub natives: Move,
     #[serde(default)]
     pub others: Move,
+}
+
+impl Passage {
+    /// No effect on anyone.
+    pub fn is_free(&self) -> bool {
+        self.natives == Move::Free && self.others == Move::Free
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One movement effect.
@@ -292,6 +312,10 @@ pub enum Sight {
     /// another sight-limiting hexside the line crosses); crossing three, when
     /// both do (Gods of Titan 12.7, hazard chart).
     UnlessEndAtopAny,
+    /// Always, but only the rangestrikes of `who`, by the rangestriker's
+    /// nativity to this hazard: `For(Others)` blocks non-natives' lines and
+    /// lets natives see through (the hex itself may be the target's).
+    For(Who),
 }
 
 /// The closed set of hazard effects the engine evaluates in Rust.
@@ -333,6 +357,10 @@ pub enum Effect {
     BlocksSight(Sight),
     /// Characters on the two sides of this hexside are not in contact.
     NoContact,
+    /// A hex hazard: a character of `who` standing in the hex is in contact
+    /// with no one (it neither strikes nor is struck in melee, is not held
+    /// at the start of its maneuver phase, and may rangestrike).
+    NoContactIn(Who),
     /// Damage to a character for each strike phase it spends in the hex.
     Damage {
         #[serde(default)]

@@ -111,6 +111,7 @@ pub enum Effect {
     },
     BlocksSight(Sight),
     NoContact,
+    NoContactIn(Who),
     Damage {
         who: Who,
         hits: u8,

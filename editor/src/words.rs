@@ -527,6 +527,10 @@ impl Words {
             BattleEvent::HazardRestored { hex } => {
                 format!("{} has its own hazard again", hex.label())
             }
+            BattleEvent::BattlelandSet { terrain, turns } => match turns {
+                0 => format!("The battleland becomes the {terrain}'s"),
+                n => format!("The battleland becomes the {terrain}'s, turned {n} third(s) round"),
+            },
         }
     }
 }

@@ -165,7 +165,7 @@ impl<'v> Battle<'v> {
                         continue;
                     }
                     let Some(h) = u.hex() else { continue };
-                    let contact = self.geo.contact[h.0 as usize] & enemies;
+                    let contact = self.contact_at(s, h) & enemies;
                     if contact != 0 {
                         // Obliged to strike only when some target is allowed
                         // (`may_target`).
@@ -467,6 +467,10 @@ impl<'v> Battle<'v> {
                     ));
                 }
                 let old = u.hex();
+                // The path's length is worked out only for a script that listens.
+                let steps = self
+                    .hooked("unit_moved")
+                    .then(|| self.unit_steps(s, *unit as usize, from, occupied_set(s), *to));
                 let u = &mut s.units[*unit as usize];
                 u.status = Status::OnBoard(*to);
                 u.moved = true;
@@ -475,6 +479,20 @@ impl<'v> Battle<'v> {
                     from: old,
                     to: *to,
                 });
+                if let Some(steps) = steps {
+                    let side = crate::script::side_name(s.moving);
+                    let (from_label, to_label) = (old.map(|h| h.label()), to.label());
+                    let mut fields = vec![
+                        ("unit", F::I(i64::from(*unit))),
+                        ("side", F::W(side)),
+                        ("to", F::S(&to_label)),
+                        ("steps", F::I(i64::from(steps))),
+                    ];
+                    if let Some(f) = &from_label {
+                        fields.push(("from", F::S(f)));
+                    }
+                    self.fire(s, &mut ev, "unit_moved", &fields)?;
+                }
                 // The label is worded only for a script that listens.
                 if old.is_none() && self.hooked("unit_entered") {
                     let side = crate::script::side_name(s.moving);

@@ -38,6 +38,7 @@ impl<'v> Battle<'v> {
                 vars: s.vars.clone(),
                 overlay: s.overlay.clone(),
                 hazards_set: Vec::new(),
+                land_set: None,
                 caretaker: self.caretaker.clone(),
                 taken: self.taken(s),
                 extra: s.extra.clone(),
@@ -97,7 +98,8 @@ impl<'v> Battle<'v> {
         for c in gone {
             ev.push(BattleEvent::HazardRestored { hex: c.hex });
         }
-        s.overlay = overlay::Overlay::build(self.variant, self.land, keep);
+        let landscape = overlay::Overlay::landscape_of(&s.overlay);
+        s.overlay = overlay::Overlay::build(self.variant, self.land, landscape, keep);
     }
 
     /// Applies checked effects in order (they were checked against the same
@@ -178,12 +180,35 @@ impl<'v> Battle<'v> {
                     let until = rounds.map(|r| s.defender_maneuver.saturating_add(r));
                     let now = s.overlay.as_ref().map_or(&[][..], |o| &o.changes[..]);
                     let change = overlay::HazardChange { hex, hazard, until };
-                    let changes = overlay::Overlay::with(self.land, now, change);
-                    s.overlay = overlay::Overlay::build(self.variant, self.land, changes);
+                    let landscape = overlay::Overlay::landscape_of(&s.overlay);
+                    let base = overlay::Overlay::base_of(&landscape, self.land);
+                    let changes = overlay::Overlay::with(base, now, change);
+                    s.overlay =
+                        overlay::Overlay::build(self.variant, self.land, landscape, changes);
                     ev.push(BattleEvent::HazardSet {
                         hex,
                         hazard: self.variant.hazard(hazard).name.clone(),
                         until,
+                    });
+                }
+                Effect::SetBattleland { terrain, turns } => {
+                    // The whole battleland is replaced: earlier hazard
+                    // changes go with the old one; the characters stay.
+                    let land = self.variant.battleland(terrain).rotated(turns);
+                    let landscape = Rc::new(overlay::Landscape {
+                        terrain,
+                        turns,
+                        land,
+                    });
+                    s.overlay = overlay::Overlay::build(
+                        self.variant,
+                        self.land,
+                        Some(landscape),
+                        Vec::new(),
+                    );
+                    ev.push(BattleEvent::BattlelandSet {
+                        terrain: self.variant.terrains[terrain.index()].name.clone(),
+                        turns,
                     });
                 }
                 Effect::SetUnit { unit, field } => {
@@ -227,7 +252,9 @@ impl<'v> Battle<'v> {
                                 ..*c
                             })
                             .collect();
-                        s.overlay = overlay::Overlay::build(self.variant, self.land, changes);
+                        let landscape = overlay::Overlay::landscape_of(&s.overlay);
+                        s.overlay =
+                            overlay::Overlay::build(self.variant, self.land, landscape, changes);
                     }
                     s.defender_maneuver = round;
                     ev.push(BattleEvent::RoundSet { round });
@@ -556,6 +583,7 @@ impl<'v> Battle<'v> {
             vars: s.vars.clone(),
             overlay: s.overlay.clone(),
             hazards_set: Vec::new(),
+            land_set: None,
             caretaker: self.caretaker.clone(),
             taken: self.taken(s),
             extra: s.extra.clone(),

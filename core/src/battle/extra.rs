@@ -29,6 +29,10 @@ pub struct UnitExtra {
     /// when unoccupied (`rangestrike_from`; cleared when a strike phase
     /// begins); 0: none.
     pub origins: tables::HexSet,
+    /// Movement points apart from the skill (which stays its strike skill).
+    pub movement: Option<u8>,
+    /// At most this many hexes entered in a move, whatever the points.
+    pub max_steps: Option<u8>,
 }
 
 /// A field of `ctx:set_unit`, checked.
@@ -44,6 +48,8 @@ pub enum UnitField {
     Strikes(u8),
     /// Other hexes its rangestrikes may begin from.
     RangestrikeFrom(tables::HexSet),
+    Movement(u8),
+    MaxSteps(u8),
 }
 
 impl UnitExtra {
@@ -56,6 +62,8 @@ impl UnitExtra {
             UnitField::MayStrike(b) => self.may_strike = Some(b),
             UnitField::Strikes(_) => self.strikes_set = true,
             UnitField::RangestrikeFrom(h) => self.origins = h,
+            UnitField::Movement(n) => self.movement = Some(n),
+            UnitField::MaxSteps(n) => self.max_steps = Some(n),
             // Power is the unit's own field.
             UnitField::Power(_) => {}
         }
@@ -102,8 +110,25 @@ impl<'v> Battle<'v> {
         s.extra(i).natives.unwrap_or(c.natives)
     }
 
+    /// Unit `i`'s movement points: its skill unless a script gave it an
+    /// allowance apart (`ctx:set_unit(unit, "movement", n)`).
+    pub(super) fn movement_of(&self, s: &State, i: usize) -> u8 {
+        s.extra(i).movement.unwrap_or_else(|| self.skill_of(s, i))
+    }
+
+    /// Calls `f` with the movement table unit `i` walks by (its natives').
+    fn with_moves<T>(&self, s: &State, i: usize, f: impl FnOnce(&tables::MoveTable) -> T) -> T {
+        let (land, tables) = (self.land_in(s), self.tables_in(s));
+        let natives = self.natives_of(s, i);
+        match self.variant.battle_tables.class_of(natives) {
+            Some(class) => f(&tables.moves[class]),
+            // Natives no character of the variant has: their table now.
+            None => f(&tables::MoveTable::new(self.variant, land, natives)),
+        }
+    }
+
     /// Every hex unit `i` may reach from `from`: the shared tables unless a
-    /// script changed its skill, flight or natives.
+    /// script changed its skill, movement, flight or natives.
     pub(super) fn unit_reach(&self, s: &State, i: usize, from: From, occupied: HexSet) -> HexSet {
         let e = s.extra(i);
         let u = &s.units[i];
@@ -111,20 +136,37 @@ impl<'v> Battle<'v> {
             return 0;
         }
         let (land, tables) = (self.land_in(s), self.tables_in(s));
-        if e.skill.is_none() && e.flies.is_none() && e.natives.is_none() {
+        if e.skill.is_none()
+            && e.flies.is_none()
+            && e.natives.is_none()
+            && e.movement.is_none()
+            && e.max_steps.is_none()
+        {
             return geometry::reach_set_in(self.variant, land, tables, u.character, from, occupied);
         }
-        let natives = self.natives_of(s, i);
-        let (skill, flies) = (self.skill_of(s, i), self.flies_of(s, i));
-        match self.variant.battle_tables.class_of(natives) {
-            Some(class) => {
-                geometry::reach_set_with(land, &tables.moves[class], skill, flies, from, occupied)
+        let (points, flies) = (self.movement_of(s, i), self.flies_of(s, i));
+        self.with_moves(s, i, |moves| match e.max_steps {
+            Some(cap) => {
+                geometry::reach_set_capped(land, moves, points, flies, from, occupied, cap)
             }
-            None => {
-                // Natives no character of the variant has: their table now.
-                let moves = tables::MoveTable::new(self.variant, land, natives);
-                geometry::reach_set_with(land, &moves, skill, flies, from, occupied)
-            }
-        }
+            None => geometry::reach_set_with(land, moves, points, flies, from, occupied),
+        })
+    }
+
+    /// The fewest hexes unit `i`'s move from `from` to `to` entered
+    /// (`geometry::steps_to`), `occupied` as before the move.
+    pub(super) fn unit_steps(
+        &self,
+        s: &State,
+        i: usize,
+        from: From,
+        occupied: HexSet,
+        to: HexId,
+    ) -> u32 {
+        let (points, flies) = (self.movement_of(s, i), self.flies_of(s, i));
+        let land = self.land_in(s);
+        self.with_moves(s, i, |moves| {
+            geometry::steps_to(land, moves, points, flies, from, occupied, to)
+        })
     }
 }

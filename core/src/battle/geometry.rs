@@ -271,20 +271,246 @@ pub fn reach_set_with(
     if flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
-        let shape = shape();
-        let within = match from {
-            From::Hex(h) => &shape.within[h.0 as usize],
-            From::Edge(edge) => &shape.edge_within[edge_index(edge)],
-            From::Area => unreachable!("returned above"),
-        };
-        let upto = |d: usize| within[d.min(MAX_DISTANCE)];
-        let mut land_on = upto(skill) & moves.landing[0];
+        let (all, less) = flight(moves, from, skill, usize::MAX);
+        let mut land_on = all & moves.landing[0];
         if skill >= 1 {
-            land_on |= upto(skill - 1) & moves.landing[1];
+            land_on |= less & moves.landing[1];
         }
         out |= land_on & free & !walked & !start;
     }
+    out | dive(land, moves, from, skill, usize::MAX) & free & !start
+}
+
+/// The hexes a flight from `from` reaches with at most `points` of
+/// movement, and with at most one less, entering at most `cap` hexes: by
+/// distance, unless hexes on the way count two (`movement.over`).
+fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, HexSet) {
+    let shape = shape();
+    let within = match from {
+        From::Hex(h) => &shape.within[h.0 as usize],
+        From::Edge(edge) => &shape.edge_within[edge_index(edge)],
+        From::Area => return (0, 0),
+    };
+    let upto = |d: usize| within[d.min(cap).min(MAX_DISTANCE)];
+    let less = if points >= 1 { upto(points - 1) } else { 0 };
+    if moves.over_slow == 0 {
+        return (upto(points), less);
+    }
+    // The cheapest flight to each hex, each hex entered costing one or two.
+    let mut cost = [u8::MAX; HEX_COUNT];
+    let mut todo: Vec<HexId> = Vec::new();
+    let enter = |h: HexId| if moves.over_slow & bit(h) != 0 { 2 } else { 1 };
+    match from {
+        From::Hex(h) => {
+            cost[h.0 as usize] = 0;
+            todo.push(h);
+        }
+        From::Edge(edge) => {
+            for h in hexes(shape.edge_hexes[edge_index(edge)]) {
+                cost[h.0 as usize] = enter(h);
+                todo.push(h);
+            }
+        }
+        From::Area => {}
+    }
+    while let Some(h) = todo.pop() {
+        let c = cost[h.0 as usize];
+        for t in hexes(shape.within[h.0 as usize][1] & !bit(h)) {
+            let n = c.saturating_add(enter(t));
+            if n < cost[t.0 as usize] {
+                cost[t.0 as usize] = n;
+                todo.push(t);
+            }
+        }
+    }
+    let (mut all, mut one_less) = (0, 0);
+    for h in HexId::all() {
+        let c = usize::from(cost[h.0 as usize]);
+        if c <= points {
+            all |= bit(h);
+        }
+        if c < points {
+            one_less |= bit(h);
+        }
+    }
+    (all & upto(points), one_less & upto(points))
+}
+
+/// The hexes a native diving from a hex of a `movement.dive` hazard may
+/// reach: a flight through hexes of that hazard only (over characters in
+/// them, each hex one), landing in one of them by the landing rules (Gods of
+/// Titan 12.6 and 12.7: natives "dive (i.e. fly) between Water hexes", DE
+/// "innerhalb des Wassers").
+fn dive(land: &Battleland, moves: &MoveTable, from: From, points: usize, cap: usize) -> HexSet {
+    let From::Hex(h) = from else { return 0 };
+    if moves.dive & bit(h) == 0 {
+        return 0;
+    }
+    let hz = land.hex(h).hazard;
+    let same = hexes(moves.dive)
+        .filter(|&t| land.hex(t).hazard == hz)
+        .fold(0, |m, t| m | bit(t));
+    let shape = shape();
+    let (mut seen, mut frontier) = (bit(h), bit(h));
+    let (mut all, mut less) = (0, 0);
+    for d in 1..=points.min(cap).min(MAX_DISTANCE) {
+        let next = hexes(frontier).fold(0, |m, x| m | shape.within[x.0 as usize][1]) & same & !seen;
+        seen |= next;
+        frontier = next;
+        all |= next;
+        if d < points {
+            less |= next;
+        }
+    }
+    all & moves.landing[0] | less & moves.landing[1]
+}
+
+/// The hexes a walker with `points` of movement may end a move on, by the
+/// number of hexes entered: `[k - 1]` holds those a legal walk of exactly
+/// `k` hexes ends on, for `k` up to `max_steps` (entering counts its first
+/// hex, Law of the Battlelands 26.D). A plain search by hexes entered, for
+/// what the flood by movement left cannot say: a cap on the hexes entered
+/// apart from the points (`ctx:set_unit(unit, "max_steps", n)`) and the
+/// length of the shortest path (the `unit_moved` event's `steps`).
+pub fn walk_by_steps(
+    land: &Battleland,
+    moves: &MoveTable,
+    points: u8,
+    from: From,
+    occupied: HexSet,
+    max_steps: usize,
+) -> Vec<HexSet> {
+    const COST: [i16; 4] = [1, 2, 1, 2];
+    let free = !occupied & ALL_HEXES;
+    let max_steps = max_steps.min(HEX_COUNT);
+    // `left[hex]`: the most points left after a walk of the current length
+    // that ends on `hex` and may go on (-1: none).
+    let mut left = [-1i16; HEX_COUNT];
+    let mut out = Vec::with_capacity(max_steps);
+    let mut first = true;
+    match from {
+        From::Area => {
+            let area = land.defender_area.iter().fold(0, |m, &h| m | bit(h)) & free;
+            return vec![area; max_steps.min(1)];
+        }
+        From::Hex(h) => left[h.0 as usize] = i16::from(points),
+        From::Edge(_) => {}
+    }
+    for _ in 0..max_steps {
+        let mut next = [-1i16; HEX_COUNT];
+        let mut ends = 0;
+        let mut step = |to_set: HexSet, kind: usize, have: i16| {
+            if have < COST[kind] {
+                return;
+            }
+            for t in hexes(to_set & free) {
+                ends |= bit(t);
+                if kind < 2 {
+                    let l = &mut next[t.0 as usize];
+                    *l = (*l).max(have - COST[kind]);
+                }
+            }
+        };
+        match from {
+            From::Edge(edge) if first => {
+                let edge_set = shape().edge_hexes[edge_index(edge)];
+                for (kind, &set) in moves.enter.iter().enumerate() {
+                    step(set & edge_set, kind, i16::from(points));
+                }
+            }
+            _ => {
+                for h in HexId::all() {
+                    let have = left[h.0 as usize];
+                    if have < 1 {
+                        continue;
+                    }
+                    for (kind, &set) in moves.step[h.0 as usize].iter().enumerate() {
+                        step(set, kind, have);
+                    }
+                }
+            }
+        }
+        first = false;
+        left = next;
+        out.push(ends);
+    }
     out
+}
+
+/// [`reach_set_with`] with at most `max_steps` hexes entered, whatever the
+/// points left: a flyer lands within both.
+pub fn reach_set_capped(
+    land: &Battleland,
+    moves: &MoveTable,
+    points: u8,
+    flies: bool,
+    from: From,
+    occupied: HexSet,
+    max_steps: u8,
+) -> HexSet {
+    if from == From::Area {
+        return reach_set_with(land, moves, points, flies, from, occupied);
+    }
+    let free = !occupied & ALL_HEXES;
+    let start = match from {
+        From::Hex(h) => bit(h),
+        _ => 0,
+    };
+    let walked = walk_by_steps(land, moves, points, from, occupied, usize::from(max_steps))
+        .into_iter()
+        .fold(0, |m, s| m | s);
+    let mut out = walked & !start;
+    let (points, cap) = (usize::from(points), usize::from(max_steps));
+    if flies {
+        let (all, less) = flight(moves, from, points, cap);
+        let mut land_on = all & moves.landing[0];
+        if points >= 1 {
+            land_on |= less & moves.landing[1];
+        }
+        out |= land_on & free & !start;
+    }
+    out | dive(land, moves, from, points, cap) & free & !start
+}
+
+/// The fewest hexes a move from `from` to `to` enters: the shortest legal
+/// walk, or for a flyer the distance it flies when it may land there (the
+/// first hex entered from an edge counts one).
+pub fn steps_to(
+    land: &Battleland,
+    moves: &MoveTable,
+    points: u8,
+    flies: bool,
+    from: From,
+    occupied: HexSet,
+    to: HexId,
+) -> u32 {
+    let flown = match from {
+        From::Hex(h) => distance(h, to),
+        From::Edge(edge) => {
+            let within = &shape().edge_within[edge_index(edge)];
+            (0..=MAX_DISTANCE)
+                .find(|&d| within[d] & bit(to) != 0)
+                .unwrap_or(MAX_DISTANCE) as u32
+        }
+        From::Area => return 0,
+    };
+    let walked = walk_by_steps(
+        land,
+        moves,
+        points,
+        from,
+        occupied & !bit(to),
+        usize::from(points),
+    )
+    .iter()
+    .position(|s| s & bit(to) != 0)
+    .map(|k| k as u32 + 1);
+    match (flies, walked) {
+        (true, Some(w)) => w.min(flown),
+        (true, None) => flown,
+        (false, Some(w)) => w,
+        (false, None) => flown,
+    }
 }
 
 /// The hexes a centre-to-centre line from `a` to `b` crosses, both ends
@@ -406,7 +632,7 @@ pub fn blocker(
         if hazard
             .effects
             .iter()
-            .any(|e| matches!(e, Effect::BlocksSight(_)))
+            .any(|e| matches!(e, Effect::BlocksSight(s) if !matches!(s, Sight::For(_))))
         {
             return Some(Blocker::Hazard(hex.hazard, h));
         }
@@ -444,9 +670,44 @@ pub fn blocker(
                     !(atop(from) || atop(to))
                 }
             }
+            // Whose line it is: [`blocker_for`].
+            Sight::For(_) => false,
         };
         if blocks {
             return Some(Blocker::Hexside(hz, p, q));
+        }
+    }
+    None
+}
+
+/// What blocks the line of sight of a rangestriker native to `natives` and
+/// no one else: the hazards whose `BlocksSight(For(who))` concerns it, in a
+/// hex between the ends or on a hexside the line crosses ([`blocker`] says
+/// the rest).
+pub fn blocker_for(
+    variant: &Variant,
+    land: &Battleland,
+    path: &[HexId],
+    natives: crate::model::HazardSet,
+) -> Option<Blocker> {
+    let concerns = |hz: HazardId| {
+        variant.hazard(hz).effects.iter().any(|e| {
+            matches!(e, Effect::BlocksSight(Sight::For(who))
+                if super::strike_who(*who, natives.contains(hz)))
+        })
+    };
+    for &h in &path[1..path.len().saturating_sub(1)] {
+        if concerns(land.hex(h).hazard) {
+            return Some(Blocker::Hazard(land.hex(h).hazard, h));
+        }
+    }
+    for pair in path.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        if let Some(side) = side_between(land, p, q)
+            && let Some(hs) = land.hexside(p, side)
+            && concerns(hs.hazard)
+        {
+            return Some(Blocker::Hexside(hs.hazard, p, q));
         }
     }
     None
@@ -601,6 +862,78 @@ mod tests {
                         v.character(ch).name,
                         land.terrain
                     );
+                }
+            }
+        }
+    }
+
+    /// The search by hexes entered agrees with the flood by points: with a
+    /// cap no lower than the points it reaches the same hexes; with a lower
+    /// cap, those of them within the cap's hexes entered; and the fewest
+    /// hexes to any walked hex is at least its distance and at most the cap.
+    #[test]
+    fn the_search_by_steps_matches_the_flood() {
+        let v = crate::titan_for_tests();
+        let mut seed = 11u32;
+        for land in &v.battlelands {
+            let tables = v.battle_tables.land(land.terrain.index());
+            for ch in (0..v.characters.len()).map(|i| CharacterId(i as u16)) {
+                let c = v.character(ch);
+                let moves = &tables.moves[v.battle_tables.move_class(ch)];
+                for start in 0..HEX_COUNT + 6 {
+                    let mut occ = 0;
+                    for h in 0..HEX_COUNT {
+                        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        if (seed >> 16).is_multiple_of(5) {
+                            occ |= bit(HexId(h as u8));
+                        }
+                    }
+                    let from = if start < HEX_COUNT {
+                        occ |= bit(HexId(start as u8));
+                        From::Hex(HexId(start as u8))
+                    } else {
+                        From::Edge(Edge::ALL[start - HEX_COUNT])
+                    };
+                    let full = reach_set_with(land, moves, c.skill, c.flies, from, occ);
+                    let capped =
+                        reach_set_capped(land, moves, c.skill, c.flies, from, occ, c.skill);
+                    assert_eq!(full, capped, "{} from {from:?}", c.name);
+                    let walks = walk_by_steps(land, moves, c.skill, from, occ, 2);
+                    let within2 = walks[0] | walks[1];
+                    let two = reach_set_capped(land, moves, c.skill, false, from, occ, 2);
+                    let start_bit = if start < HEX_COUNT {
+                        bit(HexId(start as u8))
+                    } else {
+                        0
+                    };
+                    assert_eq!(two, within2 & !start_bit);
+                    for t in hexes(reach_set_with(land, moves, c.skill, false, from, occ)) {
+                        let n = steps_to(land, moves, c.skill, false, from, occ, t);
+                        assert!(
+                            n >= 1 && n <= u32::from(c.skill),
+                            "{} to {}",
+                            c.name,
+                            t.label()
+                        );
+                        if let From::Hex(h) = from {
+                            assert!(n >= distance(h, t));
+                        }
+                        let capped =
+                            reach_set_capped(land, moves, c.skill, false, from, occ, n as u8);
+                        assert!(capped & bit(t) != 0);
+                        if n > 1 {
+                            let less = reach_set_capped(
+                                land,
+                                moves,
+                                c.skill,
+                                false,
+                                from,
+                                occ,
+                                n as u8 - 1,
+                            );
+                            assert!(less & bit(t) == 0, "{} to {}", c.name, t.label());
+                        }
+                    }
                 }
             }
         }

@@ -390,6 +390,12 @@ pub enum BattleEvent {
     HazardRestored {
         hex: HexId,
     },
+    /// A script's effect (`ctx:set_battleland`): the battleland is now that
+    /// of `terrain`, turned by `turns` thirds of a turn.
+    BattlelandSet {
+        terrain: String,
+        turns: u8,
+    },
     /// A script's effect (`ctx:set_round`): the battle round is now `round`.
     RoundSet {
         round: u8,
@@ -582,6 +588,15 @@ pub struct BattleView {
     /// Hexes whose hazard a script changed (`ctx:set_hazard`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hazards: Vec<HazardView>,
+    /// Thirds of a turn `battleland` is turned by, when a script put it in
+    /// place of the battle's own (`ctx:set_battleland`): hex `h` of its file
+    /// shows at `h.rotated(turns)`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub turns: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// A hex whose hazard a script changed, as views show it.
@@ -931,7 +946,10 @@ impl<'v> Battle<'v> {
         let v = self.variant;
         BattleView {
             you: side,
-            battleland: v.terrains[self.land.terrain.index()].name.clone(),
+            battleland: v.terrains[self.land_in(&self.state).terrain.index()]
+                .name
+                .clone(),
+            turns: overlay::Overlay::landscape_of(&self.state.overlay).map_or(0, |l| l.turns),
             phase: self.state.phase,
             moving: self.state.moving,
             to_act: self.to_act(),

@@ -14,11 +14,17 @@ impl<'v> Battle<'v> {
         // In contact with a living enemy (as `in_contact_any`), the enemies'
         // hexes found once.
         let enemies = self.enemy_hexes(s, moving);
+        let aloof = self.aloof(s);
+        let contact = match &s.overlay {
+            Some(o) if o.landscape.is_some() => o.tables.contact,
+            _ => self.geo.contact,
+        };
         for u in s.units.iter_mut() {
             u.moved = false;
             u.locked = u.side == moving
-                && u.hex()
-                    .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0);
+                && u.hex().is_some_and(|h| {
+                    super::striking::contact_given(&contact, aloof, h) & enemies != 0
+                });
         }
         ev.push(BattleEvent::PhaseBegan {
             phase: Phase::Maneuver,

@@ -33,7 +33,7 @@ impl Battle<'_> {
         let s = &self.state;
         let (a, t) = (s.units.get(unit as usize)?, s.units.get(target as usize)?);
         let (from, to) = (a.hex()?, t.hex()?);
-        let contact = self.geo.in_contact(self.land, from, to);
+        let contact = self.contact_at(s, from) & bit(to) != 0;
         let p = self.strike_params(s, unit, target, false).ok()?;
         Some((p.strike_number, p.dice, contact))
     }

@@ -18,7 +18,60 @@ impl<'v> Battle<'v> {
     pub(super) fn in_contact_any(&self, s: &State, unit: UnitId) -> bool {
         let u = &s.units[unit as usize];
         let Some(h) = u.hex() else { return false };
-        self.geo.contact[h.0 as usize] & self.enemy_hexes(s, u.side) != 0
+        self.contact_at(s, h) & self.enemy_hexes(s, u.side) != 0
+    }
+
+    /// The hexes in contact with `h` now: the battleland's contact, less
+    /// what a hex hazard's `NoContactIn` keeps out (the characters it
+    /// concerns standing in it; all of `h`'s if one stands on `h`).
+    pub(super) fn contact_at(&self, s: &State, h: HexId) -> HexSet {
+        let contact = match &s.overlay {
+            // A script's battleland has its own hexsides.
+            Some(o) if o.landscape.is_some() => &o.tables.contact,
+            _ => &self.geo.contact,
+        };
+        contact_given(contact, self.aloof(s), h)
+    }
+
+    /// The hexes whose character a `NoContactIn` hazard keeps out of
+    /// contact now (none on most battlelands).
+    pub(super) fn aloof(&self, s: &State) -> HexSet {
+        let hexes = self.tables_in(s).aloof;
+        if hexes == 0 {
+            return 0;
+        }
+        let land = self.land_in(s);
+        let mut out = 0;
+        for (i, u) in s.units.iter().enumerate() {
+            let Some(h) = u.hex().filter(|&h| hexes & bit(h) != 0) else {
+                continue;
+            };
+            let hz = land.hex(h).hazard;
+            let native = self.natives_of(s, i).contains(hz);
+            if self
+                .variant
+                .hazard(hz)
+                .effects
+                .iter()
+                .any(|e| matches!(e, Effect::NoContactIn(who) if super::strike_who(*who, native)))
+            {
+                out |= bit(h);
+            }
+        }
+        out
+    }
+
+    /// Whether a reading of a line of sight is open to unit `unit` by the
+    /// hazards that block some rangestrikers only (`BlocksSight(For(..))`).
+    fn open_to(&self, s: &State, unit: UnitId, path: &[HexId]) -> bool {
+        !self.tables_in(s).sight_by_who
+            || geometry::blocker_for(
+                self.variant,
+                self.land_in(s),
+                path,
+                self.natives_of(s, unit as usize),
+            )
+            .is_none()
     }
 
     /// Living enemies in contact with `unit`, in unit order.
@@ -34,7 +87,7 @@ impl<'v> Battle<'v> {
     ) -> impl Iterator<Item = UnitId> + 'a {
         let u = &s.units[unit as usize];
         let (side, contact) = match u.hex() {
-            Some(h) => (u.side, self.geo.contact[h.0 as usize]),
+            Some(h) => (u.side, self.contact_at(s, h)),
             None => (u.side, 0),
         };
         s.units
@@ -60,7 +113,7 @@ impl<'v> Battle<'v> {
             u.side == striking
                 && u.strikes_left > 0
                 && u.hex()
-                    .is_some_and(|h| self.geo.contact[h.0 as usize] & enemies != 0)
+                    .is_some_and(|h| self.contact_at(s, h) & enemies != 0)
                 && self.may_strike_any(s, i)
         })
     }
@@ -229,7 +282,7 @@ impl<'v> Battle<'v> {
         let max = self
             .skill_of(s, unit as usize)
             .min(v.rules.battle.max_range);
-        if self.geo.contact[from.0 as usize] & bit(to) != 0 || range < 2 || range > u32::from(max) {
+        if self.contact_at(s, from) & bit(to) != 0 || range < 2 || range > u32::from(max) {
             return false;
         }
         if rs.magic {
@@ -237,10 +290,14 @@ impl<'v> Battle<'v> {
         }
         // Only the hexes between the ends count, so the target's own does not.
         let tables = self.tables_in(s);
-        tables
-            .sight(from, to)
-            .iter()
-            .any(|&m| m & (occupied | tables::BLOCKED) == 0)
+        let m = tables.sight(from, to);
+        let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
+        if !tables.sight_by_who {
+            return open(m[0]) || open(m[1]);
+        }
+        let (first, second) = geometry::lines_between(from, to);
+        (open(m[0]) && self.open_to(s, unit, first))
+            || second.is_some_and(|p| open(m[1]) && self.open_to(s, unit, p))
     }
 
     /// Whether [`Battle::rangestrike_check`] would accept a rangestrike of
@@ -321,7 +378,7 @@ impl<'v> Battle<'v> {
         if !self.may_see(s, unit, target, occupied) {
             // Word why (only here: `may_see` is false exactly where `sight`
             // finds no open line).
-            let info = self.sight(s, u.character, from, to, rs.magic, target);
+            let info = self.sight(s, unit, from, to, rs.magic, target);
             return refuse(info.path.err().unwrap_or_else(|| "no line of sight".into()));
         }
         let tclass = v.class(v.character(t.character).class);
@@ -371,8 +428,8 @@ impl<'v> Battle<'v> {
                 let m = self.tables_in(s).sight(from, to);
                 let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
                 [
-                    Some(first).filter(|_| open(m[0])),
-                    second.filter(|_| open(m[1])),
+                    Some(first).filter(|p| open(m[0]) && self.open_to(s, unit, p)),
+                    second.filter(|p| open(m[1]) && self.open_to(s, unit, p)),
                 ]
             };
             for path in paths.into_iter().flatten() {
@@ -414,7 +471,7 @@ impl<'v> Battle<'v> {
     pub(super) fn sight(
         &self,
         s: &State,
-        character: CharacterId,
+        unit: UnitId,
         from: HexId,
         to: HexId,
         magic: bool,
@@ -424,14 +481,14 @@ impl<'v> Battle<'v> {
         let (first, second) = geometry::lines_between(from, to);
         let first = first.to_vec();
         let range = first.len() as u8;
-        let skill = v.character(character).skill;
+        let skill = self.skill_of(s, unit as usize);
         let max = skill.min(v.rules.battle.max_range);
         let fail = |reason: String, path: Vec<HexId>| SightInfo {
             range,
             path: Err(reason),
             shown: path,
         };
-        if self.geo.in_contact(self.land, from, to) || range < 2 {
+        if self.contact_at(s, from) & bit(to) != 0 || range < 2 {
             return fail("the target is in contact: strike it instead".into(), first);
         }
         if range > max {
@@ -460,7 +517,11 @@ impl<'v> Battle<'v> {
         let mut reasons = Vec::new();
         let mut ok: Vec<Vec<HexId>> = Vec::new();
         for p in std::iter::once(first.clone()).chain(second.map(<[HexId]>::to_vec)) {
-            match geometry::blocker(v, self.land_in(s), &p, &occupied) {
+            let land = self.land_in(s);
+            let natives = self.natives_of(s, unit as usize);
+            match geometry::blocker(v, land, &p, &occupied)
+                .or_else(|| geometry::blocker_for(v, land, &p, natives))
+            {
                 None => ok.push(p),
                 Some(r) => reasons.push(r.describe(v, &name)),
             }
@@ -502,7 +563,7 @@ impl<'v> Battle<'v> {
             .rangestrike
             .as_ref()
             .is_some_and(|r| r.magic);
-        let info = self.sight(s, u.character, from, to, magic, target);
+        let info = self.sight(s, unit, from, to, magic, target);
         let check = self.rangestrike_check(s, unit, target);
         let (possible, reason, params, shown) = match check {
             Ok((p, path)) => (true, None, Some(p), path),
@@ -524,7 +585,7 @@ impl<'v> Battle<'v> {
     pub fn strike_report(&self, unit: UnitId, target: UnitId) -> Result<StrikeReport, BattleError> {
         let s = &self.state;
         let (u, from, to) = self.both_placed(unit, target)?;
-        let contact = self.geo.in_contact(self.land, from, to);
+        let contact = self.contact_at(s, from) & bit(to) != 0;
         let p = self.strike_params(s, unit, target, false)?;
         let c = Carry {
             striker: unit,
@@ -553,5 +614,15 @@ impl<'v> Battle<'v> {
             dice: p.dice,
             carry_over,
         })
+    }
+}
+
+/// The hexes in contact with `h`, by the battleland's `contact` table less
+/// the `aloof` hexes ([`Battle::aloof`]).
+pub(super) fn contact_given(contact: &[HexSet; HEX_COUNT], aloof: HexSet, h: HexId) -> HexSet {
+    if aloof & bit(h) != 0 {
+        0
+    } else {
+        contact[h.0 as usize] & !aloof
     }
 }

@@ -70,6 +70,13 @@ pub struct LandTables {
     /// The hexes whose hazard, or a hexside hazard on one of whose sides,
     /// has a `Hook` effect (Lua decides their damage).
     pub hooked: HexSet,
+    /// The hexes whose hazard keeps some characters standing in them out of
+    /// contact (`NoContactIn`): contact then depends on who stands there.
+    pub aloof: HexSet,
+    /// Whether a hazard of this battleland blocks sight for some
+    /// rangestrikers only (`BlocksSight(For(..))`): not in [`Self::sight`],
+    /// checked per rangestriker.
+    pub sight_by_who: bool,
     /// `sight[a * HEX_COUNT + b]`, one per reading of the line from `a` to
     /// `b` (the second repeats the first where there is one): the hexes
     /// between the ends where a character blocks the line (those not lower
@@ -91,6 +98,10 @@ pub struct MoveTable {
     /// Where a flyer may land: 0 at no extra cost, 1 counting one more
     /// (a hex that slows its landing); the rest block landing.
     pub landing: [HexSet; 2],
+    /// The hexes a flyer's flight over counts as two (`movement.over`).
+    pub over_slow: HexSet,
+    /// The hexes of hazards this class dives between (`movement.dive`).
+    pub dive: HexSet,
     /// The hazard damage a character takes in each hex at the end of a
     /// strike phase from the `Damage` effects (a hex whose hazard has a hook
     /// is in [`LandTables::hooked`] and read from the data instead).
@@ -211,10 +222,32 @@ impl LandTables {
                 sight.push([m0, second.map_or(m0, mask)]);
             }
         }
+        let aloof = HexId::all()
+            .filter(|&h| {
+                variant
+                    .hazard(land.hex(h).hazard)
+                    .effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::NoContactIn(_)))
+            })
+            .fold(0, |m, h| m | bit(h));
+        let by_who = |hz| {
+            variant
+                .hazard(hz)
+                .effects
+                .iter()
+                .any(|e| matches!(e, Effect::BlocksSight(crate::format::Sight::For(_))))
+        };
+        let sight_by_who = HexId::all().any(|h| {
+            by_who(land.hex(h).hazard)
+                || land.hex(h).sides.iter().flatten().any(|s| by_who(s.hazard))
+        });
         LandTables {
             contact,
             moves,
             hooked,
+            aloof,
+            sight_by_who,
             sight,
         }
     }
@@ -264,8 +297,22 @@ impl MoveTable {
         let mut enter = [0; 4];
         let mut landing = [0; 2];
         let mut damage = [0; HEX_COUNT];
+        let (mut over_slow, mut dive) = (0, 0);
         for to in HexId::all() {
             let hz = land.hex(to).hazard;
+            let m = variant.hazard(hz).movement;
+            let native = natives.contains(hz);
+            if (if native {
+                m.over.natives
+            } else {
+                m.over.others
+            }) == Move::Slow
+            {
+                over_slow |= bit(to);
+            }
+            if m.dive && native {
+                dive |= bit(to);
+            }
             let hits: u32 = variant
                 .hazard(hz)
                 .effects
@@ -314,6 +361,8 @@ impl MoveTable {
             step,
             enter,
             landing,
+            over_slow,
+            dive,
             damage,
         }
     }

@@ -567,6 +567,7 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::ChangeSide { .. }
             | Effect::SetRound { .. }
             | Effect::SetUnit { .. }
+            | Effect::SetBattleland { .. }
             | Effect::AddUnit { .. }
             | Effect::EndBattle { .. } => {}
         }

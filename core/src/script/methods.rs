@@ -50,13 +50,17 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 let Some(h) = HexId::from_label(&label) else {
                     return Ok(Value::Nil);
                 };
-                let land = s.variant.battleland(b.terrain);
+                let land = b.land(&s.variant);
                 let hex = land.hex(h);
                 let t = lua.create_table()?;
                 t.set("label", label.as_str())?;
                 let hazard = b.hazard(&s.variant, h);
                 t.set("hazard", s.variant.hazard(hazard).name.as_str())?;
                 t.set("elevation", hex.elevation)?;
+                t.set(
+                    "terrain",
+                    s.variant.terrains[land.terrain.index()].name.as_str(),
+                )?;
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
                     t.set("unit", i)?;
                 }
@@ -520,6 +524,14 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         }
                         U::RangestrikeFrom(set)
                     }
+                    "movement" => match int(0, 255) {
+                        Some(p) => U::Movement(p),
+                        None => bad("0 to 255")?,
+                    },
+                    "max_steps" => match int(0, 255) {
+                        Some(p) => U::MaxSteps(p),
+                        None => bad("0 to 255")?,
+                    },
                     "natives" => {
                         let mut set = crate::model::HazardSet::default();
                         match &value {
@@ -554,13 +566,13 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, may_move, may_strike, strikes, rangestrike_from)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from)"
                         ));
                     }
                 };
                 s.with_mut(|d| match d {
                     CtxData::Battle(b) => {
-                        let u = CtxStore::unit_on_board(b, unit, "set_unit")?;
+                        let u = CtxStore::unit_in_battle(b, unit, "set_unit")?;
                         if let U::Power(p) = f {
                             if b.units[u].character == v.rules.titan.character {
                                 return err(
@@ -783,6 +795,53 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 Ok(())
             },
         )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_battleland",
+        lua.create_function(move |_, (_, name, turns): (Value, Value, Value)| {
+            let v = &s.variant;
+            let terrain = match &name {
+                Value::String(n) => {
+                    let n = n.to_str()?;
+                    v.terrain_by_name(&n).ok_or_else(|| {
+                        mlua::Error::runtime(format!("ctx:set_battleland: no terrain {:?}", &*n))
+                    })?
+                }
+                other => {
+                    return err(format!(
+                        "ctx:set_battleland: the terrain is a name, not a {}",
+                        other.type_name()
+                    ));
+                }
+            };
+            let turns = match turns {
+                Value::Nil => 0,
+                Value::Integer(t) if (0..=2).contains(&t) => t as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_battleland: turns is nil, 0, 1 or 2 (thirds of a turn), not {}",
+                        match other {
+                            Value::Integer(t) => t.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    b.land_set = Some(Rc::new(v.battleland(terrain).rotated(turns)));
+                    b.hazards_set.clear();
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:set_battleland is available in battle events only"),
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::SetBattleland { terrain, turns });
+            Ok(())
+        })?,
     )?;
 
     let s = Rc::clone(store);

@@ -58,6 +58,7 @@ pub const EVENTS: &[&str] = &[
     "battle_phase_start",
     "battle_phase_end",
     "unit_entered",
+    "unit_moved",
     "before_strike",
     "after_strike",
     "before_damage",
@@ -121,6 +122,10 @@ pub enum Effect {
         player: PlayerId,
     },
     /// One of the unit's fields the engine reads (`ctx:set_unit`).
+    SetBattleland {
+        terrain: TerrainId,
+        turns: u8,
+    },
     SetUnit {
         unit: u8,
         field: crate::battle::extra::UnitField,
@@ -162,8 +167,11 @@ pub(crate) struct BattleCtx {
     pub vars: Vars,
     /// The battle's hazard changes when the event fired.
     pub overlay: Option<Rc<crate::battle::overlay::Overlay>>,
-    /// Hazards this event's handlers changed (latest last).
+    /// Hazards this event's handlers changed (latest last), over
+    /// `land_set` when they replaced the battleland.
     pub hazards_set: Vec<(HexId, HazardId)>,
+    /// The battleland this event's handlers put in place, turned.
+    pub land_set: Option<Rc<crate::battleland::Battleland>>,
     /// The game's caretaker counters (`None`: a battle outside a game,
     /// where the chart's counts less the battle's units are left).
     pub caretaker: Option<Rc<Vec<u32>>>,
@@ -180,9 +188,17 @@ impl BattleCtx {
         if let Some(&(_, hz)) = self.hazards_set.iter().rev().find(|(x, _)| *x == h) {
             return hz;
         }
+        self.land(v).hex(h).hazard
+    }
+
+    /// The battleland as the handler sees it (hazards but its own changes).
+    pub fn land<'a>(&'a self, v: &'a Variant) -> &'a crate::battleland::Battleland {
+        if let Some(l) = &self.land_set {
+            return l;
+        }
         match &self.overlay {
-            Some(o) => o.land.hex(h).hazard,
-            None => v.battleland(self.terrain).hex(h).hazard,
+            Some(o) => &o.land,
+            None => v.battleland(self.terrain),
         }
     }
 }
@@ -625,6 +641,17 @@ impl CtxStore {
             ));
         }
         Ok(u)
+    }
+
+    /// A unit alive in the battle: on the battleland, or waiting to enter
+    /// (so that a change holds for its entering move too).
+    fn unit_in_battle(b: &BattleCtx, unit: i64, what: &str) -> mlua::Result<usize> {
+        if let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len())
+            && b.units[u].status == Status::Waiting
+        {
+            return Ok(u);
+        }
+        Self::unit_on_board(b, unit, what)
     }
 
     /// What a variable's target argument names, by the variable's scope.

@@ -26,7 +26,7 @@ pub struct TerrainForms {
     pub error: Option<String>,
 }
 
-const EFFECT_KINDS: [&str; 7] = [
+const EFFECT_KINDS: [&str; 8] = [
     "strike",
     "rangestrike",
     "rangestrike through",
@@ -34,6 +34,7 @@ const EFFECT_KINDS: [&str; 7] = [
     "no contact",
     "damage",
     "script hook",
+    "no contact in the hex",
 ];
 
 fn effect_kind(e: &Effect) -> &'static str {
@@ -45,6 +46,7 @@ fn effect_kind(e: &Effect) -> &'static str {
         Effect::NoContact => EFFECT_KINDS[4],
         Effect::Damage { .. } => EFFECT_KINDS[5],
         Effect::Hook(_) => EFFECT_KINDS[6],
+        Effect::NoContactIn(_) => EFFECT_KINDS[7],
     }
 }
 
@@ -74,6 +76,7 @@ fn effect_of_kind(kind: &str, hooks: &[String]) -> Effect {
             who: Who::Anyone,
             hits: 1,
         },
+        k if k == EFFECT_KINDS[7] => Effect::NoContactIn(Who::Natives),
         _ => Effect::Hook(hooks.first().cloned().unwrap_or_default()),
     }
 }
@@ -120,13 +123,15 @@ const CROSSING: [(Crossing, &str); 3] = [
     (Crossing::Down, "crossing down"),
     (Crossing::Both, "either way"),
 ];
-const SIGHT: [(Sight, &str); 3] = [
+const SIGHT: [(Sight, &str); 5] = [
     (Sight::Always, "always"),
     (Sight::UnlessEndAtop, "unless an end is atop"),
     (
         Sight::UnlessEndAtopAny,
         "unless ends atop (counted over the line)",
     ),
+    (Sight::For(Who::Others), "non-natives' rangestrikes only"),
+    (Sight::For(Who::Natives), "natives' rangestrikes only"),
 ];
 
 fn colour(ui: &mut egui::Ui, c: &mut Rgb) {
@@ -176,6 +181,7 @@ fn effect_form(ui: &mut egui::Ui, i: usize, e: &mut Effect, hooks: &[String]) {
         }
         Effect::BlocksSight(s) => choose(ui, ("sight", i), s, &SIGHT),
         Effect::NoContact => {}
+        Effect::NoContactIn(who) => choose(ui, ("who", i), who, &WHO),
         Effect::Damage { who, hits } => {
             choose(ui, ("who", i), who, &WHO);
             ui.add(egui::DragValue::new(hits).range(1..=9).prefix("hits "));

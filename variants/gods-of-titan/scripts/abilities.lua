@@ -266,9 +266,48 @@ titan.action("stone_cold", {
 
 -- A stone Basilisk is hurt by magic only: targets.lua refuses the rest.
 
+-- Warlord (16.5, EN 1003, DE 2458): "increases the Movement-factor of any
+-- Creature in his Legion by 1 (12.3)"; 12.3 (EN 304, DE 859-864): characters
+-- of skill 5 and Creatures of skill 4 in a Warlord's legion "may move only
+-- a maximum of 4 hexes. Nevertheless they possess a movement allowance of
+-- 5", so a hazard that slows them once still lets them enter 4 hexes. Set
+-- when the side's maneuver phase starts, for every character of the legion
+-- (those still to enter too), while a Warlord of it lives; the strike skill
+-- is not changed (`movement` is apart from it).
+local WARLORD_CAP = 4
+local function warlord_march(ctx, units)
+  local warlord = false
+  for _, u in ipairs(units) do
+    if u.side == ctx.side and u.character == "Warlord" and u.alive
+      and (u.status == "waiting" or u.status == "on_board") then
+      warlord = true
+    end
+  end
+  for _, u in ipairs(units) do
+    if u.side == ctx.side and u.alive and (u.status == "waiting" or u.status == "on_board") then
+      local creature = got.is_creature(u)
+      local capped = u.skill == 5 or (creature and u.skill == 4)
+      -- Deadlock's cap (field.lua, set before) stands where it is lower.
+      local deadlock = got.deadlock_cap(ctx, u)
+      if warlord and (creature or capped) then
+        ctx:set_unit(u.id, "movement", creature and u.skill + 1 or u.skill)
+        if capped then ctx:set_unit(u.id, "max_steps", math.min(WARLORD_CAP, deadlock or WARLORD_CAP)) end
+        ctx:set("warlord_march", u.id, true)
+      elseif not warlord and ctx:get("warlord_march", u.id) then
+        -- The Warlord is gone: their own skill again, no cap.
+        ctx:set_unit(u.id, "movement", u.skill)
+        ctx:set_unit(u.id, "max_steps", deadlock or 255)
+        ctx:set("warlord_march", u.id, false)
+      end
+    end
+  end
+end
+
 titan.on("battle_phase_start", function(ctx)
   if ctx.phase ~= "maneuver" then return end
-  for _, u in ipairs(ctx:units()) do
+  local units = ctx:units()
+  warlord_march(ctx, units)
+  for _, u in ipairs(units) do
     if u.side == ctx.side then
       -- Decoy: the tree is gone when the Unicorn's maneuver phase starts.
       local hex = ctx:get("decoy_hex", u.id)

@@ -108,10 +108,12 @@ titan.action("summon", {
 
 -- Deadlock: "All enemy characters are bound to the ground (flying become
 -- non-flying). For each hex they move they receive one point of damage. If
--- they have only one point left, they can't move on." Readings: the hexes
--- moved are the distance from where the maneuver phase found it (entering
--- is not counted); the damage stops at one point left, and a character with
--- one point left may not move.
+-- they have only one point left, they can't move on." Readings: a hit per
+-- hex the move entered (`unit_moved`'s steps, the shortest legal path;
+-- entering counts its hexes, 12.2), and a move may enter at most one hex
+-- fewer than the character's life left (`max_steps`, set when its maneuver
+-- phase starts), so it stops with one point left and, with one point left,
+-- stays.
 plain_spell("deadlock", "deadlock", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
     if got.spell_target(u) then
@@ -120,6 +122,68 @@ plain_spell("deadlock", "deadlock", function(ctx)
     end
   end
 end)
+
+titan.on("unit_moved", function(ctx)
+  if ctx.steps > 0 and ctx:get("deadlocked", ctx.unit) then ctx:damage(ctx.unit, ctx.steps) end
+end)
+
+-- Landscaping (EN 957, DE 2358-2365): "The entire Battleland is replaced by
+-- another. The new Battleland is aligned as chosen by the Caster, however
+-- all characters stay in their previous positions. All characters thus
+-- placed on a hazard on which they normally can't stand lose a Skill-factor
+-- and receives one point of damage each Strike Phase, as long as they stay
+-- in that hazard." Readings: "another" is another terrain's battleland
+-- (terrains.ron order), turned by thirds (the board maps onto itself so);
+-- "can't stand" is a hex hazard that forbids them entry (got.may_stand,
+-- Homeland's natives excepted); the hit comes once per strike phase (13.0:
+-- the strikes and strikebacks), when it ends, as Summon's; the skill
+-- factor comes back when the character leaves the hex.
+got.TERRAINS = {
+  "Brush", "Plains", "Marsh", "Valley", "Woods", "Hills", "Jungle", "Desert", "Swamp", "Highlands",
+  "Tundra", "Mountains", "Tower", "Ruin", "Fort", "Citytower", "Darktower", "Coast", "Sea", "Darkland",
+  "Wasteland", "City", "Dungeon",
+}
+
+titan.action("landscaping", {
+  legal = function(ctx)
+    if not may_cast(ctx, "landscaping") then return {} end
+    local now = ctx:get_hex("A1").terrain
+    local out = {}
+    for n, name in ipairs(got.TERRAINS) do
+      if name ~= now then
+        for turns = 0, 2 do out[#out + 1] = { n, turns } end
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args)
+    spend_spell(ctx)
+    ctx:set_battleland(got.TERRAINS[args.terrain], args.turns)
+    for _, u in ipairs(got.on_board(ctx)) do
+      local h = ctx:get_hex(u.hex)
+      local stranded = not got.may_stand(u.character, h) and not ctx:get("homeland", u.id)
+      local was = ctx:get("stranded", u.id)
+      if stranded and was == "" then
+        ctx:set_unit(u.id, "skill", math.max(u.skill - 1, 0))
+        ctx:set("stranded", u.id, u.hex)
+      elseif not stranded and was ~= "" then
+        ctx:set_unit(u.id, "skill", u.skill + 1)
+        ctx:set("stranded", u.id, "")
+      end
+    end
+  end,
+})
+
+-- A stranded character that left its hex has its skill factor back.
+local function strand_check(ctx, units)
+  for _, u in ipairs(units) do
+    local at = ctx:get("stranded", u.id)
+    if at ~= "" and u.alive and u.hex ~= at then
+      if u.hex then ctx:set_unit(u.id, "skill", u.skill + 1) end
+      ctx:set("stranded", u.id, "")
+    end
+  end
+end
 
 -- Footsore, Homeland and Deadlock hold for the rest of the battle: a
 -- character of the legion that enters later gets them as it enters.
@@ -186,28 +250,23 @@ end
 
 titan.on("battle_phase_start", function(ctx)
   if ctx.phase ~= "maneuver" then return end
-  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
-    if ctx:get("deadlocked", u.id) then
-      ctx:set("deadlock_from", u.id, u.hex)
-      ctx:set_unit(u.id, "may_move", got.life_left(u) > 1)
-    end
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do
+    local cap = (u.status == "waiting" or u.status == "on_board") and got.deadlock_cap(ctx, u)
+    if cap then ctx:set_unit(u.id, "max_steps", cap) end
   end
 end)
 
 titan.on("battle_phase_end", function(ctx)
-  if ctx.phase == "maneuver" then
-    for _, u in ipairs(got.on_board(ctx, ctx.side)) do
-      local from = ctx:get("deadlock_from", u.id)
-      if ctx:get("deadlocked", u.id) and from ~= "" then
-        local hurt = math.min(ctx:distance(from, u.hex), got.life_left(u) - 1)
-        if hurt > 0 then ctx:damage(u.id, hurt) end
-        ctx:set("deadlock_from", u.id, "")
-      end
-    end
-  elseif ctx.phase == "strike" and ctx.side ~= ctx.moving then
-    -- Summon: the Demon's hit of this strike phase (the strikebacks end it).
-    for _, u in ipairs(got.on_board(ctx)) do
-      if ctx:get("summoned", u.id) then ctx:damage(u.id, 1) end
+  local units = got.on_board(ctx)
+  strand_check(ctx, units)
+  if ctx.phase == "strike" and ctx.side ~= ctx.moving then
+    -- Summon: the Demon's hit of this strike phase (the strikebacks end it);
+    -- Landscaping: a stranded character's.
+    for _, u in ipairs(units) do
+      local hits = 0
+      if ctx:get("summoned", u.id) then hits = hits + 1 end
+      if ctx:get("stranded", u.id) == u.hex then hits = hits + 1 end
+      if hits > 0 then ctx:damage(u.id, hits) end
     end
   end
   slavery_end(ctx)

@@ -109,7 +109,7 @@ end)
 local markers = {
   "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
   "pending:executer_trophies", "pending:immortal_rejoins", "pending:pegasus_rider",
-  "pending:knight_crusade", "pending:warlord_march",
+  "pending:knight_crusade",
 }
 local function unchanged(is_striker, ranged, sn, dice)
   return sn, dice

@@ -67,6 +67,13 @@ end
 -- Hits a unit still takes before it is slain.
 function got.life_left(u) return u.power - u.damage end
 
+-- Deadlock (15.6): the most hexes a deadlocked character may enter, a hit
+-- each, stopping with one point left; nil when it is not deadlocked.
+function got.deadlock_cap(ctx, u)
+  if not ctx:get("deadlocked", u.id) then return nil end
+  return math.max(got.life_left(u) - 1, 0)
+end
+
 -- Hex hazards that only their natives may enter (hazards.ron `Block`), with
 -- those natives (characters.ron); every other hex hazard takes anyone.
 local function set(list)
@@ -109,7 +116,7 @@ got.GRADE = {
   create_hazard = 2, shield = 2, shockwave = 2, wimps_vacation = 2,
   footsore = 3, quake = 3, teleport = 3, timewarp = 3,
   chaos = 4, homeland = 4, inferno = 4, summon = 4,
-  deadlock = 5, painchain = 5, slavery = 5,
+  deadlock = 5, landscaping = 5, painchain = 5, slavery = 5,
 }
 
 -- 3.2: Masters are immune to every form of magic, so no spell touches one.

@@ -167,3 +167,52 @@ titan.on("before_damage", function(ctx)
     ctx.hits = 0
   end
 end)
+
+-- (Below the failing helpers above, whose lines tests/scripting.rs names.)
+
+-- ctx:set_unit movement and max_steps, on the battleland or waiting.
+local function set_field(field, value)
+  return { legal = everyone, apply = function(ctx, args) ctx:set_unit(args.target, field, value) end }
+end
+titan.action("stride", set_field("movement", 6))
+titan.action("short_steps", set_field("max_steps", 2))
+titan.action("bad_movement", { legal = always, apply = function(ctx) ctx:set_unit(ctx.unit, "movement", -1) end })
+-- A waiting unit (not yet entered) takes a change too.
+titan.action("stride_waiting", {
+  legal = always,
+  apply = function(ctx)
+    for _, u in ipairs(ctx:units()) do
+      if u.status == "waiting" then ctx:set_unit(u.id, "movement", 6) end
+    end
+  end,
+})
+
+-- unit_moved: a Cyclops takes a hit per hex its move entered (the path's
+-- length, not the distance).
+titan.on("unit_moved", function(ctx)
+  local u = ctx:get_unit(ctx.unit)
+  assert(u.hex == ctx.to and u.side == ctx.side)
+  if u.character == "Cyclops" then ctx:damage(ctx.unit, ctx.steps) end
+end)
+
+-- ctx:set_battleland: the Desert in place of the battleland, as drawn or
+-- turned a third of a turn (its A1 then shows at D6); later reads see it.
+titan.action("landscape", {
+  legal = always,
+  apply = function(ctx)
+    assert(ctx:get_hex("D4").terrain == "Plains")
+    ctx:set_battleland("Desert")
+    assert(ctx:get_hex("D4").hazard == "Sand" and ctx:get_hex("D3").hazard == "Plains")
+    assert(ctx:get_hex("D4").terrain == "Desert")
+  end,
+})
+titan.action("landscape_turned", {
+  legal = always,
+  apply = function(ctx)
+    ctx:set_battleland("Desert", 1)
+    assert(ctx:get_hex("D6").hazard == "Sand" and ctx:get_hex("D3").hazard == "Sand")
+  end,
+})
+titan.action("bad_terrain", { legal = always, apply = function(ctx) ctx:set_battleland("Nowhere") end })
+titan.action("bad_turns", { legal = always, apply = function(ctx) ctx:set_battleland("Desert", 3) end })
+
