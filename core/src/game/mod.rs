@@ -607,8 +607,10 @@ pub struct Game {
     pub exits: Arc<Exits>,
     rng: GameRng,
     hooks: Option<Rc<Hooks>>,
-    /// The battle being fought, if any (see [`Game::battle`]).
-    battle: Option<crate::battle::BattleSnapshot>,
+    /// The battle being fought, if any (see [`Game::battle`]). In a cell
+    /// so that listing its actions can move it into a resumed battle and
+    /// back instead of copying it.
+    battle: std::cell::RefCell<Option<crate::battle::BattleSnapshot>>,
     /// How the game began, and every action since: what a save records.
     pub start: save::Start,
     pub history: Vec<(PlayerId, Action)>,
@@ -674,7 +676,7 @@ impl Game {
             state,
             rng,
             hooks,
-            battle: None,
+            battle: Default::default(),
             history: Vec::new(),
         })
     }
@@ -700,7 +702,7 @@ impl Game {
             }
             None => self.state.clone(),
         };
-        let saved = (self.rng.clone(), self.battle.clone());
+        let saved = (self.rng.clone(), self.battle.get_mut().clone());
         self.take_script_failure();
         let before = events::Before::of(self);
         let events = rules::apply(self, player, action).map(|mut ev| {
@@ -718,7 +720,7 @@ impl Game {
             (Some(e), _) => {
                 std::mem::swap(&mut self.state, &mut state);
                 SPARE_STATE.set(Some(state));
-                (self.rng, self.battle) = saved;
+                (self.rng, *self.battle.get_mut()) = saved;
                 refuse(
                     SCRIPT_FAILURE,
                     format!(
@@ -730,7 +732,7 @@ impl Game {
             (None, Err(e)) => {
                 std::mem::swap(&mut self.state, &mut state);
                 SPARE_STATE.set(Some(state));
-                (self.rng, self.battle) = saved;
+                (self.rng, *self.battle.get_mut()) = saved;
                 Err(e)
             }
         }
@@ -819,7 +821,7 @@ impl Game {
             self.state,
             self.rng.seed(),
             self.rng.word_pos(),
-            self.battle.as_ref().map(|b| b.fingerprint()),
+            self.battle.borrow().as_ref().map(|b| b.fingerprint()),
             self.options,
             // Actions are only ever appended, on success.
             self.history.len(),

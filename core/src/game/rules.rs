@@ -265,7 +265,7 @@ pub(super) fn new_game(
             players: names.to_vec(),
             seed,
         },
-        battle: None,
+        battle: Default::default(),
         history: Vec::new(),
     };
     // Setup 4 (Law of Titan 1982 5.1): each player rolls for a tower. Players

@@ -164,18 +164,49 @@ pub(super) fn battle_error(e: crate::battle::BattleError) -> RuleError {
     }
 }
 
-/// The battle being fought, rebuilt around the game's variant.
+/// The battle being fought, rebuilt around the game's variant (from a copy
+/// of its snapshot: for a look at it from outside).
 pub(in crate::game) fn resume_battle(
     game: &Game,
 ) -> Result<Option<crate::battle::Battle<'_>>, RuleError> {
-    let Some(snap) = game.battle.clone() else {
+    let Some(snap) = game.battle.borrow().clone() else {
         return Ok(None);
     };
+    resume(game, snap).map(Some)
+}
+
+/// The battle of `snap`, drawing from the game's generator and VM. The
+/// caretaker's counters are only read by scripts (`ctx:add_unit`).
+fn resume(
+    game: &Game,
+    snap: crate::battle::BattleSnapshot,
+) -> Result<crate::battle::Battle<'_>, RuleError> {
     let (rng, lua) = battle_host(game);
+    let scripts = lua.is_some();
     let mut b =
         crate::battle::Battle::resume(&game.variant, snap, rng, lua).map_err(battle_error)?;
-    b.set_caretaker(&game.state.caretaker);
-    Ok(Some(b))
+    if scripts {
+        b.set_caretaker(&game.state.caretaker);
+    }
+    Ok(b)
+}
+
+/// Calls `f` with the battle being fought, resumed from the game's snapshot
+/// moved out of the game and moved back after (a query need not copy it).
+/// None when no battle is being fought.
+pub(in crate::game) fn with_battle<R>(
+    game: &Game,
+    f: impl FnOnce(&crate::battle::Battle<'_>) -> R,
+) -> Option<R> {
+    // A snapshot the game made names one of its variant's battlelands, so
+    // resuming it cannot fail (which would lose the snapshot): checked.
+    let terrain = game.battle.borrow().as_ref()?.terrain();
+    game.variant.battlelands.get(terrain.index())?;
+    let snap = game.battle.borrow_mut().take()?;
+    let battle = resume(game, snap).ok()?;
+    let r = f(&battle);
+    *game.battle.borrow_mut() = Some(battle.into_snapshot());
+    Some(r)
 }
 
 /// Starts the battle of the engagement in its Battle step.
@@ -211,7 +242,7 @@ pub(super) fn start_battle(game: &mut Game) -> Result<(), RuleError> {
     *rng.borrow_mut() = GameRng::new(seed);
     let variant = game.variant.clone();
     let battle = Battle::with_scripts(&variant, setup, rng, lua).map_err(battle_error)?;
-    game.battle = Some(battle.snapshot());
+    *game.battle.get_mut() = Some(battle.into_snapshot());
     Ok(())
 }
 
@@ -225,13 +256,18 @@ pub(super) fn battle_action(
 ) -> Result<(), RuleError> {
     use crate::battle::BattleSide;
     let variant = game.variant.clone();
-    let Some(snap) = game.battle.clone() else {
+    // Moved out, not copied: `Game::apply` puts back the battle it saved if
+    // the action is refused.
+    let Some(snap) = game.battle.get_mut().take() else {
         return refuse(ENGAGEMENT, "no battle is being fought");
     };
     let (rng, lua) = battle_host(game);
+    let scripts = lua.is_some();
     let mut battle =
         crate::battle::Battle::resume(&variant, snap, rng, lua).map_err(battle_error)?;
-    battle.set_caretaker(&game.state.caretaker);
+    if scripts {
+        battle.set_caretaker(&game.state.caretaker);
+    }
     let side_legion = match battle.to_act() {
         BattleSide::Attacker => e.attacker,
         BattleSide::Defender => e.defender,
@@ -255,10 +291,9 @@ pub(super) fn battle_action(
         events: battle_events,
     });
     let Some(r) = battle.result() else {
-        game.battle = Some(battle.snapshot());
+        *game.battle.get_mut() = Some(battle.into_snapshot());
         return Ok(());
     };
-    game.battle = None;
     let outcome = BattleOutcome {
         attacker_slain: r.attacker_slain,
         defender_slain: r.defender_slain,

@@ -181,6 +181,29 @@ pub(super) fn even_splits(
     out
 }
 
+/// The ways to divide the starting characters ([`even_splits`]), listed
+/// once per variant and thread: every player's initial split lists them and
+/// checks against them. The cache holds a `Weak` of the variant, so its
+/// allocation (and address) cannot be reused while the cache names it.
+pub(super) fn initial_splits(game: &Game) -> Rc<Vec<Vec<Vec<CharacterId>>>> {
+    type Cached = Option<(std::sync::Weak<Variant>, Rc<Vec<Vec<Vec<CharacterId>>>>)>;
+    thread_local! {
+        static CACHE: RefCell<Cached> = const { RefCell::new(None) };
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((variant, splits)) = &*cache
+            && std::ptr::eq(variant.as_ptr(), Arc::as_ptr(&game.variant))
+        {
+            return splits.clone();
+        }
+        let groups = game.variant.rules.start.legions as usize;
+        let splits = Rc::new(even_splits(game, &starting_characters(game), groups));
+        *cache = Some((Arc::downgrade(&game.variant), splits.clone()));
+        splits
+    })
+}
+
 /// Sub-multisets of a sorted list with `size` elements.
 pub(super) fn sub_multisets(
     pool: &[CharacterId],
@@ -276,9 +299,9 @@ pub(in crate::game) fn to_act(game: &Game) -> Vec<PlayerId> {
                 let owner = |m: Marker| game.legion(m).map(|l| l.owner);
                 match &e.step {
                     EngagementStep::DefenderChoice => owner(e.defender).into_iter().collect(),
-                    EngagementStep::Battle if game.battle.is_some() => {
+                    EngagementStep::Battle if game.battle.borrow().is_some() => {
                         // From the snapshot: resuming the battle is dearer.
-                        let side = game.battle.as_ref().map(|b| b.to_act());
+                        let side = game.battle.borrow().as_ref().map(|b| b.to_act());
                         match side {
                             Some(crate::battle::BattleSide::Attacker) => {
                                 owner(e.attacker).into_iter().collect()
@@ -315,9 +338,10 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
     match s.phase {
         Phase::Over => {}
         Phase::InitialSplit => {
-            let pool = starting_characters(game);
-            for legions in even_splits(game, &pool, game.variant.rules.start.legions as usize) {
-                out.push(Action::InitialSplit { legions });
+            for legions in initial_splits(game).iter() {
+                out.push(Action::InitialSplit {
+                    legions: legions.clone(),
+                });
             }
         }
         Phase::Split => {
@@ -352,7 +376,11 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
                 }
+                // Which legions can move, for the DoneMoving check (from the
+                // lists just made rather than listing every move again).
+                let mut movable = Vec::with_capacity(mine.len());
                 for l in &mine {
+                    let before = out.len();
                     for t in normal_moves(game, l, &occ) {
                         out.push(Action::Move {
                             legion: l.marker,
@@ -361,8 +389,9 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                         });
                     }
                     out.extend(teleports(game, l, &occ));
+                    movable.push(out.len() > before);
                 }
-                if done_moving_check(game, player).is_ok() {
+                if done_moving_allowed(&mine, &movable).is_ok() {
                     out.push(Action::DoneMoving);
                 }
             }
@@ -438,28 +467,40 @@ pub(super) fn engagement_actions(
                 out.push(Action::Reject);
             }
         }
-        EngagementStep::Battle => match resume_battle(game).ok().flatten() {
-            Some(battle) => {
-                let actions = battle.legal_actions();
+        EngagementStep::Battle => {
+            let listed = with_battle(game, |battle| {
+                // One list kept per thread, as the random player's.
+                let mut actions = BATTLE_LIST.take();
+                actions.clear();
+                battle.legal_actions_into(&mut actions);
                 // Reference sheet, Engagement: a player may concede the
                 // engagement at any time, his own side only; not while
                 // carry-over hits wait (the battle engine refuses it then).
                 let side = battle.to_act();
                 let concede = !actions.is_empty() && battle.carry().is_none();
                 out.reserve(actions.len() + 1);
-                for a in actions {
+                for a in actions.drain(..) {
                     out.push(Action::Battle { battle: a });
                 }
+                BATTLE_LIST.set(actions);
                 if concede {
                     out.push(Action::Battle {
                         battle: crate::battle::Action::Concede(side),
                     });
                 }
+            });
+            if listed.is_none() {
+                out.push(Action::Concede);
             }
-            None => out.push(Action::Concede),
-        },
+        }
         EngagementStep::After(_) => {}
     }
+}
+
+thread_local! {
+    /// The list a battle's legal actions are listed into, kept between calls.
+    static BATTLE_LIST: std::cell::Cell<Vec<crate::battle::Action>> =
+        const { std::cell::Cell::new(Vec::new()) };
 }
 
 pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
@@ -557,14 +598,21 @@ pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), Rul
     }
     let occ = occupancy(game, player);
     let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
-    if !mine.iter().any(|l| l.moved) && mine.iter().any(|l| can_move(game, l, &occ)) {
+    let movable: Vec<bool> = mine.iter().map(|l| can_move(game, l, &occ)).collect();
+    done_moving_allowed(&mine, &movable)
+}
+
+/// [`done_moving_check`] once the roll is made, given the mover's legions
+/// and which of them can still move.
+fn done_moving_allowed(mine: &[&Legion], movable: &[bool]) -> Result<(), RuleError> {
+    if !mine.iter().any(|l| l.moved) && movable.iter().any(|&m| m) {
         return refuse(MOVEMENT, "you must move at least one legion");
     }
-    for l in &mine {
+    for (l, &can_move) in mine.iter().zip(movable) {
         let together = mine
             .iter()
             .any(|o| o.marker != l.marker && o.land == l.land);
-        if together && !l.moved && can_move(game, l, &occ) {
+        if together && !l.moved && can_move {
             return refuse(
                 COMMENCEMENT,
                 format!(
