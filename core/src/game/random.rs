@@ -37,7 +37,11 @@ fn split_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Ac
         return Some(Action::DoneSplitting);
     }
     let mut actions = game.legal_actions(player);
-    if drop_concede && let Some(i) = actions.iter().position(|a| *a == Action::ConcedeGame) {
+    if drop_concede
+        && let Some(i) = actions
+            .iter()
+            .position(|a| matches!(a, Action::ConcedeGame))
+    {
         actions.swap_remove(i);
     }
     let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
@@ -47,7 +51,9 @@ fn split_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Ac
 /// The random player's choice among a player's legal actions: conceding the
 /// game or a battle only rarely, splitting mostly passed.
 pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
-    let concede = actions.iter().position(|a| *a == Action::ConcedeGame);
+    let concede = actions
+        .iter()
+        .position(|a| matches!(a, Action::ConcedeGame));
     if let Some(i) = concede
         && actions.len() > 1
         && rng.roll(2000) > 1
@@ -73,7 +79,7 @@ pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
         return None;
     }
     // Splitting is optional and its choices are many: mostly pass.
-    if actions.contains(&Action::DoneSplitting) && rng.roll(4) > 1 {
+    if actions.iter().any(|a| matches!(a, Action::DoneSplitting)) && rng.roll(4) > 1 {
         return Some(Action::DoneSplitting);
     }
     let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;

@@ -144,10 +144,24 @@ pub(super) fn marker_of(id: u32) -> Marker {
 
 /// The generator and Lua VM a battle draws from: the game's VM when the
 /// variant has scripts (started once per game), else a fresh generator.
+/// (Resuming sets the generator to the battle's own.)
 pub(super) fn battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
     match &game.hooks {
         Some(h) => (h.rng.clone(), Some(h.host.clone())),
         None => (Rc::new(RefCell::new(GameRng::new(0))), None),
+    }
+}
+
+/// [`battle_host`] for a battle resumed only while an action or a listing
+/// runs (it does not outlive the call, and such calls do not nest): without
+/// scripts, one generator cell per thread instead of a fresh one.
+fn brief_battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
+    thread_local! {
+        static CELL: Rc<RefCell<GameRng>> = Rc::new(RefCell::new(GameRng::new(0)));
+    }
+    match &game.hooks {
+        Some(_) => battle_host(game),
+        None => (CELL.with(Rc::clone), None),
     }
 }
 
@@ -172,16 +186,22 @@ pub(in crate::game) fn resume_battle(
     let Some(snap) = game.battle.borrow().clone() else {
         return Ok(None);
     };
-    resume(game, snap).map(Some)
+    resume(game, snap, false).map(Some)
 }
 
-/// The battle of `snap`, drawing from the game's generator and VM. The
-/// caretaker's counters are only read by scripts (`ctx:add_unit`).
+/// The battle of `snap`, drawing from the game's generator and VM (`brief`:
+/// see [`brief_battle_host`]). The caretaker's counters are only read by
+/// scripts (`ctx:add_unit`).
 fn resume(
     game: &Game,
     snap: crate::battle::BattleSnapshot,
+    brief: bool,
 ) -> Result<crate::battle::Battle<'_>, RuleError> {
-    let (rng, lua) = battle_host(game);
+    let (rng, lua) = if brief {
+        brief_battle_host(game)
+    } else {
+        battle_host(game)
+    };
     let scripts = lua.is_some();
     let mut b =
         crate::battle::Battle::resume(&game.variant, snap, rng, lua).map_err(battle_error)?;
@@ -203,7 +223,7 @@ pub(in crate::game) fn with_battle<R>(
     let terrain = game.battle.borrow().as_ref()?.terrain();
     game.variant.battlelands.get(terrain.index())?;
     let snap = game.battle.borrow_mut().take()?;
-    let battle = resume(game, snap).ok()?;
+    let battle = resume(game, snap, true).ok()?;
     let r = f(&battle);
     *game.battle.borrow_mut() = Some(battle.into_snapshot());
     Some(r)
@@ -261,7 +281,7 @@ pub(super) fn battle_action(
     let Some(snap) = game.battle.get_mut().take() else {
         return refuse(ENGAGEMENT, "no battle is being fought");
     };
-    let (rng, lua) = battle_host(game);
+    let (rng, lua) = brief_battle_host(game);
     let scripts = lua.is_some();
     let mut battle =
         crate::battle::Battle::resume(&variant, snap, rng, lua).map_err(battle_error)?;
@@ -294,6 +314,8 @@ pub(super) fn battle_action(
         *game.battle.get_mut() = Some(battle.into_snapshot());
         return Ok(());
     };
+    // The first change to the game's state in a battle action.
+    game.save_state();
     let outcome = BattleOutcome {
         attacker_slain: r.attacker_slain,
         defender_slain: r.defender_slain,

@@ -181,6 +181,26 @@ pub(super) fn even_splits(
     out
 }
 
+/// The movement tables of the game's variant, built once per variant and
+/// thread (see [`initial_splits`] for the cache).
+pub(in crate::game) fn exits_for(variant: &Arc<Variant>) -> Arc<Exits> {
+    type Cached = Option<(std::sync::Weak<Variant>, Arc<Exits>)>;
+    thread_local! {
+        static CACHE: RefCell<Cached> = const { RefCell::new(None) };
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((v, exits)) = &*cache
+            && std::ptr::eq(v.as_ptr(), Arc::as_ptr(variant))
+        {
+            return exits.clone();
+        }
+        let exits = Arc::new(Exits::new(variant));
+        *cache = Some((Arc::downgrade(variant), exits.clone()));
+        exits
+    })
+}
+
 /// The ways to divide the starting characters ([`even_splits`]), listed
 /// once per variant and thread: every player's initial split lists them and
 /// checks against them. The cache holds a `Weak` of the variant, so its
@@ -290,47 +310,63 @@ pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> 
 
 /// The players who have a decision to make.
 pub(in crate::game) fn to_act(game: &Game) -> Vec<PlayerId> {
+    let (players, n) = acting(game);
+    players[..n].to_vec()
+}
+
+/// Is `player` one of [`to_act`]? (Without a list: asked at every action.)
+pub(in crate::game) fn is_to_act(game: &Game, player: PlayerId) -> bool {
+    let (players, n) = acting(game);
+    players[..n].contains(&player)
+}
+
+/// [`to_act`] in an array: at most the two engaged players decide at once.
+fn acting(game: &Game) -> ([PlayerId; 2], usize) {
     let s = &game.state;
+    let none = ([PlayerId(0); 2], 0);
+    let one = |p: Option<PlayerId>| match p {
+        Some(p) => ([p, p], 1),
+        None => none,
+    };
     match s.phase {
-        Phase::Over => Vec::new(),
-        Phase::InitialSplit => vec![s.active],
+        Phase::Over => none,
+        Phase::InitialSplit => one(Some(s.active)),
         _ => match &s.engagement {
             Some(e) => {
                 let owner = |m: Marker| game.legion(m).map(|l| l.owner);
                 match &e.step {
-                    EngagementStep::DefenderChoice => owner(e.defender).into_iter().collect(),
+                    EngagementStep::DefenderChoice => one(owner(e.defender)),
                     EngagementStep::Battle if game.battle.borrow().is_some() => {
                         // From the snapshot: resuming the battle is dearer.
                         let side = game.battle.borrow().as_ref().map(|b| b.to_act());
                         match side {
-                            Some(crate::battle::BattleSide::Attacker) => {
-                                owner(e.attacker).into_iter().collect()
-                            }
-                            Some(crate::battle::BattleSide::Defender) => {
-                                owner(e.defender).into_iter().collect()
-                            }
-                            None => Vec::new(),
+                            Some(crate::battle::BattleSide::Attacker) => one(owner(e.attacker)),
+                            Some(crate::battle::BattleSide::Defender) => one(owner(e.defender)),
+                            None => none,
                         }
                     }
-                    EngagementStep::Negotiate { .. } | EngagementStep::Battle => owner(e.attacker)
-                        .into_iter()
-                        .chain(owner(e.defender))
-                        .collect(),
-                    EngagementStep::After(a) => owner(a.winner).into_iter().collect(),
+                    EngagementStep::Negotiate { .. } | EngagementStep::Battle => {
+                        match (owner(e.attacker), owner(e.defender)) {
+                            (Some(a), Some(d)) => ([a, d], 2),
+                            (a, d) => one(a.or(d)),
+                        }
+                    }
+                    EngagementStep::After(a) => one(owner(a.winner)),
                 }
             }
-            None => vec![s.active],
+            None => one(Some(s.active)),
         },
     }
 }
 
 pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Action> {
     let s = &game.state;
-    let mut out = Vec::new();
+    // Most lists are short: one allocation, not four growing ones.
+    let mut out = Vec::with_capacity(16);
     if s.phase == Phase::Over || !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
         return out;
     }
-    if !to_act(game).contains(&player) {
+    if !is_to_act(game, player) {
         out.push(Action::ConcedeGame);
         return out;
     }
