@@ -21,31 +21,37 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
 /// At a Split decision the list is the script actions, every split of every
 /// legion, `DoneSplitting` and `ConcedeGame`, and [`choose`] draws whether
 /// to keep the concession and then whether to pass before it looks at the
-/// splits: those two draws are made here, and the splits are listed only
-/// when the player does not pass (one time in four), so that the draws and
-/// the choice are those of [`choose`] over the whole list. None: not a Split
-/// decision (nothing drawn).
+/// splits: those two draws are made here, and when the player does not pass
+/// (one time in four) the pick is drawn from the list's length and only the
+/// action picked is built, so that the draws and the choice are those of
+/// [`choose`] over the whole list. None: not a Split decision (nothing
+/// drawn).
 fn split_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Action> {
     let s = &game.state;
     if s.phase != super::Phase::Split || !s.players.get(player.0 as usize).is_some_and(|p| p.alive)
     {
         return None;
     }
-    // The list holds at least `DoneSplitting` and `ConcedeGame`.
+    // The list holds at least `DoneSplitting` and `ConcedeGame` (last).
     let drop_concede = rng.roll(2000) > 1;
     if rng.roll(4) > 1 {
         return Some(Action::DoneSplitting);
     }
-    let mut actions = game.legal_actions(player);
-    if drop_concede
-        && let Some(i) = actions
-            .iter()
-            .position(|a| matches!(a, Action::ConcedeGame))
-    {
-        actions.swap_remove(i);
-    }
-    let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
-    Some(actions.swap_remove(pick))
+    let mut scripts = Vec::new();
+    super::events::script_actions(game, player, &mut scripts);
+    let splits = super::rules::split_count(game, player);
+    // Dropping the concession (last) keeps the order of the rest.
+    let len = scripts.len() + splits + if drop_concede { 1 } else { 2 };
+    let pick = rng.int_in(0, len as i64 - 1) as usize;
+    Some(if pick < scripts.len() {
+        scripts.swap_remove(pick)
+    } else if pick < scripts.len() + splits {
+        super::rules::nth_split(game, player, pick - scripts.len())?
+    } else if pick == scripts.len() + splits {
+        Action::DoneSplitting
+    } else {
+        Action::ConcedeGame
+    })
 }
 
 /// The random player's choice among a player's legal actions: conceding the

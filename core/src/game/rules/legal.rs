@@ -249,39 +249,138 @@ pub(super) fn sub_multisets(
     }
 }
 
-/// The ways to split a legion: lists of new legions (the rest stays).
-pub(super) fn splits(game: &Game, legion: &Legion, markers: usize) -> Vec<Vec<Vec<CharacterId>>> {
+/// Sub-multisets of a sorted list with `size` elements, in the order of
+/// [`sub_multisets`], each handed to `f` until it returns true (stop).
+/// Returns whether it stopped.
+fn visit_sub_multisets(
+    pool: &[CharacterId],
+    size: usize,
+    current: &mut Vec<CharacterId>,
+    from: usize,
+    f: &mut dyn FnMut(&[CharacterId]) -> bool,
+) -> bool {
+    if current.len() == size {
+        return f(current);
+    }
+    let mut i = from;
+    while i < pool.len() {
+        current.push(pool[i]);
+        let stop = visit_sub_multisets(pool, size, current, i + 1, f);
+        current.pop();
+        if stop {
+            return true;
+        }
+        let c = pool[i];
+        while i < pool.len() && pool[i] == c {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// The ways to split a legion (one or two new legions; the rest stays),
+/// each handed to `f` until it returns true (stop): listing them need not
+/// build them ([`split_count`], [`nth_split`]). Returns whether it stopped.
+fn visit_splits(
+    game: &Game,
+    legion: &Legion,
+    markers: usize,
+    f: &mut dyn FnMut(&[CharacterId], Option<&[CharacterId]>) -> bool,
+) -> bool {
     let rules = &game.variant.rules.legions;
     let min = rules.min_split_size as usize;
     let n = legion.height();
-    let mut out = Vec::new();
     if markers == 0 || n < 2 * min {
-        return out;
+        return false;
     }
+    let three = rules.max_split_parts >= 3 && markers >= 2;
+    let mut rest = Vec::with_capacity(n);
+    let mut second = Vec::with_capacity(n);
     for size in min..=n - min {
-        let mut parts = Vec::new();
-        sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut parts);
-        for part in parts {
-            out.push(vec![part.clone()]);
-            if rules.max_split_parts >= 3 && markers >= 2 {
-                let mut rest = legion.characters.clone();
-                remove_all(&mut rest, &part);
-                if rest.len() >= 2 * min {
-                    for size2 in min..=rest.len() - min {
-                        let mut seconds = Vec::new();
-                        sub_multisets(&rest, size2, &mut Vec::new(), 0, &mut seconds);
-                        for second in seconds {
-                            // Each unordered pair of new legions once.
-                            if (part.len(), &part) <= (second.len(), &second) {
-                                out.push(vec![part.clone(), second]);
-                            }
-                        }
-                    }
+        let stop = visit_sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut |part| {
+            if f(part, None) {
+                return true;
+            }
+            if !three {
+                return false;
+            }
+            rest.clear();
+            rest.extend_from_slice(&legion.characters);
+            remove_all(&mut rest, part);
+            if rest.len() < 2 * min {
+                return false;
+            }
+            for size2 in min..=rest.len() - min {
+                second.clear();
+                let stop = visit_sub_multisets(&rest, size2, &mut second, 0, &mut |second| {
+                    // Each unordered pair of new legions once.
+                    (part.len(), part) <= (second.len(), second) && f(part, Some(second))
+                });
+                if stop {
+                    return true;
                 }
             }
+            false
+        });
+        if stop {
+            return true;
         }
     }
-    out
+    false
+}
+
+/// The legions `player` may split now (at a Split decision): not split
+/// this turn, neither from nor into.
+fn splittable<'g>(game: &'g Game, player: PlayerId) -> impl Iterator<Item = &'g Legion> + 'g {
+    let s = &game.state;
+    s.legions.iter().filter(move |l| {
+        l.owner == player
+            && l.split_from.is_none()
+            && !s.legions.iter().any(|o| o.split_from == Some(l.marker))
+    })
+}
+
+fn split_action(legion: &Legion, part: &[CharacterId], second: Option<&[CharacterId]>) -> Action {
+    let mut parts = vec![part.to_vec()];
+    parts.extend(second.map(<[CharacterId]>::to_vec));
+    Action::Split {
+        legion: legion.marker,
+        parts,
+    }
+}
+
+/// How many `Split` actions [`legal_actions`] lists for `player`.
+pub(in crate::game) fn split_count(game: &Game, player: PlayerId) -> usize {
+    let markers = game.state.players[player.0 as usize].markers.len();
+    let mut n = 0;
+    for l in splittable(game, player) {
+        visit_splits(game, l, markers, &mut |_, _| {
+            n += 1;
+            false
+        });
+    }
+    n
+}
+
+/// The `k`-th `Split` action [`legal_actions`] lists for `player`.
+pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, k: usize) -> Option<Action> {
+    let markers = game.state.players[player.0 as usize].markers.len();
+    let mut i = 0;
+    let mut found = None;
+    for l in splittable(game, player) {
+        let stop = visit_splits(game, l, markers, &mut |part, second| {
+            if i == k {
+                found = Some(split_action(l, part, second));
+                return true;
+            }
+            i += 1;
+            false
+        });
+        if stop {
+            break;
+        }
+    }
+    found
 }
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
@@ -382,17 +481,11 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
         }
         Phase::Split => {
             let markers = s.players[player.0 as usize].markers.len();
-            for l in s.legions.iter().filter(|l| l.owner == player) {
-                if l.split_from.is_none()
-                    && !s.legions.iter().any(|o| o.split_from == Some(l.marker))
-                {
-                    for parts in splits(game, l, markers) {
-                        out.push(Action::Split {
-                            legion: l.marker,
-                            parts,
-                        });
-                    }
-                }
+            for l in splittable(game, player) {
+                visit_splits(game, l, markers, &mut |part, second| {
+                    out.push(split_action(l, part, second));
+                    false
+                });
             }
             out.push(Action::DoneSplitting);
         }
