@@ -625,7 +625,7 @@ enum Undo {
     Idle,
     /// Not yet: the rules call [`Game::save_state`] before they change it.
     Lazy,
-    Saved(GameState),
+    Saved(Box<GameState>),
 }
 
 impl fmt::Debug for Game {
@@ -648,7 +648,7 @@ pub mod hook {
 thread_local! {
     /// A copy of a game state `apply` no longer needs, whose buffers the
     /// next action's copy reuses (see `copy.rs`).
-    static SPARE_STATE: std::cell::Cell<Option<GameState>> = const { std::cell::Cell::new(None) };
+    static SPARE_STATE: std::cell::Cell<Option<Box<GameState>>> = const { std::cell::Cell::new(None) };
 }
 
 impl Game {
@@ -749,7 +749,7 @@ impl Game {
             (Err(e), undo) => {
                 // `Lazy`: the action was refused before it changed the state.
                 if let Undo::Saved(mut state) = undo {
-                    std::mem::swap(&mut self.state, &mut state);
+                    std::mem::swap(&mut self.state, &mut *state);
                     SPARE_STATE.set(Some(state));
                 }
                 if (self.rng.seed(), self.rng.word_pos()) != rng_mark {
@@ -763,13 +763,13 @@ impl Game {
 
     /// A copy of the state, into a spare one kept from the last action so
     /// that the copy reuses its buffers instead of allocating.
-    fn copy_state(&self) -> GameState {
+    fn copy_state(&self) -> Box<GameState> {
         match SPARE_STATE.take() {
             Some(mut spare) => {
-                spare.clone_from(&self.state);
+                (*spare).clone_from(&self.state);
                 spare
             }
-            None => self.state.clone(),
+            None => Box::new(self.state.clone()),
         }
     }
 

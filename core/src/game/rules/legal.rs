@@ -278,15 +278,14 @@ fn visit_sub_multisets(
     false
 }
 
+/// What [`visit_splits`] calls with each split: the new legion, the second
+/// new legion if any; true stops.
+type SplitVisitor<'a> = dyn FnMut(&[CharacterId], Option<&[CharacterId]>) -> bool + 'a;
+
 /// The ways to split a legion (one or two new legions; the rest stays),
 /// each handed to `f` until it returns true (stop): listing them need not
 /// build them ([`split_count`], [`nth_split`]). Returns whether it stopped.
-fn visit_splits(
-    game: &Game,
-    legion: &Legion,
-    markers: usize,
-    f: &mut dyn FnMut(&[CharacterId], Option<&[CharacterId]>) -> bool,
-) -> bool {
+fn visit_splits(game: &Game, legion: &Legion, markers: usize, f: &mut SplitVisitor<'_>) -> bool {
     let rules = &game.variant.rules.legions;
     let min = rules.min_split_size as usize;
     let n = legion.height();
