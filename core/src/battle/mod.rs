@@ -523,6 +523,12 @@ impl BattleSnapshot {
         self.state.to_act()
     }
 
+    /// The terrain whose battleland is fought on ([`Battle::resume`] needs
+    /// the variant to have it).
+    pub fn terrain(&self) -> crate::model::TerrainId {
+        self.setup.terrain
+    }
+
     /// Everything a later action can observe of the battle (its setup, its
     /// state and its generator's position) as text: tests compare it to check
     /// that a refused action changed nothing.
@@ -813,6 +819,18 @@ impl<'v> Battle<'v> {
             setup: self.setup.clone(),
             state: self.state.clone(),
             rng: self.rng.borrow().clone(),
+            use_hooks: self.use_hooks,
+        }
+    }
+
+    /// The battle as a value, moved rather than copied (masterplay resumes
+    /// its battle for an action and keeps it again after).
+    pub fn into_snapshot(self) -> BattleSnapshot {
+        let rng = self.rng.borrow().clone();
+        BattleSnapshot {
+            setup: self.setup,
+            state: self.state,
+            rng,
             use_hooks: self.use_hooks,
         }
     }

@@ -607,11 +607,25 @@ pub struct Game {
     pub exits: Arc<Exits>,
     rng: GameRng,
     hooks: Option<Rc<Hooks>>,
-    /// The battle being fought, if any (see [`Game::battle`]).
-    battle: Option<crate::battle::BattleSnapshot>,
+    /// The battle being fought, if any (see [`Game::battle`]). In a cell
+    /// so that listing its actions can move it into a resumed battle and
+    /// back instead of copying it.
+    battle: std::cell::RefCell<Option<crate::battle::BattleSnapshot>>,
+    /// The state before the action being applied, to put back if it is
+    /// refused (`Idle` between actions).
+    undo: Undo,
     /// How the game began, and every action since: what a save records.
     pub start: save::Start,
     pub history: Vec<(PlayerId, Action)>,
+}
+
+/// How [`Game::apply`] saved the state before the action it applies.
+#[derive(Clone)]
+enum Undo {
+    Idle,
+    /// Not yet: the rules call [`Game::save_state`] before they change it.
+    Lazy,
+    Saved(Box<GameState>),
 }
 
 impl fmt::Debug for Game {
@@ -640,7 +654,7 @@ pub mod hook {
 thread_local! {
     /// A copy of a game state `apply` no longer needs, whose buffers the
     /// next action's copy reuses (see `copy.rs`).
-    static SPARE_STATE: std::cell::Cell<Option<GameState>> = const { std::cell::Cell::new(None) };
+    static SPARE_STATE: std::cell::Cell<Option<Box<GameState>>> = const { std::cell::Cell::new(None) };
 }
 
 impl Game {
@@ -673,14 +687,15 @@ impl Game {
         let hooks = rules::hooks_for(&variant)?;
         let rng = GameRng::at(state.rng_seed, u128::from(state.rng_pos));
         Ok(Game {
-            exits: Arc::new(Exits::new(&variant)),
+            exits: rules::exits_for(&variant),
             variant,
             options,
             start: save::Start::Position(Box::new(state.clone())),
             state,
             rng,
             hooks,
-            battle: None,
+            battle: Default::default(),
+            undo: Undo::Idle,
             history: Vec::new(),
         })
     }
@@ -697,48 +712,78 @@ impl Game {
         // they are saved and put back if it is refused (the history, options
         // and tables are left alone, so an action costs the same however long
         // the game has been).
-        // The state is copied into a spare one kept from the last action, so
-        // that the copy reuses its buffers instead of allocating.
-        let mut state = match SPARE_STATE.take() {
-            Some(mut spare) => {
-                spare.clone_from(&self.state);
-                spare
-            }
-            None => self.state.clone(),
+        // A battle action without scripts changes the state only when it
+        // ends the battle: the state is copied then ([`Game::save_state`]),
+        // not before every battle action.
+        self.undo = if self.hooks.is_none() && matches!(action, Action::Battle { .. }) {
+            Undo::Lazy
+        } else {
+            Undo::Saved(self.copy_state())
         };
-        let saved = (self.rng.clone(), self.battle.clone());
+        // The generator by its position (restored only if a refused action
+        // drew from it), the battle by a copy.
+        let rng_mark = (self.rng.seed(), self.rng.word_pos());
+        let saved_battle = self.battle.get_mut().clone();
         self.take_script_failure();
         let before = events::Before::of(self);
         let events = rules::apply(self, player, action).map(|mut ev| {
             events::fire_after(self, &before, action, &mut ev);
             ev
         });
-        match (self.take_script_failure(), events) {
-            (None, Ok(events)) => {
+        let undo = std::mem::replace(&mut self.undo, Undo::Idle);
+        let result = match (self.take_script_failure(), events) {
+            (None, Ok(events)) => Ok(events),
+            (Some(e), _) => refuse(
+                SCRIPT_FAILURE,
+                format!(
+                    "script error: {e} (the action is refused){}",
+                    e.traceback_text()
+                ),
+            ),
+            (None, Err(e)) => Err(e),
+        };
+        match (result, undo) {
+            (Ok(events), undo) => {
                 self.state.rng_pos = self.rng.word_pos() as u64;
                 self.prune_vars();
                 self.history.push((player, action.clone()));
-                SPARE_STATE.set(Some(state));
+                if let Undo::Saved(state) = undo {
+                    SPARE_STATE.set(Some(state));
+                }
                 Ok(events)
             }
-            (Some(e), _) => {
-                std::mem::swap(&mut self.state, &mut state);
-                SPARE_STATE.set(Some(state));
-                (self.rng, self.battle) = saved;
-                refuse(
-                    SCRIPT_FAILURE,
-                    format!(
-                        "script error: {e} (the action is refused){}",
-                        e.traceback_text()
-                    ),
-                )
-            }
-            (None, Err(e)) => {
-                std::mem::swap(&mut self.state, &mut state);
-                SPARE_STATE.set(Some(state));
-                (self.rng, self.battle) = saved;
+            (Err(e), undo) => {
+                // `Lazy`: the action was refused before it changed the state.
+                if let Undo::Saved(mut state) = undo {
+                    std::mem::swap(&mut self.state, &mut *state);
+                    SPARE_STATE.set(Some(state));
+                }
+                if (self.rng.seed(), self.rng.word_pos()) != rng_mark {
+                    self.rng = GameRng::at(rng_mark.0, rng_mark.1);
+                }
+                *self.battle.get_mut() = saved_battle;
                 Err(e)
             }
+        }
+    }
+
+    /// A copy of the state, into a spare one kept from the last action so
+    /// that the copy reuses its buffers instead of allocating.
+    fn copy_state(&self) -> Box<GameState> {
+        match SPARE_STATE.take() {
+            Some(mut spare) => {
+                (*spare).clone_from(&self.state);
+                spare
+            }
+            None => Box::new(self.state.clone()),
+        }
+    }
+
+    /// Called by the rules before an action whose state `apply` did not
+    /// copy first (see [`Undo::Lazy`]) changes the state.
+    pub(crate) fn save_state(&mut self) {
+        if matches!(self.undo, Undo::Lazy) {
+            self.undo = Undo::Saved(self.copy_state());
         }
     }
 
@@ -825,7 +870,7 @@ impl Game {
             self.state,
             self.rng.seed(),
             self.rng.word_pos(),
-            self.battle.as_ref().map(|b| b.fingerprint()),
+            self.battle.borrow().as_ref().map(|b| b.fingerprint()),
             self.options,
             // Actions are only ever appended, on success.
             self.history.len(),

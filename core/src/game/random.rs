@@ -12,13 +12,54 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
         return None;
     }
     let player = players[rng.int_in(0, players.len() as i64 - 1) as usize];
+    if let Some(a) = split_shortcut(game, player, rng) {
+        return Some((player, a));
+    }
     choose(game.legal_actions(player), rng).map(|a| (player, a))
+}
+
+/// At a Split decision the list is the script actions, every split of every
+/// legion, `DoneSplitting` and `ConcedeGame`, and [`choose`] draws whether
+/// to keep the concession and then whether to pass before it looks at the
+/// splits: those two draws are made here, and when the player does not pass
+/// (one time in four) the pick is drawn from the list's length and only the
+/// action picked is built, so that the draws and the choice are those of
+/// [`choose`] over the whole list. None: not a Split decision (nothing
+/// drawn).
+fn split_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Action> {
+    let s = &game.state;
+    if s.phase != super::Phase::Split || !s.players.get(player.0 as usize).is_some_and(|p| p.alive)
+    {
+        return None;
+    }
+    // The list holds at least `DoneSplitting` and `ConcedeGame` (last).
+    let drop_concede = rng.roll(2000) > 1;
+    if rng.roll(4) > 1 {
+        return Some(Action::DoneSplitting);
+    }
+    let mut scripts = Vec::new();
+    super::events::script_actions(game, player, &mut scripts);
+    let splits = super::rules::split_count(game, player);
+    // Dropping the concession (last) keeps the order of the rest.
+    let len = scripts.len() + splits + if drop_concede { 1 } else { 2 };
+    let pick = rng.int_in(0, len as i64 - 1) as usize;
+    Some(if pick < scripts.len() {
+        scripts.swap_remove(pick)
+    } else if pick < scripts.len() + splits {
+        super::rules::nth_split(game, player, pick - scripts.len())?
+    } else if pick == scripts.len() + splits {
+        Action::DoneSplitting
+    } else {
+        Action::ConcedeGame
+    })
 }
 
 /// The random player's choice among a player's legal actions: conceding the
 /// game or a battle only rarely, splitting mostly passed.
 pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
-    let concede = actions.iter().position(|a| *a == Action::ConcedeGame);
+    let concede = actions
+        .iter()
+        .position(|a| matches!(a, Action::ConcedeGame));
     if let Some(i) = concede
         && actions.len() > 1
         && rng.roll(2000) > 1
@@ -44,7 +85,7 @@ pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
         return None;
     }
     // Splitting is optional and its choices are many: mostly pass.
-    if actions.contains(&Action::DoneSplitting) && rng.roll(4) > 1 {
+    if actions.iter().any(|a| matches!(a, Action::DoneSplitting)) && rng.roll(4) > 1 {
         return Some(Action::DoneSplitting);
     }
     let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
@@ -109,5 +150,32 @@ mod tests {
         };
         assert_eq!(play(3), play(3));
         assert_ne!(play(3), play(4));
+    }
+
+    /// The shortcuts of `random_action` draw and choose as `choose` over
+    /// the whole list of legal actions.
+    #[test]
+    fn random_action_chooses_as_over_the_whole_list() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = std::sync::Arc::new(crate::load(&dir, &Default::default()).unwrap());
+        for seats in [2usize, 4, 6] {
+            let names: Vec<String> = (0..seats).map(|i| format!("p{i}")).collect();
+            let (mut g, _) = Game::new(v.clone(), Default::default(), &names, 7).unwrap();
+            let mut rng = GameRng::new(11);
+            for _ in 0..600 {
+                let mut whole = rng.clone();
+                let players = g.to_act();
+                if players.is_empty() {
+                    break;
+                }
+                let player = players[whole.int_in(0, players.len() as i64 - 1) as usize];
+                let expected = choose(g.legal_actions(player), &mut whole).map(|a| (player, a));
+                let got = random_action(&g, &mut rng);
+                assert_eq!(got, expected);
+                assert_eq!(rng.word_pos(), whole.word_pos());
+                let Some((p, a)) = got else { break };
+                g.apply(p, &a).unwrap();
+            }
+        }
     }
 }

@@ -204,7 +204,7 @@ pub(super) fn new_game(
     }
     super::save::check_player_names(names).map_err(SetupError)?;
     super::check_options(&variant, &options).map_err(SetupError)?;
-    let exits = Arc::new(Exits::new(&variant));
+    let exits = exits_for(&variant);
     let mut towers: Vec<LandId> = variant
         .board
         .lands()
@@ -265,7 +265,8 @@ pub(super) fn new_game(
             players: names.to_vec(),
             seed,
         },
-        battle: None,
+        battle: Default::default(),
+        undo: Undo::Idle,
         history: Vec::new(),
     };
     // Setup 4 (Law of Titan 1982 5.1): each player rolls for a tower. Players
@@ -493,7 +494,7 @@ pub(super) fn apply(
         after_elimination(game, &mut events);
         return Ok(events);
     }
-    if !to_act(game).contains(&player) {
+    if !is_to_act(game, player) {
         return refuse(
             TURN,
             format!(

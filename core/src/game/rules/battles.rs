@@ -144,10 +144,24 @@ pub(super) fn marker_of(id: u32) -> Marker {
 
 /// The generator and Lua VM a battle draws from: the game's VM when the
 /// variant has scripts (started once per game), else a fresh generator.
+/// (Resuming sets the generator to the battle's own.)
 pub(super) fn battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
     match &game.hooks {
         Some(h) => (h.rng.clone(), Some(h.host.clone())),
         None => (Rc::new(RefCell::new(GameRng::new(0))), None),
+    }
+}
+
+/// [`battle_host`] for a battle resumed only while an action or a listing
+/// runs (it does not outlive the call, and such calls do not nest): without
+/// scripts, one generator cell per thread instead of a fresh one.
+fn brief_battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
+    thread_local! {
+        static CELL: Rc<RefCell<GameRng>> = Rc::new(RefCell::new(GameRng::new(0)));
+    }
+    match &game.hooks {
+        Some(_) => battle_host(game),
+        None => (CELL.with(Rc::clone), None),
     }
 }
 
@@ -164,18 +178,55 @@ pub(super) fn battle_error(e: crate::battle::BattleError) -> RuleError {
     }
 }
 
-/// The battle being fought, rebuilt around the game's variant.
+/// The battle being fought, rebuilt around the game's variant (from a copy
+/// of its snapshot: for a look at it from outside).
 pub(in crate::game) fn resume_battle(
     game: &Game,
 ) -> Result<Option<crate::battle::Battle<'_>>, RuleError> {
-    let Some(snap) = game.battle.clone() else {
+    let Some(snap) = game.battle.borrow().clone() else {
         return Ok(None);
     };
-    let (rng, lua) = battle_host(game);
+    resume(game, snap, false).map(Some)
+}
+
+/// The battle of `snap`, drawing from the game's generator and VM (`brief`:
+/// see [`brief_battle_host`]). The caretaker's counters are only read by
+/// scripts (`ctx:add_unit`).
+fn resume(
+    game: &Game,
+    snap: crate::battle::BattleSnapshot,
+    brief: bool,
+) -> Result<crate::battle::Battle<'_>, RuleError> {
+    let (rng, lua) = if brief {
+        brief_battle_host(game)
+    } else {
+        battle_host(game)
+    };
+    let scripts = lua.is_some();
     let mut b =
         crate::battle::Battle::resume(&game.variant, snap, rng, lua).map_err(battle_error)?;
-    b.set_caretaker(&game.state.caretaker);
-    Ok(Some(b))
+    if scripts {
+        b.set_caretaker(&game.state.caretaker);
+    }
+    Ok(b)
+}
+
+/// Calls `f` with the battle being fought, resumed from the game's snapshot
+/// moved out of the game and moved back after (a query need not copy it).
+/// None when no battle is being fought.
+pub(in crate::game) fn with_battle<R>(
+    game: &Game,
+    f: impl FnOnce(&crate::battle::Battle<'_>) -> R,
+) -> Option<R> {
+    // A snapshot the game made names one of its variant's battlelands, so
+    // resuming it cannot fail (which would lose the snapshot): checked.
+    let terrain = game.battle.borrow().as_ref()?.terrain();
+    game.variant.battlelands.get(terrain.index())?;
+    let snap = game.battle.borrow_mut().take()?;
+    let battle = resume(game, snap, true).ok()?;
+    let r = f(&battle);
+    *game.battle.borrow_mut() = Some(battle.into_snapshot());
+    Some(r)
 }
 
 /// Starts the battle of the engagement in its Battle step.
@@ -211,7 +262,7 @@ pub(super) fn start_battle(game: &mut Game) -> Result<(), RuleError> {
     *rng.borrow_mut() = GameRng::new(seed);
     let variant = game.variant.clone();
     let battle = Battle::with_scripts(&variant, setup, rng, lua).map_err(battle_error)?;
-    game.battle = Some(battle.snapshot());
+    *game.battle.get_mut() = Some(battle.into_snapshot());
     Ok(())
 }
 
@@ -225,13 +276,18 @@ pub(super) fn battle_action(
 ) -> Result<(), RuleError> {
     use crate::battle::BattleSide;
     let variant = game.variant.clone();
-    let Some(snap) = game.battle.clone() else {
+    // Moved out, not copied: `Game::apply` puts back the battle it saved if
+    // the action is refused.
+    let Some(snap) = game.battle.get_mut().take() else {
         return refuse(ENGAGEMENT, "no battle is being fought");
     };
-    let (rng, lua) = battle_host(game);
+    let (rng, lua) = brief_battle_host(game);
+    let scripts = lua.is_some();
     let mut battle =
         crate::battle::Battle::resume(&variant, snap, rng, lua).map_err(battle_error)?;
-    battle.set_caretaker(&game.state.caretaker);
+    if scripts {
+        battle.set_caretaker(&game.state.caretaker);
+    }
     let side_legion = match battle.to_act() {
         BattleSide::Attacker => e.attacker,
         BattleSide::Defender => e.defender,
@@ -255,10 +311,11 @@ pub(super) fn battle_action(
         events: battle_events,
     });
     let Some(r) = battle.result() else {
-        game.battle = Some(battle.snapshot());
+        *game.battle.get_mut() = Some(battle.into_snapshot());
         return Ok(());
     };
-    game.battle = None;
+    // The first change to the game's state in a battle action.
+    game.save_state();
     let outcome = BattleOutcome {
         attacker_slain: r.attacker_slain,
         defender_slain: r.defender_slain,

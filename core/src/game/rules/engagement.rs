@@ -95,7 +95,7 @@ pub(super) fn engagement_step(
         (EngagementStep::DefenderChoice, Action::Stand) => {
             set_step(game, EngagementStep::Negotiate { proposal: None });
         }
-        (EngagementStep::Battle, Action::Concede) if game.battle.is_some() => {
+        (EngagementStep::Battle, Action::Concede) if game.battle.borrow().is_some() => {
             // The battle engine accounts for what entered the battle.
             return refuse(
                 ENGAGEMENT,

@@ -181,6 +181,49 @@ pub(super) fn even_splits(
     out
 }
 
+/// The movement tables of the game's variant, built once per variant and
+/// thread (see [`initial_splits`] for the cache).
+pub(in crate::game) fn exits_for(variant: &Arc<Variant>) -> Arc<Exits> {
+    type Cached = Option<(std::sync::Weak<Variant>, Arc<Exits>)>;
+    thread_local! {
+        static CACHE: RefCell<Cached> = const { RefCell::new(None) };
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((v, exits)) = &*cache
+            && std::ptr::eq(v.as_ptr(), Arc::as_ptr(variant))
+        {
+            return exits.clone();
+        }
+        let exits = Arc::new(Exits::new(variant));
+        *cache = Some((Arc::downgrade(variant), exits.clone()));
+        exits
+    })
+}
+
+/// The ways to divide the starting characters ([`even_splits`]), listed
+/// once per variant and thread: every player's initial split lists them and
+/// checks against them. The cache holds a `Weak` of the variant, so its
+/// allocation (and address) cannot be reused while the cache names it.
+pub(super) fn initial_splits(game: &Game) -> Rc<Vec<Vec<Vec<CharacterId>>>> {
+    type Cached = Option<(std::sync::Weak<Variant>, Rc<Vec<Vec<Vec<CharacterId>>>>)>;
+    thread_local! {
+        static CACHE: RefCell<Cached> = const { RefCell::new(None) };
+    }
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((variant, splits)) = &*cache
+            && std::ptr::eq(variant.as_ptr(), Arc::as_ptr(&game.variant))
+        {
+            return splits.clone();
+        }
+        let groups = game.variant.rules.start.legions as usize;
+        let splits = Rc::new(even_splits(game, &starting_characters(game), groups));
+        *cache = Some((Arc::downgrade(&game.variant), splits.clone()));
+        splits
+    })
+}
+
 /// Sub-multisets of a sorted list with `size` elements.
 pub(super) fn sub_multisets(
     pool: &[CharacterId],
@@ -206,39 +249,137 @@ pub(super) fn sub_multisets(
     }
 }
 
-/// The ways to split a legion: lists of new legions (the rest stays).
-pub(super) fn splits(game: &Game, legion: &Legion, markers: usize) -> Vec<Vec<Vec<CharacterId>>> {
+/// Sub-multisets of a sorted list with `size` elements, in the order of
+/// [`sub_multisets`], each handed to `f` until it returns true (stop).
+/// Returns whether it stopped.
+fn visit_sub_multisets(
+    pool: &[CharacterId],
+    size: usize,
+    current: &mut Vec<CharacterId>,
+    from: usize,
+    f: &mut dyn FnMut(&[CharacterId]) -> bool,
+) -> bool {
+    if current.len() == size {
+        return f(current);
+    }
+    let mut i = from;
+    while i < pool.len() {
+        current.push(pool[i]);
+        let stop = visit_sub_multisets(pool, size, current, i + 1, f);
+        current.pop();
+        if stop {
+            return true;
+        }
+        let c = pool[i];
+        while i < pool.len() && pool[i] == c {
+            i += 1;
+        }
+    }
+    false
+}
+
+/// What [`visit_splits`] calls with each split: the new legion, the second
+/// new legion if any; true stops.
+type SplitVisitor<'a> = dyn FnMut(&[CharacterId], Option<&[CharacterId]>) -> bool + 'a;
+
+/// The ways to split a legion (one or two new legions; the rest stays),
+/// each handed to `f` until it returns true (stop): listing them need not
+/// build them ([`split_count`], [`nth_split`]). Returns whether it stopped.
+fn visit_splits(game: &Game, legion: &Legion, markers: usize, f: &mut SplitVisitor<'_>) -> bool {
     let rules = &game.variant.rules.legions;
     let min = rules.min_split_size as usize;
     let n = legion.height();
-    let mut out = Vec::new();
     if markers == 0 || n < 2 * min {
-        return out;
+        return false;
     }
+    let three = rules.max_split_parts >= 3 && markers >= 2;
+    let mut rest = Vec::with_capacity(n);
+    let mut second = Vec::with_capacity(n);
     for size in min..=n - min {
-        let mut parts = Vec::new();
-        sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut parts);
-        for part in parts {
-            out.push(vec![part.clone()]);
-            if rules.max_split_parts >= 3 && markers >= 2 {
-                let mut rest = legion.characters.clone();
-                remove_all(&mut rest, &part);
-                if rest.len() >= 2 * min {
-                    for size2 in min..=rest.len() - min {
-                        let mut seconds = Vec::new();
-                        sub_multisets(&rest, size2, &mut Vec::new(), 0, &mut seconds);
-                        for second in seconds {
-                            // Each unordered pair of new legions once.
-                            if (part.len(), &part) <= (second.len(), &second) {
-                                out.push(vec![part.clone(), second]);
-                            }
-                        }
-                    }
+        let stop = visit_sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut |part| {
+            if f(part, None) {
+                return true;
+            }
+            if !three {
+                return false;
+            }
+            rest.clear();
+            rest.extend_from_slice(&legion.characters);
+            remove_all(&mut rest, part);
+            if rest.len() < 2 * min {
+                return false;
+            }
+            for size2 in min..=rest.len() - min {
+                second.clear();
+                let stop = visit_sub_multisets(&rest, size2, &mut second, 0, &mut |second| {
+                    // Each unordered pair of new legions once.
+                    (part.len(), part) <= (second.len(), second) && f(part, Some(second))
+                });
+                if stop {
+                    return true;
                 }
             }
+            false
+        });
+        if stop {
+            return true;
         }
     }
-    out
+    false
+}
+
+/// The legions `player` may split now (at a Split decision): not split
+/// this turn, neither from nor into.
+fn splittable<'g>(game: &'g Game, player: PlayerId) -> impl Iterator<Item = &'g Legion> + 'g {
+    let s = &game.state;
+    s.legions.iter().filter(move |l| {
+        l.owner == player
+            && l.split_from.is_none()
+            && !s.legions.iter().any(|o| o.split_from == Some(l.marker))
+    })
+}
+
+fn split_action(legion: &Legion, part: &[CharacterId], second: Option<&[CharacterId]>) -> Action {
+    let mut parts = vec![part.to_vec()];
+    parts.extend(second.map(<[CharacterId]>::to_vec));
+    Action::Split {
+        legion: legion.marker,
+        parts,
+    }
+}
+
+/// How many `Split` actions [`legal_actions`] lists for `player`.
+pub(in crate::game) fn split_count(game: &Game, player: PlayerId) -> usize {
+    let markers = game.state.players[player.0 as usize].markers.len();
+    let mut n = 0;
+    for l in splittable(game, player) {
+        visit_splits(game, l, markers, &mut |_, _| {
+            n += 1;
+            false
+        });
+    }
+    n
+}
+
+/// The `k`-th `Split` action [`legal_actions`] lists for `player`.
+pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, k: usize) -> Option<Action> {
+    let markers = game.state.players[player.0 as usize].markers.len();
+    let mut i = 0;
+    let mut found = None;
+    for l in splittable(game, player) {
+        let stop = visit_splits(game, l, markers, &mut |part, second| {
+            if i == k {
+                found = Some(split_action(l, part, second));
+                return true;
+            }
+            i += 1;
+            false
+        });
+        if stop {
+            break;
+        }
+    }
+    found
 }
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
@@ -267,47 +408,63 @@ pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> 
 
 /// The players who have a decision to make.
 pub(in crate::game) fn to_act(game: &Game) -> Vec<PlayerId> {
+    let (players, n) = acting(game);
+    players[..n].to_vec()
+}
+
+/// Is `player` one of [`to_act`]? (Without a list: asked at every action.)
+pub(in crate::game) fn is_to_act(game: &Game, player: PlayerId) -> bool {
+    let (players, n) = acting(game);
+    players[..n].contains(&player)
+}
+
+/// [`to_act`] in an array: at most the two engaged players decide at once.
+fn acting(game: &Game) -> ([PlayerId; 2], usize) {
     let s = &game.state;
+    let none = ([PlayerId(0); 2], 0);
+    let one = |p: Option<PlayerId>| match p {
+        Some(p) => ([p, p], 1),
+        None => none,
+    };
     match s.phase {
-        Phase::Over => Vec::new(),
-        Phase::InitialSplit => vec![s.active],
+        Phase::Over => none,
+        Phase::InitialSplit => one(Some(s.active)),
         _ => match &s.engagement {
             Some(e) => {
                 let owner = |m: Marker| game.legion(m).map(|l| l.owner);
                 match &e.step {
-                    EngagementStep::DefenderChoice => owner(e.defender).into_iter().collect(),
-                    EngagementStep::Battle if game.battle.is_some() => {
+                    EngagementStep::DefenderChoice => one(owner(e.defender)),
+                    EngagementStep::Battle if game.battle.borrow().is_some() => {
                         // From the snapshot: resuming the battle is dearer.
-                        let side = game.battle.as_ref().map(|b| b.to_act());
+                        let side = game.battle.borrow().as_ref().map(|b| b.to_act());
                         match side {
-                            Some(crate::battle::BattleSide::Attacker) => {
-                                owner(e.attacker).into_iter().collect()
-                            }
-                            Some(crate::battle::BattleSide::Defender) => {
-                                owner(e.defender).into_iter().collect()
-                            }
-                            None => Vec::new(),
+                            Some(crate::battle::BattleSide::Attacker) => one(owner(e.attacker)),
+                            Some(crate::battle::BattleSide::Defender) => one(owner(e.defender)),
+                            None => none,
                         }
                     }
-                    EngagementStep::Negotiate { .. } | EngagementStep::Battle => owner(e.attacker)
-                        .into_iter()
-                        .chain(owner(e.defender))
-                        .collect(),
-                    EngagementStep::After(a) => owner(a.winner).into_iter().collect(),
+                    EngagementStep::Negotiate { .. } | EngagementStep::Battle => {
+                        match (owner(e.attacker), owner(e.defender)) {
+                            (Some(a), Some(d)) => ([a, d], 2),
+                            (a, d) => one(a.or(d)),
+                        }
+                    }
+                    EngagementStep::After(a) => one(owner(a.winner)),
                 }
             }
-            None => vec![s.active],
+            None => one(Some(s.active)),
         },
     }
 }
 
 pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Action> {
     let s = &game.state;
-    let mut out = Vec::new();
+    // Most lists are short: one allocation, not four growing ones.
+    let mut out = Vec::with_capacity(16);
     if s.phase == Phase::Over || !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
         return out;
     }
-    if !to_act(game).contains(&player) {
+    if !is_to_act(game, player) {
         out.push(Action::ConcedeGame);
         return out;
     }
@@ -315,24 +472,19 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
     match s.phase {
         Phase::Over => {}
         Phase::InitialSplit => {
-            let pool = starting_characters(game);
-            for legions in even_splits(game, &pool, game.variant.rules.start.legions as usize) {
-                out.push(Action::InitialSplit { legions });
+            for legions in initial_splits(game).iter() {
+                out.push(Action::InitialSplit {
+                    legions: legions.clone(),
+                });
             }
         }
         Phase::Split => {
             let markers = s.players[player.0 as usize].markers.len();
-            for l in s.legions.iter().filter(|l| l.owner == player) {
-                if l.split_from.is_none()
-                    && !s.legions.iter().any(|o| o.split_from == Some(l.marker))
-                {
-                    for parts in splits(game, l, markers) {
-                        out.push(Action::Split {
-                            legion: l.marker,
-                            parts,
-                        });
-                    }
-                }
+            for l in splittable(game, player) {
+                visit_splits(game, l, markers, &mut |part, second| {
+                    out.push(split_action(l, part, second));
+                    false
+                });
             }
             out.push(Action::DoneSplitting);
         }
@@ -352,7 +504,11 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
                 }
+                // Which legions can move, for the DoneMoving check (from the
+                // lists just made rather than listing every move again).
+                let mut movable = Vec::with_capacity(mine.len());
                 for l in &mine {
+                    let before = out.len();
                     for t in normal_moves(game, l, &occ) {
                         out.push(Action::Move {
                             legion: l.marker,
@@ -361,8 +517,9 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                         });
                     }
                     out.extend(teleports(game, l, &occ));
+                    movable.push(out.len() > before);
                 }
-                if done_moving_check(game, player).is_ok() {
+                if done_moving_allowed(&mine, &movable).is_ok() {
                     out.push(Action::DoneMoving);
                 }
             }
@@ -438,28 +595,40 @@ pub(super) fn engagement_actions(
                 out.push(Action::Reject);
             }
         }
-        EngagementStep::Battle => match resume_battle(game).ok().flatten() {
-            Some(battle) => {
-                let actions = battle.legal_actions();
+        EngagementStep::Battle => {
+            let listed = with_battle(game, |battle| {
+                // One list kept per thread, as the random player's.
+                let mut actions = BATTLE_LIST.take();
+                actions.clear();
+                battle.legal_actions_into(&mut actions);
                 // Reference sheet, Engagement: a player may concede the
                 // engagement at any time, his own side only; not while
                 // carry-over hits wait (the battle engine refuses it then).
                 let side = battle.to_act();
                 let concede = !actions.is_empty() && battle.carry().is_none();
                 out.reserve(actions.len() + 1);
-                for a in actions {
+                for a in actions.drain(..) {
                     out.push(Action::Battle { battle: a });
                 }
+                BATTLE_LIST.set(actions);
                 if concede {
                     out.push(Action::Battle {
                         battle: crate::battle::Action::Concede(side),
                     });
                 }
+            });
+            if listed.is_none() {
+                out.push(Action::Concede);
             }
-            None => out.push(Action::Concede),
-        },
+        }
         EngagementStep::After(_) => {}
     }
+}
+
+thread_local! {
+    /// The list a battle's legal actions are listed into, kept between calls.
+    static BATTLE_LIST: std::cell::Cell<Vec<crate::battle::Action>> =
+        const { std::cell::Cell::new(Vec::new()) };
 }
 
 pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
@@ -557,14 +726,21 @@ pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), Rul
     }
     let occ = occupancy(game, player);
     let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
-    if !mine.iter().any(|l| l.moved) && mine.iter().any(|l| can_move(game, l, &occ)) {
+    let movable: Vec<bool> = mine.iter().map(|l| can_move(game, l, &occ)).collect();
+    done_moving_allowed(&mine, &movable)
+}
+
+/// [`done_moving_check`] once the roll is made, given the mover's legions
+/// and which of them can still move.
+fn done_moving_allowed(mine: &[&Legion], movable: &[bool]) -> Result<(), RuleError> {
+    if !mine.iter().any(|l| l.moved) && movable.iter().any(|&m| m) {
         return refuse(MOVEMENT, "you must move at least one legion");
     }
-    for l in &mine {
+    for (l, &can_move) in mine.iter().zip(movable) {
         let together = mine
             .iter()
             .any(|o| o.marker != l.marker && o.land == l.land);
-        if together && !l.moved && can_move(game, l, &occ) {
+        if together && !l.moved && can_move {
             return refuse(
                 COMMENCEMENT,
                 format!(

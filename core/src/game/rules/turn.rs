@@ -38,7 +38,7 @@ pub(super) fn initial_split(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     let want = game.variant.rules.start.legions as usize;
-    let splits = even_splits(game, &starting_characters(game), want);
+    let splits = initial_splits(game);
     let mut key: Vec<Vec<CharacterId>> = legions.iter().map(|l| sorted(l.clone())).collect();
     key.sort();
     if !splits.contains(&key) {
