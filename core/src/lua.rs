@@ -149,6 +149,9 @@ pub const MAX_HOOK_NAME_BYTES: usize = 128;
 /// The most hooks one VM may register.
 pub const MAX_HOOKS: usize = 4096;
 
+/// The registry key of Lua's own `setmetatable`, for the engine's Lua code.
+pub(crate) const RAW_SETMETATABLE: &str = "titan.raw_setmetatable";
+
 /// The phrase of every sandbox refusal, which makes it [`ScriptErrorKind::Forbidden`].
 const NOT_AVAILABLE: &str = "is not available to variant scripts";
 /// While a script's top level runs, the line of every statement is noted
@@ -556,6 +559,12 @@ impl LuaHost {
             log: RefCell::new(Log::default()),
         });
         install_hook(&lua, &shared, false).map_err(sandbox_error)?;
+        // The engine's own Lua code (the ctx constructors) sets metatables
+        // with the C function; scripts get the prelude's checked one.
+        let raw_setmetatable: Function =
+            lua.globals().get("setmetatable").map_err(sandbox_error)?;
+        lua.set_named_registry_value(RAW_SETMETATABLE, raw_setmetatable)
+            .map_err(sandbox_error)?;
         let api = lua.create_table().map_err(sandbox_error)?;
         lua.globals().set("titan", &api).map_err(sandbox_error)?;
         let functions = engine_functions(&lua, &shared).map_err(sandbox_error)?;
