@@ -730,16 +730,24 @@ impl LuaHost {
                 .and_then(|l| l.get(i))
                 .map(|h| (h.func.clone(), h.script));
             let Some((func, script)) = next else { break };
+            let context = Context {
+                script,
+                name: NO_SCRIPT,
+            };
             // The name serves only when the script is unknown.
-            self.run::<()>(
-                &func,
-                args.clone(),
-                &Context {
-                    script,
-                    name: NO_SCRIPT,
-                },
-                false,
-            )?;
+            let returned: MultiValue = self.run(&func, args.clone(), &context, false)?;
+            // A value would be ignored: say so rather than drop it (a
+            // handler returning `false` to cancel is a likely mistake).
+            if let Some(v) = returned.iter().find(|v| !v.is_nil()) {
+                return Err(self.wrong_return(
+                    &func,
+                    &context,
+                    format!(
+                        "a {event} handler returns nothing (its result would be ignored; change the game through ctx), not a {}",
+                        lua_type(v)
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -761,17 +769,24 @@ impl LuaHost {
                 .and_then(|l| l.get(i))
                 .map(|h| (h.func.clone(), h.script));
             let Some((func, script)) = next else { break };
-            let answer: Value = self.run(
-                &func,
-                args.clone(),
-                &Context {
-                    script,
-                    name: NO_SCRIPT,
-                },
-                false,
-            )?;
-            if answer == Value::Boolean(false) {
-                return Ok(false);
+            let context = Context {
+                script,
+                name: NO_SCRIPT,
+            };
+            let answer: Value = self.run(&func, args.clone(), &context, false)?;
+            match answer {
+                Value::Boolean(false) => return Ok(false),
+                Value::Boolean(true) | Value::Nil => {}
+                other => {
+                    return Err(self.wrong_return(
+                        &func,
+                        &context,
+                        format!(
+                            "a {event} handler returns true, false or nothing, not a {}",
+                            lua_type(&other)
+                        ),
+                    ));
+                }
             }
         }
         Ok(true)
@@ -917,6 +932,20 @@ impl LuaHost {
             message,
             traceback: Vec::new(),
         }
+    }
+
+    /// A run returned values the engine does not take: an error at the
+    /// line where the function is defined.
+    fn wrong_return(&self, func: &Function, context: &Context, message: String) -> ScriptError {
+        let info = func.info();
+        let at = info
+            .source
+            .and_then(|s| self.shared.script_index(&s))
+            .map(|script| Location {
+                script,
+                line: info.line_defined.and_then(|l| u32::try_from(l).ok()),
+            });
+        self.error_at(ScriptErrorKind::Runtime, at, context, message)
     }
 
     /// A run's values did not convert to what the engine asked for.

@@ -634,9 +634,14 @@ impl CtxStore {
         };
         let x = &b.units[u];
         if x.hex().is_none() || x.is_slain() {
-            return err(format!(
-                "ctx:{what}: unit {unit} is not alive on the battleland ({})",
+            // Slain by this event's effects, the unit is still on its hex.
+            let status = if x.is_slain() {
+                "slain"
+            } else {
                 status_name(x.status)
+            };
+            return err(format!(
+                "ctx:{what}: unit {unit} is not alive on the battleland ({status})"
             ));
         }
         Ok(u)
