@@ -1087,3 +1087,85 @@ fn one_summon_per_engagement_phase() {
             .any(|a| matches!(a, Action::Summon { .. }))
     );
 }
+
+/// A unit a script adds to a battle from the caretaker (`ctx:add_unit(...,
+/// false)`) joins the legion of its side after the battle in a real game:
+/// docs/scripting.md, "Changing sides and adding units" (our reading, issue
+/// 9: a survivor from the caretaker joins its side's legion while it has
+/// room; `BattleResult::defender_added`), and the caretaker gives it up.
+/// The attacker concedes (Law of the Battlelands 27.C: the defender wins).
+#[test]
+fn a_unit_added_in_battle_joins_its_legion_after_the_battle() {
+    use titan_core::battle::{Action as B, BattleSide};
+    let dir = common::root().join("tests/battle/variants/platform");
+    let platform = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    let path = common::root().join("tests/scenarios/engagement.ron");
+    let mut g = Position::read(&path).unwrap().to_game(platform).unwrap();
+    let ogre = ch(&g, "Ogre");
+    let ogres_before = g.state.caretaker[ogre.index()];
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Fight);
+    assert_eq!(g.battle().unwrap().to_act(), BattleSide::Defender);
+    // Every defender enters (anywhere but C3, where the Ogre goes: one not
+    // brought on in the first maneuver would be eliminated), then one hires.
+    let c3 = titan_core::battleland::HexId::from_label("C3").unwrap();
+    let mut entered = Vec::new();
+    while let Some(a) = g.legal_actions(P2).into_iter().find(|a| {
+        matches!(a, Action::Battle { battle: B::Move { unit, to } }
+            if *to != c3 && !entered.contains(unit))
+    }) {
+        if let Action::Battle {
+            battle: B::Move { unit, .. },
+        } = a
+        {
+            entered.push(unit);
+        }
+        ok(&mut g, P2, a);
+    }
+    assert_eq!(entered.len(), 3, "the three defenders entered");
+    let unit = entered[0];
+    let hire = Action::Battle {
+        battle: B::Script {
+            name: "hire".into(),
+            unit,
+            args: vec![],
+        },
+    };
+    assert!(g.legal_actions(P2).contains(&hire), "hire is offered");
+    ok(&mut g, P2, hire);
+    ok(
+        &mut g,
+        P2,
+        Action::Battle {
+            battle: B::EndManeuver,
+        },
+    );
+    // The defender's strike phase has nobody in contact; then the attacker.
+    while g.to_act() == vec![P2] {
+        ok(
+            &mut g,
+            P2,
+            Action::Battle {
+                battle: B::EndStrikes,
+            },
+        );
+    }
+    ok(
+        &mut g,
+        P1,
+        Action::Battle {
+            battle: B::Concede(BattleSide::Attacker),
+        },
+    );
+    assert!(g.battle().is_none(), "the battle is over");
+    let mut chars = g.legion(m("P2-01")).unwrap().characters.clone();
+    chars.sort();
+    let mut expected = chs(&g, &["Gargoyle", "Gargoyle", "Troll", "Ogre"]);
+    expected.sort();
+    assert_eq!(chars, expected, "the hired Ogre joined P2-01");
+    assert_eq!(g.state.caretaker[ogre.index()], ogres_before - 1);
+    assert!(g.legion(m("P1-01")).is_none(), "the attacker conceded");
+    g.check_invariants().unwrap();
+}

@@ -554,7 +554,7 @@ fn a_script_error_in_a_game_names_file_line_and_a_traceback() {
     assert!(e.is_script_failure(), "{e}");
     assert_eq!(g.fingerprint(), before, "a refusal changed the game");
     let m = &e.message;
-    assert!(m.contains("platform.lua:111: deep failure"), "{m}");
+    assert!(m.contains("platform.lua:118: deep failure"), "{m}");
     let trace = m
         .split("stack traceback:")
         .nth(1)
@@ -566,7 +566,7 @@ fn a_script_error_in_a_game_names_file_line_and_a_traceback() {
         .filter(|l| !l.is_empty())
         .collect();
     assert!(lines.len() >= 3, "{m}");
-    for (frame, line) in lines.iter().zip(["111", "112", "113"]) {
+    for (frame, line) in lines.iter().zip(["118", "119", "120"]) {
         assert!(
             frame.contains(&format!("platform.lua:{line}: in ")),
             "{frame} in {m}"

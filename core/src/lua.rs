@@ -149,6 +149,9 @@ pub const MAX_HOOK_NAME_BYTES: usize = 128;
 /// The most hooks one VM may register.
 pub const MAX_HOOKS: usize = 4096;
 
+/// The registry key of Lua's own `setmetatable`, for the engine's Lua code.
+pub(crate) const RAW_SETMETATABLE: &str = "titan.raw_setmetatable";
+
 /// The phrase of every sandbox refusal, which makes it [`ScriptErrorKind::Forbidden`].
 const NOT_AVAILABLE: &str = "is not available to variant scripts";
 /// While a script's top level runs, the line of every statement is noted
@@ -556,6 +559,12 @@ impl LuaHost {
             log: RefCell::new(Log::default()),
         });
         install_hook(&lua, &shared, false).map_err(sandbox_error)?;
+        // The engine's own Lua code (the ctx constructors) sets metatables
+        // with the C function; scripts get the prelude's checked one.
+        let raw_setmetatable: Function =
+            lua.globals().get("setmetatable").map_err(sandbox_error)?;
+        lua.set_named_registry_value(RAW_SETMETATABLE, raw_setmetatable)
+            .map_err(sandbox_error)?;
         let api = lua.create_table().map_err(sandbox_error)?;
         lua.globals().set("titan", &api).map_err(sandbox_error)?;
         let functions = engine_functions(&lua, &shared).map_err(sandbox_error)?;
@@ -721,16 +730,24 @@ impl LuaHost {
                 .and_then(|l| l.get(i))
                 .map(|h| (h.func.clone(), h.script));
             let Some((func, script)) = next else { break };
+            let context = Context {
+                script,
+                name: NO_SCRIPT,
+            };
             // The name serves only when the script is unknown.
-            self.run::<()>(
-                &func,
-                args.clone(),
-                &Context {
-                    script,
-                    name: NO_SCRIPT,
-                },
-                false,
-            )?;
+            let returned: MultiValue = self.run(&func, args.clone(), &context, false)?;
+            // A value would be ignored: say so rather than drop it (a
+            // handler returning `false` to cancel is a likely mistake).
+            if let Some(v) = returned.iter().find(|v| !v.is_nil()) {
+                return Err(self.wrong_return(
+                    &func,
+                    &context,
+                    format!(
+                        "a {event} handler returns nothing (its result would be ignored; change the game through ctx), not a {}",
+                        lua_type(v)
+                    ),
+                ));
+            }
         }
         Ok(())
     }
@@ -752,17 +769,24 @@ impl LuaHost {
                 .and_then(|l| l.get(i))
                 .map(|h| (h.func.clone(), h.script));
             let Some((func, script)) = next else { break };
-            let answer: Value = self.run(
-                &func,
-                args.clone(),
-                &Context {
-                    script,
-                    name: NO_SCRIPT,
-                },
-                false,
-            )?;
-            if answer == Value::Boolean(false) {
-                return Ok(false);
+            let context = Context {
+                script,
+                name: NO_SCRIPT,
+            };
+            let answer: Value = self.run(&func, args.clone(), &context, false)?;
+            match answer {
+                Value::Boolean(false) => return Ok(false),
+                Value::Boolean(true) | Value::Nil => {}
+                other => {
+                    return Err(self.wrong_return(
+                        &func,
+                        &context,
+                        format!(
+                            "a {event} handler returns true, false or nothing, not a {}",
+                            lua_type(&other)
+                        ),
+                    ));
+                }
             }
         }
         Ok(true)
@@ -908,6 +932,20 @@ impl LuaHost {
             message,
             traceback: Vec::new(),
         }
+    }
+
+    /// A run returned values the engine does not take: an error at the
+    /// line where the function is defined.
+    fn wrong_return(&self, func: &Function, context: &Context, message: String) -> ScriptError {
+        let info = func.info();
+        let at = info
+            .source
+            .and_then(|s| self.shared.script_index(&s))
+            .map(|script| Location {
+                script,
+                line: info.line_defined.and_then(|l| u32::try_from(l).ok()),
+            });
+        self.error_at(ScriptErrorKind::Runtime, at, context, message)
     }
 
     /// A run's values did not convert to what the engine asked for.

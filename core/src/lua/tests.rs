@@ -760,3 +760,25 @@ fn pairs_and_next_visit_keys_in_a_reproducible_order() {
     assert!(err.message.contains("no reproducible order"), "{err}");
     assert_eq!(err.line, Some(13));
 }
+
+#[test]
+fn a_question_answered_with_a_string_is_an_error_at_the_handler() {
+    let mut host =
+        LuaHost::new(LuaLimits::default(), Rc::new(RefCell::new(GameRng::new(1)))).unwrap();
+    host.load_script(&ScriptSource {
+        name: "q.lua".into(),
+        code: "titan.on('may_target', function(ctx)\n  return 'never'\nend)\ntitan.on('battle_start', function(ctx) return false end)".into(),
+    })
+    .unwrap();
+    let e = host.call_question("may_target", ()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "q.lua:1: a may_target handler returns true, false or nothing, not a string"
+    );
+    let e = host.call_event("battle_start", ()).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("q.lua:4: a battle_start handler returns nothing"),
+        "{e}"
+    );
+}

@@ -213,17 +213,10 @@ pub(crate) struct CtxStore {
     strings: Strings,
 }
 
-/// Interned Lua strings: keys and words by text, characters and classes by
-/// id, and the keys of a unit's table.
+/// Interned Lua strings of keys and words, by text.
 struct Strings {
     /// By the address and length of a `&'static str` (each literal once).
     words: RefCell<Vec<(usize, usize, LuaString)>>,
-    characters: Vec<LuaString>,
-    classes: Vec<LuaString>,
-    sides: [LuaString; 2],
-    /// Hex labels, by [`HexId`].
-    hexes: Vec<LuaString>,
-    statuses: [LuaString; 5],
 }
 
 /// The fields of a unit's table, in the order of [`unit_values`] (and of
@@ -244,39 +237,42 @@ const UNIT_KEYS: [&str; 13] = [
     "alive",
 ];
 
-/// Lua strings of a fixed list of words.
-fn make<const N: usize>(lua: &Lua, words: [&str; N]) -> mlua::Result<[LuaString; N]> {
-    let list = words
-        .iter()
-        .map(|w| lua.create_string(w))
-        .collect::<mlua::Result<Vec<_>>>()?;
-    list.try_into()
-        .map_err(|_| mlua::Error::runtime("interned words"))
+/// The most fields a `ctx` is built with in one constructor (see
+/// [`CTX_LUA`]); the engine's events have far fewer.
+const MAX_CTX_FIELDS: usize = 32;
+
+/// The names unit values are coded by, as Lua tables for [`CTX_LUA`]:
+/// characters and classes by index, hex labels by [`HexId`].
+fn code_names(lua: &Lua, v: &Variant) -> mlua::Result<Table> {
+    let by_index = |names: &mut dyn Iterator<Item = &str>| -> mlua::Result<Table> {
+        let t = lua.create_table()?;
+        for (i, n) in names.enumerate() {
+            t.raw_set(i, n)?;
+        }
+        Ok(t)
+    };
+    let names = lua.create_table()?;
+    names.raw_set(
+        "characters",
+        by_index(&mut v.characters.iter().map(|c| c.name.as_str()))?,
+    )?;
+    names.raw_set(
+        "classes",
+        by_index(&mut v.classes.iter().map(|c| c.name.as_str()))?,
+    )?;
+    let hexes = lua.create_table()?;
+    for h in HexId::all() {
+        hexes.raw_set(h.0, h.label())?;
+    }
+    names.raw_set("hexes", hexes)?;
+    Ok(names)
 }
 
 impl Strings {
-    fn new(lua: &Lua, v: &Variant) -> mlua::Result<Strings> {
-        Ok(Strings {
+    fn new() -> Strings {
+        Strings {
             words: RefCell::new(Vec::new()),
-            characters: v
-                .characters
-                .iter()
-                .map(|c| lua.create_string(&c.name))
-                .collect::<mlua::Result<_>>()?,
-            classes: v
-                .classes
-                .iter()
-                .map(|c| lua.create_string(&c.name))
-                .collect::<mlua::Result<_>>()?,
-            hexes: HexId::all()
-                .map(|h| lua.create_string(h.label()))
-                .collect::<mlua::Result<_>>()?,
-            sides: make(lua, ["attacker", "defender"])?,
-            statuses: make(
-                lua,
-                ["waiting", "on_board", "slain", "not_entered", "removed"],
-            )?,
-        })
+        }
     }
 
     /// The Lua string of `word`, made on first use.
@@ -295,8 +291,9 @@ impl Strings {
 pub(crate) struct Platform {
     store: Rc<CtxStore>,
     meta: Table,
-    /// `new_ctx(meta, key, value, ...)`, in Lua (see [`CTX_LUA`]).
-    new_ctx: mlua::Function,
+    /// `ctors[n](meta, key1, value1, ..., keyn, valuen)`, in Lua (see
+    /// [`CTX_LUA`]): a ctx of `n` fields.
+    ctors: Vec<mlua::Function>,
     /// The `ctx` of each hook running now, innermost last: what
     /// `titan.ctx()` returns (for hooks whose arguments have no room for
     /// it, as a mustering hook's).
@@ -316,19 +313,32 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     }
     let lua = host.lua();
     let store = Rc::new(CtxStore {
-        strings: Strings::new(lua, &variant)?,
-        variant,
+        strings: Strings::new(),
         data: RefCell::new(None),
         effects: RefCell::new(Vec::new()),
+        variant,
     });
     let methods = methods(lua, &store)?;
     let raw_units: mlua::Function = methods.get("units")?;
     let raw_get_unit: mlua::Function = methods.get("get_unit")?;
-    let new_ctx: mlua::Function = lua
+    let raw_setmetatable: mlua::Function =
+        lua.named_registry_value(crate::lua::RAW_SETMETATABLE)?;
+    let names = code_names(lua, &store.variant)?;
+    let ctors: Table = lua
         .load(CTX_LUA)
         .set_name(format!("={}", crate::lua::SANDBOX))
         .set_mode(mlua::chunk::ChunkMode::Text)
-        .call((methods.clone(), raw_units, raw_get_unit))?;
+        .call((
+            methods.clone(),
+            raw_units,
+            raw_get_unit,
+            raw_setmetatable,
+            names,
+            MAX_CTX_FIELDS,
+        ))?;
+    let ctors = (0..=MAX_CTX_FIELDS)
+        .map(|n| ctors.raw_get::<mlua::Function>(n))
+        .collect::<mlua::Result<Vec<_>>>()?;
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
@@ -341,7 +351,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let _ = host.platform.set(Platform {
         store,
         meta,
-        new_ctx,
+        ctors,
         current,
     });
     Ok(())
@@ -437,7 +447,13 @@ fn with_ctx<R>(
     };
     let lua = host.lua();
     let words = &platform.store.strings;
-    let mut args = mlua::MultiValue::with_capacity(2 * (base.len() + fields.len() + 1) + 1);
+    let n = 1 + base.len() + fields.len();
+    let Some(ctor) = platform.ctors.get(n) else {
+        return Err(sandbox(mlua::Error::runtime(format!(
+            "{n} fields are more than {MAX_CTX_FIELDS}"
+        ))));
+    };
+    let mut args = mlua::MultiValue::with_capacity(2 * n + 1);
     args.push_back(Value::Table(platform.meta.clone()));
     for (k, v) in std::iter::once(&("event", event)).chain(base).chain(fields) {
         args.push_back(Value::String(words.word(lua, k).map_err(sandbox)?));
@@ -448,7 +464,7 @@ fn with_ctx<R>(
             F::B(b) => Value::Boolean(b),
         });
     }
-    let ctx: Table = platform.new_ctx.call(args).map_err(sandbox)?;
+    let ctx: Table = ctor.call(args).map_err(sandbox)?;
     // An outer ctx (a hook asked while an event runs) is put back after.
     let outer = platform.store.data.replace(Some(data()));
     let outer_effects = platform.store.effects.take();
@@ -635,9 +651,14 @@ impl CtxStore {
         };
         let x = &b.units[u];
         if x.hex().is_none() || x.is_slain() {
-            return err(format!(
-                "ctx:{what}: unit {unit} is not alive on the battleland ({})",
+            // Slain by this event's effects, the unit is still on its hex.
+            let status = if x.is_slain() {
+                "slain"
+            } else {
                 status_name(x.status)
+            };
+            return err(format!(
+                "ctx:{what}: unit {unit} is not alive on the battleland ({status})"
             ));
         }
         Ok(u)
@@ -785,7 +806,6 @@ impl CtxStore {
 /// Lua side makes the table).
 fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiValue) {
     let v = &store.variant;
-    let st = &store.strings;
     let u = &b.units[i];
     let c = v.character(u.character);
     let status = match u.status {
@@ -796,13 +816,11 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
         Status::Gone(crate::battle::Fate::Removed) => 4,
     };
     out.push_back(Value::Integer(i as i64));
-    out.push_back(Value::String(st.characters[u.character.index()].clone()));
-    out.push_back(Value::String(st.classes[c.class.index()].clone()));
-    out.push_back(Value::String(
-        st.sides[usize::from(u.side == BattleSide::Defender)].clone(),
-    ));
+    out.push_back(Value::Integer(u.character.index() as i64));
+    out.push_back(Value::Integer(c.class.index() as i64));
+    out.push_back(Value::Integer(i64::from(u.side == BattleSide::Defender)));
     out.push_back(match u.hex() {
-        Some(h) => Value::String(st.hexes[h.0 as usize].clone()),
+        Some(h) => Value::Integer(i64::from(h.0)),
         None => Value::Nil,
     });
     out.push_back(Value::Integer(i64::from(u.damage)));
@@ -811,7 +829,7 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
     out.push_back(Value::Integer(i64::from(e.skill.unwrap_or(c.skill))));
     out.push_back(Value::Boolean(e.flies.unwrap_or(c.flies)));
     out.push_back(Value::Boolean(c.rangestrike.is_some()));
-    out.push_back(Value::String(st.statuses[status].clone()));
+    out.push_back(Value::Integer(status));
     out.push_back(Value::Integer(i64::from(u.strikes_left)));
     out.push_back(Value::Boolean(
         !u.is_slain() && matches!(u.status, Status::Waiting | Status::OnBoard(_)),

@@ -72,6 +72,13 @@ titan.action("add_occupied", {
   apply = function(ctx) ctx:add_unit(ctx.side, "Ogre", ctx:get_unit(ctx.unit).hex, true) end,
 })
 titan.action("add_unknown", { legal = always, apply = function(ctx) ctx:add_unit(ctx.side, "Nobody", "C2", true) end })
+titan.action("turn_slain", {
+  legal = enemies,
+  apply = function(ctx, args)
+    ctx:kill(args.target)
+    ctx:change_side(args.target) -- slain by the line above: an error
+  end,
+})
 titan.action("turn_nobody", { legal = always, apply = function(ctx) ctx:change_side(99) end })
 
 -- ctx:set_unit: one field each.
@@ -216,3 +223,18 @@ titan.action("landscape_turned", {
 titan.action("bad_terrain", { legal = always, apply = function(ctx) ctx:set_battleland("Nowhere") end })
 titan.action("bad_turns", { legal = always, apply = function(ctx) ctx:set_battleland("Desert", 3) end })
 
+-- Bad answers (tests/battle/platform-answers.ron): a may_target handler
+-- answering with a string, and a phase handler returning a value that
+-- would be ignored, both while a Hydra is on the battleland.
+local function hydra(ctx)
+  for _, u in ipairs(ctx:units()) do
+    if u.character == "Hydra" and u.alive then return true end
+  end
+  return false
+end
+titan.on("may_target", function(ctx)
+  if ctx:get_unit(ctx.target).character == "Hydra" then return "never" end
+end)
+titan.on("battle_phase_end", function(ctx)
+  if hydra(ctx) then return false end
+end)
