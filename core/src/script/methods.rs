@@ -132,26 +132,15 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         "in_contact",
         lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
             s.battle("in_contact", |b| {
-                let hex = |v: &Value| -> mlua::Result<HexId> {
-                    match v {
-                        Value::Integer(i) => {
-                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
-                                mlua::Error::runtime(format!(
-                                    "ctx:in_contact: unit {i} is not on the battleland"
-                                ))
-                            })
-                        }
-                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
-                            mlua::Error::runtime("ctx:in_contact: no such hex (A1 ... F4)")
-                        }),
-                        other => err(format!(
-                            "ctx:in_contact: give units or hex labels, not a {}",
-                            other.type_name()
-                        )),
-                    }
+                let (from, to) = (
+                    unit_or_hex(b, &a, "in_contact")?,
+                    unit_or_hex(b, &b2, "in_contact")?,
+                );
+                // A battleland a script put in place has its own hexsides.
+                let contact = match &b.overlay {
+                    Some(o) if o.landscape.is_some() => &o.tables.contact,
+                    _ => &s.variant.battle_tables.land(b.terrain.index()).contact,
                 };
-                let (from, to) = (hex(&a)?, hex(&b2)?);
-                let contact = s.variant.battle_tables.land(b.terrain.index()).contact;
                 Ok(contact[from.0 as usize] & (1 << to.0) != 0)
             })
         })?,
@@ -164,27 +153,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         "hexside",
         lua.create_function(move |lua, (_, a, b2): (Value, Value, Value)| {
             s.battle("hexside", |b| {
-                let hex = |v: &Value| -> mlua::Result<HexId> {
-                    match v {
-                        Value::Integer(i) => {
-                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
-                                mlua::Error::runtime(format!(
-                                    "ctx:hexside: unit {i} is not on the battleland"
-                                ))
-                            })
-                        }
-                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
-                            mlua::Error::runtime("ctx:hexside: no such hex (A1 ... F4)")
-                        }),
-                        other => err(format!(
-                            "ctx:hexside: give units or hex labels, not a {}",
-                            other.type_name()
-                        )),
-                    }
-                };
-                let (from, to) = (hex(&a)?, hex(&b2)?);
-                let land = s.variant.battleland(b.terrain);
-                let cell = land.hex(from);
+                let (from, to) = (
+                    unit_or_hex(b, &a, "hexside")?,
+                    unit_or_hex(b, &b2, "hexside")?,
+                );
+                let cell = b.land(&s.variant).hex(from);
                 let Some(i) = cell.neighbours.iter().position(|n| *n == Some(to)) else {
                     return Ok(Value::Nil);
                 };
@@ -933,4 +906,19 @@ fn plain_hazard(v: &Variant) -> Option<HazardId> {
                 && h.movement == crate::format::Movement::default()
         })
         .map(|i| HazardId(i as _))
+}
+
+/// A hex given to `ctx:name` as a unit (on the battleland) or a label.
+fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
+    match v {
+        Value::Integer(i) => b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+            mlua::Error::runtime(format!("ctx:{name}: unit {i} is not on the battleland"))
+        }),
+        Value::String(l) => HexId::from_label(&l.to_str()?)
+            .ok_or_else(|| mlua::Error::runtime(format!("ctx:{name}: no such hex (A1 ... F4)"))),
+        other => err(format!(
+            "ctx:{name}: give units or hex labels, not a {}",
+            other.type_name()
+        )),
+    }
 }
