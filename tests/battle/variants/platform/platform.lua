@@ -238,3 +238,15 @@ end)
 titan.on("battle_phase_end", function(ctx)
   if hydra(ctx) then return false end
 end)
+
+-- After `landscape` (the Desert as drawn), the queries read the new
+-- battleland: D4 stands atop cliffs on its D3 side (tests/battle/platform-battleland.ron).
+titan.action("landscape_probe", {
+  legal = always,
+  apply = function(ctx)
+    local side = ctx:hexside("D3", "D4")
+    assert(side.hazard == "Cliff" and side.up == true, "a cliff up from D3 to D4")
+    assert(ctx:in_contact("D3", "D4") == false, "the cliff breaks contact")
+    assert(ctx:in_contact("D3", "C3") == true)
+  end,
+})
