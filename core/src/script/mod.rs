@@ -496,20 +496,7 @@ pub(crate) fn call_hook_with_ctx<R: mlua::FromLuaMulti>(
         all.push_back(Value::Table(ctx.clone()));
         host.call_hook::<_, R>(name, all)
     })?;
-    match r {
-        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
-            script: format!("(hook {name:?})"),
-            line: None,
-            kind: crate::lua::ScriptErrorKind::Runtime,
-            message: format!(
-                "hook {name:?} answers a question: it may read ctx but not request effects ({:?})",
-                fired.effects[0]
-            ),
-            traceback: Vec::new(),
-        }),
-        Some((r, _)) => Ok(Some(r)),
-        None => Ok(None),
-    }
+    question_answer(name, r)
 }
 
 /// Calls hook `name` with `args` alone, its read-only `ctx` over `data`
@@ -525,6 +512,14 @@ pub(crate) fn call_hook_with_implicit_ctx<R: mlua::FromLuaMulti>(
     let r = with_ctx(host, F::S(name), data, &[], fields, |_| {
         host.call_hook::<_, R>(name, args)
     })?;
+    question_answer(name, r)
+}
+
+/// A question hook's answer: a hook that requested an effect fails.
+fn question_answer<R>(
+    name: &str,
+    r: Option<(R, Fired)>,
+) -> Result<Option<R>, crate::lua::ScriptError> {
     match r {
         Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
             script: format!("(hook {name:?})"),
