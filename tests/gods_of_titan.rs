@@ -658,3 +658,175 @@ fn a_pixie_lets_its_legion_reinforce_with_its_strongest_creature() {
     let without = reinforcements(r#""Serpent", "Hydra", "Lion""#);
     assert!(!without.contains(&serpent), "{without:?}");
 }
+
+/// A masterplay game of Gods of Titan at an engagement on land 20 between
+/// `attacker` (player A's, having moved there) and `defender` (player B's),
+/// with the battle begun; the Titans stand elsewhere.
+fn engaged_game(
+    v: &std::sync::Arc<Variant>,
+    attacker: &str,
+    defender: &str,
+    setup: impl FnOnce(&mut titan_core::game::Game),
+) -> titan_core::game::Game {
+    use titan_core::game::save::Position as GamePosition;
+    use titan_core::game::{Action as GameAction, PlayerId};
+    let pos = format!(
+        r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 200), (name: "C", tower: 300)],
+        legions: [
+            (marker: "P1-01", land: 20, characters: [{attacker}], moved: true, entered_from: 19),
+            (marker: "P1-02", land: 100, characters: ["Titan", "Ogre"]),
+            (marker: "P2-01", land: 20, characters: [{defender}]),
+            (marker: "P2-02", land: 200, characters: ["Titan", "Ogre"]),
+            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#
+    );
+    let position: GamePosition = titan_core::load::ron_options().from_str(&pos).unwrap();
+    let mut g = position.to_game(v.clone()).unwrap();
+    setup(&mut g);
+    let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
+    g.apply(PlayerId(0), &GameAction::Engage { land }).unwrap();
+    for a in [GameAction::Stand, GameAction::Fight] {
+        if g.battle_request().is_none() {
+            let _ = g.apply(PlayerId(1), &a);
+        }
+    }
+    assert!(g.take_script_failure().is_none());
+    assert!(g.battle_request().is_some(), "a battle");
+    g
+}
+
+fn battle_power(
+    v: &Variant,
+    list: &[(titan_core::model::CharacterId, u8)],
+    name: &str,
+) -> Option<u8> {
+    let c = v.character_by_name(name).unwrap();
+    list.iter().find(|(x, _)| *x == c).map(|(_, p)| *p)
+}
+
+fn player_var(g: &titan_core::game::Game, name: &str, seat: u8) -> titan_core::format::VarValue {
+    let def = g.variant.variable(name).unwrap();
+    g.state
+        .vars
+        .get(
+            def,
+            titan_core::vars::VarTarget::Player(titan_core::game::PlayerId(seat)),
+        )
+        .clone()
+}
+
+/// 16.5 Executer (EN 1013): "For every enemy Lord or Master the Executer's
+/// Legion has slain, it's Power-factor increases by 1 ... after scoring a
+/// Battle and only when he has survived. If the Executer is slain ... He then
+/// starts with his initial Power-factor of 8." A defender that concedes in
+/// the battle is scored, so its Angel counts; the Executer then fights with
+/// 9; once slain (his own legion concedes) his trophies are gone.
+#[test]
+fn the_executer_grows_with_the_lords_and_masters_his_legion_slays() {
+    use titan_core::format::VarValue;
+    use titan_core::game::{Action as GameAction, PlayerId};
+    let v = std::sync::Arc::new(variant());
+    let concede = |side| GameAction::Battle {
+        battle: Action::Concede(side),
+    };
+
+    let mut g = engaged_game(&v, r#""Executer", "Ogre""#, r#""Angel", "Ogre""#, |_| {});
+    let req = g.battle_request().unwrap();
+    assert_eq!(
+        battle_power(&v, &req.attacker_characters, "Executer"),
+        Some(8)
+    );
+    g.apply(PlayerId(1), &concede(BattleSide::Defender))
+        .unwrap();
+    assert!(g.take_script_failure().is_none());
+    assert_eq!(player_var(&g, "executer_trophies", 0), VarValue::Int(1));
+    assert_eq!(player_var(&g, "executer_trophies", 1), VarValue::Int(0));
+
+    // The trophies carry into his next battle.
+    let g = engaged_game(&v, r#""Executer", "Ogre""#, r#""Ogre", "Ogre""#, |g| {
+        let def = g.variant.variable("executer_trophies").unwrap().clone();
+        g.state.vars.set(
+            &def,
+            titan_core::vars::VarTarget::Player(PlayerId(0)),
+            VarValue::Int(1),
+        );
+    });
+    let req = g.battle_request().unwrap();
+    assert_eq!(
+        battle_power(&v, &req.attacker_characters, "Executer"),
+        Some(9)
+    );
+
+    // No Lord or Master slain, no trophy: Ogres only.
+    let mut g = engaged_game(&v, r#""Executer", "Ogre""#, r#""Ogre", "Ogre""#, |_| {});
+    g.apply(PlayerId(1), &concede(BattleSide::Defender))
+        .unwrap();
+    assert_eq!(player_var(&g, "executer_trophies", 0), VarValue::Int(0));
+
+    // Slain: back to 8. Player B's Executer defends with 3 trophies and
+    // concedes.
+    let mut g = engaged_game(&v, r#""Angel", "Ogre""#, r#""Executer", "Ogre""#, |g| {
+        let def = g.variant.variable("executer_trophies").unwrap().clone();
+        g.state.vars.set(
+            &def,
+            titan_core::vars::VarTarget::Player(PlayerId(1)),
+            VarValue::Int(3),
+        );
+    });
+    let req = g.battle_request().unwrap();
+    assert_eq!(
+        battle_power(&v, &req.defender_characters, "Executer"),
+        Some(11)
+    );
+    g.apply(PlayerId(1), &concede(BattleSide::Defender))
+        .unwrap();
+    assert!(g.take_script_failure().is_none());
+    assert_eq!(player_var(&g, "executer_trophies", 1), VarValue::Int(0));
+}
+
+/// 16.5 Knight (EN 991): "In any Battle against black and Neutral (grey)
+/// Legions the Knight increases his Power-factor by 2." A legion's colour is
+/// its player's `legion_colour` variable: the provisional game's players are
+/// all "titan" (the Darklord and the neutral legions are part two's), so a
+/// test sets it.
+#[test]
+fn the_knight_fights_black_and_neutral_legions_with_two_more_power() {
+    use titan_core::format::VarValue;
+    use titan_core::game::PlayerId;
+    let v = std::sync::Arc::new(variant());
+    let knight = |colour: &str| {
+        let colour = colour.to_string();
+        let g = engaged_game(&v, r#""Knight", "Ogre""#, r#""Ogre", "Ogre""#, move |g| {
+            let def = g.variant.variable("legion_colour").unwrap().clone();
+            g.state.vars.set(
+                &def,
+                titan_core::vars::VarTarget::Player(PlayerId(1)),
+                VarValue::Text(colour),
+            );
+        });
+        let req = g.battle_request().unwrap();
+        battle_power(&v, &req.attacker_characters, "Knight")
+    };
+    assert_eq!(knight("titan"), Some(6));
+    assert_eq!(knight("black"), Some(8));
+    assert_eq!(knight("neutral"), Some(8));
+    // The Knight's own colour does not matter, only the enemy's.
+    let g = engaged_game(&v, r#""Knight", "Ogre""#, r#""Ogre", "Ogre""#, |g| {
+        let def = g.variant.variable("legion_colour").unwrap().clone();
+        g.state.vars.set(
+            &def,
+            titan_core::vars::VarTarget::Player(PlayerId(0)),
+            VarValue::Text("black".into()),
+        );
+    });
+    let req = g.battle_request().unwrap();
+    assert_eq!(
+        battle_power(&v, &req.attacker_characters, "Knight"),
+        Some(6)
+    );
+}

@@ -602,3 +602,63 @@ fn a_mustering_hook_reads_the_game_through_titan_ctx() {
         "{legal:?}"
     );
 }
+
+#[test]
+fn character_slain_and_the_engagement_reach_scripts() {
+    // docs/scripting.md, "Events": `character_slain` fires for each character
+    // a legion loses (battle, flight, concession, a Titan's fall), with
+    // `by_player` when it fell in the engagement being resolved;
+    // `ctx:engagement()` names that engagement. The fixture's games end at
+    // random from turn 3, so several are played.
+    use titan_core::game::Event;
+    let mut total_battles = 0;
+    for seed in 1..=12 {
+        let (mut g, _) =
+            Game::new(variant("scripted"), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        let (mut lost, mut slew, mut battles) = ([0i64; 2], [0i64; 2], 0i64);
+        for _ in 0..6000 {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let engagement = g.state.engagement.clone();
+            let Ok(events) = g.apply(p, &a) else {
+                continue;
+            };
+            for e in &events {
+                match e {
+                    Event::Slain { legion, characters } => {
+                        let n = characters.len() as i64;
+                        lost[legion.player.0 as usize] += n;
+                        if let Some(en) = &engagement {
+                            if en.attacker == *legion {
+                                slew[en.defender.player.0 as usize] += n;
+                            } else if en.defender == *legion {
+                                slew[en.attacker.player.0 as usize] += n;
+                            }
+                        }
+                    }
+                    Event::BattleBegins { .. } => battles += 1,
+                    _ => {}
+                }
+            }
+        }
+        assert!(g.take_script_failure().is_none());
+        for p in 0..2u8 {
+            let at = VarTarget::Player(PlayerId(p));
+            assert_eq!(
+                var(&g, "lost", at),
+                VarValue::Int(lost[p as usize]),
+                "seed {seed} seat {p}"
+            );
+            assert_eq!(
+                var(&g, "slew", at),
+                VarValue::Int(slew[p as usize]),
+                "seed {seed} seat {p}"
+            );
+        }
+        assert_eq!(var(&g, "battles", VarTarget::Game), VarValue::Int(battles));
+        total_battles += battles;
+    }
+    assert!(total_battles > 0);
+}

@@ -273,6 +273,13 @@ pub(in crate::game) fn fire_after(
             &mut fired,
         );
     }
+    // Whether this action ended a battle (`character_slain`'s `battle`).
+    let battle_ended = events.iter().any(|e| match e {
+        Event::Battle { events: inner } => inner
+            .iter()
+            .any(|b| matches!(b, crate::battle::BattleEvent::Ended(_))),
+        _ => false,
+    });
     let mut i = 0;
     while i < events.len() {
         let e = events[i].clone();
@@ -372,6 +379,34 @@ pub(in crate::game) fn fire_after(
                         crate::battle::Winner::Neither => {}
                     }
                     fire(game, "battle_end", &fields, events, &mut fired)
+                }
+            }
+            Event::Slain { legion, characters } => {
+                // The opponent, when the legion fell in the engagement
+                // being resolved (a battle, a flight or a concession).
+                let by = before.engagement.as_ref().and_then(|e| {
+                    if e.attacker == *legion {
+                        Some(e.defender)
+                    } else if e.defender == *legion {
+                        Some(e.attacker)
+                    } else {
+                        None
+                    }
+                });
+                let (l, b) = (legion.to_string(), by.map(|m| m.to_string()));
+                for &c in characters {
+                    let name = v.character(c).name.clone();
+                    let mut fields = vec![
+                        ("legion", F::S(&l)),
+                        ("player", seat(legion.player)),
+                        ("character", F::S(&name)),
+                        ("battle", F::B(battle_ended)),
+                    ];
+                    if let (Some(m), Some(b)) = (by, &b) {
+                        fields.push(("by", F::S(b)));
+                        fields.push(("by_player", seat(m.player)));
+                    }
+                    fire(game, "character_slain", &fields, events, &mut fired);
                 }
             }
             Event::Scored {

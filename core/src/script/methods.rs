@@ -219,6 +219,25 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "engagement",
+        lua.create_function(move |lua, _: Value| {
+            s.game("engagement", |g| {
+                let Some(e) = &g.engagement else {
+                    return Ok(Value::Nil);
+                };
+                let t = lua.create_table()?;
+                t.set("land", s.variant.board.land(e.land).number)?;
+                t.set("attacker", e.attacker.to_string())?;
+                t.set("defender", e.defender.to_string())?;
+                t.set("attacker_player", e.attacker.player.0)?;
+                t.set("defender_player", e.defender.player.0)?;
+                Ok(Value::Table(t))
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "get",
         lua.create_function(move |lua, (_, name, target): (Value, String, Value)| {
             s.get(lua, &name, &target)

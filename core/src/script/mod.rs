@@ -51,6 +51,7 @@ pub const EVENTS: &[&str] = &[
     "engagement_end",
     "battle_start",
     "battle_end",
+    "character_slain",
     "muster",
     "points_scored",
     "player_eliminated",

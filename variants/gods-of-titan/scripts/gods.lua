@@ -27,8 +27,27 @@ end)
 local function titan_like(score)
   return math.max(6, score // 100)
 end
+-- 16.5 Knight (EN 991): "In any Battle against black and Neutral (grey)
+-- Legions the Knight increases his Power-factor by 2." A legion's colour is
+-- its player's `legion_colour` (variables.ron): "titan" for the Titan-players
+-- of this provisional game; part two's Darklord is "black" and the neutral
+-- legions' holder "neutral".
+local function against_black_or_neutral(seat, ctx)
+  local e = ctx:engagement()
+  if e == nil then return false end
+  local enemy = e.attacker_player
+  if enemy == seat then enemy = e.defender_player end
+  local colour = ctx:get("legion_colour", enemy)
+  return colour == "black" or colour == "neutral"
+end
+
 titan.hook("character_power", function(character, base, score, seat, ctx)
   if character == "Phantom" or character == "Dark-Titan" then return titan_like(score) end
+  -- 16.5 Executer (EN 1013): "For every enemy Lord or Master the Executer's
+  -- Legion has slain, it's Power-factor increases by 1" (the trophies kept
+  -- below).
+  if character == "Executer" then return base + ctx:get("executer_trophies", seat) end
+  if character == "Knight" and against_black_or_neutral(seat, ctx) then return base + 2 end
   if character == "God" then
     local life = 100
     for _, p in ipairs(ctx:players()) do
@@ -37,6 +56,36 @@ titan.hook("character_power", function(character, base, score, seat, ctx)
     return math.max(1, life)
   end
   return nil
+end)
+
+-- 16.5 Executer (EN 1013): "The Executer receives additional Power-factors
+-- and trophies after scoring a Battle and only when he has survived. If the
+-- Executer is slain ... He then starts with his initial Power-factor of 8 and
+-- all collected trophies go back to their owners." Each player has one
+-- Executer (his colour's), so his trophies are a player variable: one more
+-- for each enemy Lord or Master slain in a battle his legion won with him
+-- alive (a legion that conceded in the battle counts: it is scored; a flight
+-- before the battle does not), none once he is slain. The trophies' counters
+-- in the Personal Pools are part two's.
+local LORD_OR_MASTER = {
+  ["Titan"] = true, ["Phantom"] = true, ["Dark-Titan"] = true, ["God"] = true,
+  ["Angel"] = true, ["Archangel"] = true, ["Necromancer"] = true,
+}
+titan.on("character_slain", function(ctx)
+  if ctx.character == "Executer" then
+    ctx:set("executer_trophies", ctx.player, 0)
+    return
+  end
+  if not ctx.battle or ctx.by == nil or not LORD_OR_MASTER[ctx.character] then return end
+  for _, l in ipairs(ctx:legions()) do
+    if l.marker == ctx.by then
+      for _, c in ipairs(l.characters) do
+        if c == "Executer" then
+          ctx:set("executer_trophies", ctx.by_player, ctx:get("executer_trophies", ctx.by_player) + 1)
+        end
+      end
+    end
+  end
 end)
 
 -- 16.5 Pixie (EN 995; DE 2438: "Er kann als heimischer Verteidiger immer
@@ -108,8 +157,7 @@ end)
 -- abilities").
 local markers = {
   "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
-  "pending:executer_trophies", "pending:immortal_rejoins", "pending:pegasus_rider",
-  "pending:knight_crusade",
+  "pending:immortal_rejoins", "pending:pegasus_rider",
 }
 local function unchanged(is_striker, ranged, sn, dice)
   return sn, dice
