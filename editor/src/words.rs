@@ -174,6 +174,20 @@ impl Words {
         }
     }
 
+    /// A variant action in battle in two parts, for a menu: who does what
+    /// ("defender's Warlock: Teleport (spell, grade 3)") and its arguments in
+    /// the game's words ("defender's Ogre, C3"; empty when it has none).
+    pub fn battle_script_parts(&self, a: &battle::Action) -> Option<(String, String)> {
+        let battle::Action::Script { name, unit, args } = a else {
+            return None;
+        };
+        let args = self.script_args(args);
+        Some((
+            format!("{}: {}", self.unit(*unit), self.action_label(name)),
+            args.strip_prefix(": ").unwrap_or_default().to_string(),
+        ))
+    }
+
     pub fn battle_action(&self, a: &battle::Action) -> String {
         match a {
             battle::Action::ChooseEdge(e) => format!("Enter from the {e:?} edge"),

@@ -164,35 +164,59 @@ fn the_play_window_offers_spells_and_abilities_as_buttons() {
     let g = h.state().game().unwrap();
     let info = g.session.battle(g.viewer).unwrap();
     let words = g.words(&info.view.units);
-    // Every variant action offered has its button, labelled by actions.ron.
-    let labels: Vec<String> = actions
+    // The variant actions offered, grouped by who does what (actions.ron's
+    // labels): one header per group, with a button per choice inside.
+    let parts: Vec<(String, String)> = actions
         .iter()
-        .filter(|a| matches!(a, battle::Action::Script { .. }))
-        .map(|a| words.battle_action(a))
+        .filter_map(|a| words.battle_script_parts(a))
         .collect();
+    let (what, args) = words.battle_script_parts(&spell).unwrap();
     drop(words);
-    // The Casters' spells of 15.6 by their labels in actions.ron.
-    for spell in ["Shield (spell, grade 2)", "Teleport (spell, grade 3)"] {
+    // The Casters' spells of 15.6.
+    for spell in [
+        "Shield (spell, grade 2)",
+        "Teleport (spell, grade 3)",
+        "Quake (spell, grade 3)",
+    ] {
         assert!(
-            labels.iter().any(|l| l.contains(spell)),
-            "{spell} not offered: {labels:?}"
+            parts.iter().any(|(w, _)| w.contains(spell)),
+            "{spell} not offered: {parts:?}"
         );
     }
-    for label in &labels {
-        assert!(h.query_by_label(label).is_some(), "no button {label:?}");
+    let count = |w: &str| parts.iter().filter(|(x, _)| x == w).count();
+    for (w, a) in &parts {
+        let n = count(w);
+        let shown = if n == 1 {
+            if a.is_empty() {
+                w.clone()
+            } else {
+                format!("{w}: {a}")
+            }
+        } else {
+            format!("{w} ({n} choices)")
+        };
+        assert!(h.query_by_label(&shown).is_some(), "no button {shown:?}");
     }
-    let label = {
-        let g = h.state().game().unwrap();
-        let info = g.session.battle(g.viewer).unwrap();
-        g.words(&info.view.units).battle_action(&spell)
-    };
+    // Taken by clicking: its header, then its choice.
     let before = h.state().game().unwrap().session.history_len();
-    h.get_by_label(&label).click();
+    let n = count(&what);
+    if n == 1 {
+        h.get_by_label(&if args.is_empty() {
+            what.clone()
+        } else {
+            format!("{what}: {args}")
+        })
+        .click();
+    } else {
+        h.get_by_label(&format!("{what} ({n} choices)")).click();
+        h.run_steps(2);
+        h.get_by_label(&args).click();
+    }
     h.run_steps(2);
     let g = h.state().game().unwrap();
     assert!(
         g.session.history_len() > before,
-        "{label} was not taken: {}",
+        "{what} {args} was not taken: {}",
         g.status
     );
 }

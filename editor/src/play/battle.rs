@@ -542,14 +542,26 @@ impl GameScreen {
         }
         // Everything else as buttons (edges, carry-overs, ends, concessions,
         // and whatever else the engine offers).
+        // A variant's actions (spells, abilities) are grouped by who does
+        // what: one button when there is one way to do it, otherwise a
+        // header that opens on a button per choice of its arguments.
         let words = self.words(&view.units);
         let mut choice = None;
+        let mut scripts: Vec<(String, Vec<(String, &battle::Action)>)> = Vec::new();
         for a in &actions {
             match a {
                 battle::Action::Move { .. }
                 | battle::Action::Strike { .. }
                 | battle::Action::Rangestrike { .. } => {}
                 battle::Action::Summon { .. } | battle::Action::Reinforce { .. } => {}
+                battle::Action::Script { .. } => {
+                    if let Some((what, args)) = words.battle_script_parts(a) {
+                        match scripts.iter_mut().find(|(w, _)| *w == what) {
+                            Some((_, list)) => list.push((args, a)),
+                            None => scripts.push((what, vec![(args, a)])),
+                        }
+                    }
+                }
                 _ => {
                     if ui.button(words.battle_action(a)).clicked() {
                         choice = Some(a.clone());
@@ -558,6 +570,28 @@ impl GameScreen {
             }
         }
         drop(words);
+        for (what, list) in &scripts {
+            if let [(args, a)] = list.as_slice() {
+                let label = if args.is_empty() {
+                    what.clone()
+                } else {
+                    format!("{what}: {args}")
+                };
+                if ui.button(label).clicked() {
+                    choice = Some((*a).clone());
+                }
+                continue;
+            }
+            egui::CollapsingHeader::new(format!("{what} ({} choices)", list.len()))
+                .id_salt(what)
+                .show(ui, |ui| {
+                    for (args, a) in list {
+                        if ui.button(args).clicked() {
+                            choice = Some((*a).clone());
+                        }
+                    }
+                });
+        }
         if let Some(a) = choice {
             self.selected_unit = None;
             self.placing = None;
