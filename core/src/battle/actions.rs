@@ -28,6 +28,7 @@ impl State {
             vars,
             overlay,
             extra,
+            reinforcement_round,
         } = src;
         self.units.clone_from(units);
         self.phase = *phase;
@@ -50,6 +51,7 @@ impl State {
         }
         self.overlay.clone_from(overlay);
         self.extra.clone_from(extra);
+        self.reinforcement_round = *reinforcement_round;
     }
 }
 
@@ -529,7 +531,7 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::Reinforce { choice, to }) => {
                 let now = s.moving == BattleSide::Defender
-                    && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver;
+                    && s.defender_maneuver == s.reinforcement_round(self.variant);
                 if now
                     && let Some(&ch) = self.setup.reinforcements.get(*choice as usize)
                     && !self.qualifies(s, ch)
@@ -539,9 +541,12 @@ impl<'v> Battle<'v> {
                     );
                 }
                 if !self.may_reinforce(s) {
-                    return refuse(
-                        "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)",
-                    );
+                    return refuse(match s.reinforcement_round {
+                        None => "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)".to_string(),
+                        Some(r) => format!(
+                            "no reinforcement now: only in the defender's maneuver phase of round {r} (a script moved it), once, into a legion of fewer than 7 (Law of the Battlelands 28.B)"
+                        ),
+                    });
                 }
                 let &ch = self
                     .setup
@@ -875,7 +880,7 @@ impl<'v> Battle<'v> {
     pub(super) fn may_reinforce(&self, s: &State) -> bool {
         s.phase == Phase::Maneuver
             && s.moving == BattleSide::Defender
-            && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver
+            && s.defender_maneuver == s.reinforcement_round(self.variant)
             && s.reinforced.is_none()
             && self
                 .setup

@@ -595,6 +595,41 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // The round in whose maneuver phase the defender may reinforce: the
+    // rules' (`rules.battle.reinforcement_maneuver`) unless a script moved it.
+    let s = Rc::clone(store);
+    m.set(
+        "reinforcement_round",
+        lua.create_function(move |_, _: Value| {
+            s.battle("reinforcement_round", |b| Ok(b.reinforcement_round))
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_reinforcement_round",
+        lua.create_function(move |_, (_, n): (Value, Value)| {
+            let max = s.variant.rules.battle.defender_maneuvers;
+            let round = match n {
+                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_reinforcement_round: the round is 1 to {max} (the time limit), not {}",
+                        match other {
+                            Value::Integer(r) => r.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.battle("set_reinforcement_round", |_| Ok(()))?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::SetReinforcementRound { round });
+            Ok(())
+        })?,
+    )?;
+
     let s = Rc::clone(store);
     m.set(
         "change_side",
