@@ -412,12 +412,25 @@ impl<'v> Battle<'v> {
             }
             ev.push(BattleEvent::Conceded(*side));
             s.conceded = Some(*side);
-            for u in s.units.iter_mut() {
+            // A unit of the other legion bound to fight for this side
+            // (`bound`) is not of the conceding legion: it is spared, and
+            // the conceding side loses all the same.
+            let mut spared = false;
+            for i in 0..s.units.len() {
+                let u = &s.units[i];
                 if u.side == *side && matches!(u.status, Status::Waiting | Status::OnBoard(_)) {
-                    u.damage = u.power;
+                    if s.bound_away(i) {
+                        spared = true;
+                    } else {
+                        s.units[i].damage = s.units[i].power;
+                    }
                 }
             }
-            self.finish(s, &mut ev, None);
+            let winner = spared.then_some(match side {
+                BattleSide::Attacker => Winner::Defender,
+                BattleSide::Defender => Winner::Attacker,
+            });
+            self.finish(s, &mut ev, winner);
             return Ok(ev);
         }
         match (s.phase, action) {

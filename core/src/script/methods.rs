@@ -460,10 +460,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     _ => None,
                 };
                 let f = match field.as_str() {
-                    "flies" | "may_move" | "may_strike" => match value {
+                    "flies" | "may_move" | "may_strike" | "bound" => match value {
                         Value::Boolean(b) => match field.as_str() {
                             "flies" => U::Flies(b),
                             "may_move" => U::MayMove(b),
+                            "bound" => U::Bound(b),
                             _ => U::MayStrike(b),
                         },
                         _ => bad("true or false")?,
@@ -539,7 +540,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from, bound)"
                         ));
                     }
                 };

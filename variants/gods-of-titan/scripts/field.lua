@@ -227,6 +227,10 @@ titan.action("slavery", {
     spend_spell(ctx)
     if has_free_but(ctx, got.enemy_of(ctx.side), args.target) then
       ctx:change_side(args.target)
+      -- Still of its own legion: a concession or time loss of the caster's
+      -- side spares it and sends it back; the caster's side winning slays it
+      -- (the engine's `bound`, at any end of the battle).
+      ctx:set_unit(args.target, "bound", true)
       ctx:set("enslaved", args.target, true)
     else
       -- The enemy's last character: the caster's legion wins at once, and

@@ -269,3 +269,13 @@ titan.action("bad_reinforcement_round", {
   legal = always,
   apply = function(ctx) ctx:set_reinforcement_round(0) end,
 })
+
+-- ctx:change_side with ctx:set_unit(unit, "bound", true): the unit fights for
+-- the other side but belongs to its own legion.
+titan.action("bind", {
+  legal = enemies,
+  apply = function(ctx, args)
+    ctx:change_side(args.target)
+    ctx:set_unit(args.target, "bound", true)
+  end,
+})
