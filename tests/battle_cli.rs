@@ -85,6 +85,29 @@ fn strike_across_a_cliff_is_not_in_contact() {
     assert_eq!(j["contact"], false);
 }
 
+/// Gods of Titan 12.7 (Cliff with a Dune, EN 905): `titan rules los` names
+/// the `SightCrossed` rule a line breaks.
+#[test]
+fn los_explains_a_rule_counted_over_the_line() {
+    let j = json(&[
+        "rules",
+        "los",
+        "--variant",
+        "gods-of-titan",
+        "--battleland",
+        "Desert",
+        "--striker",
+        "Ranger@A1",
+        "--target",
+        "Troll@D4",
+    ]);
+    assert_eq!(j["possible"], false);
+    assert_eq!(
+        j["reason"],
+        "the line crosses a Dune once: an end must stand atop one"
+    );
+}
+
 /// Hazard chart (Cliff): blocked unless an end is atop.
 #[test]
 fn los_reports_range_path_and_reason() {

@@ -103,6 +103,8 @@ cases! {
     path_parent => "path-parent",
     path_shared => "path-shared",
     previous_99 => "previous-99",
+    sight_crossed_hex => "sight-crossed-hex",
+    sight_crossed_waiver => "sight-crossed-waiver",
     split_size => "split-size",
     titan_power => "titan-power",
     tower_removed => "tower-removed",

@@ -830,3 +830,41 @@ fn the_knight_fights_black_and_neutral_legions_with_two_more_power() {
         Some(6)
     );
 }
+
+#[test]
+fn timewarp_over_the_fourth_round_moves_the_reinforcement_to_the_fifth() {
+    // 15.6 Timewarp (EN 945): "If it is skipped, the defender may take his
+    // reinforcement in the fifth Battle-Round" (ctx:set_reinforcement_round):
+    // both sides' views show the round moved, with its event.
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        defender_maneuver: 3,
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Amazon", hex: "A1")],
+        defender: [(character: "Centaur", hex: "E4"), (character: "Centaur", hex: "E3")],
+        reinforcements: ["Lion"],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    assert_eq!(b.reinforcement_round(), 4);
+    assert_eq!(b.view(BattleSide::Defender).reinforcement_round, None);
+    let ev = b
+        .apply(cast("timewarp_forward", at(&b, "A1"), vec![]))
+        .unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        titan_core::battle::BattleEvent::ReinforcementRoundSet { round: 5 }
+    )));
+    assert_eq!(b.reinforcement_round(), 5);
+    for side in [BattleSide::Attacker, BattleSide::Defender] {
+        assert_eq!(b.view(side).reinforcement_round, Some(5));
+    }
+    // Back over a round that is played again moves nothing.
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    b.apply(cast("timewarp_back", at(&b, "A1"), vec![]))
+        .unwrap();
+    assert_eq!(b.reinforcement_round(), 4);
+}

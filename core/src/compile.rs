@@ -484,6 +484,48 @@ impl<'a> Compiler<'a> {
                         }
                     }
                     format::Effect::BlocksSight(s) => Effect::BlocksSight(*s),
+                    format::Effect::SightCrossed {
+                        atop,
+                        not_at_foot,
+                        waived_by,
+                    } => {
+                        if h.place != Place::Hexside {
+                            self.error(
+                                file,
+                                &[&q, "SightCrossed"],
+                                format!(
+                                    "SightCrossed is for hexsides, but {:?} fills a hex",
+                                    h.name
+                                ),
+                            );
+                        }
+                        if atop.is_empty() {
+                            self.error(
+                                file,
+                                &[&q, "SightCrossed"],
+                                format!(
+                                    "{:?}: SightCrossed needs at least one entry in atop (what crossing one needs)",
+                                    h.name
+                                ),
+                            );
+                        }
+                        let mut waivers = HazardSet::default();
+                        for name in waived_by {
+                            match data.hazards.iter().position(|o| &o.name == name) {
+                                Some(i) => waivers.insert(HazardId(i as u8)),
+                                None => self.error(
+                                    file,
+                                    &[&q, &format!("\"{name}\"")],
+                                    format!("{:?}: waived_by names no hazard {name:?}", h.name),
+                                ),
+                            }
+                        }
+                        Effect::SightCrossed {
+                            atop: atop.clone(),
+                            not_at_foot: *not_at_foot,
+                            waived_by: waivers,
+                        }
+                    }
                     format::Effect::NoContact => {
                         if h.place != Place::Hexside {
                             self.error(

@@ -318,6 +318,19 @@ pub enum Sight {
     For(Who),
 }
 
+/// Which ends of a line of sight must stand atop (directly on the top side
+/// of) the hexsides of one hazard the line crosses ([`Effect::SightCrossed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Atop {
+    /// Neither: crossing so many is clear.
+    Neither,
+    /// The rangestriker or the target stands atop one of them.
+    One,
+    /// Both stand atop one of them each (an end can stand atop only the
+    /// first hexside crossed from it, so: atop the first and the last).
+    Both,
+}
+
 /// The closed set of hazard effects the engine evaluates in Rust.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
@@ -355,6 +368,21 @@ pub enum Effect {
     },
     /// Blocks the line of sight of non-magic rangestrikes.
     BlocksSight(Sight),
+    /// A hexside hazard that limits non-magic lines of sight counted over
+    /// the whole line, every `SightCrossed` hazard of the line together:
+    /// crossing n of this hazard's hexsides needs `atop[n - 1]` of the ends
+    /// (more than listed: blocked). With `not_at_foot`, the end that is not
+    /// atop one of them may not stand at its foot either: on the low side of
+    /// a hexside of this hazard joined corner to corner with the crossed one.
+    /// A line that also crosses a hexside of a `waived_by` hazard is judged by
+    /// that hazard's rule alone (this one needs nothing).
+    SightCrossed {
+        atop: Vec<Atop>,
+        #[serde(default)]
+        not_at_foot: bool,
+        #[serde(default)]
+        waived_by: Vec<String>,
+    },
     /// Characters on the two sides of this hexside are not in contact.
     NoContact,
     /// A hex hazard: a character of `who` standing in the hex is in contact

@@ -11,8 +11,8 @@ use petgraph::visit::EdgeRef;
 
 use crate::battleland::Battleland;
 use crate::format::{
-    At, GridPos, Move, Movement, OptionValue, Place, PlayerCount, Rgb, RuleOption, Sight, Sign,
-    VariantData, Who,
+    At, Atop, GridPos, Move, Movement, OptionValue, Place, PlayerCount, Rgb, RuleOption, Sight,
+    Sign, VariantData, Who,
 };
 use crate::lua::ScriptSource;
 
@@ -110,6 +110,11 @@ pub enum Effect {
         skill: i8,
     },
     BlocksSight(Sight),
+    SightCrossed {
+        atop: Vec<Atop>,
+        not_at_foot: bool,
+        waived_by: HazardSet,
+    },
     NoContact,
     NoContactIn(Who),
     Damage {

@@ -508,6 +508,9 @@ impl Words {
                 None => format!("{} is {hazard} for the rest of the battle", hex.label()),
             },
             BattleEvent::RoundSet { round } => format!("The battle is in round {round} now"),
+            BattleEvent::ReinforcementRoundSet { round } => {
+                format!("The defender may take its reinforcement in round {round}")
+            }
             BattleEvent::UnitChanged { unit, field } => {
                 format!(
                     "{} changed by the variant's rules: {field}",

@@ -28,6 +28,7 @@ impl State {
             vars,
             overlay,
             extra,
+            reinforcement_round,
         } = src;
         self.units.clone_from(units);
         self.phase = *phase;
@@ -50,6 +51,7 @@ impl State {
         }
         self.overlay.clone_from(overlay);
         self.extra.clone_from(extra);
+        self.reinforcement_round = *reinforcement_round;
     }
 }
 
@@ -410,12 +412,25 @@ impl<'v> Battle<'v> {
             }
             ev.push(BattleEvent::Conceded(*side));
             s.conceded = Some(*side);
-            for u in s.units.iter_mut() {
+            // A unit of the other legion bound to fight for this side
+            // (`bound`) is not of the conceding legion: it is spared, and
+            // the conceding side loses all the same.
+            let mut spared = false;
+            for i in 0..s.units.len() {
+                let u = &s.units[i];
                 if u.side == *side && matches!(u.status, Status::Waiting | Status::OnBoard(_)) {
-                    u.damage = u.power;
+                    if s.bound_away(i) {
+                        spared = true;
+                    } else {
+                        s.units[i].damage = s.units[i].power;
+                    }
                 }
             }
-            self.finish(s, &mut ev, None);
+            let winner = spared.then_some(match side {
+                BattleSide::Attacker => Winner::Defender,
+                BattleSide::Defender => Winner::Attacker,
+            });
+            self.finish(s, &mut ev, winner);
             return Ok(ev);
         }
         match (s.phase, action) {
@@ -529,7 +544,7 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::Reinforce { choice, to }) => {
                 let now = s.moving == BattleSide::Defender
-                    && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver;
+                    && s.defender_maneuver == s.reinforcement_round(self.variant);
                 if now
                     && let Some(&ch) = self.setup.reinforcements.get(*choice as usize)
                     && !self.qualifies(s, ch)
@@ -539,9 +554,12 @@ impl<'v> Battle<'v> {
                     );
                 }
                 if !self.may_reinforce(s) {
-                    return refuse(
-                        "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)",
-                    );
+                    return refuse(match s.reinforcement_round {
+                        None => "no reinforcement now: only in the defender's fourth maneuver phase, once, into a legion of fewer than 7 (Law of the Battlelands 28.B)".to_string(),
+                        Some(r) => format!(
+                            "no reinforcement now: only in the defender's maneuver phase of round {r} (a script moved it), once, into a legion of fewer than 7 (Law of the Battlelands 28.B)"
+                        ),
+                    });
                 }
                 let &ch = self
                     .setup
@@ -875,7 +893,7 @@ impl<'v> Battle<'v> {
     pub(super) fn may_reinforce(&self, s: &State) -> bool {
         s.phase == Phase::Maneuver
             && s.moving == BattleSide::Defender
-            && s.defender_maneuver == self.variant.rules.battle.reinforcement_maneuver
+            && s.defender_maneuver == s.reinforcement_round(self.variant)
             && s.reinforced.is_none()
             && self
                 .setup

@@ -42,6 +42,7 @@ impl<'v> Battle<'v> {
                 caretaker: self.caretaker.clone(),
                 taken: self.taken(s),
                 extra: s.extra.clone(),
+                reinforcement_round: s.reinforcement_round(self.variant),
             })
         };
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
@@ -258,6 +259,10 @@ impl<'v> Battle<'v> {
                     }
                     s.defender_maneuver = round;
                     ev.push(BattleEvent::RoundSet { round });
+                }
+                Effect::SetReinforcementRound { round } => {
+                    s.reinforcement_round = Some(round);
+                    ev.push(BattleEvent::ReinforcementRoundSet { round });
                 }
                 Effect::ChangeSide { unit } => {
                     let i = unit as usize;
@@ -587,6 +592,7 @@ impl<'v> Battle<'v> {
             caretaker: self.caretaker.clone(),
             taken: self.taken(s),
             extra: s.extra.clone(),
+            reinforcement_round: s.reinforcement_round(self.variant),
         })
     }
 

@@ -33,6 +33,11 @@ pub struct UnitExtra {
     pub movement: Option<u8>,
     /// At most this many hexes entered in a move, whatever the points.
     pub max_steps: Option<u8>,
+    /// While it fights for the other side (`changed_side`), it still
+    /// belongs to its own legion: a concession or a time loss of the side
+    /// it fights for spares it, and at the battle's end it goes back to its
+    /// own legion, or is slain if the side it fights for has won.
+    pub bound: bool,
 }
 
 /// A field of `ctx:set_unit`, checked.
@@ -50,6 +55,7 @@ pub enum UnitField {
     RangestrikeFrom(tables::HexSet),
     Movement(u8),
     MaxSteps(u8),
+    Bound(bool),
 }
 
 impl UnitExtra {
@@ -64,6 +70,7 @@ impl UnitExtra {
             UnitField::RangestrikeFrom(h) => self.origins = h,
             UnitField::Movement(n) => self.movement = Some(n),
             UnitField::MaxSteps(n) => self.max_steps = Some(n),
+            UnitField::Bound(b) => self.bound = b,
             // Power is the unit's own field.
             UnitField::Power(_) => {}
         }
@@ -82,6 +89,13 @@ impl State {
             self.extra.resize(self.units.len(), UnitExtra::default());
         }
         &mut self.extra[i]
+    }
+
+    /// Unit `i` fights for the other side but belongs to its own legion
+    /// (`bound`): not the legion of the side it fights for.
+    pub(super) fn bound_away(&self, i: usize) -> bool {
+        let e = self.extra(i);
+        e.changed_side && e.bound && e.added.is_none()
     }
 
     /// The side whose legion unit `i` belongs to (where it came from).

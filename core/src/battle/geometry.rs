@@ -2,8 +2,8 @@
 //! all over the compiled [`Battleland`] and the hazard data.
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId, edge_hexes};
-use crate::format::{Edge, Side, Sight};
-use crate::model::{CharacterId, Effect, HazardId, Variant};
+use crate::format::{Atop, Edge, Side, Sight};
+use crate::model::{CharacterId, Effect, HazardId, HazardSet, Variant};
 
 use super::tables::{ALL_HEXES, HexSet, LandTables, MoveTable, bit, hexes};
 
@@ -570,6 +570,12 @@ pub enum Blocker {
     Higher(HexId, u8),
     /// A hexside hazard between two hexes.
     Hexside(HazardId, HexId, HexId),
+    /// A `SightCrossed` hazard crossed this many times, and what its rule
+    /// needs of the ends then (`None`: never so many).
+    Crossed(HazardId, u8, Option<Atop>),
+    /// An end at the foot of the `SightCrossed` hazard the other end stands
+    /// atop: (hazard, the end atop, the end at its foot).
+    Foot(HazardId, HexId, HexId),
 }
 
 impl Blocker {
@@ -593,6 +599,30 @@ impl Blocker {
                 variant.hazard(hz).name,
                 p.label(),
                 q.label()
+            ),
+            Blocker::Crossed(hz, n, need) => {
+                let name = &variant.hazard(hz).name;
+                let times = if n == 1 { "once" } else { "times" };
+                let count = if n == 1 {
+                    String::new()
+                } else {
+                    format!("{n} ")
+                };
+                match need {
+                    None => format!("the line crosses a {name} {count}{times}, more than it may"),
+                    Some(Atop::Both) => format!(
+                        "the line crosses a {name} {count}{times}: both ends must stand atop one"
+                    ),
+                    Some(_) => format!(
+                        "the line crosses a {name} {count}{times}: an end must stand atop one"
+                    ),
+                }
+            }
+            Blocker::Foot(hz, top, foot) => format!(
+                "{} stands at the foot of the {} that {} stands atop",
+                foot.label(),
+                variant.hazard(hz).name,
+                top.label()
             ),
         }
     }
@@ -677,7 +707,119 @@ pub fn blocker(
             return Some(Blocker::Hexside(hz, p, q));
         }
     }
+    crossed_blocker(variant, land, path)
+}
+
+/// The `SightCrossed` rules of the hexside hazards a line crosses, all
+/// together (Gods of Titan 12.7, Dune, Cliff, Slope: one or two of a kind,
+/// and a cliff with slopes or dunes), or what breaks one.
+fn crossed_blocker(variant: &Variant, land: &Battleland, path: &[HexId]) -> Option<Blocker> {
+    let (from, to) = (path[0], path[path.len() - 1]);
+    let rule = |hz: HazardId| {
+        variant.hazard(hz).effects.iter().find_map(|e| match e {
+            Effect::SightCrossed {
+                atop,
+                not_at_foot,
+                waived_by,
+            } => Some((atop, *not_at_foot, *waived_by)),
+            _ => None,
+        })
+    };
+    // The hexsides of such hazards crossed: (low side, top side, hazard).
+    let mut crossed: Vec<(HexId, HexId, HazardId)> = Vec::new();
+    let mut kinds = HazardSet::default();
+    for pair in path.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        if let Some(side) = side_between(land, p, q)
+            && let Some(hs) = land.hexside(p, side)
+            && rule(hs.hazard).is_some()
+        {
+            let (low, top) = if hs.top { (q, p) } else { (p, q) };
+            crossed.push((low, top, hs.hazard));
+            kinds.insert(hs.hazard);
+        }
+    }
+    for (i, &(_, _, hz)) in crossed.iter().enumerate() {
+        if crossed[..i].iter().any(|c| c.2 == hz) {
+            continue;
+        }
+        let Some((atop, not_at_foot, waived_by)) = rule(hz) else {
+            continue;
+        };
+        if kinds.0 & waived_by.0 != 0 {
+            continue;
+        }
+        let mine = || crossed.iter().filter(|c| c.2 == hz);
+        let n = mine().count();
+        let on = |end: HexId| mine().any(|c| c.1 == end);
+        let need = atop.get(n - 1).copied();
+        let clear = match need {
+            None => false,
+            Some(Atop::Neither) => true,
+            Some(Atop::One) => on(from) || on(to),
+            Some(Atop::Both) => on(from) && on(to),
+        };
+        if !clear {
+            return Some(Blocker::Crossed(hz, n.min(255) as u8, need));
+        }
+        if not_at_foot {
+            for &(low, top, _) in mine() {
+                let other = if top == from {
+                    to
+                } else if top == to {
+                    from
+                } else {
+                    continue;
+                };
+                if foot_of(land, hz, low, top).contains(&other) {
+                    return Some(Blocker::Foot(hz, top, other));
+                }
+            }
+        }
+    }
     None
+}
+
+/// The hexes at the foot of the run of `hz` hexsides that holds the one
+/// between `low` and `top`: the low sides of every `hz` hexside joined to it
+/// corner to corner (two hexsides share a corner when they share a hex and
+/// their other hexes are neighbours).
+fn foot_of(land: &Battleland, hz: HazardId, low: HexId, top: HexId) -> Vec<HexId> {
+    // Every hexside of the hazard once: (low side, top side).
+    let mut all: Vec<(HexId, HexId)> = Vec::new();
+    for h in HexId::all() {
+        for (i, n) in land.hex(h).neighbours.iter().enumerate() {
+            if let Some(n) = *n
+                && let Some(hs) = land.hexside(h, Side::from_index(i))
+                && hs.hazard == hz
+                && hs.top
+            {
+                all.push((n, h));
+            }
+        }
+    }
+    let joined = |a: (HexId, HexId), b: (HexId, HexId)| {
+        let (x, y) = a;
+        let shared = [b.0, b.1].into_iter().filter(|&h| h == x || h == y).count();
+        if shared != 1 {
+            return false;
+        }
+        let other_a = if b.0 == x || b.1 == x { y } else { x };
+        let other_b = if b.0 == x || b.0 == y { b.1 } else { b.0 };
+        distance(other_a, other_b) == 1
+    };
+    let mut run = vec![(low, top)];
+    let mut i = 0;
+    while i < run.len() {
+        let e = run[i];
+        for &f in &all {
+            if !run.contains(&f) && joined(e, f) {
+                run.push(f);
+            }
+        }
+        i += 1;
+    }
+    run.into_iter().map(|(low, _)| low).collect()
 }
 
 /// What blocks the line of sight of a rangestriker native to `natives` and

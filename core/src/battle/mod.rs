@@ -400,6 +400,11 @@ pub enum BattleEvent {
     RoundSet {
         round: u8,
     },
+    /// A script's effect (`ctx:set_reinforcement_round`): the defender may
+    /// take its reinforcement in its maneuver of round `round`.
+    ReinforcementRoundSet {
+        round: u8,
+    },
     /// A script's effect (`ctx:set_unit`): one of the unit's fields, as
     /// `Flies(true)`, `Skill(2)`, `MayMove(false)` ...
     UnitChanged {
@@ -490,6 +495,10 @@ struct State {
     /// What scripts changed about single units, by unit (empty when
     /// nothing; shorter than `units` when the last ones have no changes).
     extra: Vec<extra::UnitExtra>,
+    /// The defender's maneuver in which it may take its reinforcement, when
+    /// a script moved it (`ctx:set_reinforcement_round`); `None`:
+    /// `rules.battle.reinforcement_maneuver`.
+    reinforcement_round: Option<u8>,
 }
 
 impl State {
@@ -498,6 +507,12 @@ impl State {
             Phase::Strike { striking } => striking,
             _ => self.moving,
         }
+    }
+
+    /// The defender's maneuver in which it may take its reinforcement.
+    fn reinforcement_round(&self, v: &Variant) -> u8 {
+        self.reinforcement_round
+            .unwrap_or(v.rules.battle.reinforcement_maneuver)
     }
 }
 
@@ -599,6 +614,11 @@ pub struct BattleView {
     /// shows at `h.rotated(turns)`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub turns: u8,
+    /// The round in whose maneuver phase the defender may take its
+    /// reinforcement, when a script moved it from the rules' round
+    /// (`ctx:set_reinforcement_round`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reinforcement_round: Option<u8>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -751,6 +771,7 @@ impl<'v> Battle<'v> {
             vars: Default::default(),
             overlay: None,
             extra: Vec::new(),
+            reinforcement_round: None,
         };
         Self::assemble(variant, land, setup, state, rng, lua)
     }
@@ -927,6 +948,12 @@ impl<'v> Battle<'v> {
     pub fn defender_maneuver(&self) -> u8 {
         self.state.defender_maneuver
     }
+
+    /// The defender's maneuver (round) in which it may take its
+    /// reinforcement: the rules' unless a script moved it.
+    pub fn reinforcement_round(&self) -> u8 {
+        self.state.reinforcement_round(self.variant)
+    }
     pub fn attacker_edge(&self) -> Edge {
         self.state.attacker_edge
     }
@@ -972,6 +999,7 @@ impl<'v> Battle<'v> {
             moving: self.state.moving,
             to_act: self.to_act(),
             defender_maneuver: self.state.defender_maneuver,
+            reinforcement_round: self.state.reinforcement_round,
             attacker_edge: self.attacker_edge(),
             defender_edge: self.defender_edge(),
             units: self

@@ -205,10 +205,14 @@ impl<'v> Battle<'v> {
         if s.moving == BattleSide::Defender {
             s.defender_maneuver += 1;
             if s.defender_maneuver > self.variant.rules.battle.defender_maneuvers {
-                // Law of the Battlelands 25.E: time loss.
-                for u in s.units.iter_mut() {
-                    if u.side == BattleSide::Attacker && u.alive() {
-                        u.status = Status::Gone(Fate::Removed);
+                // Law of the Battlelands 25.E: time loss (of the attacker's
+                // legion: a defender's unit bound to fight for it is spared).
+                for i in 0..s.units.len() {
+                    if s.units[i].side == BattleSide::Attacker
+                        && s.units[i].alive()
+                        && !s.bound_away(i)
+                    {
+                        s.units[i].status = Status::Gone(Fate::Removed);
                     }
                 }
                 self.finish(s, ev, Some(Winner::Defender));
@@ -285,6 +289,23 @@ impl<'v> Battle<'v> {
                 _ => Winner::Neither,
             }
         });
+        // A unit bound to its own legion while fighting for the other side
+        // (`bound`) is slain when the side it fights for wins.
+        if !s.extra.is_empty() {
+            let won = match winner {
+                Winner::Attacker => Some(BattleSide::Attacker),
+                Winner::Defender => Some(BattleSide::Defender),
+                Winner::Neither => None,
+            };
+            for i in 0..s.units.len() {
+                if s.bound_away(i) && s.units[i].alive() && Some(s.units[i].side) == won {
+                    let u = &mut s.units[i];
+                    u.damage = u.power;
+                    u.status = Status::Gone(Fate::Slain);
+                    ev.push(BattleEvent::Slain { unit: i as UnitId });
+                }
+            }
+        }
         // Where each unit ends (see `extra`): the slain and removed count
         // for their own legion; a survivor on the other side joins that
         // side's legion while it has room, else leaves unscored; units a
@@ -372,7 +393,8 @@ impl<'v> Battle<'v> {
         }
         for (i, u) in s.units.iter().enumerate() {
             let e = s.extra(i);
-            if !(e.changed_side || e.added.is_some()) {
+            // A bound unit goes back to its own legion (`bound`).
+            if !(e.changed_side || e.added.is_some()) || s.bound_away(i) {
                 continue;
             }
             stays[i] = false;

@@ -248,6 +248,7 @@ impl<'v> Battle<'v> {
             vars: Default::default(),
             overlay: None,
             extra: Vec::new(),
+            reinforcement_round: None,
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;

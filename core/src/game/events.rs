@@ -601,6 +601,7 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::SetHazard { .. }
             | Effect::ChangeSide { .. }
             | Effect::SetRound { .. }
+            | Effect::SetReinforcementRound { .. }
             | Effect::SetUnit { .. }
             | Effect::SetBattleland { .. }
             | Effect::AddUnit { .. }

@@ -479,10 +479,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     _ => None,
                 };
                 let f = match field.as_str() {
-                    "flies" | "may_move" | "may_strike" => match value {
+                    "flies" | "may_move" | "may_strike" | "bound" => match value {
                         Value::Boolean(b) => match field.as_str() {
                             "flies" => U::Flies(b),
                             "may_move" => U::MayMove(b),
+                            "bound" => U::Bound(b),
                             _ => U::MayStrike(b),
                         },
                         _ => bad("true or false")?,
@@ -558,7 +559,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from, bound)"
                         ));
                     }
                 };
@@ -610,6 +611,41 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             };
             s.battle("set_round", |_| Ok(()))?;
             s.effects.borrow_mut().push(Effect::SetRound { round });
+            Ok(())
+        })?,
+    )?;
+
+    // The round in whose maneuver phase the defender may reinforce: the
+    // rules' (`rules.battle.reinforcement_maneuver`) unless a script moved it.
+    let s = Rc::clone(store);
+    m.set(
+        "reinforcement_round",
+        lua.create_function(move |_, _: Value| {
+            s.battle("reinforcement_round", |b| Ok(b.reinforcement_round))
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "set_reinforcement_round",
+        lua.create_function(move |_, (_, n): (Value, Value)| {
+            let max = s.variant.rules.battle.defender_maneuvers;
+            let round = match n {
+                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
+                other => {
+                    return err(format!(
+                        "ctx:set_reinforcement_round: the round is 1 to {max} (the time limit), not {}",
+                        match other {
+                            Value::Integer(r) => r.to_string(),
+                            o => format!("a {}", o.type_name()),
+                        }
+                    ));
+                }
+            };
+            s.battle("set_reinforcement_round", |_| Ok(()))?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::SetReinforcementRound { round });
             Ok(())
         })?,
     )?;

@@ -135,6 +135,10 @@ pub enum Effect {
     SetRound {
         round: u8,
     },
+    /// The defender may take its reinforcement in its maneuver of `round`.
+    SetReinforcementRound {
+        round: u8,
+    },
     /// The unit fights for the other side from now on.
     ChangeSide {
         unit: u8,
@@ -180,6 +184,8 @@ pub(crate) struct BattleCtx {
     pub taken: Vec<crate::model::CharacterId>,
     /// What scripts changed about single units, by unit.
     pub extra: Vec<crate::battle::extra::UnitExtra>,
+    /// The round of the defender's reinforcement now.
+    pub reinforcement_round: u8,
 }
 
 impl BattleCtx {

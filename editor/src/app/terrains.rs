@@ -5,7 +5,7 @@
 
 use egui::Color32;
 use titan_core::format::{
-    At, Crossing, Effect, HazardDef, Move, Passage, Place, Rgb, Sight, TerrainDef, Who,
+    At, Atop, Crossing, Effect, HazardDef, Move, Passage, Place, Rgb, Sight, TerrainDef, Who,
 };
 
 use super::{EditorApp, Tab};
@@ -26,7 +26,7 @@ pub struct TerrainForms {
     pub error: Option<String>,
 }
 
-const EFFECT_KINDS: [&str; 8] = [
+const EFFECT_KINDS: [&str; 9] = [
     "strike",
     "rangestrike",
     "rangestrike through",
@@ -35,6 +35,7 @@ const EFFECT_KINDS: [&str; 8] = [
     "damage",
     "script hook",
     "no contact in the hex",
+    "sight counted over the line",
 ];
 
 fn effect_kind(e: &Effect) -> &'static str {
@@ -47,6 +48,7 @@ fn effect_kind(e: &Effect) -> &'static str {
         Effect::Damage { .. } => EFFECT_KINDS[5],
         Effect::Hook(_) => EFFECT_KINDS[6],
         Effect::NoContactIn(_) => EFFECT_KINDS[7],
+        Effect::SightCrossed { .. } => EFFECT_KINDS[8],
     }
 }
 
@@ -77,6 +79,11 @@ fn effect_of_kind(kind: &str, hooks: &[String]) -> Effect {
             hits: 1,
         },
         k if k == EFFECT_KINDS[7] => Effect::NoContactIn(Who::Natives),
+        k if k == EFFECT_KINDS[8] => Effect::SightCrossed {
+            atop: vec![Atop::One],
+            not_at_foot: false,
+            waived_by: Vec::new(),
+        },
         _ => Effect::Hook(hooks.first().cloned().unwrap_or_default()),
     }
 }
@@ -122,6 +129,11 @@ const CROSSING: [(Crossing, &str); 3] = [
     (Crossing::Up, "crossing up"),
     (Crossing::Down, "crossing down"),
     (Crossing::Both, "either way"),
+];
+const ATOP: [(Atop, &str); 3] = [
+    (Atop::Neither, "no end atop"),
+    (Atop::One, "an end atop"),
+    (Atop::Both, "both ends atop"),
 ];
 const SIGHT: [(Sight, &str); 5] = [
     (Sight::Always, "always"),
@@ -182,6 +194,36 @@ fn effect_form(ui: &mut egui::Ui, i: usize, e: &mut Effect, hooks: &[String]) {
         Effect::BlocksSight(s) => choose(ui, ("sight", i), s, &SIGHT),
         Effect::NoContact => {}
         Effect::NoContactIn(who) => choose(ui, ("who", i), who, &WHO),
+        Effect::SightCrossed {
+            atop,
+            not_at_foot,
+            waived_by,
+        } => {
+            // One menu per count crossed (one, two, ...); more are blocked.
+            for (n, a) in atop.iter_mut().enumerate() {
+                ui.label(format!("crossing {}:", n + 1));
+                choose(ui, ("atop", i, n), a, &ATOP);
+            }
+            if ui.small_button("+").clicked() {
+                atop.push(Atop::Both);
+            }
+            if atop.len() > 1 && ui.small_button("-").clicked() {
+                atop.pop();
+            }
+            ui.checkbox(not_at_foot, "not at its foot");
+            let mut text = waived_by.join(", ");
+            ui.label("waived by");
+            if ui
+                .add(egui::TextEdit::singleline(&mut text).desired_width(100.0))
+                .changed()
+            {
+                *waived_by = text
+                    .split(',')
+                    .map(|w| w.trim().to_string())
+                    .filter(|w| !w.is_empty())
+                    .collect();
+            }
+        }
         Effect::Damage { who, hits } => {
             choose(ui, ("who", i), who, &WHO);
             ui.add(egui::DragValue::new(hits).range(1..=9).prefix("hits "));

@@ -67,13 +67,21 @@ end)
 -- Timewarp: "The Battle-Round Marker may be moved either a place forward or
 -- a place back" (two actions, one spell), within the rounds of the battle
 -- (rules.ron: 7). The defender's one reinforcement is the engine's
--- bookkeeping (set_round keeps it).
+-- bookkeeping (set_round keeps it). "If it is skipped, the defender may take
+-- his reinforcement in the fifth Battle-Round" (EN 945): a spell is cast in
+-- a strike phase, after the defender's maneuver of this round, so the
+-- defender's maneuver of the round moved to is never played; when it is the
+-- reinforcement's, the reinforcement comes a round later.
 local LAST_ROUND = 7
 titan.action("timewarp_forward", {
   legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round < LAST_ROUND end,
   apply = function(ctx)
     spend_spell(ctx)
-    ctx:set_round(ctx.round + 1)
+    local skipped = ctx.round + 1
+    ctx:set_round(skipped)
+    if ctx:reinforcement_round() == skipped and skipped < LAST_ROUND then
+      ctx:set_reinforcement_round(skipped + 1)
+    end
   end,
 })
 titan.action("timewarp_back", {
@@ -219,6 +227,10 @@ titan.action("slavery", {
     spend_spell(ctx)
     if has_free_but(ctx, got.enemy_of(ctx.side), args.target) then
       ctx:change_side(args.target)
+      -- Still of its own legion: a concession or time loss of the caster's
+      -- side spares it and sends it back; the caster's side winning slays it
+      -- (the engine's `bound`, at any end of the battle).
+      ctx:set_unit(args.target, "bound", true)
       ctx:set("enslaved", args.target, true)
     else
       -- The enemy's last character: the caster's legion wins at once, and

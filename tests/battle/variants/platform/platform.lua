@@ -250,3 +250,32 @@ titan.action("landscape_probe", {
     assert(ctx:in_contact("D3", "C3") == true)
   end,
 })
+
+-- ctx:reinforcement_round and ctx:set_reinforcement_round
+titan.action("reinforce_later", {
+  legal = always,
+  apply = function(ctx)
+    assert(ctx:reinforcement_round() == 4, "the rules' round first")
+    ctx:set_reinforcement_round(5)
+    -- An effect: the handler still reads the round it began with.
+    assert(ctx:reinforcement_round() == 4)
+  end,
+})
+titan.action("reinforcement_round_is_5", {
+  legal = always,
+  apply = function(ctx) assert(ctx:reinforcement_round() == 5, "moved to 5") end,
+})
+titan.action("bad_reinforcement_round", {
+  legal = always,
+  apply = function(ctx) ctx:set_reinforcement_round(0) end,
+})
+
+-- ctx:change_side with ctx:set_unit(unit, "bound", true): the unit fights for
+-- the other side but belongs to its own legion.
+titan.action("bind", {
+  legal = enemies,
+  apply = function(ctx, args)
+    ctx:change_side(args.target)
+    ctx:set_unit(args.target, "bound", true)
+  end,
+})
