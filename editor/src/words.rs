@@ -494,6 +494,12 @@ impl Words {
                 None => format!("{} is {hazard} for the rest of the battle", hex.label()),
             },
             BattleEvent::RoundSet { round } => format!("The battle is in round {round} now"),
+            BattleEvent::Mounted { unit, mount } => {
+                format!("{} rides {}", self.unit(*unit), self.unit(*mount))
+            }
+            BattleEvent::Dismounted { unit, hex } => {
+                format!("{} is set down on {}", self.unit(*unit), hex.label())
+            }
             BattleEvent::UnitChanged { unit, field } => {
                 format!(
                     "{} changed by the variant's rules: {field}",

@@ -33,6 +33,9 @@ pub struct UnitExtra {
     pub movement: Option<u8>,
     /// At most this many hexes entered in a move, whatever the points.
     pub max_steps: Option<u8>,
+    /// Never held by contact: may move away although in contact at the
+    /// start of its maneuver phase (`locked = false`).
+    pub never_locked: bool,
 }
 
 /// A field of `ctx:set_unit`, checked.
@@ -50,6 +53,8 @@ pub enum UnitField {
     RangestrikeFrom(tables::HexSet),
     Movement(u8),
     MaxSteps(u8),
+    /// `false`: never held by contact (may move away); `true`: the usual rule.
+    Locked(bool),
 }
 
 impl UnitExtra {
@@ -64,6 +69,7 @@ impl UnitExtra {
             UnitField::RangestrikeFrom(h) => self.origins = h,
             UnitField::Movement(n) => self.movement = Some(n),
             UnitField::MaxSteps(n) => self.max_steps = Some(n),
+            UnitField::Locked(b) => self.never_locked = !b,
             // Power is the unit's own field.
             UnitField::Power(_) => {}
         }

@@ -19,9 +19,13 @@ impl<'v> Battle<'v> {
             Some(o) if o.landscape.is_some() => o.tables.contact,
             _ => self.geo.contact,
         };
-        for u in s.units.iter_mut() {
+        for i in 0..s.units.len() {
+            // A script's `locked = false` (`ctx:set_unit`): never held by contact.
+            let free = s.extra.get(i).is_some_and(|e| e.never_locked);
+            let u = &mut s.units[i];
             u.moved = false;
             u.locked = u.side == moving
+                && !free
                 && u.hex().is_some_and(|h| {
                     super::striking::contact_given(&contact, aloof, h) & enemies != 0
                 });
@@ -188,8 +192,12 @@ impl<'v> Battle<'v> {
         // The slain leave at the end of the strike phase (Law of the
         // Battlelands 25.F).
         let mut defender_slain = false;
-        for u in s.units.iter_mut() {
-            if matches!(u.status, Status::OnBoard(_)) && u.is_slain() {
+        for i in 0..s.units.len() {
+            let u = &s.units[i];
+            if u.on_field() && u.is_slain() {
+                // A slain mount's rider is set down on its hex.
+                s.set_down(i, ev);
+                let u = &mut s.units[i];
                 u.status = Status::Gone(Fate::Slain);
                 defender_slain |= u.side == BattleSide::Defender;
             }
@@ -240,7 +248,7 @@ impl<'v> Battle<'v> {
         let fallen = s
             .units
             .iter()
-            .find(|u| u.character == titan && u.hex().is_some() && u.is_slain())
+            .find(|u| u.character == titan && u.on_field() && u.is_slain())
             .map(|u| u.side);
         let Some(side) = fallen else { return false };
         for u in s.units.iter_mut() {
@@ -266,7 +274,11 @@ impl<'v> Battle<'v> {
                 .any(|u| u.side == BattleSide::Attacker && u.status == Status::Gone(Fate::Removed))
             && s.defender_maneuver > self.variant.rules.battle.defender_maneuvers;
         for u in s.units.iter_mut() {
-            if matches!(u.status, Status::OnBoard(_) | Status::Waiting) && u.is_slain() {
+            if matches!(
+                u.status,
+                Status::OnBoard(_) | Status::Waiting | Status::Riding(_)
+            ) && u.is_slain()
+            {
                 u.status = Status::Gone(Fate::Slain);
             }
         }
