@@ -492,6 +492,13 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     match x.status {
                         // Enters the battle on its mount.
                         Status::Waiting => {}
+                        // Climbing on is its move of the phase.
+                        Status::OnBoard(_) if x.moved => {
+                            return err(format!("ctx:mount: unit {r} has moved this maneuver phase"));
+                        }
+                        Status::OnBoard(_) if x.locked => {
+                            return err(format!("ctx:mount: unit {r} is held by contact (Law of the Battlelands 26.C)"));
+                        }
                         Status::OnBoard(h) if crate::battle::geometry::distance(h, at) == 1 => {}
                         Status::OnBoard(h) => {
                             return err(format!(

@@ -24,13 +24,12 @@ local function drop(label)
     apply = function(ctx)
       local r = ctx:rider_of(ctx.unit)
       ctx:dismount(r, label)
-      assert(ctx:get_unit(r).hex == label and ctx:mount_of(r) == nil)
+      assert(ctx:get_unit(r).hex == label and ctx:mount_of(r) == nil and ctx:get_unit(r).status == "on_board")
     end,
   }
 end
-titan.action("drop_c2", drop("C2"))
+titan.action("drop_d2", drop("D2"))
 titan.action("drop_a1", drop("A1"))
-titan.action("drop_d3", drop("D3"))
 
 titan.action("move_rider", {
   legal = always,
