@@ -456,64 +456,25 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "may_mount",
+        lua.create_function(move |_, (_, rider, mount): (Value, i64, i64)| {
+            s.battle("may_mount", |b| {
+                Ok(match mount_check(b, rider, mount) {
+                    Ok(_) => (true, None),
+                    Err(e) => (false, Some(e)),
+                })
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "mount",
         lua.create_function(move |_, (_, rider, mount): (Value, i64, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
-                    let m = CtxStore::unit_on_board(b, mount, "mount")?;
-                    let Some(r) = usize::try_from(rider).ok().filter(|&i| i < b.units.len()) else {
-                        return err(format!("ctx:mount: no unit {rider} in this battle"));
-                    };
-                    let (x, y) = (&b.units[r], &b.units[m]);
-                    let Some(at) = y.hex() else {
-                        return err(format!(
-                            "ctx:mount: unit {m} rides another and carries nobody"
-                        ));
-                    };
-                    if r == m {
-                        return err("ctx:mount: a unit does not ride itself");
-                    }
-                    if x.side != y.side {
-                        return err(format!(
-                            "ctx:mount: unit {r} and unit {m} fight for different sides"
-                        ));
-                    }
-                    if let Some(o) = crate::battle::rider_of(&b.units, m) {
-                        return err(format!("ctx:mount: unit {m} already carries unit {o}"));
-                    }
-                    if let Some(o) = crate::battle::rider_of(&b.units, r) {
-                        return err(format!(
-                            "ctx:mount: unit {r} carries unit {o} and does not ride"
-                        ));
-                    }
-                    if x.is_slain() {
-                        return err(format!("ctx:mount: unit {r} is slain"));
-                    }
-                    match x.status {
-                        // Enters the battle on its mount.
-                        Status::Waiting => {}
-                        // Climbing on is its move of the phase.
-                        Status::OnBoard(_) if x.moved => {
-                            return err(format!("ctx:mount: unit {r} has moved this maneuver phase"));
-                        }
-                        Status::OnBoard(_) if x.locked => {
-                            return err(format!("ctx:mount: unit {r} is held by contact (Law of the Battlelands 26.C)"));
-                        }
-                        Status::OnBoard(h) if crate::battle::geometry::distance(h, at) == 1 => {}
-                        Status::OnBoard(h) => {
-                            return err(format!(
-                                "ctx:mount: unit {r} on {} is not next to unit {m} on {}",
-                                h.label(),
-                                at.label()
-                            ));
-                        }
-                        Status::Riding(o) => {
-                            return err(format!("ctx:mount: unit {r} already rides unit {o}"));
-                        }
-                        Status::Gone(_) => {
-                            return err(format!("ctx:mount: unit {r} is out of the battle"));
-                        }
-                    }
+                    let (r, m) =
+                        mount_check(b, rider, mount).or_else(|e| err(format!("ctx:mount: {e}")))?;
                     b.units[r].status = Status::Riding(m as u8);
                     Ok(())
                 }
@@ -1089,5 +1050,53 @@ fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
             "ctx:{name}: give units or hex labels, not a {}",
             other.type_name()
         )),
+    }
+}
+
+/// Whether `rider` may mount `mount` now (`ctx:mount`, `ctx:may_mount`):
+/// the two units, or why not.
+fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), String> {
+    let unit = |n: i64| {
+        usize::try_from(n)
+            .ok()
+            .filter(|&i| i < b.units.len())
+            .ok_or_else(|| format!("no unit {n} in this battle"))
+    };
+    let (r, m) = (unit(rider)?, unit(mount)?);
+    let (x, y) = (&b.units[r], &b.units[m]);
+    let Some(at) = y.hex().filter(|_| !y.is_slain()) else {
+        return Err(format!("unit {m} is not alive on a hex of its own"));
+    };
+    if r == m {
+        return Err("a unit does not ride itself".into());
+    }
+    if x.side != y.side {
+        return Err(format!("unit {r} and unit {m} fight for different sides"));
+    }
+    if let Some(o) = crate::battle::rider_of(&b.units, m) {
+        return Err(format!("unit {m} already carries unit {o}"));
+    }
+    if let Some(o) = crate::battle::rider_of(&b.units, r) {
+        return Err(format!("unit {r} carries unit {o} and does not ride"));
+    }
+    if x.is_slain() {
+        return Err(format!("unit {r} is slain"));
+    }
+    match x.status {
+        // Enters the battle on its mount.
+        Status::Waiting => Ok((r, m)),
+        // Climbing on is its move of the phase.
+        Status::OnBoard(_) if x.moved => Err(format!("unit {r} has moved this maneuver phase")),
+        Status::OnBoard(_) if x.locked => Err(format!(
+            "unit {r} is held by contact (Law of the Battlelands 26.C)"
+        )),
+        Status::OnBoard(h) if crate::battle::geometry::distance(h, at) == 1 => Ok((r, m)),
+        Status::OnBoard(h) => Err(format!(
+            "unit {r} on {} is not next to unit {m} on {}",
+            h.label(),
+            at.label()
+        )),
+        Status::Riding(o) => Err(format!("unit {r} already rides unit {o}")),
+        Status::Gone(_) => Err(format!("unit {r} is out of the battle")),
     }
 }

@@ -108,7 +108,7 @@ end)
 -- abilities").
 local markers = {
   "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
-  "pending:executer_trophies", "pending:immortal_rejoins", "pending:pegasus_rider",
+  "pending:executer_trophies", "pending:immortal_rejoins",
   "pending:knight_crusade",
 }
 local function unchanged(is_striker, ranged, sn, dice)

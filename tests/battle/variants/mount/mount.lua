@@ -9,7 +9,11 @@ local function always() return true end
 titan.action("carry", {
   legal = everyone,
   apply = function(ctx, args)
+    -- ctx:may_mount says in advance what ctx:mount would refuse, and why.
+    local ok, why = ctx:may_mount(args.rider, ctx.unit)
+    assert(ok == (why == nil))
     ctx:mount(args.rider, ctx.unit)
+    assert(ok)
     -- Seen at once: the rider is at its mount's hex, riding it.
     local r = ctx:get_unit(args.rider)
     assert(r.status == "riding" and r.hex == ctx:get_unit(ctx.unit).hex)
