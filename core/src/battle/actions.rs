@@ -876,7 +876,9 @@ impl<'v> Battle<'v> {
     pub(super) fn legion_size(&self, s: &State, side: BattleSide) -> usize {
         s.units
             .iter()
-            .filter(|u| u.side == side && u.alive())
+            .filter(|u| {
+                u.side == side && u.alive() && !self.variant.character(u.character).uncounted
+            })
             .count()
     }
 

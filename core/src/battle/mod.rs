@@ -717,7 +717,7 @@ impl<'v> Battle<'v> {
             if side.is_empty() {
                 return Err(BattleError::Setup(format!("the {name} has no characters")));
             }
-            if side.len() > max {
+            if variant.legion_size(side.iter().map(|f| f.character)) > max {
                 return Err(BattleError::Setup(format!(
                     "the {name} has {} characters; a legion holds at most {max}",
                     side.len()

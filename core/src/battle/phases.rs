@@ -378,7 +378,8 @@ impl<'v> Battle<'v> {
         let mut size = [0usize; 2];
         for (i, u) in s.units.iter().enumerate() {
             let e = s.extra(i);
-            if u.alive() && e.added.is_none() && !e.changed_side {
+            let counted = !self.variant.character(u.character).uncounted;
+            if u.alive() && e.added.is_none() && !e.changed_side && counted {
                 size[side_index(u.side)] += 1;
             }
         }
@@ -392,8 +393,8 @@ impl<'v> Battle<'v> {
                 continue;
             }
             let k = side_index(u.side);
-            if size[k] < max {
-                size[k] += 1;
+            if size[k] < max || self.variant.character(u.character).uncounted {
+                size[k] += usize::from(!self.variant.character(u.character).uncounted);
                 moves.push((i, u.side));
             }
         }
