@@ -55,6 +55,10 @@ enum Step {
     Damage(String, u8),
     At(String, String),
     Gone(String),
+    /// The rider (`NAME@HEX`, its mount's hex) rides the mount there.
+    Rides(String, String),
+    /// The unit stands on its hex (rides nothing).
+    NotRiding(String),
     Reach(String, Vec<String>),
     StrikeNumber(String, String, u8),
     /// A rangestrike's strike number (the line must be open).
@@ -93,9 +97,15 @@ fn unit(b: &Battle, who: &str) -> UnitId {
     let v = b.variant();
     match who.split_once('@') {
         Some((name, h)) => {
-            let id = b
+            let mut id = b
                 .unit_at(hex(h))
                 .unwrap_or_else(|| panic!("nobody on {h} (looking for {who})"));
+            // A rider is named by its mount's hex (`ctx:mount`).
+            if let Some(r) = b.rider_of(id)
+                && v.character(b.units()[r as usize].character).name == name
+            {
+                id = r;
+            }
             assert_eq!(
                 v.character(b.units()[id as usize].character).name,
                 name,
@@ -212,6 +222,18 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
             );
         }
         Step::Gone(h) => assert_eq!(b.unit_at(hex(h)), None, "{ctx}: {h} should be empty"),
+        Step::Rides(r, m) => {
+            let (r, m) = (unit(b, r), unit(b, m));
+            assert_eq!(b.units()[r as usize].status, Status::Riding(m), "{ctx}");
+            assert_eq!(b.place(r), b.place(m), "{ctx}");
+        }
+        Step::NotRiding(w) => {
+            let u = unit(b, w);
+            assert!(
+                matches!(b.units()[u as usize].status, Status::OnBoard(_)),
+                "{ctx}: {w} should stand on its hex"
+            );
+        }
         Step::Reach(w, hexes) => {
             let got: Vec<String> = b
                 .reach(unit(b, w))

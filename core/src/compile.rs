@@ -756,6 +756,7 @@ impl<'a> Compiler<'a> {
                 summonable: c.summonable,
                 value: c.value.unwrap_or(u32::from(c.power) * u32::from(c.skill)),
                 abilities,
+                uncounted: c.uncounted,
             });
         }
         out

@@ -433,6 +433,10 @@ pub struct CharacterDef {
     /// Named special abilities, each a Lua hook registered by a script.
     #[serde(default)]
     pub abilities: Vec<String>,
+    /// Not counted toward `rules.legions.max_size`: a legion may hold one
+    /// more character for each of these.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncounted: bool,
 }
 
 /// How a character rangestrikes.

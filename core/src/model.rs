@@ -163,6 +163,8 @@ pub struct Character {
     pub summonable: bool,
     pub value: u32,
     pub abilities: Vec<HookId>,
+    /// Not counted toward `rules.legions.max_size`.
+    pub uncounted: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -455,6 +457,15 @@ impl Variant {
     /// A declared variable, by name.
     pub fn variable(&self, name: &str) -> Option<&crate::format::VariableDef> {
         self.variables.iter().find(|v| v.name == name)
+    }
+
+    /// The size of a legion of `characters` as `rules.legions.max_size`
+    /// counts it: every character but the `uncounted`.
+    pub fn legion_size(&self, characters: impl IntoIterator<Item = CharacterId>) -> usize {
+        characters
+            .into_iter()
+            .filter(|&c| !self.character(c).uncounted)
+            .count()
     }
 
     pub fn character(&self, id: CharacterId) -> &Character {

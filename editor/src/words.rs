@@ -511,6 +511,12 @@ impl Words {
             BattleEvent::ReinforcementRoundSet { round } => {
                 format!("The defender may take its reinforcement in round {round}")
             }
+            BattleEvent::Mounted { unit, mount } => {
+                format!("{} rides {}", self.unit(*unit), self.unit(*mount))
+            }
+            BattleEvent::Dismounted { unit, hex } => {
+                format!("{} is set down on {}", self.unit(*unit), hex.label())
+            }
             BattleEvent::UnitChanged { unit, field } => {
                 format!(
                     "{} changed by the variant's rules: {field}",

@@ -243,7 +243,9 @@ impl<'a> Board<'a> {
 
     /// The best recruit `chars` could muster in `land`, by worth.
     pub(super) fn best_muster(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
-        if chars.len() >= usize::from(self.v.rules.legions.max_size) {
+        if self.v.legion_size(chars.iter().map(|&(c, _)| c))
+            >= usize::from(self.v.rules.legions.max_size)
+        {
             return 0.0;
         }
         let ids: Vec<CharacterId> = {

@@ -166,7 +166,8 @@ impl<'v> Battle<'v> {
                     if u.side != striking || u.strikes_left == 0 {
                         continue;
                     }
-                    let Some(h) = u.hex() else { continue };
+                    // A rider strikes by its mount's hex.
+                    let Some(h) = s.place(i) else { continue };
                     let contact = self.contact_at(s, h) & enemies;
                     if contact != 0 {
                         // Obliged to strike only when some target is allowed
@@ -418,7 +419,12 @@ impl<'v> Battle<'v> {
             let mut spared = false;
             for i in 0..s.units.len() {
                 let u = &s.units[i];
-                if u.side == *side && matches!(u.status, Status::Waiting | Status::OnBoard(_)) {
+                if u.side == *side
+                    && matches!(
+                        u.status,
+                        Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+                    )
+                {
                     if s.bound_away(i) {
                         spared = true;
                     } else {
@@ -458,7 +464,9 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let Some(from) = self.move_origin(s, u) else {
-                    return refuse(if u.moved {
+                    return refuse(if matches!(u.status, Status::Riding(_)) {
+                        "a rider moves only with its mount (it has no move of its own)"
+                    } else if u.moved {
                         "a character moves once per maneuver phase (Law of the Battlelands 26.A)"
                     } else if u.locked {
                         "a character in contact at the start of the maneuver phase cannot move (Law of the Battlelands 26.C)"
@@ -619,6 +627,7 @@ impl<'v> Battle<'v> {
                 }
                 self.check_striker(s, striking, *unit)?;
                 if !self.each_contact_target(s, *unit).any(|t| t == *target) {
+                    Self::not_a_rider(s, *target)?;
                     return refuse(
                         "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
                     );
@@ -729,6 +738,7 @@ impl<'v> Battle<'v> {
                     return refuse("carry-over hits are pending");
                 }
                 self.check_striker(s, striking, *unit)?;
+                Self::not_a_rider(s, *target)?;
                 if striking != s.moving {
                     return refuse(
                         "only the moving player rangestrikes (Law of the Battlelands 27.A)",
@@ -776,10 +786,7 @@ impl<'v> Battle<'v> {
                     return refuse(format!(
                         "{} in {} is in contact and must strike (reference sheet, \"Strike Phase\")",
                         self.variant.character(s.units[u as usize].character).name,
-                        s.units[u as usize]
-                            .hex()
-                            .map(HexId::label)
-                            .unwrap_or_default()
+                        s.place(u as usize).map(HexId::label).unwrap_or_default()
                     ));
                 }
                 self.fire(
@@ -840,7 +847,7 @@ impl<'v> Battle<'v> {
         if u.side != striking {
             return refuse("not this side's strikes");
         }
-        if u.hex().is_none() {
+        if s.place(unit as usize).is_none() {
             return refuse("this character is not on the battleland");
         }
         if u.strikes_left == 0 {
@@ -849,6 +856,17 @@ impl<'v> Battle<'v> {
             );
         }
         Ok(())
+    }
+
+    /// Refuses a strike at a rider: only its mount is a target while it
+    /// carries it (`ctx:mount`).
+    fn not_a_rider(s: &State, target: UnitId) -> Result<(), BattleError> {
+        match s.units.get(target as usize).map(|t| t.status) {
+            Some(Status::Riding(m)) => refuse(format!(
+                "unit {target} rides unit {m}: only its mount may be struck while it carries it"
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Where a character of the moving side may move from now, if it may.
@@ -876,7 +894,9 @@ impl<'v> Battle<'v> {
     pub(super) fn legion_size(&self, s: &State, side: BattleSide) -> usize {
         s.units
             .iter()
-            .filter(|u| u.side == side && u.alive())
+            .filter(|u| {
+                u.side == side && u.alive() && !self.variant.character(u.character).uncounted
+            })
             .count()
     }
 

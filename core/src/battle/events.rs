@@ -225,6 +225,10 @@ impl<'v> Battle<'v> {
                             }
                         }
                     }
+                    if field == extra::UnitField::Locked(false) {
+                        // Free at once, not only from the next maneuver phase.
+                        s.units[i].locked = false;
+                    }
                     if let extra::UnitField::MayStrike(false) = field {
                         s.units[i].strikes_left = 0;
                     }
@@ -304,6 +308,7 @@ impl<'v> Battle<'v> {
                     });
                 }
                 Effect::Remove { unit } => {
+                    s.set_down(unit as usize, ev);
                     s.units[unit as usize].status = Status::Gone(Fate::Removed);
                     ev.push(BattleEvent::Removed { unit });
                     self.check_end(s, ev);
@@ -321,6 +326,19 @@ impl<'v> Battle<'v> {
                         None => Winner::Neither,
                     };
                     self.finish(s, ev, Some(w));
+                }
+                Effect::Mount { rider, mount } => {
+                    let u = &mut s.units[rider as usize];
+                    u.status = Status::Riding(mount);
+                    // Carried from now on: no move of its own this phase.
+                    u.moved = true;
+                    ev.push(BattleEvent::Mounted { unit: rider, mount });
+                }
+                Effect::Dismount { rider, hex } => {
+                    let u = &mut s.units[rider as usize];
+                    u.status = Status::OnBoard(hex);
+                    u.moved = true;
+                    ev.push(BattleEvent::Dismounted { unit: rider, hex });
                 }
                 // Checked away: masterplay effects are refused in battle.
                 Effect::Award { .. }
@@ -537,7 +555,7 @@ impl<'v> Battle<'v> {
                 traceback: Vec::new(),
             })
         })?;
-        if s.phase == Phase::Over || s.units[unit as usize].hex().is_none() {
+        if s.phase == Phase::Over || s.place(unit as usize).is_none() {
             return Ok(0);
         }
         let to = to.clamp(0, 255) as u8;
@@ -651,7 +669,7 @@ impl<'v> Battle<'v> {
             for (i, u) in s.units.iter().enumerate() {
                 let unit = i as UnitId;
                 if u.side != side
-                    || u.hex().is_none()
+                    || !u.on_field()
                     || u.is_slain()
                     || !a.unit_may(self.variant, u.character)
                     || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
@@ -690,7 +708,7 @@ impl<'v> Battle<'v> {
             .units
             .get(unit as usize)
             .ok_or(BattleError::NoUnit(unit))?;
-        if u.side != s.to_act() || u.hex().is_none() || u.is_slain() {
+        if u.side != s.to_act() || !u.on_field() || u.is_slain() {
             return refuse(format!(
                 "{label} is taken by a living character on the battleland of the side to act"
             ));

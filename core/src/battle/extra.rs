@@ -38,6 +38,9 @@ pub struct UnitExtra {
     /// it fights for spares it, and at the battle's end it goes back to its
     /// own legion, or is slain if the side it fights for has won.
     pub bound: bool,
+    /// Never held by contact: may move away although in contact at the
+    /// start of its maneuver phase (`locked = false`).
+    pub never_locked: bool,
 }
 
 /// A field of `ctx:set_unit`, checked.
@@ -56,6 +59,8 @@ pub enum UnitField {
     Movement(u8),
     MaxSteps(u8),
     Bound(bool),
+    /// `false`: never held by contact (may move away); `true`: the usual rule.
+    Locked(bool),
 }
 
 impl UnitExtra {
@@ -71,6 +76,7 @@ impl UnitExtra {
             UnitField::Movement(n) => self.movement = Some(n),
             UnitField::MaxSteps(n) => self.max_steps = Some(n),
             UnitField::Bound(b) => self.bound = b,
+            UnitField::Locked(b) => self.never_locked = !b,
             // Power is the unit's own field.
             UnitField::Power(_) => {}
         }

@@ -170,6 +170,10 @@ pub enum Status {
     /// Not yet brought onto the battleland.
     Waiting,
     OnBoard(#[serde(serialize_with = "ser_hex")] HexId),
+    /// Carried by another unit (its mount, by id) on the mount's hex
+    /// (`ctx:mount`): not in the hex's occupancy, moved with its mount, not
+    /// a target; set down on that hex when the mount leaves the battle.
+    Riding(UnitId),
     /// Out of the battle.
     Gone(Fate),
 }
@@ -216,7 +220,14 @@ impl Unit {
         self.damage >= self.power
     }
     fn alive(&self) -> bool {
-        matches!(self.status, Status::Waiting | Status::OnBoard(_)) && !self.is_slain()
+        matches!(
+            self.status,
+            Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+        ) && !self.is_slain()
+    }
+    /// On the battleland: on a hex of its own or carried.
+    pub fn on_field(&self) -> bool {
+        matches!(self.status, Status::OnBoard(_) | Status::Riding(_))
     }
 }
 
@@ -396,6 +407,17 @@ pub enum BattleEvent {
         terrain: String,
         turns: u8,
     },
+    /// A script's effect (`ctx:mount`): `unit` rides `mount`, on its hex.
+    Mounted {
+        unit: UnitId,
+        mount: UnitId,
+    },
+    /// A rider set down on `hex`: by a script (`ctx:dismount`), or when its
+    /// mount left the battle.
+    Dismounted {
+        unit: UnitId,
+        hex: HexId,
+    },
     /// A script's effect (`ctx:set_round`): the battle round is now `round`.
     RoundSet {
         round: u8,
@@ -514,6 +536,44 @@ impl State {
         self.reinforcement_round
             .unwrap_or(v.rules.battle.reinforcement_maneuver)
     }
+
+    /// The hex unit `i` is on: its own, or its mount's while carried.
+    pub(super) fn place(&self, i: usize) -> Option<HexId> {
+        place_of(&self.units, i)
+    }
+
+    /// Sets down on `mount`'s hex what it carries, before it leaves the
+    /// battle (the rider stays in the battle); `ev` is told the rider moved.
+    pub(super) fn set_down(&mut self, mount: usize, ev: &mut Vec<BattleEvent>) {
+        let Some(h) = self.units[mount].hex() else {
+            return;
+        };
+        for (i, u) in self.units.iter_mut().enumerate() {
+            if u.status == Status::Riding(mount as UnitId) {
+                u.status = Status::OnBoard(h);
+                ev.push(BattleEvent::Dismounted {
+                    unit: i as UnitId,
+                    hex: h,
+                });
+            }
+        }
+    }
+}
+
+/// The hex of `units[i]`: its own, or its mount's while carried.
+pub(crate) fn place_of(units: &[Unit], i: usize) -> Option<HexId> {
+    match units.get(i)?.status {
+        Status::OnBoard(h) => Some(h),
+        Status::Riding(m) => units.get(m as usize).and_then(Unit::hex),
+        _ => None,
+    }
+}
+
+/// The unit `mount` carries, if any.
+pub(crate) fn rider_of(units: &[Unit], mount: usize) -> Option<usize> {
+    units
+        .iter()
+        .position(|u| u.status == Status::Riding(mount as UnitId))
 }
 
 fn side_index(s: BattleSide) -> usize {
@@ -677,7 +737,7 @@ impl<'v> Battle<'v> {
             if side.is_empty() {
                 return Err(BattleError::Setup(format!("the {name} has no characters")));
             }
-            if side.len() > max {
+            if variant.legion_size(side.iter().map(|f| f.character)) > max {
                 return Err(BattleError::Setup(format!(
                     "the {name} has {} characters; a legion holds at most {max}",
                     side.len()
@@ -981,6 +1041,16 @@ impl<'v> Battle<'v> {
             .map(|i| i as UnitId)
     }
 
+    /// The hex `unit` is on: its own, or its mount's while it rides.
+    pub fn place(&self, unit: UnitId) -> Option<HexId> {
+        self.state.place(unit as usize)
+    }
+
+    /// The unit `mount` carries (`ctx:mount`), if any.
+    pub fn rider_of(&self, mount: UnitId) -> Option<UnitId> {
+        rider_of(&self.state.units, mount as usize).map(|i| i as UnitId)
+    }
+
     /// The battle's result once it is over.
     pub fn result(&self) -> Option<BattleResult> {
         self.state.result.clone()
@@ -1074,7 +1144,8 @@ impl<'v> Battle<'v> {
     }
 
     /// Checks the invariants: one character per hex, damage below power for
-    /// the living on the battleland, nobody off the board. For tests.
+    /// the living on the battleland, nobody off the board, a rider on a
+    /// mount of its side on the battleland, one rider per mount. For tests.
     pub fn check_invariants(&self) -> Result<(), String> {
         let mut seen = [false; HEX_COUNT];
         for (i, u) in self.state.units.iter().enumerate() {
@@ -1089,6 +1160,15 @@ impl<'v> Battle<'v> {
                 let striking = matches!(self.state.phase, Phase::Strike { .. });
                 if u.is_slain() && !striking {
                     return Err(format!("unit {i} slain but still on {}", h.label()));
+                }
+            }
+            if let Status::Riding(m) = u.status {
+                let mount = self.state.units.get(m as usize);
+                if !mount.is_some_and(|m| m.hex().is_some() && m.side == u.side) {
+                    return Err(format!("unit {i} rides unit {m}, not on the battleland"));
+                }
+                if rider_of(&self.state.units, m as usize) != Some(i) {
+                    return Err(format!("unit {m} carries more than one rider"));
                 }
             }
             if u.damage > u.power {

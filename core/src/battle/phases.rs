@@ -19,9 +19,13 @@ impl<'v> Battle<'v> {
             Some(o) if o.landscape.is_some() => o.tables.contact,
             _ => self.geo.contact,
         };
-        for u in s.units.iter_mut() {
+        for i in 0..s.units.len() {
+            // A script's `locked = false` (`ctx:set_unit`): never held by contact.
+            let free = s.extra.get(i).is_some_and(|e| e.never_locked);
+            let u = &mut s.units[i];
             u.moved = false;
             u.locked = u.side == moving
+                && !free
                 && u.hex().is_some_and(|h| {
                     super::striking::contact_given(&contact, aloof, h) & enemies != 0
                 });
@@ -188,8 +192,12 @@ impl<'v> Battle<'v> {
         // The slain leave at the end of the strike phase (Law of the
         // Battlelands 25.F).
         let mut defender_slain = false;
-        for u in s.units.iter_mut() {
-            if matches!(u.status, Status::OnBoard(_)) && u.is_slain() {
+        for i in 0..s.units.len() {
+            let u = &s.units[i];
+            if u.on_field() && u.is_slain() {
+                // A slain mount's rider is set down on its hex.
+                s.set_down(i, ev);
+                let u = &mut s.units[i];
                 u.status = Status::Gone(Fate::Slain);
                 defender_slain |= u.side == BattleSide::Defender;
             }
@@ -226,8 +234,15 @@ impl<'v> Battle<'v> {
 
     /// Ends the battle if a side has nobody left.
     pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
-        let a = self.legion_size(s, BattleSide::Attacker);
-        let d = self.legion_size(s, BattleSide::Defender);
+        // Everyone alive counts here, the `uncounted` too: a side of Masters
+        // alone fights on.
+        let alive = |side| {
+            s.units
+                .iter()
+                .filter(|u| u.side == side && u.alive())
+                .count()
+        };
+        let (a, d) = (alive(BattleSide::Attacker), alive(BattleSide::Defender));
         let winner = match (a, d) {
             (0, 0) => Winner::Neither,
             (0, _) => Winner::Defender,
@@ -244,7 +259,7 @@ impl<'v> Battle<'v> {
         let fallen = s
             .units
             .iter()
-            .find(|u| u.character == titan && u.hex().is_some() && u.is_slain())
+            .find(|u| u.character == titan && u.on_field() && u.is_slain())
             .map(|u| u.side);
         let Some(side) = fallen else { return false };
         for u in s.units.iter_mut() {
@@ -270,7 +285,11 @@ impl<'v> Battle<'v> {
                 .any(|u| u.side == BattleSide::Attacker && u.status == Status::Gone(Fate::Removed))
             && s.defender_maneuver > self.variant.rules.battle.defender_maneuvers;
         for u in s.units.iter_mut() {
-            if matches!(u.status, Status::OnBoard(_) | Status::Waiting) && u.is_slain() {
+            if matches!(
+                u.status,
+                Status::OnBoard(_) | Status::Waiting | Status::Riding(_)
+            ) && u.is_slain()
+            {
                 u.status = Status::Gone(Fate::Slain);
             }
         }
@@ -387,7 +406,8 @@ impl<'v> Battle<'v> {
         let mut size = [0usize; 2];
         for (i, u) in s.units.iter().enumerate() {
             let e = s.extra(i);
-            if u.alive() && e.added.is_none() && !e.changed_side {
+            let counted = !self.variant.character(u.character).uncounted;
+            if u.alive() && e.added.is_none() && !e.changed_side && counted {
                 size[side_index(u.side)] += 1;
             }
         }
@@ -402,8 +422,8 @@ impl<'v> Battle<'v> {
                 continue;
             }
             let k = side_index(u.side);
-            if size[k] < max {
-                size[k] += 1;
+            if size[k] < max || self.variant.character(u.character).uncounted {
+                size[k] += usize::from(!self.variant.character(u.character).uncounted);
                 moves.push((i, u.side));
             }
         }

@@ -87,6 +87,9 @@ pub struct Placed {
     /// Power for this battle (a Titan's); the chart's when absent.
     #[serde(default)]
     pub power: Option<u8>,
+    /// Rides the character of its side placed on `hex` (`ctx:mount`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rides: bool,
 }
 
 impl Placed {
@@ -119,6 +122,7 @@ impl Placed {
             hex,
             damage: 0,
             power: None,
+            rides: false,
         })
     }
 }
@@ -176,6 +180,8 @@ impl<'v> Battle<'v> {
                     )));
                 }
                 let status = match p.hex {
+                    // Its mount is found once everybody is placed.
+                    Some(h) if p.rides => Status::Riding(h.0),
                     Some(h) => {
                         if std::mem::replace(&mut taken[h.0 as usize], true) {
                             return Err(BattleError::Setup(format!(
@@ -202,6 +208,31 @@ impl<'v> Battle<'v> {
                     strikes_left: 0,
                 });
             }
+        }
+        // A rider's status held its hex until its mount was known.
+        let mut mounts = Vec::new();
+        for (i, r) in units.iter().enumerate() {
+            if let Status::Riding(h) = r.status {
+                let m = units
+                    .iter()
+                    .position(|u| u.side == r.side && u.status == Status::OnBoard(HexId(h)))
+                    .ok_or_else(|| {
+                        BattleError::Setup(format!(
+                            "a rider on {} needs a character of its side there to ride",
+                            HexId(h).label()
+                        ))
+                    })?;
+                if mounts.iter().any(|&(_, o)| o == m) {
+                    return Err(BattleError::Setup(format!(
+                        "two riders on {}",
+                        HexId(h).label()
+                    )));
+                }
+                mounts.push((i, m));
+            }
+        }
+        for (i, m) in mounts {
+            units[i].status = Status::Riding(m as u8);
         }
         let names = |list: &[String]| -> Result<Vec<CharacterId>, BattleError> {
             list.iter().map(|n| character(variant, n)).collect()

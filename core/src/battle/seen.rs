@@ -31,8 +31,9 @@ impl Battle<'_> {
     /// searches (cheaper than [`Battle::strike_report`]: no carries).
     pub fn strike_odds(&self, unit: UnitId, target: UnitId) -> Option<(u8, u8, bool)> {
         let s = &self.state;
-        let (a, t) = (s.units.get(unit as usize)?, s.units.get(target as usize)?);
-        let (from, to) = (a.hex()?, t.hex()?);
+        let t = s.units.get(target as usize)?;
+        // A rider strikes from its mount's hex.
+        let (from, to) = (s.place(unit as usize)?, t.hex()?);
         let contact = self.contact_at(s, from) & bit(to) != 0;
         let p = self.strike_params(s, unit, target, false).ok()?;
         Some((p.strike_number, p.dice, contact))

@@ -17,7 +17,9 @@ impl<'v> Battle<'v> {
 
     pub(super) fn in_contact_any(&self, s: &State, unit: UnitId) -> bool {
         let u = &s.units[unit as usize];
-        let Some(h) = u.hex() else { return false };
+        let Some(h) = s.place(unit as usize) else {
+            return false;
+        };
         self.contact_at(s, h) & self.enemy_hexes(s, u.side) != 0
     }
 
@@ -86,7 +88,8 @@ impl<'v> Battle<'v> {
         unit: UnitId,
     ) -> impl Iterator<Item = UnitId> + 'a {
         let u = &s.units[unit as usize];
-        let (side, contact) = match u.hex() {
+        // A rider strikes by its mount's hex.
+        let (side, contact) = match s.place(unit as usize) {
             Some(h) => (u.side, self.contact_at(s, h)),
             None => (u.side, 0),
         };
@@ -112,7 +115,7 @@ impl<'v> Battle<'v> {
             let u = &s.units[i as usize];
             u.side == striking
                 && u.strikes_left > 0
-                && u.hex()
+                && s.place(i as usize)
                     .is_some_and(|h| self.contact_at(s, h) & enemies != 0)
                 && self.may_strike_any(s, i)
         })
@@ -137,7 +140,7 @@ impl<'v> Battle<'v> {
         strike::Fighter {
             character: u.character,
             power: u.power,
-            hex: u.hex().unwrap_or(HexId(0)),
+            hex: s.place(unit as usize).unwrap_or(HexId(0)),
         }
     }
 
@@ -236,7 +239,7 @@ impl<'v> Battle<'v> {
         target: UnitId,
         occupied: HexSet,
     ) -> bool {
-        let own = s.units[unit as usize].hex();
+        let own = s.place(unit as usize);
         if own.is_none() || s.extra.get(unit as usize).is_none_or(|e| e.origins == 0) {
             return self.may_see_from(s, unit, own, target, occupied);
         }
@@ -252,7 +255,7 @@ impl<'v> Battle<'v> {
         unit: UnitId,
         occupied: HexSet,
     ) -> impl Iterator<Item = HexId> + 'a {
-        let own = s.units[unit as usize].hex();
+        let own = s.place(unit as usize);
         let extra = match own {
             Some(_) => s.extra(unit as usize).origins & !occupied,
             None => 0,
@@ -363,7 +366,7 @@ impl<'v> Battle<'v> {
                 c.name
             ));
         };
-        let (Some(from), Some(to)) = (u.hex(), t.hex()) else {
+        let (Some(from), Some(to)) = (s.place(unit as usize), t.hex()) else {
             return refuse("both must be on the battleland");
         };
         if t.side == u.side || t.is_slain() {
@@ -547,7 +550,7 @@ impl<'v> Battle<'v> {
         let t = units
             .get(target as usize)
             .ok_or(BattleError::NoUnit(target))?;
-        match (u.hex(), t.hex()) {
+        match (place_of(units, unit as usize), t.hex()) {
             (Some(from), Some(to)) => Ok((u, from, to)),
             _ => refuse("both must be on the battleland"),
         }

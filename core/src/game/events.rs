@@ -600,6 +600,8 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::Remove { .. }
             | Effect::SetHazard { .. }
             | Effect::ChangeSide { .. }
+            | Effect::Mount { .. }
+            | Effect::Dismount { .. }
             | Effect::SetRound { .. }
             | Effect::SetReinforcementRound { .. }
             | Effect::SetUnit { .. }

@@ -578,7 +578,7 @@ pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
     let mut markers = std::collections::HashSet::new();
     let mut on_board = vec![0u32; v.characters.len()];
     for l in &s.legions {
-        if l.characters.is_empty() || l.height() > max {
+        if l.characters.is_empty() || v.legion_size(l.characters.iter().copied()) > max {
             return Err(format!("legion {} has {} characters", l.marker, l.height()));
         }
         if !markers.insert(l.marker) {

@@ -5,7 +5,7 @@ local methods, raw_units, raw_get_unit, setmetatable, names, max_pairs = ...
 local load, concat = load, table.concat
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
-local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed" }
+local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding" }
 
 -- ctx constructors by number of fields: ctors[n](meta, k1, v1, ..., kn, vn)
 -- builds the table in one constructor (sized at once) and sets its

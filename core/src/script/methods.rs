@@ -63,6 +63,9 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 )?;
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
                     t.set("unit", i)?;
+                    if let Some(r) = crate::battle::rider_of(&b.units, i) {
+                        t.set("rider", r)?;
+                    }
                 }
                 Ok(Value::Table(t))
             })
@@ -76,13 +79,12 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.battle("distance", |b| {
                 let hex = |v: &Value| -> mlua::Result<HexId> {
                     match v {
-                        Value::Integer(i) => {
-                            b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+                        Value::Integer(i) => crate::battle::place_of(&b.units, *i as usize)
+                            .ok_or_else(|| {
                                 mlua::Error::runtime(format!(
                                     "ctx:distance: unit {i} is not on the battleland"
                                 ))
-                            })
-                        }
+                            }),
                         Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
                             mlua::Error::runtime("ctx:distance: no such hex (A1 ... F4)")
                         }),
@@ -325,6 +327,9 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 CtxData::Battle(b) => {
                     let x = CtxStore::unit_on_board(b, a, "swap")?;
                     let y = CtxStore::unit_on_board(b, b2, "swap")?;
+                    // A mount takes its rider along; a rider moves only with it.
+                    CtxStore::not_riding(b, x, "swap")?;
+                    CtxStore::not_riding(b, y, "swap")?;
                     let (hx, hy) = (b.units[x].status, b.units[y].status);
                     b.units[x].status = hy;
                     b.units[y].status = hx;
@@ -349,10 +354,20 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     let u = usize::try_from(unit).ok().filter(|&i| i < b.units.len());
                     let Some(u) = u.filter(|&i| {
                         let x = &b.units[i];
-                        !x.is_slain() && matches!(x.status, Status::Waiting | Status::OnBoard(_))
+                        !x.is_slain()
+                            && matches!(
+                                x.status,
+                                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+                            )
                     }) else {
                         return err(format!("ctx:remove: unit {unit} is not in the battle"));
                     };
+                    // Its rider, if any, is set down on its hex.
+                    if let (Some(r), Some(h)) =
+                        (crate::battle::rider_of(&b.units, u), b.units[u].hex())
+                    {
+                        b.units[r].status = Status::OnBoard(h);
+                    }
                     b.units[u].status = Status::Gone(crate::battle::Fate::Removed);
                     Ok(())
                 }
@@ -436,6 +451,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             let to = s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "move")?;
+                    CtxStore::not_riding(b, u, "move")?;
                     let Some(to) = HexId::from_label(&label) else {
                         return err(format!("ctx:move: no hex {label:?} (A1 ... F4)"));
                     };
@@ -454,6 +470,107 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 to,
             });
             Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "may_mount",
+        lua.create_function(move |_, (_, rider, mount): (Value, i64, i64)| {
+            s.battle("may_mount", |b| {
+                Ok(match mount_check(b, rider, mount) {
+                    Ok(_) => (true, None),
+                    Err(e) => (false, Some(e)),
+                })
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "mount",
+        lua.create_function(move |_, (_, rider, mount): (Value, i64, i64)| {
+            s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let (r, m) =
+                        mount_check(b, rider, mount).or_else(|e| err(format!("ctx:mount: {e}")))?;
+                    b.units[r].status = Status::Riding(m as u8);
+                    Ok(())
+                }
+                CtxData::Game(_) => err("ctx:mount is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Mount {
+                rider: rider as u8,
+                mount: mount as u8,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "dismount",
+        lua.create_function(move |_, (_, rider, label): (Value, i64, String)| {
+            let hex = s.with_mut(|d| match d {
+                CtxData::Battle(b) => {
+                    let Some(r) = usize::try_from(rider).ok().filter(|&i| i < b.units.len()) else {
+                        return err(format!("ctx:dismount: no unit {rider} in this battle"));
+                    };
+                    let Status::Riding(m) = b.units[r].status else {
+                        return err(format!("ctx:dismount: unit {r} rides nobody"));
+                    };
+                    let Some(to) = HexId::from_label(&label) else {
+                        return err(format!("ctx:dismount: no hex {label:?} (A1 ... F4)"));
+                    };
+                    let at = b.units[m as usize].hex();
+                    if at.is_none_or(|at| crate::battle::geometry::distance(at, to) != 1) {
+                        return err(format!(
+                            "ctx:dismount: {label} is not next to unit {m}'s hex"
+                        ));
+                    }
+                    if let Some(other) = b.units.iter().position(|x| x.hex() == Some(to)) {
+                        return err(format!("ctx:dismount: {label} is occupied by unit {other}"));
+                    }
+                    b.units[r].status = Status::OnBoard(to);
+                    Ok(to)
+                }
+                CtxData::Game(_) => err("ctx:dismount is available in battle events only"),
+            })?;
+            s.effects.borrow_mut().push(Effect::Dismount {
+                rider: rider as u8,
+                hex,
+            });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "mount_of",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.battle("mount_of", |b| {
+                Ok(
+                    match usize::try_from(unit).ok().and_then(|i| b.units.get(i)) {
+                        Some(Unit {
+                            status: Status::Riding(m),
+                            ..
+                        }) => Some(i64::from(*m)),
+                        _ => None,
+                    },
+                )
+            })
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "rider_of",
+        lua.create_function(move |_, (_, unit): (Value, i64)| {
+            s.battle("rider_of", |b| {
+                Ok(usize::try_from(unit)
+                    .ok()
+                    .and_then(|i| crate::battle::rider_of(&b.units, i)))
+            })
         })?,
     )?;
 
@@ -525,6 +642,10 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         Some(p) => U::MaxSteps(p),
                         None => bad("0 to 255")?,
                     },
+                    "locked" => match value {
+                        Value::Boolean(b) => U::Locked(b),
+                        _ => bad("true or false")?,
+                    },
                     "natives" => {
                         let mut set = crate::model::HazardSet::default();
                         match &value {
@@ -559,7 +680,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     }
                     other => {
                         return err(format!(
-                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from, bound)"
+                            "ctx:set_unit: no field {other:?} (flies, natives, power, skill, movement, max_steps, may_move, may_strike, strikes, rangestrike_from, bound, locked)"
                         ));
                     }
                 };
@@ -579,6 +700,9 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                             b.extra.resize(b.units.len(), Default::default());
                         }
                         b.extra[u].set(f);
+                        if f == U::Locked(false) {
+                            b.units[u].locked = false;
+                        }
                         Ok(())
                     }
                     CtxData::Game(_) => err("ctx:set_unit is available in battle events only"),
@@ -657,6 +781,12 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "change_side")?;
+                    CtxStore::not_riding(b, u, "change_side")?;
+                    if let Some(r) = crate::battle::rider_of(&b.units, u) {
+                        return err(format!(
+                            "ctx:change_side: unit {u} carries unit {r}, which fights for its side (dismount it first)"
+                        ));
+                    }
                     b.units[u].side = b.units[u].side.other();
                     Ok(())
                 }
@@ -966,7 +1096,7 @@ fn plain_hazard(v: &Variant) -> Option<HazardId> {
 /// A hex given to `ctx:name` as a unit (on the battleland) or a label.
 fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
     match v {
-        Value::Integer(i) => b.units.get(*i as usize).and_then(Unit::hex).ok_or_else(|| {
+        Value::Integer(i) => crate::battle::place_of(&b.units, *i as usize).ok_or_else(|| {
             mlua::Error::runtime(format!("ctx:{name}: unit {i} is not on the battleland"))
         }),
         Value::String(l) => HexId::from_label(&l.to_str()?)
@@ -975,5 +1105,53 @@ fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
             "ctx:{name}: give units or hex labels, not a {}",
             other.type_name()
         )),
+    }
+}
+
+/// Whether `rider` may mount `mount` now (`ctx:mount`, `ctx:may_mount`):
+/// the two units, or why not.
+fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), String> {
+    let unit = |n: i64| {
+        usize::try_from(n)
+            .ok()
+            .filter(|&i| i < b.units.len())
+            .ok_or_else(|| format!("no unit {n} in this battle"))
+    };
+    let (r, m) = (unit(rider)?, unit(mount)?);
+    let (x, y) = (&b.units[r], &b.units[m]);
+    let Some(at) = y.hex().filter(|_| !y.is_slain()) else {
+        return Err(format!("unit {m} is not alive on a hex of its own"));
+    };
+    if r == m {
+        return Err("a unit does not ride itself".into());
+    }
+    if x.side != y.side {
+        return Err(format!("unit {r} and unit {m} fight for different sides"));
+    }
+    if let Some(o) = crate::battle::rider_of(&b.units, m) {
+        return Err(format!("unit {m} already carries unit {o}"));
+    }
+    if let Some(o) = crate::battle::rider_of(&b.units, r) {
+        return Err(format!("unit {r} carries unit {o} and does not ride"));
+    }
+    if x.is_slain() {
+        return Err(format!("unit {r} is slain"));
+    }
+    match x.status {
+        // Enters the battle on its mount.
+        Status::Waiting => Ok((r, m)),
+        // Climbing on is its move of the phase.
+        Status::OnBoard(_) if x.moved => Err(format!("unit {r} has moved this maneuver phase")),
+        Status::OnBoard(_) if x.locked => Err(format!(
+            "unit {r} is held by contact (Law of the Battlelands 26.C)"
+        )),
+        Status::OnBoard(h) if crate::battle::geometry::distance(h, at) == 1 => Ok((r, m)),
+        Status::OnBoard(h) => Err(format!(
+            "unit {r} on {} is not next to unit {m} on {}",
+            h.label(),
+            at.label()
+        )),
+        Status::Riding(o) => Err(format!("unit {r} already rides unit {o}")),
+        Status::Gone(_) => Err(format!("unit {r} is out of the battle")),
     }
 }

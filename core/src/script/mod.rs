@@ -150,6 +150,16 @@ pub enum Effect {
         hex: HexId,
         temporary: bool,
     },
+    /// `rider` rides `mount` (on the mount's hex; `ctx:mount`).
+    Mount {
+        rider: u8,
+        mount: u8,
+    },
+    /// `rider` leaves its mount for `hex` (`ctx:dismount`).
+    Dismount {
+        rider: u8,
+        hex: HexId,
+    },
     /// The hex's hazard is `hazard` for `rounds` battle rounds (counting
     /// the current one), or the rest of the battle.
     SetHazard {
@@ -557,6 +567,7 @@ fn status_name(s: Status) -> &'static str {
         Status::Gone(crate::battle::Fate::Slain) => "slain",
         Status::Gone(crate::battle::Fate::NotEntered) => "not_entered",
         Status::Gone(crate::battle::Fate::Removed) => "removed",
+        Status::Riding(_) => "riding",
     }
 }
 
@@ -652,7 +663,8 @@ impl CtxStore {
             ));
         };
         let x = &b.units[u];
-        if x.hex().is_none() || x.is_slain() {
+        // A rider is on the battleland, at its mount's hex.
+        if crate::battle::place_of(&b.units, u).is_none() || x.is_slain() {
             // Slain by this event's effects, the unit is still on its hex.
             let status = if x.is_slain() {
                 "slain"
@@ -664,6 +676,17 @@ impl CtxStore {
             ));
         }
         Ok(u)
+    }
+
+    /// Refuses a rider for an effect that moves a unit itself (it moves
+    /// only with its mount).
+    fn not_riding(b: &BattleCtx, u: usize, what: &str) -> mlua::Result<()> {
+        match b.units[u].status {
+            Status::Riding(m) => err(format!(
+                "ctx:{what}: unit {u} rides unit {m} and moves only with it (ctx:dismount it first)"
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// A unit alive in the battle: on the battleland, or waiting to enter
@@ -816,12 +839,13 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
         Status::Gone(crate::battle::Fate::Slain) => 2,
         Status::Gone(crate::battle::Fate::NotEntered) => 3,
         Status::Gone(crate::battle::Fate::Removed) => 4,
+        Status::Riding(_) => 5,
     };
     out.push_back(Value::Integer(i as i64));
     out.push_back(Value::Integer(u.character.index() as i64));
     out.push_back(Value::Integer(c.class.index() as i64));
     out.push_back(Value::Integer(i64::from(u.side == BattleSide::Defender)));
-    out.push_back(match u.hex() {
+    out.push_back(match crate::battle::place_of(&b.units, i) {
         Some(h) => Value::Integer(i64::from(h.0)),
         None => Value::Nil,
     });
@@ -834,6 +858,10 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
     out.push_back(Value::Integer(status));
     out.push_back(Value::Integer(i64::from(u.strikes_left)));
     out.push_back(Value::Boolean(
-        !u.is_slain() && matches!(u.status, Status::Waiting | Status::OnBoard(_)),
+        !u.is_slain()
+            && matches!(
+                u.status,
+                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+            ),
     ));
 }

@@ -241,11 +241,7 @@ impl GameScreen {
         }
         let selected_hex = self
             .selected_unit
-            .and_then(|u| info.view.units.get(u as usize))
-            .and_then(|u| match u.status {
-                Status::OnBoard(h) => Some(h),
-                _ => None,
-            });
+            .and_then(|u| place_in(&info.view.units, u));
         for t in &targets {
             if t.ranged
                 && let Some(from) = selected_hex
@@ -273,6 +269,20 @@ impl GameScreen {
                     &painter,
                     hv.to_screen(hex_centre(h)),
                     HEX * 1.05 * hv.zoom,
+                    u,
+                    info,
+                    selected,
+                );
+            }
+        }
+        // Riders (`ctx:mount`): a small counter on the mount's, top right.
+        for u in &info.view.units {
+            if let (Status::Riding(_), Some(h)) = (u.status, place_in(&info.view.units, u.id)) {
+                let selected = self.selected_unit == Some(u.id);
+                self.counter(
+                    &painter,
+                    hv.to_screen(hex_centre(h) + vec2(HEX * 0.45, -HEX * 0.45)),
+                    HEX * 0.55 * hv.zoom,
                     u,
                     info,
                     selected,
@@ -393,8 +403,17 @@ impl GameScreen {
             .find(|u| u.status == Status::OnBoard(hex))
             .map(|u| u.id);
         self.placing = None;
+        // A second click on a mount selects its rider; a third, nobody.
+        let rider = at.and_then(|m| {
+            info.view
+                .units
+                .iter()
+                .find(|r| r.status == Status::Riding(m))
+                .map(|r| r.id)
+        });
         self.selected_unit = match at {
-            Some(u) if self.selected_unit != Some(u) => Some(u),
+            Some(u) if self.selected_unit == Some(u) && rider.is_some() => rider,
+            Some(u) if self.selected_unit != Some(u) && self.selected_unit != rider => Some(u),
             _ => None,
         };
         let _ = actions;
@@ -603,6 +622,15 @@ impl GameScreen {
                 let place = match u.status {
                     Status::Waiting => "waiting".to_string(),
                     Status::OnBoard(h) => h.label(),
+                    Status::Riding(m) => format!(
+                        "riding {} on {}",
+                        view.units
+                            .get(m as usize)
+                            .map_or("?", |m| m.character.as_str()),
+                        place_in(&view.units, u.id)
+                            .map(HexId::label)
+                            .unwrap_or_default()
+                    ),
                     Status::Gone(f) => format!("{f:?}"),
                 };
                 ui.label(format!(
@@ -659,4 +687,16 @@ fn same_choice(a: &battle::Action, b: &battle::Action) -> bool {
         (battle::Action::Summon { choice: x, .. }, battle::Action::Summon { choice: y, .. })
         | (battle::Action::Reinforce { choice: x, .. }, battle::Action::Reinforce { choice: y, .. })
         if x == y)
+}
+
+/// The hex of unit `id` in a view: its own, or its mount's while it rides.
+fn place_in(units: &[battle::UnitView], id: UnitId) -> Option<HexId> {
+    match units.get(id as usize)?.status {
+        Status::OnBoard(h) => Some(h),
+        Status::Riding(m) => match units.get(m as usize)?.status {
+            Status::OnBoard(h) => Some(h),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -239,6 +239,7 @@ impl Project {
             summonable: false,
             value: None,
             abilities: Vec::new(),
+            uncounted: false,
         };
         self.last_key = None;
         self.set_character(&name, character);

@@ -279,7 +279,7 @@ local function warlord_march(ctx, units)
   local warlord = false
   for _, u in ipairs(units) do
     if u.side == ctx.side and u.character == "Warlord" and u.alive
-      and (u.status == "waiting" or u.status == "on_board") then
+      and (u.status == "waiting" or u.status == "on_board" or u.status == "riding") then
       warlord = true
     end
   end
@@ -341,6 +341,51 @@ titan.on("battle_phase_start", function(ctx)
   for _, u in ipairs(got.on_board(ctx, ctx.side)) do
     if u.character == "Pixie" and ctx:get_hex(u.hex).hazard == "Tree" then
       ctx:set_unit(u.id, "strikes", 2)
+    end
+  end
+end)
+
+-- Pegasus, 16.5 (EN 1025, DE 2523-2531): "Every character except Creatures
+-- may ride the Pegasus. When a character is riding the Pegasus both it and
+-- the Pegasus is placed on the same hex on the Battleland, and both
+-- characters are moved together with the Movement-factor of the Pegasus.
+-- Nevertheless both strike separately with their own Battle-factors. The
+-- rider may be attacked only after the Pegasus is slain. The Pegasus and its
+-- rider are never locked in melee combat and may always move." The
+-- platform's rider relation (ctx:mount, docs/scripting.md "Riders and
+-- mounts") carries the rider, lets it strike from the Pegasus's hex and
+-- keeps it out of every strike, rangestrike and spell until the Pegasus
+-- leaves. Our reading (README, "Special abilities"): the Pegasus's side
+-- chooses the rider in its maneuver phase, any non-Creature of its legion
+-- (not an enslaved one, not the God, who may not move) that is still to
+-- enter when the Pegasus has entered (it enters on the Pegasus), or stands
+-- next to it and has not moved nor is held by contact.
+local function may_ride(ctx, u)
+  return not got.is_creature(u) and u.character ~= "God" and not ctx:get("enslaved", u.id)
+end
+
+titan.action("pegasus_ride", {
+  legal = function(ctx)
+    if ctx:get("enslaved", ctx.unit) then return {} end
+    local out = {}
+    for _, u in ipairs(ctx:units()) do
+      if u.side == ctx.side and may_ride(ctx, u) and ctx:may_mount(u.id, ctx.unit) then
+        out[#out + 1] = u.id
+      end
+    end
+    return out
+  end,
+  apply = function(ctx, args) ctx:mount(args.rider, ctx.unit) end,
+})
+
+-- "Never locked in melee combat": each Pegasus of the side to maneuver is
+-- freed of contact for the rest of the battle (its rider goes with it).
+titan.on("battle_phase_start", function(ctx)
+  if ctx.phase ~= "maneuver" then return end
+  for _, u in ipairs(got.on_board(ctx, ctx.side)) do
+    if u.character == "Pegasus" and not ctx:get("pegasus_free", u.id) then
+      ctx:set_unit(u.id, "locked", false)
+      ctx:set("pegasus_free", u.id, true)
     end
   end
 end)

@@ -220,7 +220,10 @@ titan.action("slavery", {
   legal = function(ctx)
     if not may_cast(ctx, "slavery") then return {} end
     local out = {}
-    for _, u in ipairs(got.enemy_targets(ctx)) do out[#out + 1] = u.id end
+    for _, u in ipairs(got.enemy_targets(ctx)) do
+      -- A Pegasus carrying a rider (16.5) takes it along: not one character.
+      if ctx:rider_of(u.id) == nil then out[#out + 1] = u.id end
+    end
     return out
   end,
   apply = function(ctx, args)

@@ -157,7 +157,7 @@ end)
 -- abilities").
 local markers = {
   "flag:caster", "flag:single_use", "flag:swimmer", "flag:sea_only", "flag:landable", "flag:end_creature",
-  "pending:immortal_rejoins", "pending:pegasus_rider",
+  "pending:immortal_rejoins",
 }
 local function unchanged(is_striker, ranged, sn, dice)
   return sn, dice

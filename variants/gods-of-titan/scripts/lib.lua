@@ -10,11 +10,21 @@ function got.enemy_of(side)
   return "attacker"
 end
 
--- Living units of `side` (nil: both) on the battleland, in id order.
+-- Living units of `side` (nil: both) on a hex of their own, in id order:
+-- a Pegasus's rider (status "riding", 16.5) is no target and is left out.
 function got.on_board(ctx, side)
   local out = {}
   for _, u in ipairs(ctx:units()) do
-    if u.alive and u.hex and (side == nil or u.side == side) then out[#out + 1] = u end
+    if u.alive and u.status == "on_board" and (side == nil or u.side == side) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- Living units on the battleland, riders too.
+function got.on_field(ctx)
+  local out = {}
+  for _, u in ipairs(ctx:units()) do
+    if u.alive and u.hex then out[#out + 1] = u end
   end
   return out
 end
@@ -132,8 +142,9 @@ function got.may_cast(ctx, spell)
   if me.skill < got.GRADE[spell] then return false end
   -- 15.4: one spell per legion per battle.
   if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
-  -- 15.5: no spell while a Master (of either side) is on the battleland.
-  for _, u in ipairs(got.on_board(ctx)) do
+  -- 15.5: no spell while a Master (of either side) is on the battleland
+  -- (riding a Pegasus too).
+  for _, u in ipairs(got.on_field(ctx)) do
     if u.class == "master" then return false end
   end
   return true

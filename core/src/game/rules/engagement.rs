@@ -438,7 +438,8 @@ pub(super) fn after_step(
     if winner.owner != player {
         return refuse(ENGAGEMENT, "only the winner decides now");
     }
-    let room = winner.height() < game.variant.rules.legions.max_size as usize;
+    let room = game.variant.legion_size(winner.characters.iter().copied())
+        < game.variant.rules.legions.max_size as usize;
     let mut next = a.clone();
     match action {
         Action::Summon { from, character } => {

@@ -535,7 +535,8 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                 for l in s.legions.iter().filter(|l| l.owner == player) {
                     if l.moved
                         && !l.mustered
-                        && l.height() < game.variant.rules.legions.max_size as usize
+                        && game.variant.legion_size(l.characters.iter().copied())
+                            < game.variant.rules.legions.max_size as usize
                     {
                         for o in muster_options(game, l) {
                             out.push(Action::Muster {
@@ -636,7 +637,8 @@ pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
         out.push(Action::DoneAfter);
         return;
     };
-    let room = winner.height() < game.variant.rules.legions.max_size as usize;
+    let room = game.variant.legion_size(winner.characters.iter().copied())
+        < game.variant.rules.legions.max_size as usize;
     if room && a.summon {
         for (from, c) in summonable(game, winner) {
             out.push(Action::Summon { from, character: c });

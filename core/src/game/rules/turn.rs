@@ -406,7 +406,9 @@ pub(super) fn muster(
             "no legion may muster more than one character per game turn",
         );
     }
-    if l.height() >= game.variant.rules.legions.max_size as usize {
+    if game.variant.legion_size(l.characters.iter().copied())
+        >= game.variant.rules.legions.max_size as usize
+    {
         return refuse(ENLISTMENT, "a legion with 7 characters cannot muster");
     }
     let option = MusterOption {
