@@ -518,7 +518,7 @@ impl<'a> Compiler<'a> {
                 effects.push(effect);
             }
             let over = [h.movement.over.natives, h.movement.over.others];
-            if over.iter().any(|m| *m == format::Move::Stop) {
+            if over.contains(&format::Move::Stop) {
                 self.error(
                     file,
                     &[&q, "movement", "over"],
