@@ -78,7 +78,7 @@ cases! {
     event_unknown => "event-unknown",
     extends_missing => "extends-missing",
     hazard_hex_only => "hazard-hex-only",
-    hazard_over_block => "hazard-over-block",
+    hazard_over_stop => "hazard-over-stop",
     hex_count => "hex-count",
     hexside_edge => "hexside-edge",
     hook_missing => "hook-missing",

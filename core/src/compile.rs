@@ -560,14 +560,11 @@ impl<'a> Compiler<'a> {
                 effects.push(effect);
             }
             let over = [h.movement.over.natives, h.movement.over.others];
-            if over
-                .iter()
-                .any(|m| !matches!(m, format::Move::Free | format::Move::Slow))
-            {
+            if over.contains(&format::Move::Stop) {
                 self.error(
                     file,
                     &[&q, "movement", "over"],
-                    format!("{:?}: flying over a hex is Free or Slow", h.name),
+                    format!("{:?}: flying over a hex is Free, Slow or Block", h.name),
                 );
             }
             if h.place == Place::Hexside && (h.movement.dive || !h.movement.over.is_free()) {

@@ -222,7 +222,8 @@ pub struct Movement {
     #[serde(default)]
     pub crossing: Crossing,
     /// A hex hazard: flying over the hex on the way (not landing in it).
-    /// `Slow` counts it as two of the flyer's movement.
+    /// `Slow` counts it as two of the flyer's movement; `Block` forbids
+    /// flying over it (and landing in it).
     #[serde(default, skip_serializing_if = "Passage::is_free")]
     pub over: Passage,
     /// A hex hazard: a native standing in one of its hexes may move to

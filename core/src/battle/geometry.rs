@@ -283,7 +283,8 @@ pub fn reach_set_with(
 
 /// The hexes a flight from `from` reaches with at most `points` of
 /// movement, and with at most one less, entering at most `cap` hexes: by
-/// distance, unless hexes on the way count two (`movement.over`).
+/// distance, unless hexes on the way count two or may not be flown over
+/// (`movement.over`).
 fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, HexSet) {
     let shape = shape();
     let within = match from {
@@ -293,10 +294,11 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
     };
     let upto = |d: usize| within[d.min(cap).min(MAX_DISTANCE)];
     let less = if points >= 1 { upto(points - 1) } else { 0 };
-    if moves.over_slow == 0 {
+    if moves.over_slow == 0 && moves.over_block == 0 {
         return (upto(points), less);
     }
-    // The cheapest flight to each hex, each hex entered costing one or two.
+    // The cheapest flight to each hex, each hex entered costing one or two;
+    // a hex no flight passes (`over_block`) is never entered.
     let mut cost = [u8::MAX; HEX_COUNT];
     let mut todo: Vec<HexId> = Vec::new();
     let enter = |h: HexId| if moves.over_slow & bit(h) != 0 { 2 } else { 1 };
@@ -306,7 +308,7 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
             todo.push(h);
         }
         From::Edge(edge) => {
-            for h in hexes(shape.edge_hexes[edge_index(edge)]) {
+            for h in hexes(shape.edge_hexes[edge_index(edge)] & !moves.over_block) {
                 cost[h.0 as usize] = enter(h);
                 todo.push(h);
             }
@@ -315,7 +317,7 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
     }
     while let Some(h) = todo.pop() {
         let c = cost[h.0 as usize];
-        for t in hexes(shape.within[h.0 as usize][1] & !bit(h)) {
+        for t in hexes(shape.within[h.0 as usize][1] & !bit(h) & !moves.over_block) {
             let n = c.saturating_add(enter(t));
             if n < cost[t.0 as usize] {
                 cost[t.0 as usize] = n;

@@ -100,6 +100,8 @@ pub struct MoveTable {
     pub landing: [HexSet; 2],
     /// The hexes a flyer's flight over counts as two (`movement.over`).
     pub over_slow: HexSet,
+    /// The hexes no flight may pass over or land in (`movement.over: Block`).
+    pub over_block: HexSet,
     /// The hexes of hazards this class dives between (`movement.dive`).
     pub dive: HexSet,
     /// The hazard damage a character takes in each hex at the end of a
@@ -297,18 +299,19 @@ impl MoveTable {
         let mut enter = [0; 4];
         let mut landing = [0; 2];
         let mut damage = [0; HEX_COUNT];
-        let (mut over_slow, mut dive) = (0, 0);
+        let (mut over_slow, mut over_block, mut dive) = (0, 0, 0);
         for to in HexId::all() {
             let hz = land.hex(to).hazard;
             let m = variant.hazard(hz).movement;
             let native = natives.contains(hz);
-            if (if native {
+            match if native {
                 m.over.natives
             } else {
                 m.over.others
-            }) == Move::Slow
-            {
-                over_slow |= bit(to);
+            } {
+                Move::Slow => over_slow |= bit(to),
+                Move::Block => over_block |= bit(to),
+                _ => {}
             }
             if m.dive && native {
                 dive |= bit(to);
@@ -362,6 +365,7 @@ impl MoveTable {
             enter,
             landing,
             over_slow,
+            over_block,
             dive,
             damage,
         }
