@@ -85,7 +85,9 @@ local WANTS = {
 local function unknown_keys(f)
   local bad = {}
   for k in raw_next, f do
-    if FILTERS[k] == nil then bad[#bad + 1] = type(k) == "string" and k or "a " .. type(k) .. " key" end
+    if FILTERS[k] == nil then
+      bad[#bad + 1] = type(k) == "string" and ("%q"):format(k) or "a " .. type(k) .. " key"
+    end
   end
   sort(bad)
   return concat(bad, ", ")

@@ -320,7 +320,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         variant,
     });
     let methods = methods(lua, &store)?;
-    let (raw_units, raw_count, raw_get_unit, raw_field) = query::raw_queries(lua, &store)?;
+    let [raw_units, raw_count, raw_get_unit, raw_field] = query::raw_queries(lua, &store)?;
     let raw_setmetatable: mlua::Function =
         lua.named_registry_value(crate::lua::RAW_SETMETATABLE)?;
     let raw_next: mlua::Function = lua.named_registry_value(crate::lua::RAW_NEXT)?;

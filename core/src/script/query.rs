@@ -82,10 +82,7 @@ fn picks(store: &CtxStore, u: &Unit, f: &Filter) -> bool {
 /// status, alive)` (the flat values of the units picked),
 /// `count(ctx, ...)` (the same filter: how many), `get_unit(ctx, id)`
 /// and `field(ctx, id, index)`.
-pub(super) fn raw_queries(
-    lua: &Lua,
-    store: &Rc<CtxStore>,
-) -> mlua::Result<(mlua::Function, mlua::Function, mlua::Function, mlua::Function)> {
+pub(super) fn raw_queries(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<[mlua::Function; 4]> {
     let s = Rc::clone(store);
     let units = lua.create_function(move |_, f: Filter| {
         s.battle("units", |b| {
@@ -117,11 +114,13 @@ pub(super) fn raw_queries(
     let s = Rc::clone(store);
     let field = lua.create_function(move |_, (_, id, field): (Value, i64, usize)| {
         s.battle("unit_field", |b| {
-            Ok(match usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
-                Some(i) if field < UNIT_KEYS.len() => unit_field(&s, b, i, field),
-                _ => Value::Nil,
-            })
+            Ok(
+                match usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
+                    Some(i) if field < UNIT_KEYS.len() => unit_field(&s, b, i, field),
+                    _ => Value::Nil,
+                },
+            )
         })
     })?;
-    Ok((units, count, get_unit, field))
+    Ok([units, count, get_unit, field])
 }
