@@ -105,8 +105,8 @@ fn battles(c: &mut Criterion) {
 
     // One event with its ctx, 14 units on the battleland in a strike
     // phase: `battle_phase_start` has one handler reading fields; the two
-    // of `battle_phase_end` include house-regeneration's, which walks
-    // `ctx:units()` (14 tables).
+    // of `battle_phase_end` include house-regeneration's, whose filter
+    // (`ctx:units{...}`) picks the one Troll of the side among the 14.
     let position: titan_core::battle::Position = titan_core::load::ron_options()
         .from_str(
             r#"(
@@ -134,7 +134,7 @@ fn battles(c: &mut Criterion) {
         b.iter(|| battle.fire_event("battle_phase_start").expect("fires"))
     });
     c.bench_function(
-        "hook call with ctx: battle_phase_end, 2 handlers, ctx:units() of 14",
+        "hook call with ctx: battle_phase_end, 2 handlers, ctx:units{filter} of 14",
         |b| b.iter(|| battle.fire_event("battle_phase_end").expect("fires")),
     );
 }

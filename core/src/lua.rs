@@ -151,6 +151,9 @@ pub const MAX_HOOKS: usize = 4096;
 
 /// The registry key of Lua's own `setmetatable`, for the engine's Lua code.
 pub(crate) const RAW_SETMETATABLE: &str = "titan.raw_setmetatable";
+/// The registry key of Lua's own `next` (any order: for checks that do not
+/// depend on it).
+pub(crate) const RAW_NEXT: &str = "titan.raw_next";
 
 /// The phrase of every sandbox refusal, which makes it [`ScriptErrorKind::Forbidden`].
 const NOT_AVAILABLE: &str = "is not available to variant scripts";
@@ -564,6 +567,9 @@ impl LuaHost {
         let raw_setmetatable: Function =
             lua.globals().get("setmetatable").map_err(sandbox_error)?;
         lua.set_named_registry_value(RAW_SETMETATABLE, raw_setmetatable)
+            .map_err(sandbox_error)?;
+        let raw_next: Function = lua.globals().get("next").map_err(sandbox_error)?;
+        lua.set_named_registry_value(RAW_NEXT, raw_next)
             .map_err(sandbox_error)?;
         let api = lua.create_table().map_err(sandbox_error)?;
         lua.globals().set("titan", &api).map_err(sandbox_error)?;

@@ -1,9 +1,10 @@
 -- House rule: a Troll heals 1 hit at the end of its side's strike phase
 -- (a slain Troll stays slain: only the living on the battleland heal).
+-- The filter picks the Trolls before any unit's table is made.
 titan.on("battle_phase_end", function(ctx)
   if ctx.phase ~= "strike" then return end
-  for _, u in ipairs(ctx:units()) do
-    if u.character == "Troll" and u.side == ctx.side and u.alive and u.hex and u.damage > 0 then
+  for _, u in ipairs(ctx:units{ character = "Troll", side = ctx.side, status = "on_board", alive = true }) do
+    if u.damage > 0 then
       ctx:heal(u.id, 1)
     end
   end

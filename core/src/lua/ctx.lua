@@ -1,11 +1,36 @@
 -- The Lua side of the context API (core/src/script/mod.rs): ctx tables and
 -- units' tables are made here, by the VM, from plain values (no protected
 -- set per field from Rust, no packing of the values into a table first).
-local methods, raw_units, raw_get_unit, setmetatable, names, max_pairs = ...
-local load, concat = load, table.concat
+local methods, raw_units, raw_count, raw_get_unit, raw_field, setmetatable, raw_next, names,
+  max_pairs = ...
+local load, concat, error, type, tostring, sort, ipairs =
+  load, table.concat, error, type, tostring, table.sort, ipairs
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
 local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding" }
+
+-- Names to codes (the reverse of the tables above).
+local function codes(by_code)
+  local t, i = {}, 0
+  while by_code[i] ~= nil do
+    t[by_code[i]] = i
+    i = i + 1
+  end
+  return t
+end
+local CHARACTER_CODES, CLASS_CODES = codes(characters), codes(classes)
+local SIDE_CODES, STATUS_CODES = codes(SIDES), codes(STATUSES)
+-- A unit's field by name: its index in the raw values, and the names of
+-- its codes (nil: the value as it is).
+local FIELD_CODES, FIELD_NAMES = {}, {}
+for i, key in ipairs(names.unit_keys) do
+  FIELD_CODES[key] = i - 1
+end
+FIELD_NAMES[FIELD_CODES.character] = characters
+FIELD_NAMES[FIELD_CODES.class] = classes
+FIELD_NAMES[FIELD_CODES.side] = SIDES
+FIELD_NAMES[FIELD_CODES.hex] = hexes
+FIELD_NAMES[FIELD_CODES.status] = STATUSES
 
 -- ctx constructors by number of fields: ctors[n](meta, k1, v1, ..., kn, vn)
 -- builds the table in one constructor (sized at once) and sets its
@@ -43,8 +68,79 @@ local function build(out, n, id, ch, cl, sd, hx, dm, pw, sk, fl, rs, st, sl, al,
   }
   return build(out, n, ...)
 end
-methods.units = function(ctx)
-  return build({}, 0, raw_units(ctx))
+
+-- A filter's fields and what each takes, by name.
+local FILTERS = {
+  side = SIDE_CODES, character = CHARACTER_CODES, class = CLASS_CODES,
+  status = STATUS_CODES, alive = { [true] = true, [false] = false },
+}
+local WANTS = {
+  side = '"attacker" or "defender"', character = "a character's name",
+  class = "a class's name",
+  status = '"waiting", "on_board", "slain", "not_entered", "removed" or "riding"',
+  alive = "true or false",
+}
+
+-- The keys of `f` that are no filter field, sorted (for the message).
+local function unknown_keys(f)
+  local bad = {}
+  for k in raw_next, f do
+    if FILTERS[k] == nil then
+      bad[#bad + 1] = type(k) == "string" and ("%q"):format(k) or "a " .. type(k) .. " key"
+    end
+  end
+  sort(bad)
+  return concat(bad, ", ")
+end
+
+-- The codes of a filter table (`what` names the method in errors, which
+-- point at the script's line).
+local function filter(what, f)
+  if f == nil then return end
+  if type(f) ~= "table" then
+    error("ctx:" .. what .. ": a filter is a table such as { side = \"attacker\" }, not a " .. type(f), 3)
+  end
+  for k in raw_next, f do
+    if FILTERS[k] == nil then
+      error("ctx:" .. what .. ": no filter field " .. unknown_keys(f)
+        .. " (side, character, class, status, alive)", 3)
+    end
+  end
+  local sd, ch, cl, st, al = f.side, f.character, f.class, f.status, f.alive
+  if sd ~= nil then sd = SIDE_CODES[sd] end
+  if ch ~= nil then ch = CHARACTER_CODES[ch] end
+  if cl ~= nil then cl = CLASS_CODES[cl] end
+  if st ~= nil then st = STATUS_CODES[st] end
+  if (sd == nil and f.side ~= nil) or (ch == nil and f.character ~= nil)
+    or (cl == nil and f.class ~= nil) or (st == nil and f.status ~= nil)
+    or (al ~= nil and type(al) ~= "boolean") then
+    for _, key in ipairs({ "side", "character", "class", "status", "alive" }) do
+      local v = f[key]
+      if v ~= nil and FILTERS[key][v] == nil then
+        error("ctx:" .. what .. ": filter " .. key .. " is " .. WANTS[key] .. ", not "
+          .. (type(v) == "string" and ("%q"):format(v) or tostring(v)), 3)
+      end
+    end
+  end
+  return sd, ch, cl, st, al
+end
+
+methods.units = function(ctx, f)
+  return build({}, 0, raw_units(ctx, filter("units", f)))
+end
+methods.count_units = function(ctx, f)
+  return raw_count(ctx, filter("count_units", f))
+end
+methods.unit_field = function(ctx, id, key)
+  local code = FIELD_CODES[key]
+  if code == nil then
+    error("ctx:unit_field: no unit field " .. (type(key) == "string" and ("%q"):format(key) or tostring(key))
+      .. " (" .. concat(names.unit_keys, ", ") .. ")", 2)
+  end
+  local v = raw_field(ctx, id, code)
+  local by_code = FIELD_NAMES[code]
+  if by_code ~= nil and v ~= nil then return by_code[v] end
+  return v
 end
 methods.get_unit = function(ctx, id)
   local i, ch, cl, sd, hx, dm, pw, sk, fl, rs, st, sl, al = raw_get_unit(ctx, id)

@@ -14,33 +14,8 @@ fn hits_arg(n: i64, what: &str) -> mlua::Result<u8> {
 pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let m = lua.create_table()?;
 
-    let s = Rc::clone(store);
-    m.set(
-        "units",
-        lua.create_function(move |_, _: Value| {
-            s.battle("units", |b| {
-                let mut out = mlua::MultiValue::with_capacity(b.units.len() * UNIT_KEYS.len());
-                for i in 0..b.units.len() {
-                    unit_values(&s, b, i, &mut out);
-                }
-                Ok(out)
-            })
-        })?,
-    )?;
-
-    let s = Rc::clone(store);
-    m.set(
-        "get_unit",
-        lua.create_function(move |_, (_, id): (Value, i64)| {
-            s.battle("get_unit", |b| {
-                let mut out = mlua::MultiValue::with_capacity(UNIT_KEYS.len());
-                if let Some(i) = usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
-                    unit_values(&s, b, i, &mut out);
-                }
-                Ok(out)
-            })
-        })?,
-    )?;
+    // `units`, `get_unit`, `count_units` and `unit_field` are made in
+    // `ctx.lua` over the raw queries of `query.rs`.
 
     let s = Rc::clone(store);
     m.set(

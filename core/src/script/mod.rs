@@ -31,6 +31,7 @@ use crate::vars::{VarTarget, Vars};
 
 mod actions;
 mod methods;
+mod query;
 
 pub use actions::ScriptArg;
 use actions::script_error;
@@ -236,8 +237,8 @@ struct Strings {
     words: RefCell<Vec<(usize, usize, LuaString)>>,
 }
 
-/// The fields of a unit's table, in the order of [`unit_values`] (and of
-/// the constructor in [`CTX_LUA`]).
+/// The fields of a unit's table, by their index in the raw queries of
+/// `query.rs` (`ctx.lua` reads this list).
 const UNIT_KEYS: [&str; 13] = [
     "id",
     "character",
@@ -336,11 +337,12 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         variant,
     });
     let methods = methods(lua, &store)?;
-    let raw_units: mlua::Function = methods.get("units")?;
-    let raw_get_unit: mlua::Function = methods.get("get_unit")?;
+    let [raw_units, raw_count, raw_get_unit, raw_field] = query::raw_queries(lua, &store)?;
     let raw_setmetatable: mlua::Function =
         lua.named_registry_value(crate::lua::RAW_SETMETATABLE)?;
+    let raw_next: mlua::Function = lua.named_registry_value(crate::lua::RAW_NEXT)?;
     let names = code_names(lua, &store.variant)?;
+    names.raw_set("unit_keys", UNIT_KEYS)?;
     let ctors: Table = lua
         .load(CTX_LUA)
         .set_name(format!("={}", crate::lua::SANDBOX))
@@ -348,8 +350,11 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         .call((
             methods.clone(),
             raw_units,
+            raw_count,
             raw_get_unit,
+            raw_field,
             raw_setmetatable,
+            raw_next,
             names,
             MAX_CTX_FIELDS,
         ))?;
@@ -824,44 +829,4 @@ impl CtxStore {
         });
         Ok(())
     }
-}
-
-/// A unit as scripts read it.
-/// A unit's fields as flat values, in the order of [`UNIT_KEYS`] (the
-/// Lua side makes the table).
-fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiValue) {
-    let v = &store.variant;
-    let u = &b.units[i];
-    let c = v.character(u.character);
-    let status = match u.status {
-        Status::Waiting => 0,
-        Status::OnBoard(_) => 1,
-        Status::Gone(crate::battle::Fate::Slain) => 2,
-        Status::Gone(crate::battle::Fate::NotEntered) => 3,
-        Status::Gone(crate::battle::Fate::Removed) => 4,
-        Status::Riding(_) => 5,
-    };
-    out.push_back(Value::Integer(i as i64));
-    out.push_back(Value::Integer(u.character.index() as i64));
-    out.push_back(Value::Integer(c.class.index() as i64));
-    out.push_back(Value::Integer(i64::from(u.side == BattleSide::Defender)));
-    out.push_back(match crate::battle::place_of(&b.units, i) {
-        Some(h) => Value::Integer(i64::from(h.0)),
-        None => Value::Nil,
-    });
-    out.push_back(Value::Integer(i64::from(u.damage)));
-    out.push_back(Value::Integer(i64::from(u.power)));
-    let e = b.extra.get(i).copied().unwrap_or_default();
-    out.push_back(Value::Integer(i64::from(e.skill.unwrap_or(c.skill))));
-    out.push_back(Value::Boolean(e.flies.unwrap_or(c.flies)));
-    out.push_back(Value::Boolean(c.rangestrike.is_some()));
-    out.push_back(Value::Integer(status));
-    out.push_back(Value::Integer(i64::from(u.strikes_left)));
-    out.push_back(Value::Boolean(
-        !u.is_slain()
-            && matches!(
-                u.status,
-                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
-            ),
-    ));
 }

@@ -279,3 +279,40 @@ titan.action("bind", {
     ctx:set_unit(args.target, "bound", true)
   end,
 })
+
+-- ctx:units{filter}, ctx:count_units{filter}, ctx:unit_field(id, field)
+-- (tests/battle/platform-query.ron): units 0 and 1 are the attacker's Troll
+-- and Ogre, 2 and 3 the defender's Troll and Angel.
+titan.action("query_probe", {
+  legal = always,
+  apply = function(ctx)
+    local trolls = ctx:units{ character = "Troll" }
+    assert(#trolls == 2 and trolls[1].id == 0 and trolls[2].id == 2)
+    assert(trolls[2].side == "defender" and trolls[2].hex == "F1")
+    local mine = ctx:units{ character = "Troll", side = "attacker", status = "on_board", alive = true }
+    assert(#mine == 1 and mine[1].id == 0 and mine[1].character == "Troll")
+    assert(#ctx:units{ class = "lord" } == 1)
+    assert(#ctx:units() == 4 and #ctx:units{} == 4)
+    assert(ctx:count_units{ side = "defender" } == 2)
+    assert(ctx:count_units{ character = "Ogre", side = "defender" } == 0)
+    assert(ctx:count_units{ alive = false } == 0)
+    assert(ctx:unit_field(1, "character") == "Ogre")
+    assert(ctx:unit_field(2, "side") == "defender")
+    assert(ctx:unit_field(3, "class") == "lord")
+    assert(ctx:unit_field(0, "hex") == "A1")
+    assert(ctx:unit_field(0, "status") == "on_board")
+    assert(ctx:unit_field(0, "damage") == 0 and ctx:unit_field(0, "alive") == true)
+    assert(ctx:unit_field(3, "flies") == true and ctx:unit_field(9, "damage") == nil)
+    -- Reads see the handler's own effects.
+    ctx:damage(1, 2)
+    assert(ctx:unit_field(1, "damage") == 2 and ctx:units{ character = "Ogre" }[1].damage == 2)
+  end,
+})
+titan.action("bad_filter_field", {
+  legal = always, apply = function(ctx) ctx:units{ charcter = "Troll", sides = 1 } end,
+})
+titan.action("bad_filter_name", {
+  legal = always, apply = function(ctx) ctx:count_units{ character = "Trol" } end,
+})
+titan.action("bad_filter", { legal = always, apply = function(ctx) ctx:units("Troll") end })
+titan.action("bad_unit_field", { legal = always, apply = function(ctx) ctx:unit_field(0, "hp") end })
