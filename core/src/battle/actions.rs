@@ -62,6 +62,13 @@ pub(super) struct ReachKey {
     occupied: HexSet,
 }
 
+/// A generator's position (see [`Battle::take_back`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RngMark {
+    seed: u64,
+    pos: u128,
+}
+
 impl<'v> Battle<'v> {
     /// Every action the side to act may take now. Strikes are listed at the
     /// strike number needed and with hazard bonuses; [`Action::Strike`] with
@@ -227,7 +234,7 @@ impl<'v> Battle<'v> {
     ) {
         if from == From::Area {
             // In the area's order, as the data lists it.
-            for &h in &self.land.defender_area {
+            for &h in &self.land().defender_area {
                 if occupied & bit(h) == 0 {
                     f(h);
                 }
@@ -235,7 +242,7 @@ impl<'v> Battle<'v> {
             return;
         }
         let set = geometry::reach_set_in(
-            self.variant,
+            &self.variant,
             self.land_in(s),
             self.tables_in(s),
             character,
@@ -261,7 +268,7 @@ impl<'v> Battle<'v> {
         if s.overlay.is_some() {
             // A script changed the battleland: not in the key.
             let (land, tables) = (self.land_in(s), self.tables_in(s));
-            return geometry::reach_set_in(self.variant, land, tables, character, from, occupied);
+            return geometry::reach_set_in(&self.variant, land, tables, character, from, occupied);
         }
         let key = ReachKey {
             character,
@@ -275,9 +282,9 @@ impl<'v> Battle<'v> {
             return *set;
         }
         let set = geometry::reach_set_in(
-            self.variant,
-            self.land,
-            self.variant.battle_tables.land(self.land.terrain.index()),
+            &self.variant,
+            self.land(),
+            self.variant.battle_tables.land(self.setup.terrain.index()),
             character,
             from,
             occupied,
@@ -309,7 +316,8 @@ impl<'v> Battle<'v> {
         to: HexId,
     ) -> bool {
         let (land, tables) = (self.land_in(s), self.tables_in(s));
-        geometry::reach_set_in(self.variant, land, tables, character, from, occupied) & bit(to) != 0
+        geometry::reach_set_in(&self.variant, land, tables, character, from, occupied) & bit(to)
+            != 0
     }
 
     /// Brings a summoned character (attacker) or a reinforcement (defender)
@@ -376,16 +384,48 @@ impl<'v> Battle<'v> {
                 if let Some(next) = self.spare.get_mut() {
                     std::mem::swap(&mut self.state, next);
                 }
+                self.undoable = true;
                 Ok(events)
             }
             Err(e) => {
-                let mut rng = self.rng.borrow_mut();
-                if rng.word_pos() != pos {
-                    *rng = GameRng::at(seed, pos);
-                }
+                self.undoable = false;
+                self.rewind(RngMark { seed, pos });
                 Err(e)
             }
         }
+    }
+
+    /// Where the battle's generator is, for [`Battle::take_back`].
+    pub(crate) fn rng_mark(&self) -> RngMark {
+        let rng = self.rng.borrow();
+        RngMark {
+            seed: rng.seed(),
+            pos: rng.word_pos(),
+        }
+    }
+
+    /// Puts the generator back at `mark` if it moved since.
+    fn rewind(&self, mark: RngMark) {
+        let mut rng = self.rng.borrow_mut();
+        if (rng.seed(), rng.word_pos()) != (mark.seed, mark.pos) {
+            *rng = GameRng::at(mark.seed, mark.pos);
+        }
+    }
+
+    /// Takes back the action [`Battle::apply`] last carried out: the state
+    /// it replaced (kept in the spare) and the generator at `mark` (taken
+    /// by [`Battle::rng_mark`] before that action). For a game whose own
+    /// action is refused after its battle's action succeeded. Does nothing
+    /// (false) when the last `apply` failed or was already taken back.
+    pub(crate) fn take_back(&mut self, mark: RngMark) -> bool {
+        if !std::mem::replace(&mut self.undoable, false) {
+            return false;
+        }
+        if let Some(prev) = self.spare.get_mut() {
+            std::mem::swap(&mut self.state, prev);
+        }
+        self.rewind(mark);
+        true
     }
 
     pub(super) fn step(
@@ -841,7 +881,7 @@ impl<'v> Battle<'v> {
         match u.status {
             Status::OnBoard(h) => Some(From::Hex(h)),
             Status::Waiting if !s.entered[side_index(u.side)] => {
-                if u.side == BattleSide::Defender && !self.land.defender_area.is_empty() {
+                if u.side == BattleSide::Defender && !self.land().defender_area.is_empty() {
                     // Law of the Battlelands 25.B: the Tower's defender deploys.
                     Some(From::Area)
                 } else {
@@ -908,7 +948,7 @@ impl<'v> Battle<'v> {
                 .unwrap_or(false)
             })
         };
-        crate::game::muster::options(self.variant, self.setup.terrain, &living, &mut judge)
+        crate::game::muster::options(&self.variant, self.setup.terrain, &living, &mut judge)
             .iter()
             .any(|o| o.recruit == recruit)
     }

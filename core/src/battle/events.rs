@@ -69,6 +69,7 @@ impl<'v> Battle<'v> {
             &[("phase", F::W(phase)), ("side", F::W(side))],
         )?;
         self.state = s;
+        self.undoable = false;
         Ok(ev)
     }
 
@@ -99,7 +100,7 @@ impl<'v> Battle<'v> {
             ev.push(BattleEvent::HazardRestored { hex: c.hex });
         }
         let landscape = overlay::Overlay::landscape_of(&s.overlay);
-        s.overlay = overlay::Overlay::build(self.variant, self.land, landscape, keep);
+        s.overlay = overlay::Overlay::build(&self.variant, self.land(), landscape, keep);
     }
 
     /// Applies checked effects in order (they were checked against the same
@@ -181,10 +182,10 @@ impl<'v> Battle<'v> {
                     let now = s.overlay.as_ref().map_or(&[][..], |o| &o.changes[..]);
                     let change = overlay::HazardChange { hex, hazard, until };
                     let landscape = overlay::Overlay::landscape_of(&s.overlay);
-                    let base = overlay::Overlay::base_of(&landscape, self.land);
+                    let base = overlay::Overlay::base_of(&landscape, self.land());
                     let changes = overlay::Overlay::with(base, now, change);
                     s.overlay =
-                        overlay::Overlay::build(self.variant, self.land, landscape, changes);
+                        overlay::Overlay::build(&self.variant, self.land(), landscape, changes);
                     ev.push(BattleEvent::HazardSet {
                         hex,
                         hazard: self.variant.hazard(hazard).name.clone(),
@@ -201,8 +202,8 @@ impl<'v> Battle<'v> {
                         land,
                     });
                     s.overlay = overlay::Overlay::build(
-                        self.variant,
-                        self.land,
+                        &self.variant,
+                        self.land(),
                         Some(landscape),
                         Vec::new(),
                     );
@@ -254,7 +255,7 @@ impl<'v> Battle<'v> {
                             .collect();
                         let landscape = overlay::Overlay::landscape_of(&s.overlay);
                         s.overlay =
-                            overlay::Overlay::build(self.variant, self.land, landscape, changes);
+                            overlay::Overlay::build(&self.variant, self.land(), landscape, changes);
                     }
                     s.defender_maneuver = round;
                     ev.push(BattleEvent::RoundSet { round });
@@ -647,7 +648,7 @@ impl<'v> Battle<'v> {
                 if u.side != side
                     || u.hex().is_none()
                     || u.is_slain()
-                    || !a.unit_may(self.variant, u.character)
+                    || !a.unit_may(&self.variant, u.character)
                     || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
                 {
                     continue;
@@ -689,7 +690,7 @@ impl<'v> Battle<'v> {
                 "{label} is taken by a living character on the battleland of the side to act"
             ));
         }
-        if !a.unit_may(self.variant, u.character) {
+        if !a.unit_may(&self.variant, u.character) {
             return refuse(format!(
                 "{} may not take {label}",
                 self.variant.character(u.character).name

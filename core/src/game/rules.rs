@@ -267,6 +267,7 @@ pub(super) fn new_game(
         },
         battle: Default::default(),
         undo: Undo::Idle,
+        battle_undo: None,
         history: Vec::new(),
     };
     // Setup 4 (Law of Titan 1982 5.1): each player rolls for a tower. Players
