@@ -62,6 +62,60 @@ pub(super) struct ReachKey {
     occupied: HexSet,
 }
 
+/// Where listing puts the actions: a list, or a [`Pick`].
+pub(super) trait ActionSink {
+    fn push(&mut self, a: Action);
+    /// Moves of `unit` to each hex of `set`, in hex order.
+    fn moves(&mut self, unit: UnitId, set: HexSet);
+    /// Actions put so far.
+    fn len(&self) -> usize;
+}
+
+impl ActionSink for Vec<Action> {
+    fn push(&mut self, a: Action) {
+        Vec::push(self, a);
+    }
+    fn moves(&mut self, unit: UnitId, set: HexSet) {
+        self.extend(hexes(set).map(|h| Action::Move { unit, to: h }));
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+}
+
+/// The listed actions with each unit's moves kept as its reach set (see
+/// [`Battle::pick_action`]).
+struct Runs {
+    runs: Vec<Run>,
+    n: usize,
+}
+
+enum Run {
+    One(Action),
+    Moves(UnitId, HexSet),
+}
+
+thread_local! {
+    /// The runs `pick_action` lists into, kept between calls.
+    static PICK_RUNS: std::cell::Cell<Vec<Run>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl ActionSink for Runs {
+    fn push(&mut self, a: Action) {
+        self.runs.push(Run::One(a));
+        self.n += 1;
+    }
+    fn moves(&mut self, unit: UnitId, set: HexSet) {
+        if set != 0 {
+            self.runs.push(Run::Moves(unit, set));
+            self.n += set.count_ones() as usize;
+        }
+    }
+    fn len(&self) -> usize {
+        self.n
+    }
+}
+
 /// A generator's position (see [`Battle::take_back`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RngMark {
@@ -83,6 +137,51 @@ impl<'v> Battle<'v> {
     /// [`Battle::legal_actions`] appended to `out`, so that a caller that
     /// lists many decisions (a random or searching player) can keep one list.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.list(out);
+    }
+
+    /// The action of [`Battle::legal_actions`] at the index `pick` chooses
+    /// given their number (not called when there is none), building only
+    /// that one: a maneuver's moves are counted by reach set. A random
+    /// player that draws the index draws as it would over the whole list.
+    pub fn pick_action(&self, pick: impl FnOnce(usize) -> usize) -> Option<Action> {
+        let mut runs = PICK_RUNS.take();
+        runs.clear();
+        let mut sink = Runs { runs, n: 0 };
+        self.list(&mut sink);
+        let Runs { mut runs, n } = sink;
+        let picked = if n == 0 {
+            None
+        } else {
+            let mut k = pick(n);
+            let mut got = None;
+            for run in runs.drain(..) {
+                match run {
+                    Run::One(a) if k == 0 => {
+                        got = Some(a);
+                        break;
+                    }
+                    Run::One(_) => k -= 1,
+                    Run::Moves(unit, set) => {
+                        let c = set.count_ones() as usize;
+                        if k < c {
+                            got = hexes(set).nth(k).map(|h| Action::Move { unit, to: h });
+                            break;
+                        }
+                        k -= c;
+                    }
+                }
+            }
+            got
+        };
+        runs.clear();
+        PICK_RUNS.set(runs);
+        picked
+    }
+
+    /// Lists the actions of [`Battle::legal_actions`] into `out`, in its
+    /// order.
+    fn list(&self, out: &mut impl ActionSink) {
         let s = &self.state;
         match s.phase {
             Phase::Over => return,
@@ -104,10 +203,7 @@ impl<'v> Battle<'v> {
                     if s.extra.is_empty() && from != From::Area {
                         // Kept for `apply` to check the move against.
                         let set = self.memo_reach(s, i, u.character, from, occupied);
-                        out.extend(hexes(set).map(|h| Action::Move {
-                            unit: i as UnitId,
-                            to: h,
-                        }));
+                        out.moves(i as UnitId, set);
                     } else if s.extra.is_empty()
                         || from == From::Area && s.extra(i).may_move.is_none()
                     {

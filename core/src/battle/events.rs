@@ -636,7 +636,7 @@ impl<'v> Battle<'v> {
 
     /// The script actions the side to act may take now (an action whose
     /// `legal` fails is left out here; taking it reports the error).
-    pub(super) fn script_actions(&self, out: &mut Vec<Action>) {
+    pub(super) fn script_actions(&self, out: &mut impl actions::ActionSink) {
         let s = &self.state;
         let Some(when) = Self::script_when(s) else {
             return;

@@ -95,36 +95,47 @@ pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
 /// One random legal battle action, or None when the battle is over.
 /// Conceding is picked only rarely (as in a game's battles above), so that
 /// random battles are mostly fought out.
+///
+/// The battle's own list holds no concession (masterplay adds its own), so
+/// the pick is drawn from the count of its actions and only the action
+/// picked is built: the draws and the choice are those of choosing over the
+/// whole list (`random_battle_action_chooses_as_over_the_whole_list`).
 pub fn random_battle_action(
+    battle: &crate::battle::Battle<'_>,
+    rng: &mut GameRng,
+) -> Option<crate::battle::Action> {
+    if battle.phase() == crate::battle::Phase::Over {
+        return None;
+    }
+    let picked = battle.pick_action(|n| rng.int_in(0, n as i64 - 1) as usize);
+    debug_assert!(
+        !matches!(picked, Some(crate::battle::Action::Concede(_))),
+        "a battle lists no concession"
+    );
+    picked
+}
+
+/// [`random_battle_action`] over the whole list, as it chose before it
+/// counted (for the test that they agree).
+#[cfg(test)]
+fn random_battle_action_listed(
     battle: &crate::battle::Battle<'_>,
     rng: &mut GameRng,
 ) -> Option<crate::battle::Action> {
     if battle.result().is_some() {
         return None;
     }
-    // One list kept per thread: a battle lists about 90 decisions, and a
-    // fresh list for each was a tenth of a random battle's time.
-    let mut actions = BATTLE_LIST.take();
-    actions.clear();
-    battle.legal_actions_into(&mut actions);
+    let mut actions = battle.legal_actions();
     let fight = |a: &crate::battle::Action| !matches!(a, crate::battle::Action::Concede(_));
     if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(200) > 1 {
         actions.retain(fight);
     }
-    let picked = if actions.is_empty() {
+    if actions.is_empty() {
         None
     } else {
         let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
         Some(actions.swap_remove(pick))
-    };
-    BATTLE_LIST.set(actions);
-    picked
-}
-
-thread_local! {
-    /// The list `random_battle_action` lists into, kept between calls.
-    static BATTLE_LIST: std::cell::Cell<Vec<crate::battle::Action>> =
-        const { std::cell::Cell::new(Vec::new()) };
+    }
 }
 
 #[cfg(test)]
@@ -150,6 +161,60 @@ mod tests {
         };
         assert_eq!(play(3), play(3));
         assert_ne!(play(3), play(4));
+    }
+
+    /// `random_battle_action` counts the battle's actions and builds only
+    /// the one it picks: it draws and chooses as over the whole list, on
+    /// every battleland, with summons, reinforcements and strikes.
+    #[test]
+    fn random_battle_action_chooses_as_over_the_whole_list() {
+        use crate::battle::{Battle, BattleSetup, Fighter};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = crate::load(&dir, &Default::default()).unwrap();
+        let by = |names: &[&str]| -> Vec<Fighter> {
+            names
+                .iter()
+                .map(|n| {
+                    let c = v.character_by_name(n).unwrap();
+                    Fighter {
+                        character: c,
+                        power: v.character(c).power,
+                    }
+                })
+                .collect()
+        };
+        let angel = v.character_by_name("Angel").unwrap();
+        let mut decisions = 0;
+        for (t, terrain) in v.terrains.iter().enumerate() {
+            let setup = BattleSetup {
+                terrain: crate::model::TerrainId(t as _),
+                attacker: by(&["Ogre", "Troll", "Lion", "Minotaur", "Giant", "Dragon"]),
+                defender: by(&["Cyclops", "Warbear", "Unicorn", "Gorgon", "Ranger"]),
+                attacker_edge: v.rules.battle.attacker_edges[0],
+                summonable: vec![(1, angel)],
+                reinforcements: vec![v.character_by_name("Centaur").unwrap()],
+                teleported: false,
+            };
+            let mut b = Battle::new(&v, setup, GameRng::new(t as u64)).unwrap();
+            let mut rng = GameRng::new(17 + t as u64);
+            loop {
+                let mut whole = rng.clone();
+                let expected = random_battle_action_listed(&b, &mut whole);
+                let got = random_battle_action(&b, &mut rng);
+                assert_eq!(got, expected, "{}", terrain.name);
+                assert_eq!(rng.word_pos(), whole.word_pos());
+                // Every index picks the action listed there (now and then).
+                if decisions % 5 == 0 {
+                    for (i, a) in b.legal_actions().into_iter().enumerate() {
+                        assert_eq!(b.pick_action(|_| i), Some(a));
+                    }
+                }
+                let Some(a) = got else { break };
+                b.apply(a).unwrap();
+                decisions += 1;
+            }
+        }
+        assert!(decisions > 500, "{decisions}");
     }
 
     /// The shortcuts of `random_action` draw and choose as `choose` over
