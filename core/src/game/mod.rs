@@ -651,7 +651,9 @@ impl Clone for Game {
 /// How [`Game::apply`] saved the state before the action it applies.
 enum Undo {
     Idle,
-    /// Not yet: the rules call [`Game::save_state`] before they change it.
+    /// Not yet: the rules call [`Game::save_state`] before they change
+    /// it, or change it only where nothing can refuse the action any more
+    /// (and no script runs after: `Lazy` is for games without scripts).
     Lazy,
     Saved(Box<GameState>),
 }
@@ -744,7 +746,15 @@ impl Game {
         // A battle action without scripts changes the state only when it
         // ends the battle: the state is copied then ([`Game::save_state`]),
         // not before every battle action.
-        self.undo = if self.hooks.is_none() && matches!(action, Action::Battle { .. }) {
+        // Nor before a move or the end of splitting, which change the state
+        // only once nothing can refuse them (see `turn::move_legion`).
+        self.undo = if self.hooks.is_none()
+            && matches!(
+                (self.state.phase, action),
+                (_, Action::Battle { .. })
+                    | (Phase::Move, Action::Move { .. })
+                    | (Phase::Split, Action::DoneSplitting)
+            ) {
             Undo::Lazy
         } else {
             Undo::Saved(self.copy_state())
