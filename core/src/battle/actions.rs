@@ -455,6 +455,21 @@ impl<'v> Battle<'v> {
 
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
+        // Room for an action's events (a strike, a slaying, a new phase).
+        let mut ev = Vec::with_capacity(8);
+        self.apply_into(action, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Battle::apply`] with the events appended to `events` (a caller
+    /// that plays many actions can keep one list); on error the battle and
+    /// `events` are unchanged.
+    pub fn apply_into(
+        &mut self,
+        action: Action,
+        events: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
+        let listed = events.len();
         // The generator's position, not a copy of it: restoring is rare
         // (only when the action is refused after a draw).
         let (seed, pos) = {
@@ -473,17 +488,18 @@ impl<'v> Battle<'v> {
                 }
                 None => spare.insert(self.state.clone()),
             };
-            self.step(next, &action)
+            self.step(next, &action, events)
         };
         match done {
-            Ok(events) => {
+            Ok(()) => {
                 if let Some(next) = self.spare.get_mut() {
                     std::mem::swap(&mut self.state, next);
                 }
                 self.undoable = true;
-                Ok(events)
+                Ok(())
             }
             Err(e) => {
+                events.truncate(listed);
                 self.undoable = false;
                 self.rewind(RngMark { seed, pos });
                 Err(e)
@@ -528,18 +544,21 @@ impl<'v> Battle<'v> {
         &self,
         s: &mut State,
         action: &Action,
-    ) -> Result<Vec<BattleEvent>, BattleError> {
-        let mut ev = self.step_rules(s, action)?;
-        self.fire_slain(s, &mut ev, 0)?;
-        Ok(ev)
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
+        self.step_rules(s, action, ev)?;
+        self.fire_slain(s, ev, 0)
     }
 
-    fn step_rules(&self, s: &mut State, action: &Action) -> Result<Vec<BattleEvent>, BattleError> {
+    fn step_rules(
+        &self,
+        s: &mut State,
+        action: &Action,
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
         }
-        // Room for an action's events (a strike, a slaying, a new phase).
-        let mut ev = Vec::with_capacity(8);
         if let Action::Concede(side) = action {
             if s.carry.is_some() {
                 return refuse("carry-over hits are pending: carry them over or drop them first");
@@ -551,8 +570,8 @@ impl<'v> Battle<'v> {
                     u.damage = u.power;
                 }
             }
-            self.finish(s, &mut ev, None);
-            return Ok(ev);
+            self.finish(s, ev, None);
+            return Ok(());
         }
         match (s.phase, action) {
             (Phase::ChooseEdge, Action::ChooseEdge(e)) => {
@@ -566,7 +585,7 @@ impl<'v> Battle<'v> {
                 ev.push(BattleEvent::EdgeChosen(*e));
                 s.moving = BattleSide::Defender;
                 s.phase = Phase::Maneuver;
-                self.begin_maneuver(s, &mut ev)?;
+                self.begin_maneuver(s, ev)?;
             }
             (Phase::Maneuver, Action::Move { unit, to }) => {
                 let u = s
@@ -627,7 +646,7 @@ impl<'v> Battle<'v> {
                     if let Some(f) = &from_label {
                         fields.push(("from", F::S(f)));
                     }
-                    self.fire(s, &mut ev, "unit_moved", &fields)?;
+                    self.fire(s, ev, "unit_moved", &fields)?;
                 }
                 // The label is worded only for a script that listens.
                 if old.is_none() && self.hooked("unit_entered") {
@@ -635,7 +654,7 @@ impl<'v> Battle<'v> {
                     let label = to.label();
                     self.fire(
                         s,
-                        &mut ev,
+                        ev,
                         "unit_entered",
                         &[
                             ("unit", F::I(i64::from(*unit))),
@@ -694,7 +713,7 @@ impl<'v> Battle<'v> {
                 let side = s.moving;
                 self.fire(
                     s,
-                    &mut ev,
+                    ev,
                     "battle_phase_end",
                     &[
                         ("phase", F::W("maneuver")),
@@ -702,7 +721,7 @@ impl<'v> Battle<'v> {
                     ],
                 )?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
                 if !s.entered[side_index(side)] {
                     // Law of the Battlelands 25.D: not brought on, eliminated.
@@ -718,10 +737,10 @@ impl<'v> Battle<'v> {
                     // Not taken now, lost for this battle (reference sheet).
                     s.summon = SummonState::Done;
                 }
-                if self.check_end(s, &mut ev) {
-                    return Ok(ev);
+                if self.check_end(s, ev) {
+                    return Ok(());
                 }
-                self.begin_strikes(s, side, &mut ev)?;
+                self.begin_strikes(s, side, ev)?;
             }
             (
                 Phase::Strike { striking },
@@ -763,10 +782,10 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let Some((sn, dice, carry)) =
-                    self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
+                    self.before_strike(s, ev, *unit, *target, false, sn, p.dice)?
                 else {
                     Self::spend_strike(s, *unit);
-                    return Ok(ev);
+                    return Ok(());
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
                 Self::spend_strike(s, *unit);
@@ -778,20 +797,20 @@ impl<'v> Battle<'v> {
                     rolls,
                     hits,
                 });
-                let dealt = self.before_damage(s, &mut ev, *target, hits, "strike", Some(*unit))?;
+                let dealt = self.before_damage(s, ev, *target, hits, "strike", Some(*unit))?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
-                let mut excess = self.damage(s, *target, dealt, &mut ev);
+                let mut excess = self.damage(s, *target, dealt, ev);
                 if !carry {
                     excess = 0;
                 }
-                if self.titan_check(s, &mut ev) {
-                    return Ok(ev);
+                if self.titan_check(s, ev) {
+                    return Ok(());
                 }
-                self.after_strike(s, &mut ev, *unit, *target, false, hits, excess)?;
+                self.after_strike(s, ev, *unit, *target, false, hits, excess)?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
                 if excess > 0 {
                     let c = Carry {
@@ -824,13 +843,13 @@ impl<'v> Battle<'v> {
                         hits: c.hits,
                     });
                     let dealt =
-                        self.before_damage(s, &mut ev, *t, c.hits, "carry_over", Some(c.striker))?;
+                        self.before_damage(s, ev, *t, c.hits, "carry_over", Some(c.striker))?;
                     if s.phase == Phase::Over {
-                        return Ok(ev);
+                        return Ok(());
                     }
-                    let excess = self.damage(s, *t, dealt, &mut ev);
-                    if self.titan_check(s, &mut ev) {
-                        return Ok(ev);
+                    let excess = self.damage(s, *t, dealt, ev);
+                    if self.titan_check(s, ev) {
+                        return Ok(());
                     }
                     if excess > 0 {
                         let c2 = Carry { hits: excess, ..c };
@@ -859,10 +878,10 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let Some((sn, dice, _)) =
-                    self.before_strike(s, &mut ev, *unit, *target, true, p.strike_number, p.dice)?
+                    self.before_strike(s, ev, *unit, *target, true, p.strike_number, p.dice)?
                 else {
                     s.units[*unit as usize].strikes_left -= 1;
-                    return Ok(ev);
+                    return Ok(());
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left -= 1;
@@ -875,16 +894,15 @@ impl<'v> Battle<'v> {
                     hits,
                 });
                 // Law of the Battlelands 27.A: rangestrikes never carry over.
-                let dealt =
-                    self.before_damage(s, &mut ev, *target, hits, "rangestrike", Some(*unit))?;
+                let dealt = self.before_damage(s, ev, *target, hits, "rangestrike", Some(*unit))?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
-                self.damage(s, *target, dealt, &mut ev);
-                if self.titan_check(s, &mut ev) {
-                    return Ok(ev);
+                self.damage(s, *target, dealt, ev);
+                if self.titan_check(s, ev) {
+                    return Ok(());
                 }
-                self.after_strike(s, &mut ev, *unit, *target, true, hits, 0)?;
+                self.after_strike(s, ev, *unit, *target, true, hits, 0)?;
             }
             (Phase::Strike { striking }, Action::EndStrikes) => {
                 if s.carry.is_some() {
@@ -902,7 +920,7 @@ impl<'v> Battle<'v> {
                 }
                 self.fire(
                     s,
-                    &mut ev,
+                    ev,
                     "battle_phase_end",
                     &[
                         ("phase", F::W("strike")),
@@ -910,18 +928,18 @@ impl<'v> Battle<'v> {
                     ],
                 )?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
                 if striking == s.moving {
                     // (begin_strikes sets the phase; a handler of its
                     // battle_phase_start may have ended the battle.)
-                    self.begin_strikes(s, striking.other(), &mut ev)?;
+                    self.begin_strikes(s, striking.other(), ev)?;
                 } else {
-                    self.end_strike_phase(s, &mut ev)?;
+                    self.end_strike_phase(s, ev)?;
                 }
             }
             (Phase::Maneuver | Phase::Strike { .. }, Action::Script { name, unit, args }) => {
-                self.apply_script(s, &mut ev, name, *unit, args)?;
+                self.apply_script(s, ev, name, *unit, args)?;
             }
             (phase, action) => {
                 return refuse(format!(
@@ -929,7 +947,7 @@ impl<'v> Battle<'v> {
                 ));
             }
         }
-        Ok(ev)
+        Ok(())
     }
 
     /// A strike spends all the unit's strikes of the phase (a rangestriker
