@@ -294,6 +294,7 @@ fn battles(
         (0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut actions, mut rounds, mut points) = (0u64, 0u64, 0u64);
     let mut errors: Vec<Value> = Vec::new();
+    let mut events = Vec::new();
     let clock = Clock::start();
     // One Lua VM for every battle, as a game keeps one for its battles:
     // starting the variant's scripts cost many times a battle. Each battle
@@ -338,7 +339,9 @@ fn battles(
             let Some(action) = random_battle_action(&battle, &mut pick) else {
                 break Some("no legal action before the battle ended".to_string());
             };
-            if let Err(e) = battle.apply(action.clone()) {
+            // One list of events for every action (they are not looked at).
+            events.clear();
+            if let Err(e) = battle.apply_into(action.clone(), &mut events) {
                 break Some(format!("{action:?}: {e}"));
             }
             n += 1;

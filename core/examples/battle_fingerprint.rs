@@ -121,6 +121,7 @@ fn time(root: &Path, n: u64) {
     };
     let start = std::time::Instant::now();
     let mut actions = 0;
+    let mut events = Vec::new();
     for seed in 0..n {
         let setup = BattleSetup {
             terrain: v.terrain_by_name("Mountains").expect("Mountains"),
@@ -138,7 +139,8 @@ fn time(root: &Path, n: u64) {
         let mut b = Battle::new(&v, setup, GameRng::new(seed)).expect("battle");
         let mut pick = GameRng::new(seed ^ 0xbeef);
         while let Some(a) = random_battle_action(&b, &mut pick) {
-            b.apply(a).expect("legal");
+            events.clear();
+            b.apply_into(a, &mut events).expect("legal");
             actions += 1;
         }
     }

@@ -64,6 +64,67 @@ pub(super) struct ReachKey {
     occupied: HexSet,
 }
 
+/// Where listing puts the actions: a list, or a [`Pick`].
+pub(super) trait ActionSink {
+    fn push(&mut self, a: Action);
+    /// Moves of `unit` to each hex of `set`, in hex order.
+    fn moves(&mut self, unit: UnitId, set: HexSet);
+    /// Actions put so far.
+    fn len(&self) -> usize;
+}
+
+impl ActionSink for Vec<Action> {
+    fn push(&mut self, a: Action) {
+        Vec::push(self, a);
+    }
+    fn moves(&mut self, unit: UnitId, set: HexSet) {
+        self.extend(hexes(set).map(|h| Action::Move { unit, to: h }));
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+}
+
+/// The listed actions with each unit's moves kept as its reach set (see
+/// [`Battle::pick_action`]).
+struct Runs {
+    runs: Vec<Run>,
+    n: usize,
+}
+
+enum Run {
+    One(Action),
+    Moves(UnitId, HexSet),
+}
+
+thread_local! {
+    /// The runs `pick_action` lists into, kept between calls.
+    static PICK_RUNS: std::cell::Cell<Vec<Run>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl ActionSink for Runs {
+    fn push(&mut self, a: Action) {
+        self.runs.push(Run::One(a));
+        self.n += 1;
+    }
+    fn moves(&mut self, unit: UnitId, set: HexSet) {
+        if set != 0 {
+            self.runs.push(Run::Moves(unit, set));
+            self.n += set.count_ones() as usize;
+        }
+    }
+    fn len(&self) -> usize {
+        self.n
+    }
+}
+
+/// A generator's position (see [`Battle::take_back`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RngMark {
+    seed: u64,
+    pos: u128,
+}
+
 impl<'v> Battle<'v> {
     /// Every action the side to act may take now. Strikes are listed at the
     /// strike number needed and with hazard bonuses; [`Action::Strike`] with
@@ -78,6 +139,51 @@ impl<'v> Battle<'v> {
     /// [`Battle::legal_actions`] appended to `out`, so that a caller that
     /// lists many decisions (a random or searching player) can keep one list.
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.list(out);
+    }
+
+    /// The action of [`Battle::legal_actions`] at the index `pick` chooses
+    /// given their number (not called when there is none), building only
+    /// that one: a maneuver's moves are counted by reach set. A random
+    /// player that draws the index draws as it would over the whole list.
+    pub fn pick_action(&self, pick: impl FnOnce(usize) -> usize) -> Option<Action> {
+        let mut runs = PICK_RUNS.take();
+        runs.clear();
+        let mut sink = Runs { runs, n: 0 };
+        self.list(&mut sink);
+        let Runs { mut runs, n } = sink;
+        let picked = if n == 0 {
+            None
+        } else {
+            let mut k = pick(n);
+            let mut got = None;
+            for run in runs.drain(..) {
+                match run {
+                    Run::One(a) if k == 0 => {
+                        got = Some(a);
+                        break;
+                    }
+                    Run::One(_) => k -= 1,
+                    Run::Moves(unit, set) => {
+                        let c = set.count_ones() as usize;
+                        if k < c {
+                            got = hexes(set).nth(k).map(|h| Action::Move { unit, to: h });
+                            break;
+                        }
+                        k -= c;
+                    }
+                }
+            }
+            got
+        };
+        runs.clear();
+        PICK_RUNS.set(runs);
+        picked
+    }
+
+    /// Lists the actions of [`Battle::legal_actions`] into `out`, in its
+    /// order.
+    fn list(&self, out: &mut impl ActionSink) {
         let s = &self.state;
         match s.phase {
             Phase::Over => return,
@@ -99,10 +205,7 @@ impl<'v> Battle<'v> {
                     if s.extra.is_empty() && from != From::Area {
                         // Kept for `apply` to check the move against.
                         let set = self.memo_reach(s, i, u.character, from, occupied);
-                        out.extend(hexes(set).map(|h| Action::Move {
-                            unit: i as UnitId,
-                            to: h,
-                        }));
+                        out.moves(i as UnitId, set);
                     } else if s.extra.is_empty()
                         || from == From::Area && s.extra(i).may_move.is_none()
                     {
@@ -230,7 +333,7 @@ impl<'v> Battle<'v> {
     ) {
         if from == From::Area {
             // In the area's order, as the data lists it.
-            for &h in &self.land.defender_area {
+            for &h in &self.land().defender_area {
                 if occupied & bit(h) == 0 {
                     f(h);
                 }
@@ -238,7 +341,7 @@ impl<'v> Battle<'v> {
             return;
         }
         let set = geometry::reach_set_in(
-            self.variant,
+            &self.variant,
             self.land_in(s),
             self.tables_in(s),
             character,
@@ -264,7 +367,7 @@ impl<'v> Battle<'v> {
         if s.overlay.is_some() {
             // A script changed the battleland: not in the key.
             let (land, tables) = (self.land_in(s), self.tables_in(s));
-            return geometry::reach_set_in(self.variant, land, tables, character, from, occupied);
+            return geometry::reach_set_in(&self.variant, land, tables, character, from, occupied);
         }
         let key = ReachKey {
             character,
@@ -278,9 +381,9 @@ impl<'v> Battle<'v> {
             return *set;
         }
         let set = geometry::reach_set_in(
-            self.variant,
-            self.land,
-            self.variant.battle_tables.land(self.land.terrain.index()),
+            &self.variant,
+            self.land(),
+            self.variant.battle_tables.land(self.setup.terrain.index()),
             character,
             from,
             occupied,
@@ -312,7 +415,8 @@ impl<'v> Battle<'v> {
         to: HexId,
     ) -> bool {
         let (land, tables) = (self.land_in(s), self.tables_in(s));
-        geometry::reach_set_in(self.variant, land, tables, character, from, occupied) & bit(to) != 0
+        geometry::reach_set_in(&self.variant, land, tables, character, from, occupied) & bit(to)
+            != 0
     }
 
     /// Brings a summoned character (attacker) or a reinforcement (defender)
@@ -354,6 +458,21 @@ impl<'v> Battle<'v> {
 
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
+        // Room for an action's events (a strike, a slaying, a new phase).
+        let mut ev = Vec::with_capacity(8);
+        self.apply_into(action, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Battle::apply`] with the events appended to `events` (a caller
+    /// that plays many actions can keep one list); on error the battle and
+    /// `events` are unchanged.
+    pub fn apply_into(
+        &mut self,
+        action: Action,
+        events: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
+        let listed = events.len();
         // The generator's position, not a copy of it: restoring is rare
         // (only when the action is refused after a draw).
         let (seed, pos) = {
@@ -372,41 +491,77 @@ impl<'v> Battle<'v> {
                 }
                 None => spare.insert(self.state.clone()),
             };
-            self.step(next, &action)
+            self.step(next, &action, events)
         };
         match done {
-            Ok(events) => {
+            Ok(()) => {
                 if let Some(next) = self.spare.get_mut() {
                     std::mem::swap(&mut self.state, next);
                 }
-                Ok(events)
+                self.undoable = true;
+                Ok(())
             }
             Err(e) => {
-                let mut rng = self.rng.borrow_mut();
-                if rng.word_pos() != pos {
-                    *rng = GameRng::at(seed, pos);
-                }
+                events.truncate(listed);
+                self.undoable = false;
+                self.rewind(RngMark { seed, pos });
                 Err(e)
             }
         }
+    }
+
+    /// Where the battle's generator is, for [`Battle::take_back`].
+    pub(crate) fn rng_mark(&self) -> RngMark {
+        let rng = self.rng.borrow();
+        RngMark {
+            seed: rng.seed(),
+            pos: rng.word_pos(),
+        }
+    }
+
+    /// Puts the generator back at `mark` if it moved since.
+    fn rewind(&self, mark: RngMark) {
+        let mut rng = self.rng.borrow_mut();
+        if (rng.seed(), rng.word_pos()) != (mark.seed, mark.pos) {
+            *rng = GameRng::at(mark.seed, mark.pos);
+        }
+    }
+
+    /// Takes back the action [`Battle::apply`] last carried out: the state
+    /// it replaced (kept in the spare) and the generator at `mark` (taken
+    /// by [`Battle::rng_mark`] before that action). For a game whose own
+    /// action is refused after its battle's action succeeded. Does nothing
+    /// (false) when the last `apply` failed or was already taken back.
+    pub(crate) fn take_back(&mut self, mark: RngMark) -> bool {
+        if !std::mem::replace(&mut self.undoable, false) {
+            return false;
+        }
+        if let Some(prev) = self.spare.get_mut() {
+            std::mem::swap(&mut self.state, prev);
+        }
+        self.rewind(mark);
+        true
     }
 
     pub(super) fn step(
         &self,
         s: &mut State,
         action: &Action,
-    ) -> Result<Vec<BattleEvent>, BattleError> {
-        let mut ev = self.step_rules(s, action)?;
-        self.fire_slain(s, &mut ev, 0)?;
-        Ok(ev)
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
+        self.step_rules(s, action, ev)?;
+        self.fire_slain(s, ev, 0)
     }
 
-    fn step_rules(&self, s: &mut State, action: &Action) -> Result<Vec<BattleEvent>, BattleError> {
+    fn step_rules(
+        &self,
+        s: &mut State,
+        action: &Action,
+        ev: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
         }
-        // Room for an action's events (a strike, a slaying, a new phase).
-        let mut ev = Vec::with_capacity(8);
         if let Action::Concede(side) = action {
             if s.carry.is_some() {
                 return refuse("carry-over hits are pending: carry them over or drop them first");
@@ -436,8 +591,8 @@ impl<'v> Battle<'v> {
                 BattleSide::Attacker => Winner::Defender,
                 BattleSide::Defender => Winner::Attacker,
             });
-            self.finish(s, &mut ev, winner);
-            return Ok(ev);
+            self.finish(s, ev, winner);
+            return Ok(());
         }
         match (s.phase, action) {
             (Phase::ChooseEdge, Action::ChooseEdge(e)) => {
@@ -451,7 +606,7 @@ impl<'v> Battle<'v> {
                 ev.push(BattleEvent::EdgeChosen(*e));
                 s.moving = BattleSide::Defender;
                 s.phase = Phase::Maneuver;
-                self.begin_maneuver(s, &mut ev)?;
+                self.begin_maneuver(s, ev)?;
             }
             (Phase::Maneuver, Action::Move { unit, to }) => {
                 let u = s
@@ -514,7 +669,7 @@ impl<'v> Battle<'v> {
                     if let Some(f) = &from_label {
                         fields.push(("from", F::S(f)));
                     }
-                    self.fire(s, &mut ev, "unit_moved", &fields)?;
+                    self.fire(s, ev, "unit_moved", &fields)?;
                 }
                 // The label is worded only for a script that listens.
                 if old.is_none() && self.hooked("unit_entered") {
@@ -522,7 +677,7 @@ impl<'v> Battle<'v> {
                     let label = to.label();
                     self.fire(
                         s,
-                        &mut ev,
+                        ev,
                         "unit_entered",
                         &[
                             ("unit", F::I(i64::from(*unit))),
@@ -552,7 +707,7 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::Reinforce { choice, to }) => {
                 let now = s.moving == BattleSide::Defender
-                    && s.defender_maneuver == s.reinforcement_round(self.variant);
+                    && s.defender_maneuver == s.reinforcement_round(&self.variant);
                 if now
                     && let Some(&ch) = self.setup.reinforcements.get(*choice as usize)
                     && !self.qualifies(s, ch)
@@ -584,7 +739,7 @@ impl<'v> Battle<'v> {
                 let side = s.moving;
                 self.fire(
                     s,
-                    &mut ev,
+                    ev,
                     "battle_phase_end",
                     &[
                         ("phase", F::W("maneuver")),
@@ -592,7 +747,7 @@ impl<'v> Battle<'v> {
                     ],
                 )?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
                 if !s.entered[side_index(side)] {
                     // Law of the Battlelands 25.D: not brought on, eliminated.
@@ -608,10 +763,10 @@ impl<'v> Battle<'v> {
                     // Not taken now, lost for this battle (reference sheet).
                     s.summon = SummonState::Done;
                 }
-                if self.check_end(s, &mut ev) {
-                    return Ok(ev);
+                if self.check_end(s, ev) {
+                    return Ok(());
                 }
-                self.begin_strikes(s, side, &mut ev)?;
+                self.begin_strikes(s, side, ev)?;
             }
             (
                 Phase::Strike { striking },
@@ -654,10 +809,10 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let Some((sn, dice, carry)) =
-                    self.before_strike(s, &mut ev, *unit, *target, false, sn, p.dice)?
+                    self.before_strike(s, ev, *unit, *target, false, sn, p.dice)?
                 else {
                     Self::spend_strike(s, *unit);
-                    return Ok(ev);
+                    return Ok(());
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
                 Self::spend_strike(s, *unit);
@@ -669,20 +824,20 @@ impl<'v> Battle<'v> {
                     rolls,
                     hits,
                 });
-                let dealt = self.before_damage(s, &mut ev, *target, hits, "strike", Some(*unit))?;
+                let dealt = self.before_damage(s, ev, *target, hits, "strike", Some(*unit))?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
-                let mut excess = self.damage(s, *target, dealt, &mut ev);
+                let mut excess = self.damage(s, *target, dealt, ev);
                 if !carry {
                     excess = 0;
                 }
-                if self.titan_check(s, &mut ev) {
-                    return Ok(ev);
+                if self.titan_check(s, ev) {
+                    return Ok(());
                 }
-                self.after_strike(s, &mut ev, *unit, *target, false, hits, excess)?;
+                self.after_strike(s, ev, *unit, *target, false, hits, excess)?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
                 if excess > 0 {
                     let c = Carry {
@@ -715,13 +870,13 @@ impl<'v> Battle<'v> {
                         hits: c.hits,
                     });
                     let dealt =
-                        self.before_damage(s, &mut ev, *t, c.hits, "carry_over", Some(c.striker))?;
+                        self.before_damage(s, ev, *t, c.hits, "carry_over", Some(c.striker))?;
                     if s.phase == Phase::Over {
-                        return Ok(ev);
+                        return Ok(());
                     }
-                    let excess = self.damage(s, *t, dealt, &mut ev);
-                    if self.titan_check(s, &mut ev) {
-                        return Ok(ev);
+                    let excess = self.damage(s, *t, dealt, ev);
+                    if self.titan_check(s, ev) {
+                        return Ok(());
                     }
                     if excess > 0 {
                         let c2 = Carry { hits: excess, ..c };
@@ -751,10 +906,10 @@ impl<'v> Battle<'v> {
                     );
                 }
                 let Some((sn, dice, _)) =
-                    self.before_strike(s, &mut ev, *unit, *target, true, p.strike_number, p.dice)?
+                    self.before_strike(s, ev, *unit, *target, true, p.strike_number, p.dice)?
                 else {
                     s.units[*unit as usize].strikes_left -= 1;
-                    return Ok(ev);
+                    return Ok(());
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left -= 1;
@@ -767,16 +922,15 @@ impl<'v> Battle<'v> {
                     hits,
                 });
                 // Law of the Battlelands 27.A: rangestrikes never carry over.
-                let dealt =
-                    self.before_damage(s, &mut ev, *target, hits, "rangestrike", Some(*unit))?;
+                let dealt = self.before_damage(s, ev, *target, hits, "rangestrike", Some(*unit))?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
-                self.damage(s, *target, dealt, &mut ev);
-                if self.titan_check(s, &mut ev) {
-                    return Ok(ev);
+                self.damage(s, *target, dealt, ev);
+                if self.titan_check(s, ev) {
+                    return Ok(());
                 }
-                self.after_strike(s, &mut ev, *unit, *target, true, hits, 0)?;
+                self.after_strike(s, ev, *unit, *target, true, hits, 0)?;
             }
             (Phase::Strike { striking }, Action::EndStrikes) => {
                 if s.carry.is_some() {
@@ -791,7 +945,7 @@ impl<'v> Battle<'v> {
                 }
                 self.fire(
                     s,
-                    &mut ev,
+                    ev,
                     "battle_phase_end",
                     &[
                         ("phase", F::W("strike")),
@@ -799,18 +953,18 @@ impl<'v> Battle<'v> {
                     ],
                 )?;
                 if s.phase == Phase::Over {
-                    return Ok(ev);
+                    return Ok(());
                 }
                 if striking == s.moving {
                     // (begin_strikes sets the phase; a handler of its
                     // battle_phase_start may have ended the battle.)
-                    self.begin_strikes(s, striking.other(), &mut ev)?;
+                    self.begin_strikes(s, striking.other(), ev)?;
                 } else {
-                    self.end_strike_phase(s, &mut ev)?;
+                    self.end_strike_phase(s, ev)?;
                 }
             }
             (Phase::Maneuver | Phase::Strike { .. }, Action::Script { name, unit, args }) => {
-                self.apply_script(s, &mut ev, name, *unit, args)?;
+                self.apply_script(s, ev, name, *unit, args)?;
             }
             (phase, action) => {
                 return refuse(format!(
@@ -818,7 +972,7 @@ impl<'v> Battle<'v> {
                 ));
             }
         }
-        Ok(ev)
+        Ok(())
     }
 
     /// A strike spends all the unit's strikes of the phase (a rangestriker
@@ -877,7 +1031,7 @@ impl<'v> Battle<'v> {
         match u.status {
             Status::OnBoard(h) => Some(From::Hex(h)),
             Status::Waiting if !s.entered[side_index(u.side)] => {
-                if u.side == BattleSide::Defender && !self.land.defender_area.is_empty() {
+                if u.side == BattleSide::Defender && !self.land().defender_area.is_empty() {
                     // Law of the Battlelands 25.B: the Tower's defender deploys.
                     Some(From::Area)
                 } else {
@@ -913,7 +1067,7 @@ impl<'v> Battle<'v> {
     pub(super) fn may_reinforce(&self, s: &State) -> bool {
         s.phase == Phase::Maneuver
             && s.moving == BattleSide::Defender
-            && s.defender_maneuver == s.reinforcement_round(self.variant)
+            && s.defender_maneuver == s.reinforcement_round(&self.variant)
             && s.reinforced.is_none()
             && self
                 .setup
@@ -946,7 +1100,7 @@ impl<'v> Battle<'v> {
                 .unwrap_or(false)
             })
         };
-        crate::game::muster::options(self.variant, self.setup.terrain, &living, &mut judge)
+        crate::game::muster::options(&self.variant, self.setup.terrain, &living, &mut judge)
             .iter()
             .any(|o| o.recruit == recruit)
     }

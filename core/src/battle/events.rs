@@ -42,7 +42,7 @@ impl<'v> Battle<'v> {
                 caretaker: self.caretaker.clone(),
                 taken: self.taken(s),
                 extra: s.extra.clone(),
-                reinforcement_round: s.reinforcement_round(self.variant),
+                reinforcement_round: s.reinforcement_round(&self.variant),
             })
         };
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
@@ -70,6 +70,7 @@ impl<'v> Battle<'v> {
             &[("phase", F::W(phase)), ("side", F::W(side))],
         )?;
         self.state = s;
+        self.undoable = false;
         Ok(ev)
     }
 
@@ -100,7 +101,7 @@ impl<'v> Battle<'v> {
             ev.push(BattleEvent::HazardRestored { hex: c.hex });
         }
         let landscape = overlay::Overlay::landscape_of(&s.overlay);
-        s.overlay = overlay::Overlay::build(self.variant, self.land, landscape, keep);
+        s.overlay = overlay::Overlay::build(&self.variant, self.land(), landscape, keep);
     }
 
     /// Applies checked effects in order (they were checked against the same
@@ -182,10 +183,10 @@ impl<'v> Battle<'v> {
                     let now = s.overlay.as_ref().map_or(&[][..], |o| &o.changes[..]);
                     let change = overlay::HazardChange { hex, hazard, until };
                     let landscape = overlay::Overlay::landscape_of(&s.overlay);
-                    let base = overlay::Overlay::base_of(&landscape, self.land);
+                    let base = overlay::Overlay::base_of(&landscape, self.land());
                     let changes = overlay::Overlay::with(base, now, change);
                     s.overlay =
-                        overlay::Overlay::build(self.variant, self.land, landscape, changes);
+                        overlay::Overlay::build(&self.variant, self.land(), landscape, changes);
                     ev.push(BattleEvent::HazardSet {
                         hex,
                         hazard: self.variant.hazard(hazard).name.clone(),
@@ -202,8 +203,8 @@ impl<'v> Battle<'v> {
                         land,
                     });
                     s.overlay = overlay::Overlay::build(
-                        self.variant,
-                        self.land,
+                        &self.variant,
+                        self.land(),
                         Some(landscape),
                         Vec::new(),
                     );
@@ -259,7 +260,7 @@ impl<'v> Battle<'v> {
                             .collect();
                         let landscape = overlay::Overlay::landscape_of(&s.overlay);
                         s.overlay =
-                            overlay::Overlay::build(self.variant, self.land, landscape, changes);
+                            overlay::Overlay::build(&self.variant, self.land(), landscape, changes);
                     }
                     s.defender_maneuver = round;
                     ev.push(BattleEvent::RoundSet { round });
@@ -610,7 +611,7 @@ impl<'v> Battle<'v> {
             caretaker: self.caretaker.clone(),
             taken: self.taken(s),
             extra: s.extra.clone(),
-            reinforcement_round: s.reinforcement_round(self.variant),
+            reinforcement_round: s.reinforcement_round(&self.variant),
         })
     }
 
@@ -659,7 +660,7 @@ impl<'v> Battle<'v> {
 
     /// The script actions the side to act may take now (an action whose
     /// `legal` fails is left out here; taking it reports the error).
-    pub(super) fn script_actions(&self, out: &mut Vec<Action>) {
+    pub(super) fn script_actions(&self, out: &mut impl actions::ActionSink) {
         let s = &self.state;
         let Some(when) = Self::script_when(s) else {
             return;
@@ -671,7 +672,7 @@ impl<'v> Battle<'v> {
                 if u.side != side
                     || !u.on_field()
                     || u.is_slain()
-                    || !a.unit_may(self.variant, u.character)
+                    || !a.unit_may(&self.variant, u.character)
                     || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
                 {
                     continue;
@@ -713,7 +714,7 @@ impl<'v> Battle<'v> {
                 "{label} is taken by a living character on the battleland of the side to act"
             ));
         }
-        if !a.unit_may(self.variant, u.character) {
+        if !a.unit_may(&self.variant, u.character) {
             return refuse(format!(
                 "{} may not take {label}",
                 self.variant.character(u.character).name

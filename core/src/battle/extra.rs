@@ -143,7 +143,7 @@ impl<'v> Battle<'v> {
         match self.variant.battle_tables.class_of(natives) {
             Some(class) => f(&tables.moves[class]),
             // Natives no character of the variant has: their table now.
-            None => f(&tables::MoveTable::new(self.variant, land, natives)),
+            None => f(&tables::MoveTable::new(&self.variant, land, natives)),
         }
     }
 
@@ -162,7 +162,14 @@ impl<'v> Battle<'v> {
             && e.movement.is_none()
             && e.max_steps.is_none()
         {
-            return geometry::reach_set_in(self.variant, land, tables, u.character, from, occupied);
+            return geometry::reach_set_in(
+                &self.variant,
+                land,
+                tables,
+                u.character,
+                from,
+                occupied,
+            );
         }
         let (points, flies) = (self.movement_of(s, i), self.flies_of(s, i));
         self.with_moves(s, i, |moves| match e.max_steps {

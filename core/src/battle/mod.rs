@@ -46,6 +46,7 @@ mod seen;
 pub mod strike;
 mod striking;
 pub mod tables;
+mod variant_ref;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -57,10 +58,12 @@ use crate::lua::{LuaHost, ScriptError};
 use crate::model::{CharacterId, Effect, RangeStrength, TerrainId, Variant};
 use crate::rng::GameRng;
 
+pub(crate) use actions::RngMark;
 use geometry::{From, Geometry};
 pub use position::Position;
 use strike::StrikeParams;
 use tables::{HexSet, bit, hexes};
+pub use variant_ref::VariantRef;
 
 /// One character entering a battle; `power` is its power for this battle (a
 /// Titan's grows with its player's score: masterplay computes it).
@@ -619,10 +622,11 @@ impl BattleSnapshot {
     }
 }
 
-/// One battle.
+/// One battle. It holds its variant borrowed, or shared when it must
+/// outlive the caller's borrow (a game keeps its battle alive between
+/// actions as a `Battle<'static>`).
 pub struct Battle<'v> {
-    variant: &'v Variant,
-    land: &'v Battleland,
+    variant: VariantRef<'v>,
     geo: Geometry,
     setup: BattleSetup,
     state: State,
@@ -635,6 +639,9 @@ pub struct Battle<'v> {
     /// A state `apply` copies the state into and changes (its buffers kept
     /// between actions); not part of the battle (see `State::copy_from`).
     spare: RefCell<Option<State>>,
+    /// The spare state is the state before the action `apply` last carried
+    /// out, which [`Battle::take_back`] may put back.
+    undoable: bool,
     /// The reach of each unit last worked out, with what it depends on
     /// (see `Battle::memo_reach`); derived, not part of the battle.
     reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
@@ -710,12 +717,13 @@ impl<'v> Battle<'v> {
     /// A battle about to begin: the defender's first maneuver (or, after a
     /// Titan teleport, the attacker's choice of edge).
     pub fn new(
-        variant: &'v Variant,
+        variant: impl Into<VariantRef<'v>>,
         setup: BattleSetup,
         rng: GameRng,
     ) -> Result<Battle<'v>, BattleError> {
+        let variant = variant.into();
         let rng = Rc::new(RefCell::new(rng));
-        let lua = Self::start_scripts(variant, &rng)?;
+        let lua = Self::start_scripts(&variant, &rng)?;
         Self::with_scripts(variant, setup, rng, lua)
     }
 
@@ -723,11 +731,12 @@ impl<'v> Battle<'v> {
     /// game's Lua VM (started once by [`Battle::start_scripts`] with that
     /// generator), so that a game does not start its scripts for every battle.
     pub fn with_scripts(
-        variant: &'v Variant,
+        variant: impl Into<VariantRef<'v>>,
         setup: BattleSetup,
         rng: Rc<RefCell<GameRng>>,
         lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
+        let variant = variant.into();
         let land = variant
             .battlelands
             .get(setup.terrain.index())
@@ -833,7 +842,7 @@ impl<'v> Battle<'v> {
             extra: Vec::new(),
             reinforcement_round: None,
         };
-        Self::assemble(variant, land, setup, state, rng, lua)
+        Self::assemble(variant, setup, state, rng, lua)
     }
 
     /// Starts a Lua VM with the variant's scripts, drawing from `rng`; `None`
@@ -864,18 +873,19 @@ impl<'v> Battle<'v> {
         Ok(Some(Rc::new(host)))
     }
 
+    /// The battle of `setup` (whose terrain the caller checked the
+    /// variant has) at `state`.
     fn assemble(
-        variant: &'v Variant,
-        land: &'v Battleland,
+        variant: VariantRef<'v>,
         setup: BattleSetup,
         state: State,
         rng: Rc<RefCell<GameRng>>,
         lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
+        let land = &variant.battlelands[setup.terrain.index()];
         Ok(Battle {
+            geo: Geometry::new(&variant, land),
             variant,
-            land,
-            geo: Geometry::new(variant, land),
             setup,
             state,
             rng,
@@ -883,6 +893,7 @@ impl<'v> Battle<'v> {
             use_hooks: true,
             caretaker: None,
             spare: RefCell::new(None),
+            undoable: false,
             reach_memo: RefCell::new(Vec::new()),
         })
     }
@@ -919,19 +930,24 @@ impl<'v> Battle<'v> {
     /// The battle of a snapshot, drawing from `rng` (set to the snapshot's
     /// generator) and calling `lua` (started with that `rng`).
     pub fn resume(
-        variant: &'v Variant,
+        variant: impl Into<VariantRef<'v>>,
         snapshot: BattleSnapshot,
         rng: Rc<RefCell<GameRng>>,
         lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
-        let land = variant
+        let variant = variant.into();
+        if variant
             .battlelands
             .get(snapshot.setup.terrain.index())
-            .ok_or_else(|| {
-                BattleError::Setup(format!("no terrain {}", snapshot.setup.terrain.0))
-            })?;
+            .is_none()
+        {
+            return Err(BattleError::Setup(format!(
+                "no terrain {}",
+                snapshot.setup.terrain.0
+            )));
+        }
         *rng.borrow_mut() = snapshot.rng;
-        let mut battle = Self::assemble(variant, land, snapshot.setup, snapshot.state, rng, lua)?;
+        let mut battle = Self::assemble(variant, snapshot.setup, snapshot.state, rng, lua)?;
         if !snapshot.use_hooks {
             battle = battle.without_hooks();
         }
@@ -949,6 +965,7 @@ impl<'v> Battle<'v> {
 
     /// Dice to use, in order, before the seeded generator (tests fix dice).
     pub fn fix_dice(&mut self, dice: impl IntoIterator<Item = u8>) {
+        self.undoable = false;
         self.state.fixed_dice.extend(dice);
     }
 
@@ -962,8 +979,14 @@ impl<'v> Battle<'v> {
         self.snapshot().fingerprint()
     }
 
-    pub fn variant(&self) -> &'v Variant {
-        self.variant
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The battle's own battleland, as the variant has it (see
+    /// [`Battle::battleland`] for the one fought on now).
+    fn land(&self) -> &Battleland {
+        &self.variant.battlelands[self.setup.terrain.index()]
     }
     /// The battleland as it is now (with the hazards scripts changed).
     pub fn battleland(&self) -> &Battleland {
@@ -975,7 +998,7 @@ impl<'v> Battle<'v> {
     fn land_in<'a>(&'a self, s: &'a State) -> &'a Battleland {
         match &s.overlay {
             Some(o) => &o.land,
-            None => self.land,
+            None => self.land(),
         }
     }
 
@@ -983,7 +1006,7 @@ impl<'v> Battle<'v> {
     fn tables_in<'a>(&'a self, s: &'a State) -> &'a tables::LandTables {
         match &s.overlay {
             Some(o) => &o.tables,
-            None => self.variant.battle_tables.land(self.land.terrain.index()),
+            None => self.variant.battle_tables.land(self.setup.terrain.index()),
         }
     }
 
@@ -1012,7 +1035,7 @@ impl<'v> Battle<'v> {
     /// The defender's maneuver (round) in which it may take its
     /// reinforcement: the rules' unless a script moved it.
     pub fn reinforcement_round(&self) -> u8 {
-        self.state.reinforcement_round(self.variant)
+        self.state.reinforcement_round(&self.variant)
     }
     pub fn attacker_edge(&self) -> Edge {
         self.state.attacker_edge
@@ -1058,7 +1081,7 @@ impl<'v> Battle<'v> {
 
     /// What `side` sees.
     pub fn view(&self, side: BattleSide) -> BattleView {
-        let v = self.variant;
+        let v = &*self.variant;
         BattleView {
             you: side,
             battleland: v.terrains[self.land_in(&self.state).terrain.index()]
@@ -1131,7 +1154,7 @@ impl<'v> Battle<'v> {
             .ok_or(BattleError::NoUnit(unit))?;
         Ok(match self.move_origin(s, u) {
             Some(From::Area) if s.extra(unit as usize).may_move.is_none() => geometry::reach_in(
-                self.variant,
+                &self.variant,
                 self.land_in(s),
                 self.tables_in(s),
                 u.character,
@@ -1272,5 +1295,66 @@ mod tests {
         assert!(text.contains("\"D4\""), "{text}");
         assert_eq!(ron::from_str::<Action>(&text).unwrap(), a);
         assert!(ron::from_str::<Action>(r#"Move(unit: 1, to: "Z9")"#).is_err());
+    }
+
+    /// `take_back` puts the battle back as it was before the last action
+    /// (state and generator), once; a battle held shared plays as one held
+    /// borrowed.
+    #[test]
+    fn an_action_taken_back_leaves_the_battle_as_before() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = std::sync::Arc::new(crate::load(&dir, &Default::default()).unwrap());
+        let by = |names: &[&str]| -> Vec<Fighter> {
+            names
+                .iter()
+                .map(|n| {
+                    let c = v.character_by_name(n).unwrap();
+                    Fighter {
+                        character: c,
+                        power: v.character(c).power,
+                    }
+                })
+                .collect()
+        };
+        let setup = BattleSetup {
+            terrain: v.terrain_by_name("Mountains").unwrap(),
+            attacker: by(&["Ogre", "Troll", "Lion", "Giant"]),
+            defender: by(&["Cyclops", "Warbear", "Gorgon", "Ranger"]),
+            attacker_edge: v.rules.battle.attacker_edges[0],
+            summonable: vec![],
+            reinforcements: vec![],
+            teleported: false,
+        };
+        let mut shared: Battle<'static> =
+            Battle::new(v.clone(), setup.clone(), GameRng::new(5)).unwrap();
+        let mut borrowed = Battle::new(&*v, setup, GameRng::new(5)).unwrap();
+        let mut pick = GameRng::new(9);
+        let mut taken = 0;
+        while shared.result().is_none() {
+            let legal = shared.legal_actions();
+            assert_eq!(legal, borrowed.legal_actions());
+            let a = legal[pick.int_in(0, legal.len() as i64 - 1) as usize].clone();
+            let before = shared.fingerprint();
+            let mark = shared.rng_mark();
+            let first = shared.apply(a.clone()).unwrap();
+            assert!(shared.take_back(mark));
+            assert_eq!(shared.fingerprint(), before);
+            assert!(!shared.take_back(mark), "only once");
+            taken += 1;
+            assert_eq!(shared.apply(a.clone()).unwrap(), first);
+            assert_eq!(borrowed.apply(a).unwrap(), first);
+            // Nothing to take back after a refused action.
+            let mark = shared.rng_mark();
+            let after = shared.fingerprint();
+            assert!(
+                shared
+                    .apply(Action::CarryOver { target: Some(200) })
+                    .is_err()
+            );
+            assert!(!shared.take_back(mark));
+            assert_eq!(shared.fingerprint(), after);
+        }
+        assert_eq!(shared.fingerprint(), borrowed.fingerprint());
+        assert!(taken > 10, "{taken}");
     }
 }

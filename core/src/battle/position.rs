@@ -283,7 +283,7 @@ impl<'v> Battle<'v> {
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;
-        let mut battle = Self::assemble(variant, land, setup, state, rng, lua)?;
+        let mut battle = Self::assemble(variant.into(), setup, state, rng, lua)?;
         let mut s = battle.state.clone();
         let mut ev = Vec::new();
         match position.phase {

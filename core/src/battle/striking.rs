@@ -68,7 +68,7 @@ impl<'v> Battle<'v> {
     fn open_to(&self, s: &State, unit: UnitId, path: &[HexId]) -> bool {
         !self.tables_in(s).sight_by_who
             || geometry::blocker_for(
-                self.variant,
+                &self.variant,
                 self.land_in(s),
                 path,
                 self.natives_of(s, unit as usize),
@@ -163,7 +163,7 @@ impl<'v> Battle<'v> {
     ) -> Result<StrikeParams, BattleError> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
         let (at, tt) = (self.traits(s, unit), self.traits(s, target));
-        let p = strike::strike_as(self.variant, self.land_in(s), (a, at), (t, tt), forgo);
+        let p = strike::strike_as(&self.variant, self.land_in(s), (a, at), (t, tt), forgo);
         self.abilities(s, (unit, target), (a, at), (t, tt), false, p)
     }
 
@@ -180,7 +180,7 @@ impl<'v> Battle<'v> {
         let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
             return Ok(p);
         };
-        let v = self.variant;
+        let v = &*self.variant;
         let (ac, tc) = (v.character(a.character), v.character(t.character));
         for (is_striker, c) in [(true, ac), (false, tc)] {
             for hook in &c.abilities {
@@ -273,7 +273,7 @@ impl<'v> Battle<'v> {
         target: UnitId,
         occupied: HexSet,
     ) -> bool {
-        let v = self.variant;
+        let v = &*self.variant;
         let u = &s.units[unit as usize];
         let (Some(from), Some(to)) = (from, s.units[target as usize].hex()) else {
             return true;
@@ -321,7 +321,7 @@ impl<'v> Battle<'v> {
             // Hooks may refuse (fail): ask the full check.
             return self.rangestrike_check(s, unit, target).is_ok();
         }
-        let v = self.variant;
+        let v = &*self.variant;
         let magic = v
             .character(s.units[unit as usize].character)
             .rangestrike
@@ -350,7 +350,7 @@ impl<'v> Battle<'v> {
         unit: UnitId,
         target: UnitId,
     ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
-        let v = self.variant;
+        let v = &*self.variant;
         let u = s
             .units
             .get(unit as usize)
@@ -480,7 +480,7 @@ impl<'v> Battle<'v> {
         magic: bool,
         target: UnitId,
     ) -> SightInfo {
-        let v = self.variant;
+        let v = &*self.variant;
         let (first, second) = geometry::lines_between(from, to);
         let first = first.to_vec();
         let range = first.len() as u8;

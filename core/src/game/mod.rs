@@ -598,7 +598,6 @@ pub(crate) struct Hooks {
 }
 
 /// A game: the variant, its options, the state, and the variant's scripts.
-#[derive(Clone)]
 pub struct Game {
     pub variant: Arc<Variant>,
     pub options: BTreeMap<String, OptionValue>,
@@ -607,23 +606,54 @@ pub struct Game {
     pub exits: Arc<Exits>,
     rng: GameRng,
     hooks: Option<Rc<Hooks>>,
-    /// The battle being fought, if any (see [`Game::battle`]). In a cell
-    /// so that listing its actions can move it into a resumed battle and
-    /// back instead of copying it.
-    battle: std::cell::RefCell<Option<crate::battle::BattleSnapshot>>,
+    /// The battle being fought, if any (see [`Game::battle`]), kept alive
+    /// between actions. In a cell so that listing its actions can give it
+    /// the game's caretaker (its scripts may read it).
+    battle: std::cell::RefCell<Option<Box<rules::LiveBattle>>>,
     /// The state before the action being applied, to put back if it is
     /// refused (`Idle` between actions).
     undo: Undo,
+    /// What the action being applied did to the battle, to take back if it
+    /// is refused (`None` between actions).
+    battle_undo: Option<rules::BattleUndo>,
     /// How the game began, and every action since: what a save records.
     pub start: save::Start,
     pub history: Vec<(PlayerId, Action)>,
 }
 
+impl Clone for Game {
+    /// A copy with a copy of the battle being fought, drawing from the
+    /// copy's generator and scripts as the original draws from its own.
+    fn clone(&self) -> Game {
+        let mut copy = Game {
+            variant: self.variant.clone(),
+            options: self.options.clone(),
+            state: self.state.clone(),
+            exits: self.exits.clone(),
+            rng: self.rng.clone(),
+            hooks: self.hooks.clone(),
+            battle: Default::default(),
+            undo: Undo::Idle,
+            battle_undo: None,
+            start: self.start.clone(),
+            history: self.history.clone(),
+        };
+        let battle = self
+            .battle
+            .borrow()
+            .as_ref()
+            .and_then(|b| b.copy_for(&copy));
+        *copy.battle.get_mut() = battle.map(Box::new);
+        copy
+    }
+}
+
 /// How [`Game::apply`] saved the state before the action it applies.
-#[derive(Clone)]
 enum Undo {
     Idle,
-    /// Not yet: the rules call [`Game::save_state`] before they change it.
+    /// Not yet: the rules call [`Game::save_state`] before they change
+    /// it, or change it only where nothing can refuse the action any more
+    /// (and no script runs after: `Lazy` is for games without scripts).
     Lazy,
     Saved(Box<GameState>),
 }
@@ -696,6 +726,7 @@ impl Game {
             hooks,
             battle: Default::default(),
             undo: Undo::Idle,
+            battle_undo: None,
             history: Vec::new(),
         })
     }
@@ -715,15 +746,25 @@ impl Game {
         // A battle action without scripts changes the state only when it
         // ends the battle: the state is copied then ([`Game::save_state`]),
         // not before every battle action.
-        self.undo = if self.hooks.is_none() && matches!(action, Action::Battle { .. }) {
+        // Nor before a move or the end of splitting, which change the state
+        // only once nothing can refuse them (see `turn::move_legion`).
+        self.undo = if self.hooks.is_none()
+            && matches!(
+                (self.state.phase, action),
+                (_, Action::Battle { .. })
+                    | (Phase::Move, Action::Move { .. })
+                    | (Phase::Split, Action::DoneSplitting)
+            ) {
             Undo::Lazy
         } else {
             Undo::Saved(self.copy_state())
         };
         // The generator by its position (restored only if a refused action
-        // drew from it), the battle by a copy.
+        // drew from it). The battle changes only in a battle action, which
+        // leaves a way to take it back (`battle_undo`), and when one starts.
         let rng_mark = (self.rng.seed(), self.rng.word_pos());
-        let saved_battle = self.battle.get_mut().clone();
+        let had_battle = self.battle.get_mut().is_some();
+        self.battle_undo = None;
         self.take_script_failure();
         let before = events::Before::of(self);
         let events = rules::apply(self, player, action).map(|mut ev| {
@@ -731,6 +772,7 @@ impl Game {
             ev
         });
         let undo = std::mem::replace(&mut self.undo, Undo::Idle);
+        let battle_undo = self.battle_undo.take();
         let result = match (self.take_script_failure(), events) {
             (None, Ok(events)) => Ok(events),
             (Some(e), _) => refuse(
@@ -761,7 +803,20 @@ impl Game {
                 if (self.rng.seed(), self.rng.word_pos()) != rng_mark {
                     self.rng = GameRng::at(rng_mark.0, rng_mark.1);
                 }
-                *self.battle.get_mut() = saved_battle;
+                let battle = self.battle.get_mut();
+                match battle_undo {
+                    Some(rules::BattleUndo { mark, ended }) => {
+                        if ended.is_some() {
+                            *battle = ended;
+                        }
+                        if let Some(b) = battle {
+                            b.take_back(mark);
+                        }
+                    }
+                    // A battle the action started.
+                    None if !had_battle => *battle = None,
+                    None => {}
+                }
                 Err(e)
             }
         }

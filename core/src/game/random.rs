@@ -15,7 +15,101 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     if let Some(a) = split_shortcut(game, player, rng) {
         return Some((player, a));
     }
+    if let Some(a) = battle_shortcut(game, player, rng) {
+        return a.map(|a| (player, a));
+    }
     choose(game.legal_actions(player), rng).map(|a| (player, a))
+}
+
+/// At a decision in the battle being fought the list is the script
+/// actions, the battle's actions, the battle concession (unless carry-over
+/// hits wait or the battle lists nothing) and `ConcedeGame`: the draws of
+/// [`choose`] over it are made here from the counts, and only the action
+/// picked is built (the battle's by [`crate::battle::Battle::pick_action`]).
+/// None: not such a decision (nothing drawn).
+fn battle_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Option<Action>> {
+    use crate::battle::Action as BattleAction;
+    let s = &game.state;
+    let e = s.engagement.as_ref()?;
+    if !matches!(s.phase, super::Phase::Engage | super::Phase::Muster)
+        || e.step != super::EngagementStep::Battle
+        || game.legion(e.attacker).is_none()
+        || game.legion(e.defender).is_none()
+        || !s.players.get(player.0 as usize).is_some_and(|p| p.alive)
+        || !super::rules::is_to_act(game, player)
+    {
+        return None;
+    }
+    let mut scripts = Vec::new();
+    super::events::script_actions(game, player, &mut scripts);
+    let n_s = scripts.len();
+    let mut slot = None;
+    let (side, battle_pick) = super::rules::with_battle(game, |b| {
+        let side = b.to_act();
+        let carry = b.carry().is_some();
+        let picked = b.pick_action(|n_b| {
+            let chosen = choose_slot(n_s, n_b, !carry, rng);
+            let k = match chosen {
+                Some(Slot::Battle(k)) => k,
+                // Past the end: the battle builds nothing.
+                _ => n_b,
+            };
+            slot = Some(chosen);
+            k
+        });
+        (side, picked)
+    })?;
+    // The battle listed nothing: no concession either.
+    let chosen = slot.unwrap_or_else(|| choose_slot(n_s, 0, false, rng));
+    Some(match chosen? {
+        Slot::Script(i) => Some(scripts.swap_remove(i)),
+        Slot::Battle(_) => battle_pick.map(|battle| Action::Battle { battle }),
+        Slot::Concede => Some(Action::Battle {
+            battle: BattleAction::Concede(side),
+        }),
+        Slot::ConcedeGame => Some(Action::ConcedeGame),
+    })
+}
+
+/// Where [`choose`] picks in a battle decision's list (see
+/// [`battle_shortcut`]).
+enum Slot {
+    Script(usize),
+    Battle(usize),
+    Concede,
+    ConcedeGame,
+}
+
+/// [`choose`]'s draws over a list of `n_s` script actions, `n_b` battle
+/// actions, the battle concession if `concede`, and `ConcedeGame`.
+fn choose_slot(n_s: usize, n_b: usize, concede: bool, rng: &mut GameRng) -> Option<Slot> {
+    let mut len = n_s + n_b + usize::from(concede) + 1;
+    // `ConcedeGame` is last: dropping it keeps the order of the rest.
+    let keep_game = !(len > 1 && rng.roll(2000) > 1);
+    if !keep_game {
+        len -= 1;
+    }
+    // The concession is dropped by a swap with the last action: with
+    // `ConcedeGame` kept, that one takes its place.
+    let keep_concede = concede && !(len > 1 && rng.roll(200) > 1);
+    if concede && !keep_concede {
+        len -= 1;
+    }
+    if len == 0 {
+        return None;
+    }
+    // No `DoneSplitting` here: no draw for it.
+    let pick = rng.int_in(0, len as i64 - 1) as usize;
+    Some(if pick < n_s {
+        Slot::Script(pick)
+    } else if pick < n_s + n_b {
+        Slot::Battle(pick - n_s)
+    } else {
+        match (pick - n_s - n_b, keep_concede) {
+            (0, true) => Slot::Concede,
+            _ => Slot::ConcedeGame,
+        }
+    })
 }
 
 /// At a Split decision the list is the script actions, every split of every
@@ -95,36 +189,47 @@ pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
 /// One random legal battle action, or None when the battle is over.
 /// Conceding is picked only rarely (as in a game's battles above), so that
 /// random battles are mostly fought out.
+///
+/// The battle's own list holds no concession (masterplay adds its own), so
+/// the pick is drawn from the count of its actions and only the action
+/// picked is built: the draws and the choice are those of choosing over the
+/// whole list (`random_battle_action_chooses_as_over_the_whole_list`).
 pub fn random_battle_action(
+    battle: &crate::battle::Battle<'_>,
+    rng: &mut GameRng,
+) -> Option<crate::battle::Action> {
+    if battle.phase() == crate::battle::Phase::Over {
+        return None;
+    }
+    let picked = battle.pick_action(|n| rng.int_in(0, n as i64 - 1) as usize);
+    debug_assert!(
+        !matches!(picked, Some(crate::battle::Action::Concede(_))),
+        "a battle lists no concession"
+    );
+    picked
+}
+
+/// [`random_battle_action`] over the whole list, as it chose before it
+/// counted (for the test that they agree).
+#[cfg(test)]
+fn random_battle_action_listed(
     battle: &crate::battle::Battle<'_>,
     rng: &mut GameRng,
 ) -> Option<crate::battle::Action> {
     if battle.result().is_some() {
         return None;
     }
-    // One list kept per thread: a battle lists about 90 decisions, and a
-    // fresh list for each was a tenth of a random battle's time.
-    let mut actions = BATTLE_LIST.take();
-    actions.clear();
-    battle.legal_actions_into(&mut actions);
+    let mut actions = battle.legal_actions();
     let fight = |a: &crate::battle::Action| !matches!(a, crate::battle::Action::Concede(_));
     if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(200) > 1 {
         actions.retain(fight);
     }
-    let picked = if actions.is_empty() {
+    if actions.is_empty() {
         None
     } else {
         let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
         Some(actions.swap_remove(pick))
-    };
-    BATTLE_LIST.set(actions);
-    picked
-}
-
-thread_local! {
-    /// The list `random_battle_action` lists into, kept between calls.
-    static BATTLE_LIST: std::cell::Cell<Vec<crate::battle::Action>> =
-        const { std::cell::Cell::new(Vec::new()) };
+    }
 }
 
 #[cfg(test)]
@@ -152,17 +257,72 @@ mod tests {
         assert_ne!(play(3), play(4));
     }
 
+    /// `random_battle_action` counts the battle's actions and builds only
+    /// the one it picks: it draws and chooses as over the whole list, on
+    /// every battleland, with summons, reinforcements and strikes.
+    #[test]
+    fn random_battle_action_chooses_as_over_the_whole_list() {
+        use crate::battle::{Battle, BattleSetup, Fighter};
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = crate::load(&dir, &Default::default()).unwrap();
+        let by = |names: &[&str]| -> Vec<Fighter> {
+            names
+                .iter()
+                .map(|n| {
+                    let c = v.character_by_name(n).unwrap();
+                    Fighter {
+                        character: c,
+                        power: v.character(c).power,
+                    }
+                })
+                .collect()
+        };
+        let angel = v.character_by_name("Angel").unwrap();
+        let mut decisions = 0;
+        for (t, terrain) in v.terrains.iter().enumerate() {
+            let setup = BattleSetup {
+                terrain: crate::model::TerrainId(t as _),
+                attacker: by(&["Ogre", "Troll", "Lion", "Minotaur", "Giant", "Dragon"]),
+                defender: by(&["Cyclops", "Warbear", "Unicorn", "Gorgon", "Ranger"]),
+                attacker_edge: v.rules.battle.attacker_edges[0],
+                summonable: vec![(1, angel)],
+                reinforcements: vec![v.character_by_name("Centaur").unwrap()],
+                teleported: false,
+            };
+            let mut b = Battle::new(&v, setup, GameRng::new(t as u64)).unwrap();
+            let mut rng = GameRng::new(17 + t as u64);
+            loop {
+                let mut whole = rng.clone();
+                let expected = random_battle_action_listed(&b, &mut whole);
+                let got = random_battle_action(&b, &mut rng);
+                assert_eq!(got, expected, "{}", terrain.name);
+                assert_eq!(rng.word_pos(), whole.word_pos());
+                // Every index picks the action listed there (now and then).
+                if decisions % 5 == 0 {
+                    for (i, a) in b.legal_actions().into_iter().enumerate() {
+                        assert_eq!(b.pick_action(|_| i), Some(a));
+                    }
+                }
+                let Some(a) = got else { break };
+                b.apply(a).unwrap();
+                decisions += 1;
+            }
+        }
+        assert!(decisions > 500, "{decisions}");
+    }
+
     /// The shortcuts of `random_action` draw and choose as `choose` over
     /// the whole list of legal actions.
     #[test]
     fn random_action_chooses_as_over_the_whole_list() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let v = std::sync::Arc::new(crate::load(&dir, &Default::default()).unwrap());
+        let mut battle_decisions = 0;
         for seats in [2usize, 4, 6] {
             let names: Vec<String> = (0..seats).map(|i| format!("p{i}")).collect();
             let (mut g, _) = Game::new(v.clone(), Default::default(), &names, 7).unwrap();
             let mut rng = GameRng::new(11);
-            for _ in 0..600 {
+            for _ in 0..1500 {
                 let mut whole = rng.clone();
                 let players = g.to_act();
                 if players.is_empty() {
@@ -171,11 +331,15 @@ mod tests {
                 let player = players[whole.int_in(0, players.len() as i64 - 1) as usize];
                 let expected = choose(g.legal_actions(player), &mut whole).map(|a| (player, a));
                 let got = random_action(&g, &mut rng);
+                if g.battle().is_some() {
+                    battle_decisions += 1;
+                }
                 assert_eq!(got, expected);
                 assert_eq!(rng.word_pos(), whole.word_pos());
                 let Some((p, a)) = got else { break };
                 g.apply(p, &a).unwrap();
             }
         }
+        assert!(battle_decisions > 100, "{battle_decisions}");
     }
 }

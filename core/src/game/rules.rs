@@ -267,6 +267,7 @@ pub(super) fn new_game(
         },
         battle: Default::default(),
         undo: Undo::Idle,
+        battle_undo: None,
         history: Vec::new(),
     };
     // Setup 4 (Law of Titan 1982 5.1): each player rolls for a tower. Players
@@ -514,6 +515,8 @@ pub(super) fn apply(
         (Phase::Split, Action::Split { legion, parts }) => {
             split(game, player, *legion, parts, &mut events)?
         }
+        // Refused by nothing: `Game::apply` copies no state before it
+        // (`Undo::Lazy`).
         (Phase::Split, Action::DoneSplitting) => game.state.phase = Phase::Move,
         (Phase::Move, Action::Roll { distance }) => roll(game, player, *distance, &mut events)?,
         (Phase::Move, Action::Mulligan) => {

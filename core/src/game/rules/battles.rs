@@ -152,17 +152,118 @@ pub(super) fn battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHo
     }
 }
 
-/// [`battle_host`] for a battle resumed only while an action or a listing
-/// runs (it does not outlive the call, and such calls do not nest): without
-/// scripts, one generator cell per thread instead of a fresh one.
-fn brief_battle_host(game: &Game) -> (Rc<RefCell<GameRng>>, Option<Rc<LuaHost>>) {
-    thread_local! {
-        static CELL: Rc<RefCell<GameRng>> = Rc::new(RefCell::new(GameRng::new(0)));
+/// The battle being fought, kept alive in the game between actions (it
+/// holds the game's variant shared, so it needs no rebuilding from a
+/// snapshot per action).
+pub(in crate::game) struct LiveBattle {
+    battle: crate::battle::Battle<'static>,
+    /// With scripts, the battle draws from the generator cell it shares
+    /// with the game's Lua VM, which masterplay's own hooks also set to the
+    /// game's generator: the battle's generator is kept here between its
+    /// uses and put in the cell for each. `None` without scripts (the
+    /// battle's cell is its own).
+    shared: Option<(Rc<RefCell<GameRng>>, RefCell<GameRng>)>,
+}
+
+impl LiveBattle {
+    /// Keeps `battle`, which draws from `rng` (the game's shared cell when
+    /// `scripts`).
+    fn new(
+        battle: crate::battle::Battle<'static>,
+        rng: Rc<RefCell<GameRng>>,
+        scripts: bool,
+    ) -> LiveBattle {
+        let shared = scripts.then(|| {
+            let own = rng.borrow().clone();
+            (rng, RefCell::new(own))
+        });
+        LiveBattle { battle, shared }
     }
-    match &game.hooks {
-        Some(_) => battle_host(game),
-        None => (CELL.with(Rc::clone), None),
+
+    /// The battle of `snap` in `game` (a game copied, or started from a
+    /// snapshot): drawing from the game's VM and generator as one started
+    /// there would.
+    fn resume(
+        game: &Game,
+        snap: crate::battle::BattleSnapshot,
+    ) -> Result<LiveBattle, crate::battle::BattleError> {
+        let (rng, lua) = battle_host(game);
+        let scripts = lua.is_some();
+        let battle = crate::battle::Battle::resume(game.variant.clone(), snap, rng.clone(), lua)?;
+        Ok(LiveBattle::new(battle, rng, scripts))
     }
+
+    /// Calls `f` with the battle, its generator in place.
+    fn with<R>(&self, f: impl FnOnce(&crate::battle::Battle<'static>) -> R) -> R {
+        self.enter();
+        let r = f(&self.battle);
+        self.leave();
+        r
+    }
+
+    /// Calls `f` with the battle to change, its generator in place.
+    fn with_mut<R>(&mut self, f: impl FnOnce(&mut crate::battle::Battle<'static>) -> R) -> R {
+        self.enter();
+        let r = f(&mut self.battle);
+        self.leave();
+        r
+    }
+
+    fn enter(&self) {
+        if let Some((cell, own)) = &self.shared {
+            cell.borrow_mut().clone_from(&own.borrow());
+        }
+    }
+
+    fn leave(&self) {
+        if let Some((cell, own)) = &self.shared {
+            own.borrow_mut().clone_from(&cell.borrow());
+        }
+    }
+
+    /// The game's caretaker as the battle's scripts see it (they alone
+    /// read it: `ctx:add_unit`).
+    fn set_caretaker(&mut self, game: &Game) {
+        if game.hooks.is_some() {
+            self.battle.set_caretaker(&game.state.caretaker);
+        }
+    }
+
+    /// The side to act.
+    pub(in crate::game) fn to_act(&self) -> crate::battle::BattleSide {
+        self.battle.to_act()
+    }
+
+    /// The battle as a value, with its own generator.
+    pub(in crate::game) fn snapshot(&self) -> crate::battle::BattleSnapshot {
+        self.with(|b| b.snapshot())
+    }
+
+    /// See [`crate::battle::BattleSnapshot::fingerprint`].
+    pub(in crate::game) fn fingerprint(&self) -> String {
+        self.snapshot().fingerprint()
+    }
+
+    /// A copy for a copy of the game (`game`), drawing from its VM.
+    pub(in crate::game) fn copy_for(&self, game: &Game) -> Option<LiveBattle> {
+        LiveBattle::resume(game, self.snapshot()).ok()
+    }
+
+    /// Takes back the battle's last action (see
+    /// [`crate::battle::Battle::take_back`]).
+    pub(in crate::game) fn take_back(&mut self, mark: crate::battle::RngMark) {
+        let undone = self.with_mut(|b| b.take_back(mark));
+        debug_assert!(undone, "a battle action taken back twice");
+    }
+}
+
+/// What a battle action did to the battle, for [`Game::apply`] to take it
+/// back if the game's action is refused after it: the battle's generator
+/// before, and the battle itself if the action ended it (taken out of the
+/// game).
+pub(in crate::game) struct BattleUndo {
+    pub(in crate::game) mark: crate::battle::RngMark,
+    pub(in crate::game) ended: Option<Box<LiveBattle>>,
 }
 
 pub(super) fn battle_error(e: crate::battle::BattleError) -> RuleError {
@@ -178,55 +279,34 @@ pub(super) fn battle_error(e: crate::battle::BattleError) -> RuleError {
     }
 }
 
-/// The battle being fought, rebuilt around the game's variant (from a copy
-/// of its snapshot: for a look at it from outside).
+/// The battle being fought, rebuilt around the game's variant from a copy
+/// (for a look at it from outside).
 pub(in crate::game) fn resume_battle(
     game: &Game,
 ) -> Result<Option<crate::battle::Battle<'_>>, RuleError> {
-    let Some(snap) = game.battle.borrow().clone() else {
+    let Some(snap) = game.battle.borrow().as_ref().map(|b| b.snapshot()) else {
         return Ok(None);
     };
-    resume(game, snap, false).map(Some)
-}
-
-/// The battle of `snap`, drawing from the game's generator and VM (`brief`:
-/// see [`brief_battle_host`]). The caretaker's counters are only read by
-/// scripts (`ctx:add_unit`).
-fn resume(
-    game: &Game,
-    snap: crate::battle::BattleSnapshot,
-    brief: bool,
-) -> Result<crate::battle::Battle<'_>, RuleError> {
-    let (rng, lua) = if brief {
-        brief_battle_host(game)
-    } else {
-        battle_host(game)
-    };
+    let (rng, lua) = battle_host(game);
     let scripts = lua.is_some();
     let mut b =
         crate::battle::Battle::resume(&game.variant, snap, rng, lua).map_err(battle_error)?;
+    // The caretaker's counters are only read by scripts (`ctx:add_unit`).
     if scripts {
         b.set_caretaker(&game.state.caretaker);
     }
-    Ok(b)
+    Ok(Some(b))
 }
 
-/// Calls `f` with the battle being fought, resumed from the game's snapshot
-/// moved out of the game and moved back after (a query need not copy it).
-/// None when no battle is being fought.
+/// Calls `f` with the battle being fought; None when none is.
 pub(in crate::game) fn with_battle<R>(
     game: &Game,
     f: impl FnOnce(&crate::battle::Battle<'_>) -> R,
 ) -> Option<R> {
-    // A snapshot the game made names one of its variant's battlelands, so
-    // resuming it cannot fail (which would lose the snapshot): checked.
-    let terrain = game.battle.borrow().as_ref()?.terrain();
-    game.variant.battlelands.get(terrain.index())?;
-    let snap = game.battle.borrow_mut().take()?;
-    let battle = resume(game, snap, true).ok()?;
-    let r = f(&battle);
-    *game.battle.borrow_mut() = Some(battle.into_snapshot());
-    Some(r)
+    let mut slot = game.battle.borrow_mut();
+    let live = slot.as_deref_mut()?;
+    live.set_caretaker(game);
+    Some(live.with(f))
 }
 
 /// Starts the battle of the engagement in its Battle step.
@@ -259,10 +339,13 @@ pub(super) fn start_battle(game: &mut Game) -> Result<(), RuleError> {
     // The battle's dice come from the game's generator, through a seed.
     let seed = game.rng.next_u64();
     let (rng, lua) = battle_host(game);
+    let scripts = lua.is_some();
     *rng.borrow_mut() = GameRng::new(seed);
-    let variant = game.variant.clone();
-    let battle = Battle::with_scripts(&variant, setup, rng, lua).map_err(battle_error)?;
-    *game.battle.get_mut() = Some(battle.into_snapshot());
+    let battle = Battle::with_scripts(game.variant.clone(), setup, rng.clone(), lua)
+        .map_err(battle_error)?;
+    let mut live = LiveBattle::new(battle, rng, scripts);
+    live.set_caretaker(game);
+    *game.battle.get_mut() = Some(Box::new(live));
     Ok(())
 }
 
@@ -275,20 +358,10 @@ pub(super) fn battle_action(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     use crate::battle::BattleSide;
-    let variant = game.variant.clone();
-    // Moved out, not copied: `Game::apply` puts back the battle it saved if
-    // the action is refused.
-    let Some(snap) = game.battle.get_mut().take() else {
+    let Some(to_act) = game.battle.get_mut().as_deref().map(LiveBattle::to_act) else {
         return refuse(ENGAGEMENT, "no battle is being fought");
     };
-    let (rng, lua) = brief_battle_host(game);
-    let scripts = lua.is_some();
-    let mut battle =
-        crate::battle::Battle::resume(&variant, snap, rng, lua).map_err(battle_error)?;
-    if scripts {
-        battle.set_caretaker(&game.state.caretaker);
-    }
-    let side_legion = match battle.to_act() {
+    let side_legion = match to_act {
         BattleSide::Attacker => e.attacker,
         BattleSide::Defender => e.defender,
     };
@@ -299,21 +372,40 @@ pub(super) fn battle_action(
         );
     }
     if let crate::battle::Action::Concede(side) = a
-        && *side != battle.to_act()
+        && *side != to_act
     {
         return refuse(
             ENGAGEMENT,
             "a player may concede only his own side of the battle",
         );
     }
-    let battle_events = battle.apply(a.clone()).map_err(battle_error)?;
+    // Out of the game while it acts, so that it can read the game.
+    let mut slot = game.battle.get_mut().take();
+    let Some(live) = slot.as_deref_mut() else {
+        return refuse(ENGAGEMENT, "no battle is being fought");
+    };
+    live.set_caretaker(game);
+    // A refused battle action leaves the battle unchanged; one that
+    // succeeds can be taken back (`BattleUndo`) if the game's action is
+    // refused after it.
+    let (mark, applied) = live.with_mut(|b| {
+        let mark = b.rng_mark();
+        (mark, b.apply(a.clone()))
+    });
+    let result = live.battle.result();
+    *game.battle.get_mut() = slot;
+    let battle_events = applied.map_err(battle_error)?;
     events.push(Event::Battle {
         events: battle_events,
     });
-    let Some(r) = battle.result() else {
-        *game.battle.get_mut() = Some(battle.into_snapshot());
+    let Some(r) = result else {
+        game.battle_undo = Some(BattleUndo { mark, ended: None });
         return Ok(());
     };
+    game.battle_undo = Some(BattleUndo {
+        mark,
+        ended: game.battle.get_mut().take(),
+    });
     // The first change to the game's state in a battle action.
     game.save_state();
     let outcome = BattleOutcome {
@@ -380,4 +472,47 @@ pub(in crate::game) fn battle_request(game: &Game) -> Option<BattleRequest> {
         summonable: summonable(game, att),
         reinforcements,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game action refused after its battle action succeeded (here a
+    /// script failing at `battle_end`, which masterplay fires when a battle
+    /// ends) leaves the game as it was, the battle included, which goes on.
+    #[test]
+    fn a_battle_action_refused_after_the_battle_acted_changes_nothing() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let mut v = crate::load(&dir, &Default::default()).unwrap();
+        v.scripts.push(crate::lua::ScriptSource {
+            name: "refuse.lua".into(),
+            code: r#"titan.on("battle_end", function(ctx) error("no battle ends") end)"#.into(),
+        });
+        let v = Arc::new(v);
+        let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        let mut refused = 0;
+        for seed in 0..6 {
+            let (mut g, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+            let mut rng = GameRng::new(seed);
+            for _ in 0..3000 {
+                let Some((p, a)) = crate::game::random::random_action(&g, &mut rng) else {
+                    break;
+                };
+                let before = g.fingerprint();
+                match g.apply(p, &a) {
+                    Ok(_) => {}
+                    Err(e) => {
+                        assert!(e.is_script_failure(), "{e:?}");
+                        assert!(matches!(a, Action::Battle { .. }), "{a:?}");
+                        assert_eq!(g.fingerprint(), before);
+                        assert!(g.battle().is_some());
+                        refused += 1;
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(refused > 0, "no battle ended");
+    }
 }

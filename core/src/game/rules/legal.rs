@@ -435,7 +435,7 @@ fn acting(game: &Game) -> ([PlayerId; 2], usize) {
                 match &e.step {
                     EngagementStep::DefenderChoice => one(owner(e.defender)),
                     EngagementStep::Battle if game.battle.borrow().is_some() => {
-                        // From the snapshot: resuming the battle is dearer.
+                        // Read from the live battle, without listing.
                         let side = game.battle.borrow().as_ref().map(|b| b.to_act());
                         match side {
                             Some(crate::battle::BattleSide::Attacker) => one(owner(e.attacker)),

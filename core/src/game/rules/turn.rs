@@ -255,6 +255,8 @@ pub(super) fn move_legion(
         return Err(refusal::why_not_move(game, legion, to, from, &occ));
     }
     let start = legion.land;
+    // The first change, after which nothing refuses: `Game::apply` copies
+    // no state before a move (`Undo::Lazy`).
     let l = &mut game.state.legions[i];
     l.land = to;
     l.moved = true;
