@@ -60,7 +60,7 @@ fn an_uncounted_character_is_beyond_the_legion_size_in_battle() {
 
 #[test]
 fn an_uncounted_character_leaves_room_to_muster() {
-    let path = common::root().join("tests/scenarios/muster-uncounted.ron");
+    let path = common::root().join("tests/battle/variants/uncounted/muster-position.ron");
     let g = Position::read(&path).unwrap().to_game(uncounted()).unwrap();
     let musters = |legion: &str| {
         g.legal_actions(PlayerId(0))
