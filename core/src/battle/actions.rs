@@ -1045,13 +1045,20 @@ impl<'v> Battle<'v> {
         }
     }
 
+    /// The living characters of `side` (none left: the side has lost).
     pub(super) fn legion_size(&self, s: &State, side: BattleSide) -> usize {
         s.units
             .iter()
-            .filter(|u| {
-                u.side == side && u.alive() && !self.variant.character(u.character).uncounted
-            })
+            .filter(|u| u.side == side && u.alive())
             .count()
+    }
+
+    /// Whether `side`'s legion has room for one more character:
+    /// `rules.legions.max_size`, the `uncounted` not counted.
+    fn has_room(&self, s: &State, side: BattleSide) -> bool {
+        let v = self.variant;
+        let living = s.units.iter().filter(|u| u.side == side && u.alive());
+        v.legion_size(living.map(|u| u.character)) < v.rules.legions.max_size as usize
     }
 
     pub(super) fn may_summon(&self, s: &State) -> bool {
@@ -1060,8 +1067,7 @@ impl<'v> Battle<'v> {
             && s.summon == SummonState::Open
             && s.summoned.is_none()
             && !self.setup.summonable.is_empty()
-            && self.legion_size(s, BattleSide::Attacker)
-                < self.variant.rules.legions.max_size as usize
+            && self.has_room(s, BattleSide::Attacker)
     }
 
     pub(super) fn may_reinforce(&self, s: &State) -> bool {
@@ -1074,8 +1080,7 @@ impl<'v> Battle<'v> {
                 .reinforcements
                 .iter()
                 .any(|&c| self.qualifies(s, c))
-            && self.legion_size(s, BattleSide::Defender)
-                < self.variant.rules.legions.max_size as usize
+            && self.has_room(s, BattleSide::Defender)
     }
 
     /// Whether the defender's living characters qualify to muster `recruit`

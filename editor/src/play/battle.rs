@@ -413,7 +413,12 @@ impl GameScreen {
         });
         self.selected_unit = match at {
             Some(u) if self.selected_unit == Some(u) && rider.is_some() => rider,
-            Some(u) if self.selected_unit != Some(u) && self.selected_unit != rider => Some(u),
+            Some(u)
+                if self.selected_unit != Some(u)
+                    && (rider.is_none() || self.selected_unit != rider) =>
+            {
+                Some(u)
+            }
             _ => None,
         };
         let _ = actions;
