@@ -1056,7 +1056,7 @@ impl<'v> Battle<'v> {
     /// Whether `side`'s legion has room for one more character:
     /// `rules.legions.max_size`, the `uncounted` not counted.
     fn has_room(&self, s: &State, side: BattleSide) -> bool {
-        let v = self.variant;
+        let v = &*self.variant;
         let living = s.units.iter().filter(|u| u.side == side && u.alive());
         v.legion_size(living.map(|u| u.character)) < v.rules.legions.max_size as usize
     }

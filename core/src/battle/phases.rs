@@ -236,13 +236,8 @@ impl<'v> Battle<'v> {
     pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         // Everyone alive counts here, the `uncounted` too: a side of Masters
         // alone fights on.
-        let alive = |side| {
-            s.units
-                .iter()
-                .filter(|u| u.side == side && u.alive())
-                .count()
-        };
-        let (a, d) = (alive(BattleSide::Attacker), alive(BattleSide::Defender));
+        let a = self.legion_size(s, BattleSide::Attacker);
+        let d = self.legion_size(s, BattleSide::Defender);
         let winner = match (a, d) {
             (0, 0) => Winner::Neither,
             (0, _) => Winner::Defender,
