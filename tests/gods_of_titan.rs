@@ -868,3 +868,64 @@ fn timewarp_over_the_fourth_round_moves_the_reinforcement_to_the_fifth() {
         .unwrap();
     assert_eq!(b.reinforcement_round(), 4);
 }
+
+/// The random player's counted pick (`Battle::pick_action`) builds the very
+/// action `legal_actions` lists at each index, with a rider on its Pegasus
+/// (16.5, EN 1025: the rider strikes from its mount's hex and has no move of
+/// its own) and the variant's spells and abilities in the list; played to
+/// the battle's end by random picks.
+#[test]
+fn counted_picks_are_the_listed_actions_with_riders_and_spells() {
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        attacker_edge: SouthWest,
+        moving: Attacker,
+        phase: Maneuver,
+        attacker: [(character: "Pegasus", hex: "B2"), (character: "Amazon", hex: "A1"), (character: "Warlock", hex: "B1"), (character: "Ogre", hex: "C1")],
+        defender: [(character: "Lion", hex: "E4"), (character: "Troll", hex: "F1"), (character: "Priest", hex: "D5")],
+    )"#,
+    );
+    for seed in 1..=3u64 {
+        let mut b = Battle::from_position(&v, &pos, GameRng::new(seed)).unwrap();
+        let ride = cast(
+            "pegasus_ride",
+            at(&b, "B2"),
+            vec![ScriptArg::Unit(at(&b, "A1"))],
+        );
+        b.apply(ride).unwrap();
+        let mut rng = GameRng::new(100 + seed);
+        let mut decisions = 0;
+        while b.result().is_none() && decisions < 400 {
+            let list = b.legal_actions();
+            if list.is_empty() {
+                break;
+            }
+            for (i, a) in list.iter().enumerate() {
+                assert_eq!(
+                    b.pick_action(|_| i).as_ref(),
+                    Some(a),
+                    "seed {seed}, index {i}"
+                );
+            }
+            // Concessions only now and then, so that battles go on.
+            let i = rng.int_in(0, list.len() as i64 - 1) as usize;
+            let a = if matches!(list[i], Action::Concede(_)) && decisions < 200 {
+                list[(i + 1) % list.len()].clone()
+            } else {
+                list[i].clone()
+            };
+            if b.apply(a.clone()).is_err() {
+                // A script may refuse what it offered (dice, a changed
+                // position); the battle is unchanged and goes on.
+                let fallback = list
+                    .iter()
+                    .find(|x| !matches!(x, Action::Script { .. } | Action::Concede(_)));
+                b.apply(fallback.expect("a plain action").clone()).unwrap();
+            }
+            decisions += 1;
+        }
+        assert!(decisions > 10, "seed {seed}: {decisions} decisions");
+    }
+}
