@@ -619,35 +619,9 @@ fn phantom_and_god_powers_come_from_the_scores() {
 /// (the platform's `reinforcements` hook); without a Pixie it may not.
 #[test]
 fn a_pixie_lets_its_legion_reinforce_with_its_strongest_creature() {
-    use titan_core::game::save::Position as GamePosition;
-    use titan_core::game::{Action as GameAction, PlayerId};
     let v = std::sync::Arc::new(variant());
     let reinforcements = |defender: &str| {
-        let pos = format!(
-            r#"(
-            players: [(name: "A", tower: 100), (name: "B", tower: 200), (name: "C", tower: 300)],
-            legions: [
-                (marker: "P1-01", land: 20, characters: ["Titan", "Ogre", "Ogre"], moved: true, entered_from: 19),
-                (marker: "P2-01", land: 20, characters: [{defender}]),
-                (marker: "P2-02", land: 200, characters: ["Titan", "Angel"]),
-                (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
-            ],
-            active: 0,
-            phase: Engage,
-            turn: 4,
-        )"#
-        );
-        let position: GamePosition = titan_core::load::ron_options().from_str(&pos).unwrap();
-        let mut g = position.to_game(v.clone()).unwrap();
-        let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
-        g.apply(PlayerId(0), &GameAction::Engage { land }).unwrap();
-        // The defender stands (no flight), then fights.
-        for a in [GameAction::Stand, GameAction::Fight] {
-            if g.battle_request().is_none() {
-                let _ = g.apply(PlayerId(1), &a);
-            }
-        }
-        assert!(g.take_script_failure().is_none());
+        let g = engaged_game(&v, r#""Ogre", "Ogre""#, defender, |_| {});
         g.battle_request().expect("a battle").reinforcements
     };
     let serpent = v.character_by_name("Serpent").unwrap();

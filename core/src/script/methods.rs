@@ -695,19 +695,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "set_round",
         lua.create_function(move |_, (_, n): (Value, Value)| {
-            let max = s.variant.rules.battle.defender_maneuvers;
-            let round = match n {
-                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
-                other => {
-                    return err(format!(
-                        "ctx:set_round: the round is 1 to {max} (the time limit), not {}",
-                        match other {
-                            Value::Integer(r) => r.to_string(),
-                            o => format!("a {}", o.type_name()),
-                        }
-                    ));
-                }
-            };
+            let round = round_arg("set_round", s.variant.rules.battle.defender_maneuvers, n)?;
             s.battle("set_round", |_| Ok(()))?;
             s.effects.borrow_mut().push(Effect::SetRound { round });
             Ok(())
@@ -728,19 +716,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "set_reinforcement_round",
         lua.create_function(move |_, (_, n): (Value, Value)| {
-            let max = s.variant.rules.battle.defender_maneuvers;
-            let round = match n {
-                Value::Integer(r) if (1..=i64::from(max)).contains(&r) => r as u8,
-                other => {
-                    return err(format!(
-                        "ctx:set_reinforcement_round: the round is 1 to {max} (the time limit), not {}",
-                        match other {
-                            Value::Integer(r) => r.to_string(),
-                            o => format!("a {}", o.type_name()),
-                        }
-                    ));
-                }
-            };
+            let round = round_arg(
+                "set_reinforcement_round",
+                s.variant.rules.battle.defender_maneuvers,
+                n,
+            )?;
             s.battle("set_reinforcement_round", |_| Ok(()))?;
             s.effects
                 .borrow_mut()
@@ -1128,5 +1108,19 @@ fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), 
         )),
         Status::Riding(o) => Err(format!("unit {r} already rides unit {o}")),
         Status::Gone(_) => Err(format!("unit {r} is out of the battle")),
+    }
+}
+
+/// A battle round a script names: 1 to `max` (the time limit).
+fn round_arg(what: &str, max: u8, n: Value) -> mlua::Result<u8> {
+    match n {
+        Value::Integer(r) if (1..=i64::from(max)).contains(&r) => Ok(r as u8),
+        Value::Integer(r) => err(format!(
+            "ctx:{what}: the round is 1 to {max} (the time limit), not {r}"
+        )),
+        o => err(format!(
+            "ctx:{what}: the round is 1 to {max} (the time limit), not a {}",
+            o.type_name()
+        )),
     }
 }
