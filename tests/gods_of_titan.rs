@@ -457,18 +457,7 @@ fn random_battles_take_every_spell_and_ability() {
     use titan_core::game::random::random_battle_action;
 
     let v = variant();
-    let legion = |names: &[&str]| -> Vec<Fighter> {
-        names
-            .iter()
-            .map(|n| {
-                let c = v.character_by_name(n).unwrap();
-                Fighter {
-                    character: c,
-                    power: v.character(c).power,
-                }
-            })
-            .collect()
-    };
+    let legion = |names: &[&str]| Fighter::named(&v, names).unwrap();
     let attacker = legion(&[
         "Warlord",
         "Priest",

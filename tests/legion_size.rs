@@ -19,16 +19,7 @@ fn uncounted() -> Arc<Variant> {
 }
 
 fn fighters(v: &Variant, names: &[&str]) -> Vec<Fighter> {
-    names
-        .iter()
-        .map(|n| {
-            let c = v.character_by_name(n).unwrap();
-            Fighter {
-                character: c,
-                power: v.character(c).power,
-            }
-        })
-        .collect()
+    Fighter::named(v, names).unwrap()
 }
 
 #[test]

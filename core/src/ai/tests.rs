@@ -13,18 +13,7 @@ fn titan() -> Arc<Variant> {
 }
 
 fn setup(v: &Variant, a: &[&str], d: &[&str], terrain: &str) -> BattleSetup {
-    let f = |names: &[&str]| {
-        names
-            .iter()
-            .map(|n| {
-                let c = v.character_by_name(n).unwrap();
-                Fighter {
-                    character: c,
-                    power: v.character(c).power,
-                }
-            })
-            .collect()
-    };
+    let f = |names: &[&str]| Fighter::named(v, names).unwrap();
     BattleSetup {
         terrain: v.terrain_by_name(terrain).unwrap(),
         attacker: f(a),

@@ -73,6 +73,25 @@ pub struct Fighter {
     pub power: u8,
 }
 
+impl Fighter {
+    /// The characters named, each at its chart power (a battle set up by
+    /// hand: tests, tools); `Err` names the first name the variant lacks.
+    pub fn named(v: &Variant, names: &[&str]) -> Result<Vec<Fighter>, String> {
+        names
+            .iter()
+            .map(|n| {
+                let c = v
+                    .character_by_name(n)
+                    .ok_or_else(|| format!("no character {n:?} in {}", v.id))?;
+                Ok(Fighter {
+                    character: c,
+                    power: v.character(c).power,
+                })
+            })
+            .collect()
+    }
+}
+
 /// What masterplay hands to the battle engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BattleSetup {
@@ -1304,18 +1323,7 @@ mod tests {
     fn an_action_taken_back_leaves_the_battle_as_before() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let v = std::sync::Arc::new(crate::load(&dir, &Default::default()).unwrap());
-        let by = |names: &[&str]| -> Vec<Fighter> {
-            names
-                .iter()
-                .map(|n| {
-                    let c = v.character_by_name(n).unwrap();
-                    Fighter {
-                        character: c,
-                        power: v.character(c).power,
-                    }
-                })
-                .collect()
-        };
+        let by = |names: &[&str]| Fighter::named(&v, names).unwrap();
         let setup = BattleSetup {
             terrain: v.terrain_by_name("Mountains").unwrap(),
             attacker: by(&["Ogre", "Troll", "Lion", "Giant"]),

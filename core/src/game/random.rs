@@ -265,18 +265,7 @@ mod tests {
         use crate::battle::{Battle, BattleSetup, Fighter};
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let v = crate::load(&dir, &Default::default()).unwrap();
-        let by = |names: &[&str]| -> Vec<Fighter> {
-            names
-                .iter()
-                .map(|n| {
-                    let c = v.character_by_name(n).unwrap();
-                    Fighter {
-                        character: c,
-                        power: v.character(c).power,
-                    }
-                })
-                .collect()
-        };
+        let by = |names: &[&str]| Fighter::named(&v, names).unwrap();
         let angel = v.character_by_name("Angel").unwrap();
         let mut decisions = 0;
         for (t, terrain) in v.terrains.iter().enumerate() {
