@@ -672,6 +672,17 @@ fn battle_power(
     list.iter().find(|(x, _)| *x == c).map(|(_, p)| *p)
 }
 
+fn set_player_var(
+    g: &mut titan_core::game::Game,
+    name: &str,
+    seat: u8,
+    value: titan_core::format::VarValue,
+) {
+    let def = g.variant.variable(name).unwrap().clone();
+    let at = titan_core::vars::VarTarget::Player(titan_core::game::PlayerId(seat));
+    g.state.vars.set(&def, at, value);
+}
+
 fn player_var(g: &titan_core::game::Game, name: &str, seat: u8) -> titan_core::format::VarValue {
     let def = g.variant.variable(name).unwrap();
     g.state
@@ -712,12 +723,7 @@ fn the_executer_grows_with_the_lords_and_masters_his_legion_slays() {
 
     // The trophies carry into his next battle.
     let g = engaged_game(&v, r#""Executer", "Ogre""#, r#""Ogre", "Ogre""#, |g| {
-        let def = g.variant.variable("executer_trophies").unwrap().clone();
-        g.state.vars.set(
-            &def,
-            titan_core::vars::VarTarget::Player(PlayerId(0)),
-            VarValue::Int(1),
-        );
+        set_player_var(g, "executer_trophies", 0, VarValue::Int(1))
     });
     let req = g.battle_request().unwrap();
     assert_eq!(
@@ -734,12 +740,7 @@ fn the_executer_grows_with_the_lords_and_masters_his_legion_slays() {
     // Slain: back to 8. Player B's Executer defends with 3 trophies and
     // concedes.
     let mut g = engaged_game(&v, r#""Angel", "Ogre""#, r#""Executer", "Ogre""#, |g| {
-        let def = g.variant.variable("executer_trophies").unwrap().clone();
-        g.state.vars.set(
-            &def,
-            titan_core::vars::VarTarget::Player(PlayerId(1)),
-            VarValue::Int(3),
-        );
+        set_player_var(g, "executer_trophies", 1, VarValue::Int(3))
     });
     let req = g.battle_request().unwrap();
     assert_eq!(
@@ -760,17 +761,11 @@ fn the_executer_grows_with_the_lords_and_masters_his_legion_slays() {
 #[test]
 fn the_knight_fights_black_and_neutral_legions_with_two_more_power() {
     use titan_core::format::VarValue;
-    use titan_core::game::PlayerId;
     let v = std::sync::Arc::new(variant());
     let knight = |colour: &str| {
         let colour = colour.to_string();
         let g = engaged_game(&v, r#""Knight", "Ogre""#, r#""Ogre", "Ogre""#, move |g| {
-            let def = g.variant.variable("legion_colour").unwrap().clone();
-            g.state.vars.set(
-                &def,
-                titan_core::vars::VarTarget::Player(PlayerId(1)),
-                VarValue::Text(colour),
-            );
+            set_player_var(g, "legion_colour", 1, VarValue::Text(colour))
         });
         let req = g.battle_request().unwrap();
         battle_power(&v, &req.attacker_characters, "Knight")
@@ -780,12 +775,7 @@ fn the_knight_fights_black_and_neutral_legions_with_two_more_power() {
     assert_eq!(knight("neutral"), Some(8));
     // The Knight's own colour does not matter, only the enemy's.
     let g = engaged_game(&v, r#""Knight", "Ogre""#, r#""Ogre", "Ogre""#, |g| {
-        let def = g.variant.variable("legion_colour").unwrap().clone();
-        g.state.vars.set(
-            &def,
-            titan_core::vars::VarTarget::Player(PlayerId(0)),
-            VarValue::Text("black".into()),
-        );
+        set_player_var(g, "legion_colour", 0, VarValue::Text("black".into()))
     });
     let req = g.battle_request().unwrap();
     assert_eq!(

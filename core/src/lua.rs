@@ -940,30 +940,27 @@ impl LuaHost {
         }
     }
 
-    /// A run returned values the engine does not take: an error at the
-    /// line where the function is defined.
-    fn wrong_return(&self, func: &Function, context: &Context, message: String) -> ScriptError {
+    /// Where `func` is defined, when it is one of the variant's scripts.
+    fn defined_at(&self, func: &Function) -> Option<Location> {
         let info = func.info();
-        let at = info
-            .source
+        info.source
             .and_then(|s| self.shared.script_index(&s))
             .map(|script| Location {
                 script,
                 line: info.line_defined.and_then(|l| u32::try_from(l).ok()),
-            });
+            })
+    }
+
+    /// A run returned values the engine does not take: an error at the
+    /// line where the function is defined.
+    fn wrong_return(&self, func: &Function, context: &Context, message: String) -> ScriptError {
+        let at = self.defined_at(func);
         self.error_at(ScriptErrorKind::Runtime, at, context, message)
     }
 
     /// A run's values did not convert to what the engine asked for.
     fn bad_return(&self, err: &mlua::Error, func: &Function, context: &Context) -> ScriptError {
-        let info = func.info();
-        let at = info
-            .source
-            .and_then(|s| self.shared.script_index(&s))
-            .map(|script| Location {
-                script,
-                line: info.line_defined.and_then(|l| u32::try_from(l).ok()),
-            });
+        let at = self.defined_at(func);
         let message = format!(
             "the function returned values of the wrong type: {}",
             root_cause(err).0
