@@ -64,6 +64,46 @@ pub(super) struct ReachKey {
     occupied: HexSet,
 }
 
+/// The living enemies of a striking side on the battleland (one per hex),
+/// found once per strike decision.
+struct Foes {
+    hexes: HexSet,
+    /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
+    at: [UnitId; HEX_COUNT],
+}
+
+impl Foes {
+    fn of(s: &State, striking: BattleSide) -> Foes {
+        let mut foes = Foes {
+            hexes: 0,
+            at: [0; HEX_COUNT],
+        };
+        for (j, t) in s.units.iter().enumerate() {
+            if t.side != striking
+                && !t.is_slain()
+                && let Some(h) = t.hex()
+            {
+                foes.hexes |= bit(h);
+                foes.at[h.0 as usize] = j as UnitId;
+            }
+        }
+        foes
+    }
+
+    /// The enemies on `hexes` (some of [`Foes::hexes`]), in unit order as
+    /// the listing goes.
+    fn on(&self, hexes: HexSet) -> impl Iterator<Item = UnitId> {
+        let mut found = [UnitId::MAX; HEX_COUNT];
+        let mut n = 0;
+        for h in tables::hexes(hexes & self.hexes) {
+            found[n] = self.at[h.0 as usize];
+            n += 1;
+        }
+        found[..n].sort_unstable();
+        found.into_iter().take(n)
+    }
+}
+
 /// Where listing puts the actions: a list, or a [`Pick`].
 pub(super) trait ActionSink {
     fn push(&mut self, a: Action);
@@ -87,22 +127,17 @@ impl ActionSink for Vec<Action> {
 
 /// The listed actions with each unit's moves kept as its reach set (see
 /// [`Battle::pick_action`]).
-struct Runs {
-    runs: Vec<Run>,
+struct Runs<'r> {
+    runs: &'r mut Vec<Run>,
     n: usize,
 }
 
-enum Run {
+pub(super) enum Run {
     One(Action),
     Moves(UnitId, HexSet),
 }
 
-thread_local! {
-    /// The runs `pick_action` lists into, kept between calls.
-    static PICK_RUNS: std::cell::Cell<Vec<Run>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-impl ActionSink for Runs {
+impl ActionSink for Runs<'_> {
     fn push(&mut self, a: Action) {
         self.runs.push(Run::One(a));
         self.n += 1;
@@ -147,38 +182,34 @@ impl<'v> Battle<'v> {
     /// that one: a maneuver's moves are counted by reach set. A random
     /// player that draws the index draws as it would over the whole list.
     pub fn pick_action(&self, pick: impl FnOnce(usize) -> usize) -> Option<Action> {
-        let mut runs = PICK_RUNS.take();
+        let mut runs = self.pick_runs.borrow_mut();
         runs.clear();
-        let mut sink = Runs { runs, n: 0 };
+        let mut sink = Runs {
+            runs: &mut runs,
+            n: 0,
+        };
         self.list(&mut sink);
-        let Runs { mut runs, n } = sink;
-        let picked = if n == 0 {
-            None
-        } else {
-            let mut k = pick(n);
-            let mut got = None;
-            for run in runs.drain(..) {
-                match run {
-                    Run::One(a) if k == 0 => {
-                        got = Some(a);
-                        break;
+        let n = sink.n;
+        if n == 0 {
+            return None;
+        }
+        let mut k = pick(n);
+        for run in runs.iter() {
+            match run {
+                Run::One(a) if k == 0 => return Some(a.clone()),
+                Run::One(_) => k -= 1,
+                Run::Moves(unit, set) => {
+                    let c = set.count_ones() as usize;
+                    if k < c {
+                        return hexes(*set)
+                            .nth(k)
+                            .map(|h| Action::Move { unit: *unit, to: h });
                     }
-                    Run::One(_) => k -= 1,
-                    Run::Moves(unit, set) => {
-                        let c = set.count_ones() as usize;
-                        if k < c {
-                            got = hexes(set).nth(k).map(|h| Action::Move { unit, to: h });
-                            break;
-                        }
-                        k -= c;
-                    }
+                    k -= c;
                 }
             }
-            got
-        };
-        runs.clear();
-        PICK_RUNS.set(runs);
-        picked
+        }
+        None
     }
 
     /// Lists the actions of [`Battle::legal_actions`] into `out`, in its
@@ -261,8 +292,10 @@ impl<'v> Battle<'v> {
                     out.push(Action::CarryOver { target: None });
                     return;
                 }
-                // Built once for the decision: the living enemies' hexes.
-                let enemies = self.enemy_hexes(s, striking);
+                // Built once for the decision: the living enemies' hexes
+                // and who stands on each.
+                let foes = Foes::of(s, striking);
+                let enemies = foes.hexes;
                 // A character in contact that has not struck (as `must_strike`).
                 let mut must = false;
                 for (i, u) in s.units.iter().enumerate() {
@@ -276,17 +309,11 @@ impl<'v> Battle<'v> {
                         // Obliged to strike only when some target is allowed
                         // (`may_target`).
                         let before = out.len();
-                        for (j, t) in s.units.iter().enumerate() {
-                            if t.side != striking
-                                && !t.is_slain()
-                                && t.hex().is_some_and(|th| contact & bit(th) != 0)
-                                && self
-                                    .may_target(s, i as UnitId, j as UnitId, false)
-                                    .unwrap_or(false)
-                            {
+                        for j in foes.on(contact) {
+                            if self.may_target(s, i as UnitId, j, false).unwrap_or(false) {
                                 out.push(Action::Strike {
                                     unit: i as UnitId,
-                                    target: j as UnitId,
+                                    target: j,
                                     strike_number: None,
                                     forgo_bonus: false,
                                 });

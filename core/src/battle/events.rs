@@ -14,6 +14,7 @@ impl<'v> Battle<'v> {
             .is_some_and(|lua| self.use_hooks && lua.has_handlers(event))
     }
 
+    #[inline]
     pub(super) fn fire(
         &self,
         s: &mut State,
@@ -21,9 +22,22 @@ impl<'v> Battle<'v> {
         event: &'static str,
         fields: &[(&'static str, F)],
     ) -> Result<Option<mlua::Table>, BattleError> {
-        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
-            return Ok(None);
-        };
+        // Inlined so that a battle without scripts neither calls nor builds
+        // the fields.
+        match self.lua.as_ref() {
+            Some(lua) if self.use_hooks => self.fire_in(lua, s, ev, event, fields),
+            _ => Ok(None),
+        }
+    }
+
+    fn fire_in(
+        &self,
+        lua: &LuaHost,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        event: &'static str,
+        fields: &[(&'static str, F)],
+    ) -> Result<Option<mlua::Table>, BattleError> {
         if !lua.has_handlers(event) {
             return Ok(None);
         }

@@ -110,12 +110,18 @@ pub struct Geometry {
     /// `contact[hex]`: the hexes in contact with `hex` (see
     /// [`super::tables::LandTables::contact`]).
     pub contact: [HexSet; HEX_COUNT],
+    /// The hexes whose hazard may keep a character out of contact
+    /// ([`super::tables::LandTables::aloof`]); 0 on most battlelands, so
+    /// the contact checks skip the units' walk.
+    pub aloof: HexSet,
 }
 
 impl Geometry {
     pub fn new(variant: &Variant, land: &Battleland) -> Geometry {
+        let tables = variant.battle_tables.land(land.terrain.index());
         Geometry {
-            contact: variant.battle_tables.land(land.terrain.index()).contact,
+            contact: tables.contact,
+            aloof: tables.aloof,
         }
     }
 

@@ -664,6 +664,8 @@ pub struct Battle<'v> {
     /// The reach of each unit last worked out, with what it depends on
     /// (see `Battle::memo_reach`); derived, not part of the battle.
     reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
+    /// The runs [`Battle::pick_action`] lists into, kept between calls.
+    pick_runs: RefCell<Vec<actions::Run>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -914,6 +916,7 @@ impl<'v> Battle<'v> {
             spare: RefCell::new(None),
             undoable: false,
             reach_memo: RefCell::new(Vec::new()),
+            pick_runs: RefCell::new(Vec::new()),
         })
     }
 

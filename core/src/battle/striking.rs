@@ -37,7 +37,17 @@ impl<'v> Battle<'v> {
 
     /// The hexes whose character a `NoContactIn` hazard keeps out of
     /// contact now (none on most battlelands).
+    #[inline]
     pub(super) fn aloof(&self, s: &State) -> HexSet {
+        // The common path: no script changed the battleland, none of its
+        // hazards keeps anyone out of contact.
+        if s.overlay.is_none() && self.geo.aloof == 0 {
+            return 0;
+        }
+        self.aloof_walk(s)
+    }
+
+    fn aloof_walk(&self, s: &State) -> HexSet {
         let hexes = self.tables_in(s).aloof;
         if hexes == 0 {
             return 0;
