@@ -65,11 +65,17 @@ pub(super) struct ReachKey {
 }
 
 /// The living enemies of a striking side on the battleland (one per hex),
-/// found once per strike decision.
+/// and the occupied hexes, found in one walk of the units per strike
+/// decision.
 struct Foes {
     hexes: HexSet,
     /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
     at: [UnitId; HEX_COUNT],
+    /// The enemies in unit order (`list[..n]`): at most one per hex.
+    list: [UnitId; HEX_COUNT + 1],
+    n: usize,
+    /// The hexes holding a character (as `occupied_set`).
+    occupied: HexSet,
 }
 
 impl Foes {
@@ -77,15 +83,21 @@ impl Foes {
         let mut foes = Foes {
             hexes: 0,
             at: [0; HEX_COUNT],
+            list: [0; HEX_COUNT + 1],
+            n: 0,
+            occupied: 0,
         };
+        // Without a branch per unit: which units are enemies is what a
+        // predictor cannot guess.
         for (j, t) in s.units.iter().enumerate() {
-            if t.side != striking
-                && !t.is_slain()
-                && let Some(h) = t.hex()
-            {
-                foes.hexes |= bit(h);
-                foes.at[h.0 as usize] = j as UnitId;
-            }
+            let b = t.hex_bit();
+            foes.occupied |= b;
+            let foe = (b != 0) & (t.side != striking) & (t.damage < t.power);
+            foes.hexes |= b & (foe as HexSet).wrapping_neg();
+            let h = b.trailing_zeros() as usize % HEX_COUNT;
+            foes.at[h] = if foe { j as UnitId } else { foes.at[h] };
+            foes.list[foes.n] = j as UnitId;
+            foes.n += usize::from(foe);
         }
         foes
     }
@@ -101,6 +113,11 @@ impl Foes {
         }
         found[..n].sort_unstable();
         found.into_iter().take(n)
+    }
+
+    /// Every enemy, in unit order.
+    fn all(&self) -> &[UnitId] {
+        &self.list[..self.n]
     }
 }
 
@@ -226,10 +243,9 @@ impl<'v> Battle<'v> {
             }
             Phase::Maneuver => {
                 let occupied = occupied_set(s);
-                for (i, u) in s.units.iter().enumerate() {
-                    if u.side != s.moving {
-                        continue;
-                    }
+                let moving = s.moving;
+                for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
+                    let u = &s.units[i];
                     let Some(from) = self.move_origin(s, u) else {
                         continue;
                     };
@@ -284,7 +300,6 @@ impl<'v> Battle<'v> {
                 out.push(Action::EndManeuver);
             }
             Phase::Strike { striking } => {
-                let occupied = occupied_set(s);
                 if let Some(c) = s.carry {
                     for t in self.carry_targets(s, c).unwrap_or_default() {
                         out.push(Action::CarryOver { target: Some(t) });
@@ -295,13 +310,11 @@ impl<'v> Battle<'v> {
                 // Built once for the decision: the living enemies' hexes
                 // and who stands on each.
                 let foes = Foes::of(s, striking);
-                let enemies = foes.hexes;
+                let (enemies, occupied) = (foes.hexes, foes.occupied);
                 // A character in contact that has not struck (as `must_strike`).
                 let mut must = false;
-                for (i, u) in s.units.iter().enumerate() {
-                    if u.side != striking || u.strikes_left == 0 {
-                        continue;
-                    }
+                for i in units_where(&s.units, |u| (u.side == striking) & (u.strikes_left > 0)) {
+                    let u = &s.units[i];
                     // A rider strikes by its mount's hex.
                     let Some(h) = s.place(i) else { continue };
                     let contact = self.contact_at(s, h) & enemies;
@@ -323,18 +336,13 @@ impl<'v> Battle<'v> {
                     } else if striking == s.moving
                         && self.variant.character(u.character).rangestrike.is_some()
                     {
-                        for (j, t) in s.units.iter().enumerate() {
-                            if t.side != u.side
-                                && t.hex().is_some()
-                                && !t.is_slain()
-                                && self.may_rangestrike(s, i as UnitId, j as UnitId, occupied)
-                                && self
-                                    .may_target(s, i as UnitId, j as UnitId, true)
-                                    .unwrap_or(false)
+                        for &j in foes.all() {
+                            if self.may_rangestrike(s, i as UnitId, j, occupied)
+                                && self.may_target(s, i as UnitId, j, true).unwrap_or(false)
                             {
                                 out.push(Action::Rangestrike {
                                     unit: i as UnitId,
-                                    target: j as UnitId,
+                                    target: j,
                                 });
                             }
                         }
@@ -516,7 +524,7 @@ impl<'v> Battle<'v> {
                     next.copy_from(&self.state);
                     next
                 }
-                None => spare.insert(self.state.clone()),
+                None => spare.insert(Box::new((*self.state).clone())),
             };
             self.step(next, &action, events)
         };

@@ -70,7 +70,7 @@ impl<'v> Battle<'v> {
     /// and applies its effects (tests and benchmarks of handlers); on a
     /// script error the battle is unchanged.
     pub fn fire_event(&mut self, event: &'static str) -> Result<Vec<BattleEvent>, BattleError> {
-        let mut s = self.state.clone();
+        let mut s = (*self.state).clone();
         let mut ev = Vec::new();
         let phase = match s.phase {
             Phase::Strike { .. } => "strike",
@@ -83,7 +83,7 @@ impl<'v> Battle<'v> {
             event,
             &[("phase", F::W(phase)), ("side", F::W(side))],
         )?;
-        self.state = s;
+        *self.state = s;
         self.undoable = false;
         Ok(ev)
     }

@@ -237,6 +237,17 @@ impl Unit {
             _ => None,
         }
     }
+    /// The bit of its hex ([`tables::bit`]), 0 off the battleland or
+    /// carried: worked out without a branch, for the scans of every unit
+    /// that each decision makes.
+    #[inline]
+    pub(crate) fn hex_bit(&self) -> HexSet {
+        let (on, h) = match self.status {
+            Status::OnBoard(h) => (1, h.0),
+            _ => (0, 0),
+        };
+        on << h
+    }
     /// Hits at least its power: slain, leaving at the end of the strike phase.
     pub fn is_slain(&self) -> bool {
         self.damage >= self.power
@@ -648,7 +659,8 @@ pub struct Battle<'v> {
     variant: VariantRef<'v>,
     geo: Geometry,
     setup: BattleSetup,
-    state: State,
+    /// Boxed, as is the spare, so that `apply` swaps them by pointer.
+    state: Box<State>,
     rng: Rc<RefCell<GameRng>>,
     lua: Option<Rc<LuaHost>>,
     use_hooks: bool,
@@ -657,7 +669,7 @@ pub struct Battle<'v> {
     caretaker: Option<Rc<Vec<u32>>>,
     /// A state `apply` copies the state into and changes (its buffers kept
     /// between actions); not part of the battle (see `State::copy_from`).
-    spare: RefCell<Option<State>>,
+    spare: RefCell<Option<Box<State>>>,
     /// The spare state is the state before the action `apply` last carried
     /// out, which [`Battle::take_back`] may put back.
     undoable: bool,
@@ -908,7 +920,7 @@ impl<'v> Battle<'v> {
             geo: Geometry::new(&variant, land),
             variant,
             setup,
-            state,
+            state: Box::new(state),
             rng,
             lua,
             use_hooks: true,
@@ -931,7 +943,7 @@ impl<'v> Battle<'v> {
     pub fn snapshot(&self) -> BattleSnapshot {
         BattleSnapshot {
             setup: self.setup.clone(),
-            state: self.state.clone(),
+            state: (*self.state).clone(),
             rng: self.rng.borrow().clone(),
             use_hooks: self.use_hooks,
         }
@@ -943,7 +955,7 @@ impl<'v> Battle<'v> {
         let rng = self.rng.borrow().clone();
         BattleSnapshot {
             setup: self.setup,
-            state: self.state,
+            state: *self.state,
             rng,
             use_hooks: self.use_hooks,
         }
@@ -1241,12 +1253,63 @@ fn occupant_but(s: &State, h: HexId, target: UnitId) -> Option<CharacterId> {
         .map(|(_, u)| u.character)
 }
 
+/// The indices of the units for which `pred` holds, in order. `pred` is
+/// asked of every unit into a mask (64 units at a time) before any is
+/// visited, so that which units qualify costs no guessed branch: write it
+/// with `&` and `|` rather than `&&` and `||`.
+pub(crate) fn units_where<P: Fn(&Unit) -> bool>(units: &[Unit], pred: P) -> UnitsWhere<'_, P> {
+    let mut it = UnitsWhere {
+        units,
+        pred,
+        base: 0,
+        mask: 0,
+    };
+    it.mask = it.chunk_mask();
+    it
+}
+
+/// See [`units_where`].
+pub(crate) struct UnitsWhere<'a, P> {
+    units: &'a [Unit],
+    pred: P,
+    /// The index of the mask's first unit.
+    base: usize,
+    mask: u64,
+}
+
+impl<P: Fn(&Unit) -> bool> UnitsWhere<'_, P> {
+    #[inline]
+    fn chunk_mask(&self) -> u64 {
+        let end = self.units.len().min(self.base + 64);
+        let chunk = self.units.get(self.base..end).unwrap_or_default();
+        let mut m = 0u64;
+        for (k, u) in chunk.iter().enumerate() {
+            m |= u64::from((self.pred)(u)) << k;
+        }
+        m
+    }
+}
+
+impl<P: Fn(&Unit) -> bool> Iterator for UnitsWhere<'_, P> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            if self.base + 64 >= self.units.len() {
+                return None;
+            }
+            self.base += 64;
+            self.mask = self.chunk_mask();
+        }
+        let k = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.base + k)
+    }
+}
+
 /// The hexes holding a character (derived per decision, never stored).
 fn occupied_set(s: &State) -> HexSet {
-    s.units
-        .iter()
-        .filter_map(Unit::hex)
-        .fold(0, |m, h| m | bit(h))
+    s.units.iter().fold(0, |m, u| m | u.hex_bit())
 }
 
 fn occupied(s: &State) -> [bool; HEX_COUNT] {
@@ -1300,6 +1363,36 @@ pub struct CarryReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn units_where_visits_the_units_that_qualify_in_order() {
+        // More than one mask's worth, so the chunks join up.
+        for n in [0usize, 1, 63, 64, 65, 130] {
+            let units: Vec<Unit> = (0..n)
+                .map(|i| Unit {
+                    character: CharacterId(0),
+                    side: if i % 3 == 0 {
+                        BattleSide::Attacker
+                    } else {
+                        BattleSide::Defender
+                    },
+                    power: 6,
+                    status: Status::Waiting,
+                    damage: (i % 7) as u8,
+                    moved: false,
+                    locked: false,
+                    strikes_left: 1,
+                })
+                .collect();
+            let pred = |u: &Unit| (u.side == BattleSide::Defender) & (u.damage < 5);
+            let want: Vec<usize> = (0..n).filter(|&i| pred(&units[i])).collect();
+            assert_eq!(
+                units_where(&units, pred).collect::<Vec<_>>(),
+                want,
+                "{n} units"
+            );
+        }
+    }
 
     #[test]
     fn sides_alternate() {

@@ -284,13 +284,13 @@ impl<'v> Battle<'v> {
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;
         let mut battle = Self::assemble(variant.into(), setup, state, rng, lua)?;
-        let mut s = battle.state.clone();
+        let mut s = (*battle.state).clone();
         let mut ev = Vec::new();
         match position.phase {
             PositionPhase::Maneuver => battle.begin_maneuver(&mut s, &mut ev)?,
             PositionPhase::Strike => battle.begin_strikes(&mut s, position.moving, &mut ev)?,
         }
-        battle.state = s;
+        *battle.state = s;
         Ok(battle)
     }
 }
