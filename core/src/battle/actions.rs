@@ -70,7 +70,7 @@ pub(super) struct ReachKey {
 struct Foes {
     hexes: HexSet,
     /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
-    at: [UnitId; HEX_COUNT],
+    at: [UnitId; HEX_COUNT + 1],
     /// The enemies in unit order (`list[..n]`): at most one per hex.
     list: [UnitId; HEX_COUNT + 1],
     n: usize,
@@ -82,7 +82,7 @@ impl Foes {
     fn of(s: &State, striking: BattleSide) -> Foes {
         let mut foes = Foes {
             hexes: 0,
-            at: [0; HEX_COUNT],
+            at: [0; HEX_COUNT + 1],
             list: [0; HEX_COUNT + 1],
             n: 0,
             occupied: 0,
@@ -94,7 +94,8 @@ impl Foes {
             foes.occupied |= b;
             let foe = (b != 0) & (t.side != striking) & (t.damage < t.power);
             foes.hexes |= b & (foe as HexSet).wrapping_neg();
-            let h = b.trailing_zeros() as usize % HEX_COUNT;
+            // Off the battleland: the spare last entry.
+            let h = (b.trailing_zeros() as usize).min(HEX_COUNT);
             foes.at[h] = if foe { j as UnitId } else { foes.at[h] };
             foes.list[foes.n] = j as UnitId;
             foes.n += usize::from(foe);
@@ -350,6 +351,9 @@ impl<'v> Battle<'v> {
                 }
                 if !must {
                     out.push(Action::EndStrikes);
+                    if self.lua.is_none() || !self.use_hooks {
+                        self.ends_freely.set(true);
+                    }
                 }
             }
         }
@@ -526,7 +530,9 @@ impl<'v> Battle<'v> {
                 }
                 None => spare.insert(Box::new((*self.state).clone())),
             };
-            self.step(next, &action, events)
+            let done = self.step(next, &action, events);
+            self.ends_freely.set(false);
+            done
         };
         match done {
             Ok(()) => {
@@ -574,6 +580,7 @@ impl<'v> Battle<'v> {
         if let Some(prev) = self.spare.get_mut() {
             std::mem::swap(&mut self.state, prev);
         }
+        self.ends_freely.set(false);
         self.rewind(mark);
         true
     }
@@ -971,7 +978,13 @@ impl<'v> Battle<'v> {
                 if s.carry.is_some() {
                     return refuse("carry-over hits are pending");
                 }
-                if let Some(u) = self.must_strike(s) {
+                // Listed just before with nobody obliged: no need to look.
+                let obliged = if self.ends_freely.get() {
+                    None
+                } else {
+                    self.must_strike(s)
+                };
+                if let Some(u) = obliged {
                     return refuse(format!(
                         "{} in {} is in contact and must strike (reference sheet, \"Strike Phase\")",
                         self.variant.character(s.units[u as usize].character).name,

@@ -85,6 +85,7 @@ impl<'v> Battle<'v> {
         )?;
         *self.state = s;
         self.undoable = false;
+        self.ends_freely.set(false);
         Ok(ev)
     }
 

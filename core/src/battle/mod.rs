@@ -678,6 +678,10 @@ pub struct Battle<'v> {
     reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
     /// The runs [`Battle::pick_action`] lists into, kept between calls.
     pick_runs: RefCell<Vec<actions::Run>>,
+    /// The last listing of the current state (no scripts) found no
+    /// character obliged to strike, so that `EndStrikes` need not look
+    /// again; cleared by whatever changes the state.
+    ends_freely: std::cell::Cell<bool>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -929,6 +933,7 @@ impl<'v> Battle<'v> {
             undoable: false,
             reach_memo: RefCell::new(Vec::new()),
             pick_runs: RefCell::new(Vec::new()),
+            ends_freely: std::cell::Cell::new(false),
         })
     }
 
@@ -1000,6 +1005,7 @@ impl<'v> Battle<'v> {
     /// Dice to use, in order, before the seeded generator (tests fix dice).
     pub fn fix_dice(&mut self, dice: impl IntoIterator<Item = u8>) {
         self.undoable = false;
+        self.ends_freely.set(false);
         self.state.fixed_dice.extend(dice);
     }
 

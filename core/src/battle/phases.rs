@@ -103,7 +103,19 @@ impl<'v> Battle<'v> {
         // Hazard damage for each strike phase spent in the hex: compute all
         // (Lua may fail) before changing anything.
         let mut hurt = Vec::new();
-        for (i, u) in s.units.iter().enumerate() {
+        // Most strike phases end with nobody where a hazard hurts or a hook
+        // decides: then there is nothing to look at.
+        let tables = self.tables_in(s);
+        let living_on = s.units.iter().fold(0, |m, u| {
+            m | u.hex_bit() & HexSet::from(u.damage < u.power).wrapping_neg()
+        });
+        let untouched = s.extra.iter().all(|e| e.natives.is_none());
+        let units = if untouched && living_on & (tables.hurts | tables.hooked) == 0 {
+            &[][..]
+        } else {
+            &s.units[..]
+        };
+        for (i, u) in units.iter().enumerate() {
             let Some(h) = u.hex() else { continue };
             if u.is_slain() {
                 continue;

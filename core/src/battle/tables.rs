@@ -70,6 +70,9 @@ pub struct LandTables {
     /// The hexes whose hazard, or a hexside hazard on one of whose sides,
     /// has a `Hook` effect (Lua decides their damage).
     pub hooked: HexSet,
+    /// The hexes where some movement class takes hazard damage at the end
+    /// of a strike phase ([`MoveTable::damage`]).
+    pub hurts: HexSet,
     /// The hexes whose hazard keeps some characters standing in them out of
     /// contact (`NoContactIn`): contact then depends on who stands there.
     pub aloof: HexSet,
@@ -178,7 +181,7 @@ impl LandTables {
                 }
             }
         }
-        let moves = classes
+        let moves: Vec<MoveTable> = classes
             .iter()
             .map(|&natives| MoveTable::new(variant, land, natives))
             .collect();
@@ -244,10 +247,16 @@ impl LandTables {
             by_who(land.hex(h).hazard)
                 || land.hex(h).sides.iter().flatten().any(|s| by_who(s.hazard))
         });
+        let hurts = moves.iter().fold(0, |m, t| {
+            HexId::all()
+                .filter(|h| t.damage[h.0 as usize] > 0)
+                .fold(m, |m, h| m | bit(h))
+        });
         LandTables {
             contact,
             moves,
             hooked,
+            hurts,
             aloof,
             sight_by_who,
             sight,
