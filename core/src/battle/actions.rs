@@ -823,7 +823,7 @@ impl<'v> Battle<'v> {
                     return refuse("carry-over hits are pending");
                 }
                 self.check_striker(s, striking, *unit)?;
-                if !self.each_contact_target(s, *unit).any(|t| t == *target) {
+                if !self.is_contact_target(s, *unit, *target) {
                     Self::not_a_rider(s, *target)?;
                     return refuse(
                         "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",

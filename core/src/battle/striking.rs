@@ -115,6 +115,18 @@ impl<'v> Battle<'v> {
             .map(|(i, _)| i as UnitId)
     }
 
+    /// Is `target` a living enemy in contact with `unit` (as
+    /// [`Battle::each_contact_target`] would list it)?
+    pub(super) fn is_contact_target(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
+        let (Some(u), Some(t)) = (s.units.get(unit as usize), s.units.get(target as usize)) else {
+            return false;
+        };
+        t.side != u.side
+            && !t.is_slain()
+            && s.place(unit as usize)
+                .is_some_and(|h| self.contact_at(s, h) & t.hex_bit() != 0)
+    }
+
     /// A character of the striking side in contact that has not struck.
     pub(super) fn must_strike(&self, s: &State) -> Option<UnitId> {
         let Phase::Strike { striking } = s.phase else {
