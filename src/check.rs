@@ -311,8 +311,16 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     };
     writeln!(
         out,
-        "{}: {} lands, {} exits, {} battlelands, {} hexes, {} characters, {} terrains, {} scripts: {verdict}",
-        r.variant, s.lands, s.exits, s.battlelands, s.hexes, s.characters, s.terrains, s.scripts
+        "{}: {} lands, {} exits, {} battlelands, {} hexes, {} characters, {} terrains, {} script{}: {verdict}",
+        r.variant,
+        s.lands,
+        s.exits,
+        s.battlelands,
+        s.hexes,
+        s.characters,
+        s.terrains,
+        s.scripts,
+        if s.scripts == 1 { "" } else { "s" }
     )?;
     for e in &r.errors {
         writeln!(out, "  {e}")?;
