@@ -3,8 +3,8 @@
 -- set per field from Rust, no packing of the values into a table first).
 local methods, raw_units, raw_count, raw_get_unit, raw_field, setmetatable, raw_next, names,
   max_pairs = ...
-local load, concat, error, type, tostring, sort, ipairs =
-  load, table.concat, error, type, tostring, table.sort, ipairs
+local load, concat, error, type, tostring, sort, ipairs, select =
+  load, table.concat, error, type, tostring, table.sort, ipairs, select
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
 local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding" }
@@ -147,4 +147,47 @@ methods.get_unit = function(ctx, id)
   if i == nil then return nil end
   return unit(i, ch, cl, sd, hx, dm, pw, sk, fl, rs, st, sl, al)
 end
-return ctors
+
+-- The first non-nil value of a handler's results (an event handler returns
+-- nothing: any value is refused).
+local function first(r, ...)
+  if r ~= nil or select("#", ...) == 0 then return r end
+  return first(...)
+end
+
+-- An event's dispatcher (script/dispatch.rs), generated once per event
+-- shape: `event` and the ctx's keys are constants, so only values cross
+-- from Rust, in one call per event. `kinds` has a letter per key: "w" a
+-- word's code (its string is `words[code]`), else the value as it is.
+-- `handlers` are the event's handlers in load order; the call gives, after
+-- the depth `d` of the event (`titan.ctx()` reads `current[d]`), one mask
+-- per 63 handlers (bit i-1: call handler i), then the values. It returns
+-- the ctx, and when a handler returned what the engine does not take, the
+-- handler's index and that value; a question's third value is its answer
+-- (nil: true). `state[1]` is the handler running, for errors with no line.
+local function dispatcher(meta, event, keys, kinds, handlers, question, words, current, state)
+  local n = #handlers
+  local params, fields, body = { "d" }, { ("[%q] = %q"):format("event", event) }, {}
+  for j = 1, (n + 62) // 63 do params[#params + 1] = "m" .. j end
+  for i = 1, #keys do
+    local v = "v" .. i
+    params[#params + 1] = v
+    if kinds:byte(i) == 119 then v = "W[" .. v .. "]" end
+    fields[#fields + 1] = ("[%q] = %s"):format(keys[i], v)
+  end
+  for i = 1, n do
+    local test = ("if m%d & %d ~= 0 then S[1] = %d; "):format((i - 1) // 63 + 1, 1 << ((i - 1) % 63), i)
+    if question then
+      body[#body + 1] = test .. ("r = H[%d](ctx); if r == false then C[d] = nil; return ctx, nil, false "
+        .. "elseif r ~= nil and r ~= true then return ctx, %d, r end end"):format(i, i)
+    else
+      body[#body + 1] = test .. ("r = first(H[%d](ctx)); if r ~= nil then return ctx, %d, r end end"):format(i, i)
+    end
+  end
+  local source = "local setmetatable, meta, W, H, C, S, first = ...\nreturn function("
+    .. concat(params, ", ") .. ")\nlocal ctx = setmetatable({" .. concat(fields, ", ") .. "}, meta)\n"
+    .. "C[d] = ctx\nlocal r\n" .. concat(body, "\n") .. "\nC[d] = nil\nreturn ctx\nend"
+  return load(source, "=[titan sandbox]", "t")(setmetatable, meta, words, handlers, current, state, first)
+end
+
+return ctors, dispatcher
