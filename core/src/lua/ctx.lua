@@ -3,8 +3,8 @@
 -- set per field from Rust, no packing of the values into a table first).
 local methods, raw_units, raw_count, raw_get_unit, raw_field, setmetatable, raw_next, names,
   max_pairs = ...
-local load, concat, error, type, tostring, sort, ipairs, select =
-  load, table.concat, error, type, tostring, table.sort, ipairs, select
+local load, concat, error, type, tostring, sort, ipairs =
+  load, table.concat, error, type, tostring, table.sort, ipairs
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
 local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding" }
@@ -100,11 +100,14 @@ local function filter(what, f)
   if type(f) ~= "table" then
     error("ctx:" .. what .. ": a filter is a table such as { side = \"attacker\" }, not a " .. type(f), 3)
   end
-  for k in raw_next, f do
+  -- Calls of next rather than a generic for: cheaper per key.
+  local k = raw_next(f)
+  while k ~= nil do
     if FILTERS[k] == nil then
       error("ctx:" .. what .. ": no filter field " .. unknown_keys(f)
         .. " (side, character, class, status, alive)", 3)
     end
+    k = raw_next(f, k)
   end
   local sd, ch, cl, st, al = f.side, f.character, f.class, f.status, f.alive
   if sd ~= nil then sd = SIDE_CODES[sd] end
@@ -148,13 +151,6 @@ methods.get_unit = function(ctx, id)
   return unit(i, ch, cl, sd, hx, dm, pw, sk, fl, rs, st, sl, al)
 end
 
--- The first non-nil value of a handler's results (an event handler returns
--- nothing: any value is refused).
-local function first(r, ...)
-  if r ~= nil or select("#", ...) == 0 then return r end
-  return first(...)
-end
-
 -- An event's dispatcher (script/dispatch.rs), generated once per event
 -- shape: `event` and the ctx's keys are constants, so only values cross
 -- from Rust, in one call per event. `kinds` has a letter per key: "w" a
@@ -162,8 +158,8 @@ end
 -- `handlers` are the event's handlers in load order; the call gives, after
 -- the depth `d` of the event (`titan.ctx()` reads `current[d]`), one mask
 -- per 63 handlers (bit i-1: call handler i), then the values. It returns
--- the ctx, and when a handler returned what the engine does not take, the
--- handler's index and that value; a question's third value is its answer
+-- the ctx, and when a handler returned what the engine does not take (its
+-- first result), the handler's index and that value; a question's third value is its answer
 -- (nil: true). `state[1]` is the handler running, for errors with no line.
 local function dispatcher(meta, event, keys, kinds, handlers, question, words, current, state)
   local n = #handlers
@@ -181,13 +177,15 @@ local function dispatcher(meta, event, keys, kinds, handlers, question, words, c
       body[#body + 1] = test .. ("r = H[%d](ctx); if r == false then C[d] = nil; return ctx, nil, false "
         .. "elseif r ~= nil and r ~= true then return ctx, %d, r end end"):format(i, i)
     else
-      body[#body + 1] = test .. ("r = first(H[%d](ctx)); if r ~= nil then return ctx, %d, r end end"):format(i, i)
+      -- Only the first result is looked at: a vararg check of all of
+      -- them costs more than the rest of a short handler's call.
+      body[#body + 1] = test .. ("r = H[%d](ctx); if r ~= nil then return ctx, %d, r end end"):format(i, i)
     end
   end
-  local source = "local setmetatable, meta, W, H, C, S, first = ...\nreturn function("
+  local source = "local setmetatable, meta, W, H, C, S = ...\nreturn function("
     .. concat(params, ", ") .. ")\nlocal ctx = setmetatable({" .. concat(fields, ", ") .. "}, meta)\n"
     .. "C[d] = ctx\nlocal r\n" .. concat(body, "\n") .. "\nC[d] = nil\nreturn ctx\nend"
-  return load(source, "=[titan sandbox]", "t")(setmetatable, meta, words, handlers, current, state, first)
+  return load(source, "=[titan sandbox]", "t")(setmetatable, meta, words, handlers, current, state)
 end
 
 return ctors, dispatcher
