@@ -100,14 +100,11 @@ local function filter(what, f)
   if type(f) ~= "table" then
     error("ctx:" .. what .. ": a filter is a table such as { side = \"attacker\" }, not a " .. type(f), 3)
   end
-  -- Calls of next rather than a generic for: cheaper per key.
-  local k = raw_next(f)
-  while k ~= nil do
+  for k in raw_next, f do
     if FILTERS[k] == nil then
       error("ctx:" .. what .. ": no filter field " .. unknown_keys(f)
         .. " (side, character, class, status, alive)", 3)
     end
-    k = raw_next(f, k)
   end
   local sd, ch, cl, st, al = f.side, f.character, f.class, f.status, f.alive
   if sd ~= nil then sd = SIDE_CODES[sd] end
