@@ -10,8 +10,9 @@
 //! Lua text only and raises on bytecode. `math.random` draws from the game's
 //! [`GameRng`], so a game stays reproducible from its seed.
 //!
-//! Every run of Lua code (the top level of a script, or one hook call) gets
-//! a fresh instruction budget, counted by a VM hook every
+//! Every run of Lua code (the top level of a script, one hook call, or one
+//! event's handlers through the platform's dispatcher) gets a fresh instruction
+//! budget, counted by a VM hook every
 //! [`HOOK_INTERVAL`] instructions, and the whole VM has a memory cap.
 //! Exceeding either ends the run with a [`ScriptError`] naming the script
 //! and line, which `pcall` cannot catch. Errors leave the host usable.
@@ -731,13 +732,40 @@ impl LuaHost {
             .collect()
     }
 
+    /// A handler of `event` with a filter, which [`LuaHost::call_event`]
+    /// and [`LuaHost::call_question`] cannot check (they have no event
+    /// fields): an error rather than a filter ignored.
+    fn unfiltered(&self, event: &str) -> Result<(), ScriptError> {
+        let handlers = self.shared.handlers.borrow();
+        match handlers
+            .get(event)
+            .and_then(|l| l.iter().find(|h| !h.filter.is_empty()))
+        {
+            None => Ok(()),
+            Some(h) => Err(ScriptError {
+                script: h
+                    .script
+                    .map_or_else(|| NO_SCRIPT.to_string(), |i| self.shared.script_name(i)),
+                line: h.line,
+                kind: ScriptErrorKind::Runtime,
+                message: format!(
+                    "a filtered {event} handler is called by the engine's events only (it needs their fields)"
+                ),
+                traceback: Vec::new(),
+            }),
+        }
+    }
+
     /// Calls every handler of `event` in load order, each under a fresh
-    /// budget, with `args`; stops at the first failure.
+    /// budget, with `args`; stops at the first failure. (The engine fires
+    /// its events through `crate::script`, one run per event, filters
+    /// checked; a filtered handler is an error here.)
     pub fn call_event<A: IntoLuaMulti + Clone>(
         &self,
         event: &str,
         args: A,
     ) -> Result<(), ScriptError> {
+        self.unfiltered(event)?;
         // One handler at a time (handlers are added at load time only),
         // so nothing is collected per call.
         for i in 0.. {
@@ -779,6 +807,7 @@ impl LuaHost {
         event: &str,
         args: A,
     ) -> Result<bool, ScriptError> {
+        self.unfiltered(event)?;
         for i in 0.. {
             let next = self
                 .shared
