@@ -153,15 +153,18 @@ end
 -- from Rust, in one call per event. `kinds` has a letter per key: "w" a
 -- word's code (its string is `words[code]`), else the value as it is.
 -- `handlers` are the event's handlers in load order; the call gives, after
--- the depth `d` of the event (`titan.ctx()` reads `current[d]`), one mask
--- per 63 handlers (bit i-1: call handler i), then the values. It returns
+-- the depth `d` of the event (`titan.ctx()` reads `current[d]`), when some
+-- handler is `filtered`, one mask per 63 handlers (bit i-1: call handler
+-- i), then the values. It returns
 -- the ctx, and when a handler returned what the engine does not take (its
 -- first result), the handler's index and that value; a question's third value is its answer
 -- (nil: true). `state[1]` is the handler running, for errors with no line.
-local function dispatcher(meta, event, keys, kinds, handlers, question, words, current, state)
+local function dispatcher(meta, event, keys, kinds, handlers, question, words, current, state, filtered)
   local n = #handlers
   local params, fields, body = { "d" }, { ("[%q] = %q"):format("event", event) }, {}
-  for j = 1, (n + 62) // 63 do params[#params + 1] = "m" .. j end
+  if filtered then
+    for j = 1, (n + 62) // 63 do params[#params + 1] = "m" .. j end
+  end
   for i = 1, #keys do
     local v = "v" .. i
     params[#params + 1] = v
@@ -169,7 +172,10 @@ local function dispatcher(meta, event, keys, kinds, handlers, question, words, c
     fields[#fields + 1] = ("[%q] = %s"):format(keys[i], v)
   end
   for i = 1, n do
-    local test = ("if m%d & %d ~= 0 then S[1] = %d; "):format((i - 1) // 63 + 1, 1 << ((i - 1) % 63), i)
+    local test = ("if true then S[1] = %d; "):format(i)
+    if filtered then
+      test = ("if m%d & %d ~= 0 then S[1] = %d; "):format((i - 1) // 63 + 1, 1 << ((i - 1) % 63), i)
+    end
     if question then
       body[#body + 1] = test .. ("r = H[%d](ctx); if r == false then C[d] = nil; return ctx, nil, false "
         .. "elseif r ~= nil and r ~= true then return ctx, %d, r end end"):format(i, i)

@@ -12,7 +12,8 @@ struct Entry {
     shape: Vec<(usize, usize, u8)>,
     question: bool,
     generation: u64,
-    /// The handlers' filters (none filtered: all are called).
+    /// The handlers' filters; when none is `filtered` the dispatcher takes
+    /// no masks and calls all.
     filters: Vec<Filter>,
     filtered: bool,
     func: mlua::Function,
@@ -56,7 +57,7 @@ impl Dispatchers {
     }
 
     /// The dispatcher of this shape, made on first use (and again when
-    /// the handlers changed); with its number of masks.
+    /// the handlers changed); its entry.
     fn get(
         &self,
         host: &LuaHost,
@@ -85,8 +86,9 @@ impl Dispatchers {
             cache.retain(|e| e.generation == generation);
         }
         let lua = host.lua();
-        let (handlers, filters): (Vec<_>, Vec<_>) =
+        let (handlers, filters): (Vec<_>, Vec<Filter>) =
             host.handler_functions(event).into_iter().unzip();
+        let filtered = filters.iter().any(|f| !f.is_empty());
         let keys = lua.create_sequence_from(pairs().map(|(k, _)| *k))?;
         let kinds: Vec<u8> = pairs().map(|(_, v)| kind(v)).collect();
         let func: mlua::Function = self.make.call((
@@ -99,6 +101,7 @@ impl Dispatchers {
             &self.words,
             &self.current,
             &self.state,
+            filtered,
         ))?;
         cache.push(Entry {
             event: addr(event),
@@ -110,7 +113,7 @@ impl Dispatchers {
                 .collect(),
             question,
             generation,
-            filtered: filters.iter().any(|f| !f.is_empty()),
+            filtered,
             filters,
             func,
         });
@@ -152,8 +155,7 @@ pub(super) fn dispatch(
     let entry = d
         .get(host, &platform.meta, event, base, fields, question)
         .map_err(sandbox)?;
-    let masks = entry.filters.len().div_ceil(63);
-    let mut args = mlua::MultiValue::with_capacity(n + masks + 1);
+    let mut args = mlua::MultiValue::with_capacity(n + entry.filters.len().div_ceil(63) + 1);
     args.push_back(Value::Nil); // the depth, below
     if entry.filtered {
         // Handlers whose filter the event fails are not called; with none
@@ -171,10 +173,6 @@ pub(super) fn dispatch(
         }
         if !any {
             return Ok(None);
-        }
-    } else {
-        for _ in 0..masks {
-            args.push_back(Value::Integer(-1));
         }
     }
     let func = entry.func.clone();
