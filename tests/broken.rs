@@ -74,6 +74,8 @@ cases! {
     cycle_b => "cycle-b",
     dangling_exit => "dangling-exit",
     duplicate_character => "duplicate-character",
+    event_filter_key => "event-filter-key",
+    event_filter_value => "event-filter-value",
     event_not_function => "event-not-function",
     event_unknown => "event-unknown",
     extends_missing => "extends-missing",

@@ -662,3 +662,48 @@ fn character_slain_and_the_engagement_reach_scripts() {
     }
     assert!(total_battles > 0);
 }
+
+#[test]
+fn an_events_handlers_share_its_instruction_budget() {
+    // docs/scripting.md, "Limits": one budget per event, shared by its
+    // handlers; and "Events": a filtered handler runs only when its
+    // filter matches. Each handler of tests/fixtures/event-budget spends
+    // about 60% of the budget; the second only in strike phases.
+    let v = variant("event-budget");
+    let position = |phase: &str| -> titan_core::battle::Position {
+        titan_core::load::ron_options()
+            .from_str(&format!(
+                r#"(
+                battleland: "Plains",
+                attacker_edge: SouthWest,
+                moving: Attacker,
+                phase: {phase},
+                attacker: [(character: "Ogre", hex: "A1")],
+                defender: [(character: "Troll", hex: "F4")],
+            )"#
+            ))
+            .unwrap()
+    };
+    let mut b =
+        titan_core::battle::Battle::from_position(&v, &position("Maneuver"), GameRng::new(1))
+            .unwrap();
+    b.fire_event("battle_phase_start")
+        .expect("one handler fits the budget");
+    // Ending the maneuver phase starts the strike phase: both run, and the
+    // action is refused.
+    let before = b.fingerprint();
+    match b.apply(titan_core::battle::Action::EndManeuver) {
+        Err(titan_core::battle::BattleError::Script(e)) => {
+            assert_eq!(
+                e.kind,
+                titan_core::lua::ScriptErrorKind::InstructionBudget,
+                "{e}"
+            );
+            assert!(e.script.ends_with("budget.lua"), "{e}");
+            // In the second handler's loop (line 6 of the shared function).
+            assert_eq!(e.line, Some(6), "{e}");
+        }
+        other => panic!("the second handler must run out: {other:?}"),
+    }
+    assert_eq!(b.fingerprint(), before, "a refused action changes nothing");
+}

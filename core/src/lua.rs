@@ -10,8 +10,9 @@
 //! Lua text only and raises on bytecode. `math.random` draws from the game's
 //! [`GameRng`], so a game stays reproducible from its seed.
 //!
-//! Every run of Lua code (the top level of a script, or one hook call) gets
-//! a fresh instruction budget, counted by a VM hook every
+//! Every run of Lua code (the top level of a script, one hook call, or one
+//! event's handlers through the platform's dispatcher) gets a fresh instruction
+//! budget, counted by a VM hook every
 //! [`HOOK_INTERVAL`] instructions, and the whole VM has a memory cap.
 //! Exceeding either ends the run with a [`ScriptError`] naming the script
 //! and line, which `pcall` cannot catch. Errors leave the host usable.
@@ -202,6 +203,9 @@ struct Hook {
     func: Function,
     script: Option<usize>,
     line: Option<u32>,
+    /// A handler's filter: the words its event's fields must hold
+    /// (`titan.on(event, { key = word }, fn)`).
+    filter: crate::script::Filter,
 }
 
 /// What a failing top-level run must undo.
@@ -264,6 +268,9 @@ struct Shared {
     handlers: RefCell<BTreeMap<String, Vec<Hook>>>,
     loading: RefCell<Option<Loading>>,
     log: RefCell<Log>,
+    /// Bumped whenever `handlers` changes (event dispatchers are made for
+    /// one list of handlers).
+    generation: Cell<u64>,
 }
 
 impl Shared {
@@ -537,6 +544,11 @@ impl LuaHost {
         let lua = Lua::new_with(libs, LuaOptions::default()).map_err(sandbox_error)?;
         lua.set_memory_limit(limits.memory_bytes.max(1))
             .map_err(sandbox_error)?;
+        // Every event makes a ctx that dies with it: a generational
+        // collector finds such garbage for less work than a full cycle.
+        lua.gc_set_mode(mlua::state::GcMode::Generational(
+            mlua::state::GcGenParams::default(),
+        ));
         let interval = u32::try_from(
             limits
                 .instructions_per_call
@@ -560,6 +572,7 @@ impl LuaHost {
             handlers: RefCell::new(BTreeMap::new()),
             loading: RefCell::new(None),
             log: RefCell::new(Log::default()),
+            generation: Cell::new(0),
         });
         install_hook(&lua, &shared, false).map_err(sandbox_error)?;
         // The engine's own Lua code (the ctx constructors) sets metatables
@@ -685,6 +698,7 @@ impl LuaHost {
                     list.pop();
                 }
             }
+            self.shared.generation.set(self.shared.generation.get() + 1);
         }
         result
     }
@@ -718,13 +732,40 @@ impl LuaHost {
             .collect()
     }
 
+    /// A handler of `event` with a filter, which [`LuaHost::call_event`]
+    /// and [`LuaHost::call_question`] cannot check (they have no event
+    /// fields): an error rather than a filter ignored.
+    fn unfiltered(&self, event: &str) -> Result<(), ScriptError> {
+        let handlers = self.shared.handlers.borrow();
+        match handlers
+            .get(event)
+            .and_then(|l| l.iter().find(|h| !h.filter.is_empty()))
+        {
+            None => Ok(()),
+            Some(h) => Err(ScriptError {
+                script: h
+                    .script
+                    .map_or_else(|| NO_SCRIPT.to_string(), |i| self.shared.script_name(i)),
+                line: h.line,
+                kind: ScriptErrorKind::Runtime,
+                message: format!(
+                    "a filtered {event} handler is called by the engine's events only (it needs their fields)"
+                ),
+                traceback: Vec::new(),
+            }),
+        }
+    }
+
     /// Calls every handler of `event` in load order, each under a fresh
-    /// budget, with `args`; stops at the first failure.
+    /// budget, with `args`; stops at the first failure. (The engine fires
+    /// its events through `crate::script`, one run per event, filters
+    /// checked; a filtered handler is an error here.)
     pub fn call_event<A: IntoLuaMulti + Clone>(
         &self,
         event: &str,
         args: A,
     ) -> Result<(), ScriptError> {
+        self.unfiltered(event)?;
         // One handler at a time (handlers are added at load time only),
         // so nothing is collected per call.
         for i in 0.. {
@@ -766,6 +807,7 @@ impl LuaHost {
         event: &str,
         args: A,
     ) -> Result<bool, ScriptError> {
+        self.unfiltered(event)?;
         for i in 0.. {
             let next = self
                 .shared
@@ -796,6 +838,105 @@ impl LuaHost {
             }
         }
         Ok(true)
+    }
+
+    /// Changes whenever a handler is added or removed.
+    pub(crate) fn handler_generation(&self) -> u64 {
+        self.shared.generation.get()
+    }
+
+    /// The handlers of `event` with their filters, in load order.
+    pub(crate) fn handler_functions(&self, event: &str) -> Vec<(Function, crate::script::Filter)> {
+        self.shared
+            .handlers
+            .borrow()
+            .get(event)
+            .map(|l| {
+                l.iter()
+                    .map(|h| (h.func.clone(), h.filter.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Runs an event's dispatcher (`crate::script::dispatch`: it makes the
+    /// ctx and calls the handlers of `event` that `args` select, in load
+    /// order) as one run: the handlers of an event share its instruction
+    /// budget. `state[1]` is the index of the handler running, which places
+    /// an error Lua gave no line. Returns the ctx and, for a question, the
+    /// answer (true for an event).
+    pub(crate) fn dispatch(
+        &self,
+        event: &str,
+        func: &Function,
+        args: MultiValue,
+        state: &Table,
+        question: bool,
+    ) -> Result<(Table, bool), ScriptError> {
+        let handler = |i: i64| {
+            let i = usize::try_from(i).ok()?.checked_sub(1)?;
+            self.shared
+                .handlers
+                .borrow()
+                .get(event)
+                .and_then(|l| l.get(i))
+                .map(|h| (h.func.clone(), h.script))
+        };
+        let result = {
+            let _run = Run::enter(&self.lua, &self.shared, false);
+            func.call::<MultiValue>(args)
+        };
+        let values = match result {
+            Ok(values) => values,
+            Err(e) => {
+                let running = state.raw_get::<i64>(1).ok().and_then(handler);
+                let context = Context {
+                    script: running.and_then(|(_, script)| script),
+                    name: NO_SCRIPT,
+                };
+                let e = self.classify(&e, &context);
+                if e.kind == ScriptErrorKind::Memory && self.shared.depth.get() == 0 {
+                    // Free what the failed run left behind before the next one.
+                    let _ = self.lua.gc_collect();
+                }
+                return Err(e);
+            }
+        };
+        let mut values = values.into_iter();
+        let Some(Value::Table(ctx)) = values.next() else {
+            return Err(ScriptError {
+                script: SANDBOX.to_string(),
+                line: None,
+                kind: ScriptErrorKind::Runtime,
+                message: format!("the {event} dispatcher returned no ctx"),
+                traceback: Vec::new(),
+            });
+        };
+        let bad = values.next().unwrap_or(Value::Nil);
+        let value = values.next().unwrap_or(Value::Nil);
+        if let Value::Integer(i) = bad
+            && let Some((func, script)) = handler(i)
+        {
+            let context = Context {
+                script,
+                name: NO_SCRIPT,
+            };
+            // A value would be ignored: say so rather than drop it (a
+            // handler returning `false` to cancel is a likely mistake).
+            let message = if question {
+                format!(
+                    "a {event} handler returns true, false or nothing, not a {}",
+                    lua_type(&value)
+                )
+            } else {
+                format!(
+                    "a {event} handler returns nothing (its result would be ignored; change the game through ctx), not a {}",
+                    lua_type(&value)
+                )
+            };
+            return Err(self.wrong_return(&func, &context, message));
+        }
+        Ok((ctx, !matches!(value, Value::Boolean(false))))
     }
 
     /// Calls a registered hook under a fresh instruction budget.
@@ -1208,6 +1349,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 func,
                 script,
                 line: at.and_then(|l| l.line),
+                filter: Vec::new(),
             },
         );
         if let Some(loading) = s.loading.borrow_mut().as_mut() {
@@ -1240,7 +1382,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
     })?;
 
     let s = Rc::clone(shared);
-    let on_event = lua.create_function(move |lua, (event, func): (Value, Value)| {
+    let on_event = lua.create_function(move |lua, (event, a, b): (Value, Value, Value)| {
         let event = match &event {
             Value::String(e) => e.to_string_lossy(),
             other => {
@@ -1256,6 +1398,20 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 crate::script::EVENTS.join(", ")
             )));
         }
+        // titan.on(event, fn) or titan.on(event, filter, fn).
+        let (filter, func) = match (a, b) {
+            (Value::Table(t), func) => match crate::script::event_filter(&event, &t) {
+                Ok(filter) => (filter, func),
+                Err(problem) => return Ok(Some(format!("titan.on: {problem}"))),
+            },
+            (func, Value::Nil) => (Vec::new(), func),
+            (other, _) => {
+                return Ok(Some(format!(
+                    "titan.on: the filter of {event:?} must be a table such as {{ phase = \"strike\" }}, got {}",
+                    lua_type(&other)
+                )));
+            }
+        };
         let Value::Function(func) = func else {
             return Ok(Some(format!(
                 "titan.on: the handler of {event:?} must be a function, got {}",
@@ -1278,7 +1434,9 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
             func,
             script: at.map(|l| l.script).or(loading_script),
             line: at.and_then(|l| l.line),
+            filter,
         });
+        s.generation.set(s.generation.get() + 1);
         if let Some(loading) = s.loading.borrow_mut().as_mut() {
             loading.handlers.push(event);
         }

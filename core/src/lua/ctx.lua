@@ -147,4 +147,48 @@ methods.get_unit = function(ctx, id)
   if i == nil then return nil end
   return unit(i, ch, cl, sd, hx, dm, pw, sk, fl, rs, st, sl, al)
 end
-return ctors
+
+-- An event's dispatcher (script/dispatch.rs), generated once per event
+-- shape: `event` and the ctx's keys are constants, so only values cross
+-- from Rust, in one call per event. `kinds` has a letter per key: "w" a
+-- word's code (its string is `words[code]`), else the value as it is.
+-- `handlers` are the event's handlers in load order; the call gives, after
+-- the depth `d` of the event (`titan.ctx()` reads `current[d]`), when some
+-- handler is `filtered`, one mask per 63 handlers (bit i-1: call handler
+-- i), then the values. It returns
+-- the ctx, and when a handler returned what the engine does not take (its
+-- first result), the handler's index and that value; a question's third value is its answer
+-- (nil: true). `state[1]` is the handler running, for errors with no line.
+local function dispatcher(meta, event, keys, kinds, handlers, question, words, current, state, filtered)
+  local n = #handlers
+  local params, fields, body = { "d" }, { ("[%q] = %q"):format("event", event) }, {}
+  if filtered then
+    for j = 1, (n + 62) // 63 do params[#params + 1] = "m" .. j end
+  end
+  for i = 1, #keys do
+    local v = "v" .. i
+    params[#params + 1] = v
+    if kinds:byte(i) == 119 then v = "W[" .. v .. "]" end
+    fields[#fields + 1] = ("[%q] = %s"):format(keys[i], v)
+  end
+  for i = 1, n do
+    local test = ("if true then S[1] = %d; "):format(i)
+    if filtered then
+      test = ("if m%d & %d ~= 0 then S[1] = %d; "):format((i - 1) // 63 + 1, 1 << ((i - 1) % 63), i)
+    end
+    if question then
+      body[#body + 1] = test .. ("r = H[%d](ctx); if r == false then C[d] = nil; return ctx, nil, false "
+        .. "elseif r ~= nil and r ~= true then return ctx, %d, r end end"):format(i, i)
+    else
+      -- Only the first result is looked at: a vararg check of all of
+      -- them costs more than the rest of a short handler's call.
+      body[#body + 1] = test .. ("r = H[%d](ctx); if r ~= nil then return ctx, %d, r end end"):format(i, i)
+    end
+  end
+  local source = "local setmetatable, meta, W, H, C, S = ...\nreturn function("
+    .. concat(params, ", ") .. ")\nlocal ctx = setmetatable({" .. concat(fields, ", ") .. "}, meta)\n"
+    .. "C[d] = ctx\nlocal r\n" .. concat(body, "\n") .. "\nC[d] = nil\nreturn ctx\nend"
+  return load(source, "=[titan sandbox]", "t")(setmetatable, meta, words, handlers, current, state)
+end
+
+return ctors, dispatcher

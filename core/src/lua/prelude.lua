@@ -95,8 +95,8 @@ titan.action = function(name, t)
 end
 
 -- titan.on adds a handler of an engine event; the handlers are not in Lua.
-titan.on = function(event, fn)
-  local problem = on_event(event, fn)
+titan.on = function(event, filter_or_fn, fn)
+  local problem = on_event(event, filter_or_fn, fn)
   if problem ~= nil then error(problem, 2) end
 end
 

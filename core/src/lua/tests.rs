@@ -782,3 +782,36 @@ fn a_question_answered_with_a_string_is_an_error_at_the_handler() {
         "{e}"
     );
 }
+
+#[test]
+fn a_filtered_handler_is_not_called_without_the_events_fields() {
+    // docs/scripting.md, "Events": filters need the event's fields, which
+    // only the engine's events have; call_event says so rather than
+    // ignore the filter.
+    let mut host =
+        LuaHost::new(LuaLimits::default(), Rc::new(RefCell::new(GameRng::new(1)))).unwrap();
+    host.load_script(&ScriptSource {
+        name: "f.lua".into(),
+        code: "titan.on('battle_phase_end', { phase = 'strike' }, function(ctx) end)".into(),
+    })
+    .unwrap();
+    let e = host.call_event("battle_phase_end", ()).unwrap_err();
+    assert_eq!(e.script, "f.lua");
+    assert!(e.message.contains("filtered"), "{e}");
+    // A bad filter is refused where it is registered.
+    let e = host
+        .load_script(&ScriptSource {
+            name: "g.lua".into(),
+            code: "\ntitan.on('turn_start', { side = 'attacker' }, function(ctx) end)".into(),
+        })
+        .unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.message.contains("has no filter field \"side\""), "{e}");
+    let e = host
+        .load_script(&ScriptSource {
+            name: "h.lua".into(),
+            code: "titan.on('turn_start', 'phase', function(ctx) end)".into(),
+        })
+        .unwrap_err();
+    assert!(e.message.contains("must be a table"), "{e}");
+}

@@ -20,7 +20,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "get_hex",
-        lua.create_function(move |lua, (_, label): (Value, String)| {
+        lua.create_function(move |lua, (_, label): (This, String)| {
             s.battle("get_hex", |b| {
                 let Some(h) = HexId::from_label(&label) else {
                     return Ok(Value::Nil);
@@ -50,7 +50,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "distance",
-        lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
+        lua.create_function(move |_, (_, a, b2): (This, Value, Value)| {
             s.battle("distance", |b| {
                 let hex = |v: &Value| -> mlua::Result<HexId> {
                     match v {
@@ -80,7 +80,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "may_stand",
-        lua.create_function(move |_, (_, unit, label): (Value, i64, String)| {
+        lua.create_function(move |_, (_, unit, label): (This, i64, String)| {
             s.battle("may_stand", |b| {
                 let Some(h) = HexId::from_label(&label) else {
                     return err(format!("ctx:may_stand: no hex {label:?} (A1 ... F4)"));
@@ -107,7 +107,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "in_contact",
-        lua.create_function(move |_, (_, a, b2): (Value, Value, Value)| {
+        lua.create_function(move |_, (_, a, b2): (This, Value, Value)| {
             s.battle("in_contact", |b| {
                 let (from, to) = (
                     unit_or_hex(b, &a, "in_contact")?,
@@ -128,7 +128,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "hexside",
-        lua.create_function(move |lua, (_, a, b2): (Value, Value, Value)| {
+        lua.create_function(move |lua, (_, a, b2): (This, Value, Value)| {
             s.battle("hexside", |b| {
                 let (from, to) = (
                     unit_or_hex(b, &a, "hexside")?,
@@ -216,8 +216,9 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "get",
-        lua.create_function(move |lua, (_, name, target): (Value, String, Value)| {
-            s.get(lua, &name, &target)
+        // Names borrowed from Lua's string: no allocation per call.
+        lua.create_function(move |lua, (_, name, target): (This, LuaString, Value)| {
+            s.get(lua, &name.to_str()?, &target)
         })?,
     )?;
 
@@ -225,8 +226,8 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "set",
         lua.create_function(
-            move |_, (_, name, target, value): (Value, String, Value, Value)| {
-                s.set(&name, &target, &value)
+            move |_, (_, name, target, value): (This, LuaString, Value, Value)| {
+                s.set(&name.to_str()?, &target, &value)
             },
         )?,
     )?;
@@ -234,7 +235,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "damage",
-        lua.create_function(move |_, (_, unit, n): (Value, i64, i64)| {
+        lua.create_function(move |_, (_, unit, n): (This, i64, i64)| {
             let hits = hits_arg(n, "damage")?;
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
@@ -256,7 +257,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "heal",
-        lua.create_function(move |_, (_, unit, n): (Value, i64, i64)| {
+        lua.create_function(move |_, (_, unit, n): (This, i64, i64)| {
             let hits = hits_arg(n, "heal")?;
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
@@ -278,7 +279,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "kill",
-        lua.create_function(move |_, (_, unit): (Value, i64)| {
+        lua.create_function(move |_, (_, unit): (This, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "kill")?;
@@ -297,7 +298,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "swap",
-        lua.create_function(move |_, (_, a, b2): (Value, i64, i64)| {
+        lua.create_function(move |_, (_, a, b2): (This, i64, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let x = CtxStore::unit_on_board(b, a, "swap")?;
@@ -323,7 +324,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "remove",
-        lua.create_function(move |_, (_, unit): (Value, i64)| {
+        lua.create_function(move |_, (_, unit): (This, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = usize::try_from(unit).ok().filter(|&i| i < b.units.len());
@@ -358,7 +359,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "end_battle",
-        lua.create_function(move |_, (_, winner): (Value, String)| {
+        lua.create_function(move |_, (_, winner): (This, String)| {
             let winner = match winner.as_str() {
                 "attacker" => Some(BattleSide::Attacker),
                 "defender" => Some(BattleSide::Defender),
@@ -378,7 +379,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "reveal",
-        lua.create_function(move |_, (_, marker): (Value, String)| {
+        lua.create_function(move |_, (_, marker): (This, String)| {
             let legion = marker.parse::<Marker>().map_err(mlua::Error::runtime)?;
             s.game("reveal", |g| {
                 if g.legions.iter().any(|l| l.marker == legion) {
@@ -395,7 +396,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "eliminate",
-        lua.create_function(move |_, (_, seat): (Value, i64)| {
+        lua.create_function(move |_, (_, seat): (This, i64)| {
             let player = s.with_mut(|d| match d {
                 CtxData::Game(g) => {
                     let Some(p) = usize::try_from(seat)
@@ -422,7 +423,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "move",
-        lua.create_function(move |_, (_, unit, label): (Value, i64, String)| {
+        lua.create_function(move |_, (_, unit, label): (This, i64, String)| {
             let to = s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "move")?;
@@ -451,7 +452,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "may_mount",
-        lua.create_function(move |_, (_, rider, mount): (Value, i64, i64)| {
+        lua.create_function(move |_, (_, rider, mount): (This, i64, i64)| {
             s.battle("may_mount", |b| {
                 Ok(match mount_check(b, rider, mount) {
                     Ok(_) => (true, None),
@@ -464,7 +465,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "mount",
-        lua.create_function(move |_, (_, rider, mount): (Value, i64, i64)| {
+        lua.create_function(move |_, (_, rider, mount): (This, i64, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let (r, m) =
@@ -485,7 +486,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "dismount",
-        lua.create_function(move |_, (_, rider, label): (Value, i64, String)| {
+        lua.create_function(move |_, (_, rider, label): (This, i64, String)| {
             let hex = s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let Some(r) = usize::try_from(rider).ok().filter(|&i| i < b.units.len()) else {
@@ -522,7 +523,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "mount_of",
-        lua.create_function(move |_, (_, unit): (Value, i64)| {
+        lua.create_function(move |_, (_, unit): (This, i64)| {
             s.battle("mount_of", |b| {
                 Ok(
                     match usize::try_from(unit).ok().and_then(|i| b.units.get(i)) {
@@ -540,7 +541,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "rider_of",
-        lua.create_function(move |_, (_, unit): (Value, i64)| {
+        lua.create_function(move |_, (_, unit): (This, i64)| {
             s.battle("rider_of", |b| {
                 Ok(usize::try_from(unit)
                     .ok()
@@ -553,7 +554,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "set_unit",
         lua.create_function(
-            move |_, (_, unit, field, value): (Value, i64, String, Value)| {
+            move |_, (_, unit, field, value): (This, i64, String, Value)| {
                 use crate::battle::extra::UnitField as U;
                 let v = &s.variant;
                 let bad = |what: &str| -> mlua::Result<U> {
@@ -694,7 +695,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "set_round",
-        lua.create_function(move |_, (_, n): (Value, Value)| {
+        lua.create_function(move |_, (_, n): (This, Value)| {
             let round = round_arg("set_round", s.variant.rules.battle.defender_maneuvers, n)?;
             s.battle("set_round", |_| Ok(()))?;
             s.effects.borrow_mut().push(Effect::SetRound { round });
@@ -715,7 +716,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "set_reinforcement_round",
-        lua.create_function(move |_, (_, n): (Value, Value)| {
+        lua.create_function(move |_, (_, n): (This, Value)| {
             let round = round_arg(
                 "set_reinforcement_round",
                 s.variant.rules.battle.defender_maneuvers,
@@ -732,7 +733,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "change_side",
-        lua.create_function(move |_, (_, unit): (Value, i64)| {
+        lua.create_function(move |_, (_, unit): (This, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "change_side")?;
@@ -758,7 +759,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "add_unit",
         lua.create_function(
-            move |_, (_, side, name, label, temporary): (Value, String, String, String, Value)| {
+            move |_, (_, side, name, label, temporary): (This, String, String, String, Value)| {
                 let v = &s.variant;
                 let side = match side.as_str() {
                     "attacker" => BattleSide::Attacker,
@@ -840,7 +841,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "set_hazard",
         lua.create_function(
-            move |_, (_, label, name, rounds): (Value, Value, Value, Value)| {
+            move |_, (_, label, name, rounds): (This, Value, Value, Value)| {
                 let v = &s.variant;
                 let Value::String(label) = label else {
                     return err(format!(
@@ -913,7 +914,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "set_battleland",
-        lua.create_function(move |_, (_, name, turns): (Value, Value, Value)| {
+        lua.create_function(move |_, (_, name, turns): (This, Value, Value)| {
             let v = &s.variant;
             let terrain = match &name {
                 Value::String(n) => {
@@ -960,7 +961,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "use_strike",
-        lua.create_function(move |_, (_, unit): (Value, i64)| {
+        lua.create_function(move |_, (_, unit): (This, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "use_strike")?;
@@ -1003,7 +1004,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "award",
-        lua.create_function(move |_, (_, seat, points): (Value, i64, i64)| {
+        lua.create_function(move |_, (_, seat, points): (This, i64, i64)| {
             let Ok(points) = u32::try_from(points) else {
                 return err(format!("ctx:award: points are 0 or more, not {points}"));
             };

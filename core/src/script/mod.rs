@@ -30,6 +30,7 @@ use crate::model::{HazardId, TerrainId, Variant};
 use crate::vars::{VarTarget, Vars};
 
 mod actions;
+mod dispatch;
 mod methods;
 mod query;
 
@@ -67,6 +68,108 @@ pub const EVENTS: &[&str] = &[
     "unit_slain",
     "may_target",
 ];
+
+/// A handler's filter: (field, word) pairs its event must carry, checked
+/// in Rust before anything crosses into Lua.
+pub(crate) type Filter = Vec<(&'static str, &'static str)>;
+
+const SIDES: &[&str] = &["attacker", "defender"];
+const BATTLE_PHASES: &[&str] = &["maneuver", "strike"];
+const GAME_PHASES: &[&str] = &["initial_split", "split", "move", "engage", "muster", "over"];
+const BATTLE_EVENTS: &[&str] = &[
+    "battle_phase_start",
+    "battle_phase_end",
+    "unit_entered",
+    "unit_moved",
+    "before_strike",
+    "after_strike",
+    "before_damage",
+    "unit_slain",
+    "may_target",
+];
+
+/// The fields a handler may filter on (`titan.on(event, filter, fn)`): the
+/// word-valued fields the engine gives the event, with their words.
+fn filter_fields(event: &str) -> Vec<(&'static str, &'static [&'static str])> {
+    let mut f: Vec<(&'static str, &'static [&'static str])> = Vec::new();
+    if BATTLE_EVENTS.contains(&event) {
+        f.push(("moving", SIDES));
+    } else {
+        // Every masterplay event carries the game's phase.
+        f.push(("phase", GAME_PHASES));
+    }
+    match event {
+        "battle_phase_start" | "battle_phase_end" => {
+            f.push(("phase", BATTLE_PHASES));
+            f.push(("side", SIDES));
+        }
+        "unit_entered" | "unit_moved" | "unit_slain" => f.push(("side", SIDES)),
+        "before_damage" => f.push(("source", &["strike", "rangestrike", "carry_over", "hazard"])),
+        "battle_end" => f.push(("winner", &["attacker", "defender", "neither"])),
+        _ => {}
+    }
+    f.sort_by_key(|(k, _)| *k);
+    f
+}
+
+/// Reads a handler's filter table for `event`: each key a field the event
+/// carries, each value one of its words. The error says what is wrong.
+pub(crate) fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
+    let fields = filter_fields(event);
+    let names = || {
+        fields
+            .iter()
+            .map(|(k, _)| *k)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut filter = Filter::new();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        let key = match &k {
+            Value::String(k) => k.to_string_lossy(),
+            other => {
+                return Err(format!(
+                    "a filter of {event:?} has field names as keys, not a {}",
+                    other.type_name()
+                ));
+            }
+        };
+        let Some(&(key, words)) = fields.iter().find(|(f, _)| *f == key) else {
+            return Err(format!(
+                "{event:?} has no filter field {key:?} (its fields: {})",
+                names()
+            ));
+        };
+        let word = match &v {
+            Value::String(w) => w.to_string_lossy(),
+            other => other.type_name().to_string(),
+        };
+        let Some(&word) = words.iter().find(|w| **w == word) else {
+            let quoted = words.iter().map(|w| format!("{w:?}")).collect::<Vec<_>>();
+            return Err(format!(
+                "filter {key} of {event:?} is one of {}, not {}",
+                quoted.join(", "),
+                match &v {
+                    Value::String(_) => format!("{word:?}"),
+                    _ => format!("a {word}"),
+                }
+            ));
+        };
+        filter.push((key, word));
+    }
+    filter.sort();
+    Ok(filter)
+}
+
+/// Whether an event with these fields passes `filter` (a key given twice
+/// holds its last value, as in the ctx).
+fn passes(filter: &Filter, base: &[(&'static str, F)], fields: &[(&'static str, F)]) -> bool {
+    filter.iter().all(|&(key, word)| {
+        let last = base.iter().chain(fields).rfind(|(k, _)| *k == key);
+        matches!(last, Some((_, F::W(w))) if *w == word)
+    })
+}
 
 /// An effect a handler requested, checked against the snapshot.
 #[derive(Debug, Clone, PartialEq)]
@@ -235,6 +338,9 @@ pub(crate) struct CtxStore {
 struct Strings {
     /// By the address and length of a `&'static str` (each literal once).
     words: RefCell<Vec<(usize, usize, LuaString)>>,
+    /// The same strings by code (index + 1), for the dispatchers, which
+    /// get words as codes.
+    by_code: Table,
 }
 
 /// The fields of a unit's table, by their index in the raw queries of
@@ -287,10 +393,22 @@ fn code_names(lua: &Lua, v: &Variant) -> mlua::Result<Table> {
 }
 
 impl Strings {
-    fn new() -> Strings {
-        Strings {
+    fn new(lua: &Lua) -> mlua::Result<Strings> {
+        Ok(Strings {
             words: RefCell::new(Vec::new()),
+            by_code: lua.create_table()?,
+        })
+    }
+
+    /// The code of `word`: its index in [`Strings::by_code`] (the
+    /// dispatchers' words), from 1.
+    fn code(&self, lua: &Lua, word: &'static str) -> mlua::Result<i64> {
+        let key = (word.as_ptr() as usize, word.len());
+        if let Some(i) = self.words.borrow().iter().position(|w| (w.0, w.1) == key) {
+            return Ok(i as i64 + 1);
         }
+        self.word(lua, word)?;
+        Ok(self.words.borrow().len() as i64)
     }
 
     /// The Lua string of `word`, made on first use.
@@ -300,7 +418,9 @@ impl Strings {
             return Ok(s.clone());
         }
         let s = lua.create_string(word)?;
-        self.words.borrow_mut().push((key.0, key.1, s.clone()));
+        let mut words = self.words.borrow_mut();
+        words.push((key.0, key.1, s.clone()));
+        self.by_code.raw_set(words.len(), &s)?;
         Ok(s)
     }
 }
@@ -314,8 +434,11 @@ pub(crate) struct Platform {
     ctors: Vec<mlua::Function>,
     /// The `ctx` of each hook running now, innermost last: what
     /// `titan.ctx()` returns (for hooks whose arguments have no room for
-    /// it, as a mustering hook's).
-    current: Rc<RefCell<Vec<Table>>>,
+    /// it, as a mustering hook's). None: an event's, which its dispatcher
+    /// keeps in Lua (`Dispatchers::current`, by the number of events
+    /// running).
+    current: Rc<RefCell<Vec<Option<Table>>>>,
+    dispatchers: dispatch::Dispatchers,
 }
 
 /// Tables are built in Lua: with a memory cap, mlua protects every
@@ -331,7 +454,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     }
     let lua = host.lua();
     let store = Rc::new(CtxStore {
-        strings: Strings::new(),
+        strings: Strings::new(lua)?,
         data: RefCell::new(None),
         effects: RefCell::new(Vec::new()),
         variant,
@@ -343,7 +466,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let raw_next: mlua::Function = lua.named_registry_value(crate::lua::RAW_NEXT)?;
     let names = code_names(lua, &store.variant)?;
     names.raw_set("unit_keys", UNIT_KEYS)?;
-    let ctors: Table = lua
+    let (ctors, make): (Table, mlua::Function) = lua
         .load(CTX_LUA)
         .set_name(format!("={}", crate::lua::SANDBOX))
         .set_mode(mlua::chunk::ChunkMode::Text)
@@ -364,9 +487,18 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
-    let current: Rc<RefCell<Vec<Table>>> = Rc::default();
+    let dispatchers = dispatch::Dispatchers::new(lua, make, store.strings.by_code.clone())?;
+    let current: Rc<RefCell<Vec<Option<Table>>>> = Rc::default();
     let stack = Rc::clone(&current);
-    let titan_ctx = lua.create_function(move |_, ()| Ok(stack.borrow().last().cloned()))?;
+    let events = dispatchers.current.clone();
+    let titan_ctx = lua.create_function(move |_, ()| {
+        let stack = stack.borrow();
+        match stack.last() {
+            None => Ok(None),
+            Some(Some(ctx)) => Ok(Some(ctx.clone())),
+            Some(None) => events.raw_get(stack.iter().filter(|c| c.is_none()).count()),
+        }
+    })?;
     if let Ok(titan) = lua.globals().get::<Table>("titan") {
         titan.raw_set("ctx", titan_ctx)?;
     }
@@ -375,6 +507,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         meta,
         ctors,
         current,
+        dispatchers,
     });
     Ok(())
 }
@@ -409,10 +542,15 @@ pub(crate) fn fire(
     if !host.has_handlers(event) {
         return Ok(None);
     }
-    with_ctx(host, F::W(event), data, base, fields, |ctx| {
-        host.call_event(event, ctx.clone())
-    })
-    .map(|r| r.map(|((), fired)| fired))
+    let Some(platform) = host.platform.get() else {
+        return Ok(None);
+    };
+    let Some((ctx, _, effects)) =
+        dispatch::dispatch(host, platform, event, data, base, fields, false)?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Fired { ctx, effects }))
 }
 
 /// Asks the handlers of a question event (`may_target`): false when one
@@ -428,22 +566,25 @@ pub(crate) fn ask(
     if !host.has_handlers(event) {
         return Ok(None);
     }
-    let r = with_ctx(host, F::W(event), data, base, fields, |ctx| {
-        host.call_question(event, ctx.clone())
-    })?;
-    match r {
-        Some((_, fired)) if !fired.effects.is_empty() => Err(crate::lua::ScriptError {
+    let Some(platform) = host.platform.get() else {
+        return Ok(None);
+    };
+    let Some((_, answer, effects)) =
+        dispatch::dispatch(host, platform, event, data, base, fields, true)?
+    else {
+        return Ok(None);
+    };
+    match effects.first() {
+        Some(effect) => Err(crate::lua::ScriptError {
             script: format!("({event} handlers)"),
             line: None,
             kind: crate::lua::ScriptErrorKind::Runtime,
             message: format!(
-                "{event} answers a question: its handlers may read ctx but not request effects ({:?})",
-                fired.effects[0]
+                "{event} answers a question: its handlers may read ctx but not request effects ({effect:?})"
             ),
             traceback: Vec::new(),
         }),
-        Some((answer, _)) => Ok(Some(answer)),
-        None => Ok(None),
+        None => Ok(Some(answer)),
     }
 }
 
@@ -490,7 +631,7 @@ fn with_ctx<R>(
     // An outer ctx (a hook asked while an event runs) is put back after.
     let outer = platform.store.data.replace(Some(data()));
     let outer_effects = platform.store.effects.take();
-    platform.current.borrow_mut().push(ctx.clone());
+    platform.current.borrow_mut().push(Some(ctx.clone()));
     let result = call(&ctx);
     platform.current.borrow_mut().pop();
     // A ctx kept by a script reads nothing once its event is over.
@@ -575,6 +716,11 @@ fn status_name(s: Status) -> &'static str {
         Status::Riding(_) => "riding",
     }
 }
+
+/// The `ctx` a method is called on (`ctx:name(...)`), which the methods
+/// do not read: taken as a bool, mlua reads it without making a reference
+/// to the table (about a tenth of a method call's cost).
+pub(crate) type This = bool;
 
 fn err<T>(message: impl Into<String>) -> mlua::Result<T> {
     Err(mlua::Error::runtime(message.into()))

@@ -67,7 +67,7 @@ fn unit_values(store: &CtxStore, b: &BattleCtx, i: usize, out: &mut mlua::MultiV
 /// Which units a query picks, as codes (`None`: any); `ctx.lua` checks
 /// the names and makes the codes.
 type Filter = (
-    Value,
+    This,
     Option<i64>,
     Option<i64>,
     Option<i64>,
@@ -108,7 +108,7 @@ pub(super) fn raw_queries(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<[mlua
         })
     })?;
     let s = Rc::clone(store);
-    let get_unit = lua.create_function(move |_, (_, id): (Value, i64)| {
+    let get_unit = lua.create_function(move |_, (_, id): (This, i64)| {
         s.battle("get_unit", |b| {
             let mut out = mlua::MultiValue::with_capacity(UNIT_KEYS.len());
             if let Some(i) = usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
@@ -118,7 +118,7 @@ pub(super) fn raw_queries(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<[mlua
         })
     })?;
     let s = Rc::clone(store);
-    let field = lua.create_function(move |_, (_, id, field): (Value, i64, usize)| {
+    let field = lua.create_function(move |_, (_, id, field): (This, i64, usize)| {
         s.battle("unit_field", |b| {
             Ok(
                 match usize::try_from(id).ok().filter(|&i| i < b.units.len()) {
