@@ -45,20 +45,7 @@ impl<'v> Battle<'v> {
             ("round", F::I(i64::from(s.defender_maneuver))),
             ("moving", F::W(script::side_name(s.moving))),
         ];
-        let data = || {
-            CtxData::Battle(BattleCtx {
-                terrain: self.setup.terrain,
-                units: s.units.clone(),
-                vars: s.vars.clone(),
-                overlay: s.overlay.clone(),
-                hazards_set: Vec::new(),
-                land_set: None,
-                caretaker: self.caretaker.clone(),
-                taken: self.taken(s),
-                extra: s.extra.clone(),
-                reinforcement_round: s.reinforcement_round(&self.variant),
-            })
-        };
+        let data = || self.snapshot_ctx_in(s, BattleCtx::recycled(lua));
         let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
             return Ok(None);
         };
@@ -87,16 +74,6 @@ impl<'v> Battle<'v> {
         self.undoable = false;
         self.ends_freely.set(false);
         Ok(ev)
-    }
-
-    /// The characters scripts took from the caretaker in this battle.
-    fn taken(&self, s: &State) -> Vec<CharacterId> {
-        s.extra
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.added == Some(false))
-            .map(|(i, _)| s.units[i].character)
-            .collect()
     }
 
     /// Ends the hazard changes whose rounds are over (at the start of a
@@ -616,18 +593,59 @@ impl<'v> Battle<'v> {
 /// Script actions (`actions.ron`) in battle.
 impl<'v> Battle<'v> {
     fn snapshot_ctx(&self, s: &State) -> CtxData {
-        CtxData::Battle(BattleCtx {
-            terrain: self.setup.terrain,
-            units: s.units.clone(),
-            vars: s.vars.clone(),
-            overlay: s.overlay.clone(),
-            hazards_set: Vec::new(),
-            land_set: None,
-            caretaker: self.caretaker.clone(),
-            taken: self.taken(s),
-            extra: s.extra.clone(),
-            reinforcement_round: s.reinforcement_round(&self.variant),
-        })
+        self.snapshot_ctx_in(s, None)
+    }
+
+    /// The battle as a handler sees it, in `spare`'s buffers if given (an
+    /// earlier event's, so that an event allocates nothing for its data).
+    fn snapshot_ctx_in(&self, s: &State, spare: Option<BattleCtx>) -> CtxData {
+        // The characters scripts took from the caretaker in this battle.
+        let taken = || {
+            s.extra
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.added == Some(false))
+                .map(|(i, _)| s.units[i].character)
+        };
+        let Some(mut b) = spare else {
+            return CtxData::Battle(BattleCtx {
+                terrain: self.setup.terrain,
+                units: s.units.clone(),
+                vars: s.vars.clone(),
+                overlay: s.overlay.clone(),
+                hazards_set: Vec::new(),
+                land_set: None,
+                caretaker: self.caretaker.clone(),
+                taken: taken().collect(),
+                extra: s.extra.clone(),
+                reinforcement_round: s.reinforcement_round(&self.variant),
+            });
+        };
+        // Every field named, so that one added later must be refilled too.
+        let BattleCtx {
+            terrain,
+            units,
+            vars,
+            overlay,
+            hazards_set,
+            land_set,
+            caretaker,
+            taken: took,
+            extra,
+            reinforcement_round,
+        } = &mut b;
+        *terrain = self.setup.terrain;
+        units.clone_from(&s.units);
+        vars.clone_from(&s.vars);
+        overlay.clone_from(&s.overlay);
+        hazards_set.clear();
+        *land_set = None;
+        caretaker.clone_from(&self.caretaker);
+        took.clear();
+        took.extend(taken());
+        extra.clone_from(&s.extra);
+        *reinforcement_round = s.reinforcement_round(&self.variant);
+        CtxData::Battle(b)
     }
 
     fn script_when(s: &State) -> Option<crate::format::ActionWhen> {

@@ -201,7 +201,7 @@ pub(super) fn dispatch(
     let result = host.dispatch(event, &func, args, &d.state, question);
     platform.current.borrow_mut().pop();
     // A ctx kept by a script reads nothing once its event is over.
-    platform.store.data.replace(outer);
+    platform.store.put_back(outer);
     let effects = platform.store.effects.replace(outer_effects);
     let (ctx, answer) = result?;
     Ok(Some((ctx, answer, effects)))

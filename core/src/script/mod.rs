@@ -279,6 +279,14 @@ pub(crate) enum CtxData {
     Battle(BattleCtx),
 }
 
+impl BattleCtx {
+    /// The buffers of an earlier battle event's data, for the next event to
+    /// refill rather than allocate (none the first time).
+    pub(crate) fn recycled(host: &LuaHost) -> Option<BattleCtx> {
+        host.platform.get()?.store.spare.take()
+    }
+}
+
 /// A battle as a handler sees it.
 pub(crate) struct BattleCtx {
     pub terrain: TerrainId,
@@ -328,6 +336,9 @@ impl BattleCtx {
 pub(crate) struct CtxStore {
     variant: Arc<Variant>,
     data: RefCell<Option<CtxData>>,
+    /// The last battle event's data once the event is over, whose buffers
+    /// the next one refills (no ctx reads it: see `BattleCtx::recycled`).
+    spare: RefCell<Option<BattleCtx>>,
     effects: RefCell<Vec<Effect>>,
     /// Lua strings made once: a ctx is built for every event, and making
     /// its keys and names afresh each time is most of its cost.
@@ -456,6 +467,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let store = Rc::new(CtxStore {
         strings: Strings::new(lua)?,
         data: RefCell::new(None),
+        spare: RefCell::new(None),
         effects: RefCell::new(Vec::new()),
         variant,
     });
@@ -635,7 +647,7 @@ fn with_ctx<R>(
     let result = call(&ctx);
     platform.current.borrow_mut().pop();
     // A ctx kept by a script reads nothing once its event is over.
-    platform.store.data.replace(outer);
+    platform.store.put_back(outer);
     let effects = platform.store.effects.replace(outer_effects);
     let r = result?;
     Ok(Some((r, Fired { ctx, effects })))
@@ -765,6 +777,15 @@ fn from_value(lua: &Lua, v: &VarValue) -> mlua::Result<Value> {
 }
 
 impl CtxStore {
+    /// Ends an event's data, putting `outer` back: the battle data of the
+    /// event is kept as the spare (a ctx kept by a script reads nothing
+    /// once its event is over either way).
+    pub(super) fn put_back(&self, outer: Option<CtxData>) {
+        if let Some(CtxData::Battle(b)) = self.data.replace(outer) {
+            *self.spare.borrow_mut() = Some(b);
+        }
+    }
+
     fn with<R>(&self, f: impl FnOnce(&CtxData) -> mlua::Result<R>) -> mlua::Result<R> {
         match self.data.borrow().as_ref() {
             Some(d) => f(d),
