@@ -136,13 +136,7 @@ pub(super) fn dispatch(
     fields: &[(&'static str, F)],
     question: bool,
 ) -> Result<Option<(Table, bool, Vec<Effect>)>, crate::lua::ScriptError> {
-    let sandbox = |e: mlua::Error| crate::lua::ScriptError {
-        script: crate::lua::SANDBOX.to_string(),
-        line: None,
-        kind: crate::lua::ScriptErrorKind::Runtime,
-        message: format!("cannot build ctx: {e}"),
-        traceback: Vec::new(),
-    };
+    let sandbox = super::ctx_error;
     let lua = host.lua();
     let d = &platform.dispatchers;
     // As many as a hook's ctx may have (with `event`).

@@ -69,6 +69,17 @@ pub const EVENTS: &[&str] = &[
     "may_target",
 ];
 
+/// The engine failing to build a `ctx` (not a script's fault).
+fn ctx_error(e: mlua::Error) -> crate::lua::ScriptError {
+    crate::lua::ScriptError {
+        script: crate::lua::SANDBOX.to_string(),
+        line: None,
+        kind: crate::lua::ScriptErrorKind::Runtime,
+        message: format!("cannot build ctx: {e}"),
+        traceback: Vec::new(),
+    }
+}
+
 /// A handler's filter: (field, word) pairs its event must carry, checked
 /// in Rust before anything crosses into Lua.
 pub(crate) type Filter = Vec<(&'static str, &'static str)>;
@@ -76,17 +87,10 @@ pub(crate) type Filter = Vec<(&'static str, &'static str)>;
 const SIDES: &[&str] = &["attacker", "defender"];
 const BATTLE_PHASES: &[&str] = &["maneuver", "strike"];
 const GAME_PHASES: &[&str] = &["initial_split", "split", "move", "engage", "muster", "over"];
-const BATTLE_EVENTS: &[&str] = &[
-    "battle_phase_start",
-    "battle_phase_end",
-    "unit_entered",
-    "unit_moved",
-    "before_strike",
-    "after_strike",
-    "before_damage",
-    "unit_slain",
-    "may_target",
-];
+/// The battle's events: the last of [`EVENTS`], from its first battle
+/// event on.
+const BATTLE_EVENTS: &[&str] = EVENTS.split_at(FIRST_BATTLE_EVENT).1;
+const FIRST_BATTLE_EVENT: usize = EVENTS.len() - 9;
 
 /// The fields a handler may filter on (`titan.on(event, filter, fn)`): the
 /// word-valued fields the engine gives the event, with their words.
@@ -613,13 +617,7 @@ fn with_ctx<R>(
     let Some(platform) = host.platform.get() else {
         return Ok(None);
     };
-    let sandbox = |e: mlua::Error| crate::lua::ScriptError {
-        script: crate::lua::SANDBOX.to_string(),
-        line: None,
-        kind: crate::lua::ScriptErrorKind::Runtime,
-        message: format!("cannot build ctx: {e}"),
-        traceback: Vec::new(),
-    };
+    let sandbox = ctx_error;
     let lua = host.lua();
     let words = &platform.store.strings;
     let n = 1 + base.len() + fields.len();
@@ -995,5 +993,21 @@ impl CtxStore {
             value,
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_battle_events_are_the_last_events_from_the_first_battle_phase() {
+        assert_eq!(BATTLE_EVENTS.first(), Some(&"battle_phase_start"));
+        assert_eq!(BATTLE_EVENTS.last(), EVENTS.last());
+        assert!(
+            !EVENTS[..FIRST_BATTLE_EVENT]
+                .iter()
+                .any(|e| e.starts_with("battle_phase"))
+        );
     }
 }
