@@ -707,3 +707,36 @@ fn an_events_handlers_share_its_instruction_budget() {
     }
     assert_eq!(b.fingerprint(), before, "a refused action changes nothing");
 }
+
+#[test]
+fn a_script_replacing_library_functions_does_not_reach_the_engines_lua() {
+    // The sandbox (docs/scripting.md, "Sandbox"): a script may replace
+    // `string.format`, `type`, `load` and the like for itself; the ctx and
+    // the event dispatchers the engine builds in Lua keep the originals.
+    let v = variant("vandal");
+    let position: titan_core::battle::Position = titan_core::load::ron_options()
+        .from_str(
+            r#"(
+            battleland: "Plains",
+            attacker_edge: SouthWest,
+            moving: Attacker,
+            phase: Strike,
+            attacker: [(character: "Ogre", hex: "C3")],
+            defender: [(character: "Troll", hex: "C4")],
+        )"#,
+        )
+        .unwrap();
+    let mut b = titan_core::battle::Battle::from_position(&v, &position, GameRng::new(1)).unwrap();
+    // The Ogre is in contact and must strike first; then the phase ends.
+    let strike = b
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, titan_core::battle::Action::Strike { .. }))
+        .expect("a strike");
+    b.apply(strike).expect("the strike");
+    let ended = b.apply(titan_core::battle::Action::EndStrikes);
+    assert!(
+        ended.is_ok(),
+        "the handler ran with the engine's own functions: {ended:?}"
+    );
+}

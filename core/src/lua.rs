@@ -155,6 +155,27 @@ pub(crate) const RAW_SETMETATABLE: &str = "titan.raw_setmetatable";
 /// The registry key of Lua's own `next` (any order: for checks that do not
 /// depend on it).
 pub(crate) const RAW_NEXT: &str = "titan.raw_next";
+/// The registry key of the library functions the engine's own Lua
+/// (`ctx.lua`) calls, as they were before any script ran: a variant's
+/// script may replace `string.format` or `type` for itself, never for the
+/// engine.
+pub(crate) const PRISTINE: &str = "titan.pristine";
+
+/// Keeps [`PRISTINE`]'s functions, taken from a VM no script has run in.
+fn pristine_library(lua: &Lua) -> mlua::Result<()> {
+    let g = lua.globals();
+    let table: Table = g.get("table")?;
+    let string: Table = g.get("string")?;
+    let kept = lua.create_table()?;
+    for name in ["load", "error", "type", "tostring", "ipairs"] {
+        kept.set(name, g.get::<Function>(name)?)?;
+    }
+    kept.set("concat", table.get::<Function>("concat")?)?;
+    kept.set("sort", table.get::<Function>("sort")?)?;
+    kept.set("format", string.get::<Function>("format")?)?;
+    kept.set("byte", string.get::<Function>("byte")?)?;
+    lua.set_named_registry_value(PRISTINE, kept)
+}
 
 /// The phrase of every sandbox refusal, which makes it [`ScriptErrorKind::Forbidden`].
 const NOT_AVAILABLE: &str = "is not available to variant scripts";
@@ -584,6 +605,7 @@ impl LuaHost {
         let raw_next: Function = lua.globals().get("next").map_err(sandbox_error)?;
         lua.set_named_registry_value(RAW_NEXT, raw_next)
             .map_err(sandbox_error)?;
+        pristine_library(&lua).map_err(sandbox_error)?;
         let api = lua.create_table().map_err(sandbox_error)?;
         lua.globals().set("titan", &api).map_err(sandbox_error)?;
         let functions = engine_functions(&lua, &shared).map_err(sandbox_error)?;

@@ -2,9 +2,12 @@
 -- units' tables are made here, by the VM, from plain values (no protected
 -- set per field from Rust, no packing of the values into a table first).
 local methods, raw_units, raw_count, raw_get_unit, raw_field, setmetatable, raw_next, names,
-  max_pairs = ...
-local load, concat, error, type, tostring, sort, ipairs =
-  load, table.concat, error, type, tostring, table.sort, ipairs
+  max_pairs, pristine = ...
+-- The library as it was before any script ran (a script may replace its
+-- own globals and `string`'s functions, never the engine's).
+local load, concat, error, type, tostring, sort, ipairs, format, byte =
+  pristine.load, pristine.concat, pristine.error, pristine.type, pristine.tostring,
+  pristine.sort, pristine.ipairs, pristine.format, pristine.byte
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
 local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding" }
@@ -86,7 +89,7 @@ local function unknown_keys(f)
   local bad = {}
   for k in raw_next, f do
     if FILTERS[k] == nil then
-      bad[#bad + 1] = type(k) == "string" and ("%q"):format(k) or "a " .. type(k) .. " key"
+      bad[#bad + 1] = type(k) == "string" and format("%q", k) or "a " .. type(k) .. " key"
     end
   end
   sort(bad)
@@ -118,7 +121,7 @@ local function filter(what, f)
       local v = f[key]
       if v ~= nil and FILTERS[key][v] == nil then
         error("ctx:" .. what .. ": filter " .. key .. " is " .. WANTS[key] .. ", not "
-          .. (type(v) == "string" and ("%q"):format(v) or tostring(v)), 3)
+          .. (type(v) == "string" and format("%q", v) or tostring(v)), 3)
       end
     end
   end
@@ -134,7 +137,7 @@ end
 methods.unit_field = function(ctx, id, key)
   local code = FIELD_CODES[key]
   if code == nil then
-    error("ctx:unit_field: no unit field " .. (type(key) == "string" and ("%q"):format(key) or tostring(key))
+    error("ctx:unit_field: no unit field " .. (type(key) == "string" and format("%q", key) or tostring(key))
       .. " (" .. concat(names.unit_keys, ", ") .. ")", 2)
   end
   local v = raw_field(ctx, id, code)
@@ -161,28 +164,28 @@ end
 -- (nil: true). `state[1]` is the handler running, for errors with no line.
 local function dispatcher(meta, event, keys, kinds, handlers, question, words, current, state, filtered)
   local n = #handlers
-  local params, fields, body = { "d" }, { ("[%q] = %q"):format("event", event) }, {}
+  local params, fields, body = { "d" }, { format("[%q] = %q", "event", event) }, {}
   if filtered then
     for j = 1, (n + 62) // 63 do params[#params + 1] = "m" .. j end
   end
   for i = 1, #keys do
     local v = "v" .. i
     params[#params + 1] = v
-    if kinds:byte(i) == 119 then v = "W[" .. v .. "]" end
-    fields[#fields + 1] = ("[%q] = %s"):format(keys[i], v)
+    if byte(kinds, i) == 119 then v = "W[" .. v .. "]" end
+    fields[#fields + 1] = format("[%q] = %s", keys[i], v)
   end
   for i = 1, n do
-    local test = ("if true then S[1] = %d; "):format(i)
+    local test = format("if true then S[1] = %d; ", i)
     if filtered then
-      test = ("if m%d & %d ~= 0 then S[1] = %d; "):format((i - 1) // 63 + 1, 1 << ((i - 1) % 63), i)
+      test = format("if m%d & %d ~= 0 then S[1] = %d; ", (i - 1) // 63 + 1, 1 << ((i - 1) % 63), i)
     end
     if question then
-      body[#body + 1] = test .. ("r = H[%d](ctx); if r == false then C[d] = nil; return ctx, nil, false "
-        .. "elseif r ~= nil and r ~= true then return ctx, %d, r end end"):format(i, i)
+      body[#body + 1] = test .. format("r = H[%d](ctx); if r == false then C[d] = nil; return ctx, nil, false "
+        .. "elseif r ~= nil and r ~= true then return ctx, %d, r end end", i, i)
     else
       -- Only the first result is looked at: a vararg check of all of
       -- them costs more than the rest of a short handler's call.
-      body[#body + 1] = test .. ("r = H[%d](ctx); if r ~= nil then return ctx, %d, r end end"):format(i, i)
+      body[#body + 1] = test .. format("r = H[%d](ctx); if r ~= nil then return ctx, %d, r end end", i, i)
     end
   end
   local source = "local setmetatable, meta, W, H, C, S = ...\nreturn function("

@@ -480,6 +480,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let raw_setmetatable: mlua::Function =
         lua.named_registry_value(crate::lua::RAW_SETMETATABLE)?;
     let raw_next: mlua::Function = lua.named_registry_value(crate::lua::RAW_NEXT)?;
+    let pristine: Table = lua.named_registry_value(crate::lua::PRISTINE)?;
     let names = code_names(lua, &store.variant)?;
     names.raw_set("unit_keys", UNIT_KEYS)?;
     let (ctors, make): (Table, mlua::Function) = lua
@@ -496,6 +497,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
             raw_next,
             names,
             MAX_CTX_FIELDS,
+            pristine,
         ))?;
     let ctors = (0..=MAX_CTX_FIELDS)
         .map(|n| ctors.raw_get::<mlua::Function>(n))
