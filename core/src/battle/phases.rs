@@ -263,13 +263,11 @@ impl<'v> Battle<'v> {
     /// A slain Titan ends the battle at once (reference sheet, "Titans").
     pub(super) fn titan_check(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         let titan = self.variant.rules.titan.character;
-        let fallen = units_where(&s.units, |u| {
-            (u.character == titan)
-                & matches!(u.status, Status::OnBoard(_) | Status::Riding(_))
-                & (u.damage >= u.power)
-        })
-        .next()
-        .map(|i| s.units[i].side);
+        let fallen = s
+            .units
+            .iter()
+            .find(|u| u.character == titan && u.on_field() && u.is_slain())
+            .map(|u| u.side);
         let Some(side) = fallen else { return false };
         for u in s.units.iter_mut() {
             if u.side == side && u.alive() {
