@@ -557,18 +557,29 @@ pub(crate) fn fire(
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
 ) -> Result<Option<Fired>, crate::lua::ScriptError> {
+    let Some((ctx, _, effects)) = run_event(host, event, data, base, fields, false)? else {
+        return Ok(None);
+    };
+    Ok(Some(Fired { ctx, effects }))
+}
+
+/// Runs `event`'s handlers (see `dispatch::dispatch`); None when no script
+/// handles it, the context API is not set up, or every filter left it out.
+fn run_event(
+    host: &LuaHost,
+    event: &'static str,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+    question: bool,
+) -> Result<Option<(Table, bool, Vec<Effect>)>, crate::lua::ScriptError> {
     if !host.has_handlers(event) {
         return Ok(None);
     }
     let Some(platform) = host.platform.get() else {
         return Ok(None);
     };
-    let Some((ctx, _, effects)) =
-        dispatch::dispatch(host, platform, event, data, base, fields, false)?
-    else {
-        return Ok(None);
-    };
-    Ok(Some(Fired { ctx, effects }))
+    dispatch::dispatch(host, platform, event, data, base, fields, question)
 }
 
 /// Asks the handlers of a question event (`may_target`): false when one
@@ -581,15 +592,7 @@ pub(crate) fn ask(
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
 ) -> Result<Option<bool>, crate::lua::ScriptError> {
-    if !host.has_handlers(event) {
-        return Ok(None);
-    }
-    let Some(platform) = host.platform.get() else {
-        return Ok(None);
-    };
-    let Some((_, answer, effects)) =
-        dispatch::dispatch(host, platform, event, data, base, fields, true)?
-    else {
+    let Some((_, answer, effects)) = run_event(host, event, data, base, fields, true)? else {
         return Ok(None);
     };
     match effects.first() {
