@@ -8,6 +8,7 @@
 //! a variable saves and hashes exactly as one of a variant without any.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -51,8 +52,27 @@ pub struct VarEntry {
 }
 
 /// Values different from their defaults, by variable and target.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Vars(BTreeMap<(String, VarTarget), VarValue>);
+///
+/// Shared until changed: the state is copied before every action and a
+/// script event's ctx takes a copy too, so a copy only counts a reference
+/// and the first change after it copies the values ([`Arc::make_mut`]).
+/// Looked up by the variable's name without building a key.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Vars(Arc<BTreeMap<String, BTreeMap<VarTarget, VarValue>>>);
+
+impl std::fmt::Debug for Vars {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Flat<'a>(&'a Vars);
+        impl std::fmt::Debug for Flat<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_map()
+                    .entries(self.0.values().map(|(name, of, v)| ((name, of), v)))
+                    .finish()
+            }
+        }
+        f.debug_tuple("Vars").field(&Flat(self)).finish()
+    }
+}
 
 impl Serialize for Vars {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -63,11 +83,11 @@ impl Serialize for Vars {
 impl<'de> Deserialize<'de> for Vars {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let list = Vec::<VarEntry>::deserialize(d)?;
-        Ok(Vars(
-            list.into_iter()
-                .map(|e| ((e.variable, e.of), e.value))
-                .collect(),
-        ))
+        let mut map: BTreeMap<String, BTreeMap<VarTarget, VarValue>> = BTreeMap::new();
+        for e in list {
+            map.entry(e.variable).or_default().insert(e.of, e.value);
+        }
+        Ok(Vars(Arc::new(map)))
     }
 }
 
@@ -112,9 +132,16 @@ impl Vars {
         self.0.is_empty()
     }
 
+    /// The stored values, sorted by variable and target, borrowed.
+    fn values(&self) -> impl Iterator<Item = (&String, &VarTarget, &VarValue)> {
+        self.0
+            .iter()
+            .flat_map(|(name, by)| by.iter().map(move |(of, v)| (name, of, v)))
+    }
+
     /// The stored values, sorted by variable and target.
     pub fn entries(&self) -> impl Iterator<Item = VarEntry> + '_ {
-        self.0.iter().map(|((variable, of), value)| VarEntry {
+        self.values().map(|(variable, of, value)| VarEntry {
             variable: variable.clone(),
             of: *of,
             value: value.clone(),
@@ -124,22 +151,48 @@ impl Vars {
     /// The value of `def` for `target`: stored or the default.
     pub fn get<'a>(&'a self, def: &'a VariableDef, target: VarTarget) -> &'a VarValue {
         self.0
-            .get(&(def.name.clone(), target))
+            .get(def.name.as_str())
+            .and_then(|by| by.get(&target))
             .unwrap_or(&def.default)
     }
 
     /// Sets a value (checked by [`check`] first); the default is not stored.
     pub fn set(&mut self, def: &VariableDef, target: VarTarget, value: VarValue) {
+        let stored = self.0.get(def.name.as_str()).and_then(|by| by.get(&target));
         if value == def.default {
-            self.0.remove(&(def.name.clone(), target));
-        } else {
-            self.0.insert((def.name.clone(), target), value);
+            if stored.is_none() {
+                return;
+            }
+            let map = Arc::make_mut(&mut self.0);
+            if let Some(by) = map.get_mut(def.name.as_str()) {
+                by.remove(&target);
+                if by.is_empty() {
+                    map.remove(def.name.as_str());
+                }
+            }
+        } else if stored != Some(&value) {
+            let map = Arc::make_mut(&mut self.0);
+            match map.get_mut(def.name.as_str()) {
+                Some(by) => {
+                    by.insert(target, value);
+                }
+                None => {
+                    map.insert(def.name.clone(), BTreeMap::from([(target, value)]));
+                }
+            }
         }
     }
 
     /// Keeps the values whose target `keep` accepts.
     pub fn retain(&mut self, mut keep: impl FnMut(&VarTarget) -> bool) {
-        self.0.retain(|(_, t), _| keep(t));
+        if self.values().all(|(_, t, _)| keep(t)) {
+            return;
+        }
+        let map = Arc::make_mut(&mut self.0);
+        for by in map.values_mut() {
+            by.retain(|t, _| keep(t));
+        }
+        map.retain(|_, by| !by.is_empty());
     }
 
     /// The values `viewer` may see: `owner` says who owns a target (None:

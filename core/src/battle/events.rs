@@ -397,6 +397,10 @@ impl<'v> Battle<'v> {
         else {
             return Ok(Some((strike_number, dice, true)));
         };
+        // A ctx comes only from a battle's scripts.
+        let Some(lua) = self.lua.as_deref() else {
+            return Ok(Some((strike_number, dice, true)));
+        };
         let bad = |field: &str, e: mlua::Error| {
             BattleError::Script(crate::lua::ScriptError {
                 script: "(before_strike handlers)".into(),
@@ -406,7 +410,8 @@ impl<'v> Battle<'v> {
                 traceback: Vec::new(),
             })
         };
-        let cancel: Option<bool> = ctx.raw_get("cancel").map_err(|e| bad("cancel", e))?;
+        let cancel: Option<bool> =
+            script::ctx_field(lua, &ctx, "cancel").map_err(|e| bad("cancel", e))?;
         if cancel == Some(true) || s.phase == Phase::Over {
             return Ok(None);
         }
@@ -414,12 +419,11 @@ impl<'v> Battle<'v> {
         if s.units[target as usize].hex().is_none() || s.units[target as usize].is_slain() {
             return Ok(None);
         }
-        let sn: i64 = ctx
-            .raw_get("strike_number")
-            .map_err(|e| bad("strike_number", e))?;
-        let dice: i64 = ctx.raw_get("dice").map_err(|e| bad("dice", e))?;
+        let sn: i64 =
+            script::ctx_field(lua, &ctx, "strike_number").map_err(|e| bad("strike_number", e))?;
+        let dice: i64 = script::ctx_field(lua, &ctx, "dice").map_err(|e| bad("dice", e))?;
         // `ctx.carry_over = false` switches the strike's carry-over off.
-        let carry: Option<bool> = ctx.raw_get("carry_over").map_err(|e| {
+        let carry: Option<bool> = script::ctx_field(lua, &ctx, "carry_over").map_err(|e| {
             BattleError::Script(crate::lua::ScriptError {
                 script: "(before_strike handlers)".into(),
                 line: None,
@@ -539,7 +543,10 @@ impl<'v> Battle<'v> {
         let Some(ctx) = self.fire(s, ev, "before_damage", &fields)? else {
             return Ok(hits);
         };
-        let to: i64 = ctx.raw_get("hits").map_err(|e| {
+        let Some(lua) = self.lua.as_deref() else {
+            return Ok(hits);
+        };
+        let to: i64 = script::ctx_field(lua, &ctx, "hits").map_err(|e| {
             BattleError::Script(crate::lua::ScriptError {
                 script: "(before_damage handlers)".into(),
                 line: None,

@@ -256,16 +256,12 @@ pub fn reach_set_with(
     for rem in (1..=skill).rev() {
         let new = here & !done;
         done |= here;
-        let (mut one, mut two, mut stop) = (0, 0, 0);
-        for h in hexes(new) {
-            let step = &moves.step[h.0 as usize];
-            one |= step[0];
-            stop |= step[2];
-            if rem >= 2 {
-                two |= step[1];
-                stop |= step[3];
-            }
-        }
+        let [one, two, stop1, stop2] = moves.steps_from(new);
+        let (two, stop) = if rem >= 2 {
+            (two, stop1 | stop2)
+        } else {
+            (0, stop1)
+        };
         here = next | (one & free);
         next = after | (two & free);
         after = 0;

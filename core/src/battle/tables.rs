@@ -111,6 +111,47 @@ pub struct MoveTable {
     /// strike phase from the `Damage` effects (a hex whose hazard has a hook
     /// is in [`LandTables::hooked`] and read from the data instead).
     pub damage: [u8; HEX_COUNT],
+    /// `steps[c][m]`: the union of `step` over the hexes of chunk `c` (hexes
+    /// `7c` to `7c + 6`) whose bits are set in `m`, so that a flood steps
+    /// from a whole set of hexes in four look-ups, with no loop over its
+    /// hexes whose length a predictor cannot guess ([`MoveTable::steps_from`]).
+    steps: Box<[[[HexSet; 4]; 1 << CHUNK]; CHUNKS]>,
+}
+
+/// Hexes per chunk of [`MoveTable::steps_from`]'s look-up.
+const CHUNK: usize = 7;
+/// Chunks covering every hex.
+const CHUNKS: usize = HEX_COUNT.div_ceil(CHUNK);
+
+impl MoveTable {
+    /// The union of [`MoveTable::step`] over the hexes of `from`, by kind.
+    #[inline]
+    pub fn steps_from(&self, from: HexSet) -> [HexSet; 4] {
+        let mut out = [0; 4];
+        for (c, chunk) in self.steps.iter().enumerate() {
+            let m = &chunk[((from >> (c * CHUNK)) as usize) & ((1 << CHUNK) - 1)];
+            for k in 0..4 {
+                out[k] |= m[k];
+            }
+        }
+        out
+    }
+
+    fn chunked(step: &[[HexSet; 4]; HEX_COUNT]) -> Box<[[[HexSet; 4]; 1 << CHUNK]; CHUNKS]> {
+        let mut steps = Box::new([[[0; 4]; 1 << CHUNK]; CHUNKS]);
+        for (c, chunk) in steps.iter_mut().enumerate() {
+            // Each set is its lowest hex's steps added to the set without it.
+            for m in 1..1 << CHUNK {
+                let h = c * CHUNK + (m as u32).trailing_zeros() as usize;
+                let rest = chunk[m & (m - 1)];
+                let own = step.get(h).copied().unwrap_or_default();
+                for k in 0..4 {
+                    chunk[m][k] = rest[k] | own[k];
+                }
+            }
+        }
+        steps
+    }
 }
 
 impl BattleTables {
@@ -370,6 +411,7 @@ impl MoveTable {
             }
         }
         MoveTable {
+            steps: MoveTable::chunked(&step),
             step,
             enter,
             landing,

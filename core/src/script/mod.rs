@@ -80,6 +80,21 @@ fn ctx_error(e: mlua::Error) -> crate::lua::ScriptError {
     }
 }
 
+/// `ctx[key]` after an event's handlers ran. The key's Lua string is made
+/// once per VM: a `&str` key would be made again at every read, each time
+/// in a protected call of its own (the memory cap), which costs more than
+/// the handler.
+pub(crate) fn ctx_field<T: mlua::FromLua>(
+    host: &LuaHost,
+    ctx: &Table,
+    key: &'static str,
+) -> mlua::Result<T> {
+    match host.platform.get() {
+        Some(p) => ctx.raw_get(p.store.strings.word(host.lua(), key)?),
+        None => ctx.raw_get(key),
+    }
+}
+
 /// A handler's filter: (field, word) pairs its event must carry, checked
 /// in Rust before anything crosses into Lua.
 pub(crate) type Filter = Vec<(&'static str, &'static str)>;
