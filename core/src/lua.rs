@@ -906,9 +906,10 @@ impl LuaHost {
         };
         let result = {
             let _run = Run::enter(&self.lua, &self.shared, false);
-            func.call::<MultiValue>(args)
+            // Three values at most (no list made for them).
+            func.call::<(Value, Value, Value)>(args)
         };
-        let values = match result {
+        let (ctx, bad, value) = match result {
             Ok(values) => values,
             Err(e) => {
                 let running = state.raw_get::<i64>(1).ok().and_then(handler);
@@ -924,8 +925,7 @@ impl LuaHost {
                 return Err(e);
             }
         };
-        let mut values = values.into_iter();
-        let Some(Value::Table(ctx)) = values.next() else {
+        let Value::Table(ctx) = ctx else {
             return Err(ScriptError {
                 script: SANDBOX.to_string(),
                 line: None,
@@ -934,8 +934,6 @@ impl LuaHost {
                 traceback: Vec::new(),
             });
         };
-        let bad = values.next().unwrap_or(Value::Nil);
-        let value = values.next().unwrap_or(Value::Nil);
         if let Value::Integer(i) = bad
             && let Some((func, script)) = handler(i)
         {
