@@ -147,17 +147,46 @@ impl ActionSink for Vec<Action> {
 /// [`Battle::pick_action`]).
 struct Runs<'r> {
     runs: &'r mut Vec<Run>,
+    /// The actions of [`Run::Other`].
+    others: &'r mut Vec<Action>,
     n: usize,
 }
 
+/// A listed action, or a unit's moves, in a few bytes: a listing puts a
+/// run per strike, and the list is walked to the action picked.
+#[derive(Debug, Clone, Copy)]
 pub(super) enum Run {
-    One(Action),
+    /// A strike as listed (the number needed, hazard bonuses taken).
+    Strike(UnitId, UnitId),
+    Rangestrike(UnitId, UnitId),
     Moves(UnitId, HexSet),
+    /// Any other action: `others[i]`.
+    Other(u32),
+}
+
+/// The lists [`Battle::pick_action`] fills, kept between calls.
+#[derive(Debug, Default)]
+pub(super) struct PickLists {
+    runs: Vec<Run>,
+    others: Vec<Action>,
 }
 
 impl ActionSink for Runs<'_> {
     fn push(&mut self, a: Action) {
-        self.runs.push(Run::One(a));
+        let run = match a {
+            Action::Strike {
+                unit,
+                target,
+                strike_number: None,
+                forgo_bonus: false,
+            } => Run::Strike(unit, target),
+            Action::Rangestrike { unit, target } => Run::Rangestrike(unit, target),
+            a => {
+                self.others.push(a);
+                Run::Other((self.others.len() - 1) as u32)
+            }
+        };
+        self.runs.push(run);
         self.n += 1;
     }
     fn moves(&mut self, unit: UnitId, set: HexSet) {
@@ -200,32 +229,37 @@ impl<'v> Battle<'v> {
     /// that one: a maneuver's moves are counted by reach set. A random
     /// player that draws the index draws as it would over the whole list.
     pub fn pick_action(&self, pick: impl FnOnce(usize) -> usize) -> Option<Action> {
-        let mut runs = self.pick_runs.borrow_mut();
+        let mut lists = self.pick_lists.borrow_mut();
+        let PickLists { runs, others } = &mut *lists;
         runs.clear();
-        let mut sink = Runs {
-            runs: &mut runs,
-            n: 0,
-        };
+        others.clear();
+        let mut sink = Runs { runs, others, n: 0 };
         self.list(&mut sink);
         let n = sink.n;
         if n == 0 {
             return None;
         }
         let mut k = pick(n);
-        for run in runs.iter() {
-            match run {
-                Run::One(a) if k == 0 => return Some(a.clone()),
-                Run::One(_) => k -= 1,
-                Run::Moves(unit, set) => {
-                    let c = set.count_ones() as usize;
-                    if k < c {
-                        return hexes(*set)
-                            .nth(k)
-                            .map(|h| Action::Move { unit: *unit, to: h });
-                    }
-                    k -= c;
-                }
+        for &run in runs.iter() {
+            let c = match run {
+                Run::Moves(_, set) => set.count_ones() as usize,
+                _ => 1,
+            };
+            if k >= c {
+                k -= c;
+                continue;
             }
+            return match run {
+                Run::Strike(unit, target) => Some(Action::Strike {
+                    unit,
+                    target,
+                    strike_number: None,
+                    forgo_bonus: false,
+                }),
+                Run::Rangestrike(unit, target) => Some(Action::Rangestrike { unit, target }),
+                Run::Moves(unit, set) => hexes(set).nth(k).map(|h| Action::Move { unit, to: h }),
+                Run::Other(i) => others.get(i as usize).cloned(),
+            };
         }
         None
     }

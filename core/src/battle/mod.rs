@@ -677,7 +677,7 @@ pub struct Battle<'v> {
     /// (see `Battle::memo_reach`); derived, not part of the battle.
     reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
     /// The runs [`Battle::pick_action`] lists into, kept between calls.
-    pick_runs: RefCell<Vec<actions::Run>>,
+    pick_lists: RefCell<actions::PickLists>,
     /// The last listing of the current state (no scripts) found no
     /// character obliged to strike, so that `EndStrikes` need not look
     /// again; cleared by whatever changes the state.
@@ -932,7 +932,7 @@ impl<'v> Battle<'v> {
             spare: RefCell::new(None),
             undoable: false,
             reach_memo: RefCell::new(Vec::new()),
-            pick_runs: RefCell::new(Vec::new()),
+            pick_lists: RefCell::default(),
             ends_freely: std::cell::Cell::new(false),
         })
     }
