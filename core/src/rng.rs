@@ -49,8 +49,20 @@ impl GameRng {
     }
 
     /// A die roll from 1 to `sides` (`sides` 0 is treated as 1).
+    ///
+    /// The draw of `random_range(1..=sides)` (rand 0.9's Canon's method:
+    /// one 32-bit word times the range, a second word only when the first
+    /// falls in the last `sides` values), written out because a battle rolls
+    /// a few hundred dice; a test checks it against `random_range`.
     pub fn roll(&mut self, sides: u32) -> u32 {
-        self.inner.random_range(1..=sides.max(1))
+        let range = sides.max(1);
+        let m = u64::from(self.inner.next_u32()) * u64::from(range);
+        let (mut result, low) = ((m >> 32) as u32, m as u32);
+        if low > range.wrapping_neg() {
+            let next = ((u64::from(self.inner.next_u32()) * u64::from(range)) >> 32) as u32;
+            result += u32::from(low.checked_add(next).is_none());
+        }
+        1 + result
     }
 
     /// A whole number in `low..=high` (the bounds may come in either order).
@@ -75,6 +87,13 @@ impl GameRng {
 }
 
 #[cfg(test)]
+impl GameRng {
+    fn next_u32_for_test(&mut self) -> u32 {
+        self.inner.next_u32()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -86,6 +105,55 @@ mod tests {
         let rb: Vec<u32> = (0..100).map(|_| b.roll(6)).collect();
         assert_eq!(ra, rb);
         assert!(ra.iter().all(|r| (1..=6).contains(r)));
+    }
+
+    /// `roll` draws exactly as rand's `random_range(1..=sides)`, so games
+    /// and battles keep their seeds' outcomes.
+    #[test]
+    fn rolls_draw_as_random_range() {
+        for seed in 0..200 {
+            let (mut a, mut b) = (GameRng::new(seed), ChaCha8Rng::seed_from_u64(seed));
+            for sides in [
+                0u32,
+                1,
+                2,
+                3,
+                6,
+                7,
+                12,
+                20,
+                100,
+                1 << 20,
+                u32::MAX - 1,
+                u32::MAX,
+            ] {
+                for _ in 0..50 {
+                    assert_eq!(a.roll(sides), b.random_range(1..=sides.max(1)));
+                }
+            }
+        }
+        // The second word: a first word whose product with the range falls
+        // in its last values (found by search, seed and position).
+        let range = 0x9000_0001u32;
+        let mut found = false;
+        'search: for seed in 0..20_000 {
+            let mut probe = ChaCha8Rng::seed_from_u64(seed);
+            for k in 0..64 {
+                let x = probe.next_u32();
+                if (u64::from(x) * u64::from(range)) as u32 > range.wrapping_neg() {
+                    let (mut a, mut b) = (GameRng::new(seed), ChaCha8Rng::seed_from_u64(seed));
+                    for _ in 0..k {
+                        a.next_u32_for_test();
+                        b.next_u32();
+                    }
+                    assert_eq!(a.roll(range), b.random_range(1..=range));
+                    assert_eq!(a.word_pos(), b.get_word_pos());
+                    found = true;
+                    break 'search;
+                }
+            }
+        }
+        assert!(found, "no first word needing a second one in the search");
     }
 
     #[test]
