@@ -107,9 +107,11 @@ enum Command {
         /// Default: a SQLite file in the user's data folder.
         #[arg(long, value_name = "URL")]
         database: Option<String>,
-        /// How long a game's lease lasts (seconds): another instance takes
-        /// over the games of one that died this long after.
-        #[arg(long, value_name = "SECS", default_value_t = 15)]
+        /// How long a game's lease lasts (seconds, 1 to 86400): another
+        /// instance takes over the games of one that died this long after.
+        // Bounded: a lease is added to the clock, which a huge one overflows.
+        #[arg(long, value_name = "SECS", default_value_t = 15,
+              value_parser = clap::value_parser!(u64).range(1..=86_400))]
         lease: u64,
     },
     /// Play a seat of an online game with a computer player.

@@ -29,6 +29,7 @@ pub struct BotArgs {
     /// The account (signed up if new).
     #[arg(long)]
     user: String,
+    /// The account's password (6 to 256 bytes; set when signing up).
     #[arg(long)]
     password: String,
     /// Creates a game of this variant (and prints its id).
@@ -40,8 +41,10 @@ pub struct BotArgs {
     )]
     create: Option<String>,
     /// The seats of the game created, all for people (or bots).
+    // A u8, so that an absurd count is refused here rather than a list of
+    // that many seats being built (the variant bounds it further).
     #[arg(long, value_name = "N")]
-    seats: Option<usize>,
+    seats: Option<u8>,
     /// Joins this game.
     #[arg(long, value_name = "GAME", required_unless_present = "create")]
     join: Option<String>,
@@ -58,7 +61,7 @@ pub fn bot(args: BotArgs) -> ExitCode {
     let game = match (args.create, args.join) {
         (Some(variant), _) => BotGame::Create {
             variant,
-            seats: args.seats.unwrap_or(2),
+            seats: usize::from(args.seats.unwrap_or(2)),
         },
         (None, Some(game)) => BotGame::Join { game },
         (None, None) => {
@@ -94,7 +97,9 @@ pub fn bot(args: BotArgs) -> ExitCode {
                 .last
                 .as_ref()
                 .and_then(|s| s.view.outcome.as_ref())
-                .map(|o| format!("{o:?}"));
+                // As the engine protocol gives it: {"Winner": seat} or
+                // {"Draw": [seats]}.
+                .map(|o| serde_json::to_value(o).unwrap_or_default());
             println!(
                 "{}",
                 serde_json::json!({

@@ -104,3 +104,49 @@ fn every_command_has_help() {
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
 }
+
+/// Absurd numbers for the online commands are refused by the command line,
+/// clearly and with status 2, before anything is built from them: a
+/// `--seats` count once made the bot allocate a list of that many seats and
+/// abort, and a huge `--lease` overflowed the server's clock in its games.
+#[test]
+fn absurd_numbers_for_bot_and_serve_are_refused_not_a_crash() {
+    for (args, says) in [
+        (
+            &[
+                "bot",
+                "--server",
+                "127.0.0.1:1",
+                "--user",
+                "ann",
+                "--password",
+                "secret1",
+                "--create",
+                "titan",
+                "--seats",
+                "99999999999",
+            ][..],
+            "--seats <N>",
+        ),
+        (&["serve", "--lease", "18446744073709551615"][..], "--lease"),
+        (&["serve", "--lease", "0"][..], "--lease"),
+    ] {
+        let out = titan(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// Every option of `titan bot` is explained in its help.
+#[test]
+fn bot_help_explains_the_password() {
+    let out = titan(&["bot", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("--password"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("6 to 256 bytes"), "{line}");
+}

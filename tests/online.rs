@@ -279,6 +279,13 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
         let report: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(report["game"], serde_json::json!(id));
         assert_eq!(report["finished"], serde_json::json!(true), "{line}");
+        // The outcome as the engine protocol gives it, seats as numbers
+        // (not Rust's debug text of its internal ids).
+        let outcome = &report["outcome"];
+        assert!(
+            outcome["Winner"].as_u64().is_some_and(|s| s < 2) || outcome["Draw"].is_array(),
+            "{line}"
+        );
     }
     // An unknown level is a clear error before anything is sent.
     let bad = bot(&[
