@@ -57,7 +57,7 @@ pub struct OddsArgs {
     #[arg(long, default_value = "titan", value_name = "VARIANT")]
     variant: String,
     /// The terrain whose battleland is fought on (e.g. Mountains); with
-    /// --land, the land's.
+    /// --land it may be left out (the land's terrain), or must be that one.
     #[arg(long, value_name = "TERRAIN", required_unless_present = "land")]
     battleland: Option<String>,
     /// The engaged land, by its printed number: its terrain is the
@@ -336,7 +336,7 @@ fn battle_place(variant: &Variant, o: &OddsArgs) -> Result<(TerrainId, Edge), St
     {
         return Ok((terrain, fixed));
     }
-    Ok((terrain, edge_named(variant, o.edge.clone())?))
+    Ok((terrain, edge_named(variant, o.edge.clone(), Some(terrain))?))
 }
 
 pub fn run_odds(o: OddsArgs) -> ExitCode {
