@@ -80,7 +80,9 @@ pub fn run(query: BattleQuery, variants_root: PathBuf) -> ExitCode {
         }
         Err(e) => {
             eprintln!("titan rules: {e}");
-            ExitCode::FAILURE
+            // As `titan rules moves|recruits` and the other commands: bad
+            // input (an unknown variant, terrain, character or hex) is 2.
+            ExitCode::from(2)
         }
     }
 }
@@ -91,6 +93,14 @@ fn load(name: &str, root: &Path) -> Result<titan_core::Variant, String> {
     } else {
         root.join(name)
     };
+    if !dir.join("variant.ron").is_file() {
+        // As `titan rules moves` says it, with the variants there are.
+        return Err(format!(
+            "no variant {name:?}: it is neither a folder holding a variant.ron nor a variant under {} (bundled: {})",
+            root.display(),
+            crate::rules_masterboard::bundled_variants(root).join(", ")
+        ));
+    }
     let opts = LoadOptions {
         search_paths: vec![root.to_path_buf()],
         shared_scripts: Some(root.parent().unwrap_or(Path::new(".")).join("scripts")),

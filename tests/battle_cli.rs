@@ -239,10 +239,16 @@ fn bad_input_is_a_clear_error() {
         ][..],
     ] {
         let out = titan(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        // Status 2, as every `titan rules` question gives for bad input
+        // (README, "Unknown variants, lands, terrains or characters").
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("titan rules: "), "{err}");
+        if args.contains(&"no-such-variant") {
+            assert!(err.contains("no variant \"no-such-variant\""), "{err}");
+            assert!(err.contains("bundled: "), "{err}");
+        }
     }
 }
 
