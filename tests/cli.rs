@@ -150,3 +150,16 @@ fn bot_help_explains_the_password() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("6 to 256 bytes"), "{line}");
 }
+
+/// A SQLite URL to a file not yet made fails in SQLite's own words; the
+/// error adds what the URL lacks (docs/online.md, "Running a server").
+#[test]
+fn serve_says_a_new_sqlite_file_needs_mode_rwc() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("new.sqlite").display());
+    let out = titan(&["serve", "--listen", "127.0.0.1:0", "--database", &url]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("?mode=rwc"), "{err}");
+    assert!(!dir.path().join("new.sqlite").exists());
+}
