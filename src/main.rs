@@ -132,6 +132,30 @@ enum RulesQuery {
     Battle(rules_battle::BattleQuery),
 }
 
+/// Writes `text` to standard output. A failed write (a full disk, a file
+/// that cannot grow) is said in one line on stderr and gives false, where
+/// `println!` would panic; a closed pipe (`| head`) is not an error worth
+/// saying: the reader has what it wanted.
+pub(crate) fn write_out(text: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            report_output_error(&e);
+            false
+        }
+    }
+}
+
+/// Says on stderr that standard output could not be written, unless it is a
+/// closed pipe.
+pub(crate) fn report_output_error(e: &std::io::Error) {
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
+        eprintln!("titan: cannot write the output: {e}");
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {

@@ -98,7 +98,8 @@ pub fn bot(args: BotArgs) -> ExitCode {
         record: false,
     };
     let result = titan_server::bot::run(&config, |id| {
-        println!("{}", serde_json::json!({ "game": id }));
+        // Said on stderr if it cannot be written; the bot plays on.
+        crate::write_out(&format!("{}\n", serde_json::json!({ "game": id })));
     });
     match result {
         Ok(report) => {
@@ -109,16 +110,16 @@ pub fn bot(args: BotArgs) -> ExitCode {
                 // As the engine protocol gives it: {"Winner": seat} or
                 // {"Draw": [seats]}.
                 .map(|o| serde_json::to_value(o).unwrap_or_default());
-            println!(
-                "{}",
-                serde_json::json!({
-                    "game": report.game,
-                    "seat": report.seat,
-                    "actions": report.actions,
-                    "finished": report.finished,
-                    "outcome": winner,
-                })
-            );
+            let line = serde_json::json!({
+                "game": report.game,
+                "seat": report.seat,
+                "actions": report.actions,
+                "finished": report.finished,
+                "outcome": winner,
+            });
+            if !crate::write_out(&format!("{line}\n")) {
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -75,7 +75,9 @@ pub struct Board {
 pub fn run(query: BattleQuery, variants_root: PathBuf) -> ExitCode {
     match answer(query, &variants_root) {
         Ok(json) => {
-            println!("{json}");
+            if !crate::write_out(&format!("{json}\n")) {
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

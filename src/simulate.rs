@@ -113,10 +113,13 @@ pub fn run(what: Simulate) -> ExitCode {
     };
     match result {
         Ok((report, json)) => {
-            if json {
-                println!("{}", report.json);
+            let text = if json {
+                format!("{}\n", report.json)
             } else {
-                print!("{}", report.text);
+                report.text
+            };
+            if !crate::write_out(&text) {
+                return ExitCode::FAILURE;
             }
             if report.script_errors > 0 {
                 ExitCode::from(1)

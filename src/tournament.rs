@@ -108,10 +108,9 @@ pub struct OddsArgs {
 fn finish(result: Result<(String, Value, bool), String>, json: bool, command: &str) -> ExitCode {
     match result {
         Ok((text, value, failed)) => {
-            if json {
-                println!("{value}");
-            } else {
-                print!("{text}");
+            let text = if json { format!("{value}\n") } else { text };
+            if !crate::write_out(&text) {
+                return ExitCode::FAILURE;
             }
             if failed {
                 ExitCode::from(1)

@@ -163,3 +163,68 @@ fn serve_says_a_new_sqlite_file_needs_mode_rwc() {
     assert!(err.contains("?mode=rwc"), "{err}");
     assert!(!dir.path().join("new.sqlite").exists());
 }
+
+/// Output that cannot be written (a full disk: `/dev/full`) is said in one
+/// line and fails, for every command that prints; never a panic, never a
+/// success that lost its output.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error_not_a_panic() {
+    for args in [
+        &["check", "variants/titan"][..],
+        &["check", "--json", "variants/titan"][..],
+        &["rules", "moves", "--land", "1", "--roll", "1"][..],
+        &[
+            "rules",
+            "strike",
+            "--variant",
+            "titan",
+            "--battleland",
+            "Plains",
+            "--striker",
+            "Ogre@C3",
+            "--target",
+            "Troll@C4",
+        ][..],
+        &["simulate", "battles", "--n", "1"][..],
+        &["simulate", "games", "--n", "1", "--json"][..],
+        &[
+            "odds",
+            "--battleland",
+            "Plains",
+            "--attacker",
+            "Ogre",
+            "--defender",
+            "Ogre",
+            "--play",
+            "random",
+            "--n",
+            "1",
+        ][..],
+        &["engine"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
+            .args(args)
+            .current_dir(common::root())
+            .stdin(std::process::Stdio::piped())
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            // Commands other than `engine` do not read it (and may be gone).
+            let _ = writeln!(stdin, r#"{{"cmd": "variants"}}"#);
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
