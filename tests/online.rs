@@ -304,3 +304,37 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("no computer level \"genius\""), "{err}");
 }
+
+/// SIGTERM (`kill`, a service manager) stops `titan serve` as Ctrl-C does:
+/// cleanly, saying so, with status 0 (docs/online.md, "Running a server").
+#[cfg(unix)]
+#[test]
+fn serve_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("s.sqlite").display()
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut server = Served(child);
+    let mut out = BufReader::new(server.0.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("listening on"), "{line}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let status = server.0.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(rest.contains("titan serve: stopping"), "{rest}");
+}
