@@ -58,8 +58,9 @@ pub enum BattleQuery {
 /// The battleland and the other characters on it.
 #[derive(Args)]
 pub struct Board {
-    /// A variant folder, or the name of one under variants/.
-    #[arg(long, value_name = "VARIANT")]
+    /// A variant folder, or the name of one under variants/ (as for
+    /// `titan rules moves` and every other command, `titan` by default).
+    #[arg(long, value_name = "VARIANT", default_value = "titan")]
     pub variant: String,
     /// The terrain whose battleland it is (e.g. Mountains).
     #[arg(long, value_name = "TERRAIN")]
