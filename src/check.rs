@@ -286,8 +286,13 @@ pub fn run(
         } else {
             print_text(&mut out, &report)
         };
-        if written.is_err() {
-            // stdout closed (e.g. piped into `head`): nothing more to say.
+        if let Err(e) = written {
+            // stdout closed (e.g. piped into `head`): nothing more to say;
+            // any other failure (a full disk) is said, and fails.
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                crate::report_output_error(&e);
+                failed = true;
+            }
             break;
         }
     }

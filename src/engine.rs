@@ -35,7 +35,13 @@ pub fn run(saves: Option<PathBuf>) -> ExitCode {
     match serve_in(&saves, stdin.lock(), stdout.lock()) {
         Ok(()) => ExitCode::SUCCESS,
         // stdout closed: the other side has gone; nothing more to say.
-        Err(_) => ExitCode::FAILURE,
+        // Anything else (stdin unreadable, stdout full) is said.
+        Err(e) => {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("titan engine: {e}");
+            }
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -107,9 +107,11 @@ enum Command {
         /// Default: a SQLite file in the user's data folder.
         #[arg(long, value_name = "URL")]
         database: Option<String>,
-        /// How long a game's lease lasts (seconds): another instance takes
-        /// over the games of one that died this long after.
-        #[arg(long, value_name = "SECS", default_value_t = 15)]
+        /// How long a game's lease lasts (seconds, 1 to 86400): another
+        /// instance takes over the games of one that died this long after.
+        // Bounded: a lease is added to the clock, which a huge one overflows.
+        #[arg(long, value_name = "SECS", default_value_t = 15,
+              value_parser = clap::value_parser!(u64).range(1..=86_400))]
         lease: u64,
     },
     /// Play a seat of an online game with a computer player.
@@ -128,6 +130,30 @@ enum RulesQuery {
     Masterboard(rules_masterboard::Query),
     #[command(flatten)]
     Battle(rules_battle::BattleQuery),
+}
+
+/// Writes `text` to standard output. A failed write (a full disk, a file
+/// that cannot grow) is said in one line on stderr and gives false, where
+/// `println!` would panic; a closed pipe (`| head`) is not an error worth
+/// saying: the reader has what it wanted.
+pub(crate) fn write_out(text: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            report_output_error(&e);
+            false
+        }
+    }
+}
+
+/// Says on stderr that standard output could not be written, unless it is a
+/// closed pipe.
+pub(crate) fn report_output_error(e: &std::io::Error) {
+    if e.kind() != std::io::ErrorKind::BrokenPipe {
+        eprintln!("titan: cannot write the output: {e}");
+    }
 }
 
 fn main() -> ExitCode {

@@ -9,12 +9,21 @@ use titan_server::bot::{BotConfig, BotGame};
 /// Runs a server until interrupted.
 pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCode {
     let database = database.unwrap_or_else(titan_server::default_database);
-    let mut config = titan_server::Config::new(listen, database, crate::check::variants_root());
+    let mut config =
+        titan_server::Config::new(listen, database.clone(), crate::check::variants_root());
     config.lease = std::time::Duration::from_secs(lease.max(1));
+    let new_sqlite_needs_mode = database.starts_with("sqlite:") && !database.contains("mode=");
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("titan serve: {e}");
+            // SQLite opens only an existing file unless told `mode=rwc`:
+            // its own error does not say so.
+            let hint = if new_sqlite_needs_mode && e.contains("unable to open database file") {
+                " (to create a new SQLite file, end the URL with `?mode=rwc`)"
+            } else {
+                ""
+            };
+            eprintln!("titan serve: {e}{hint}");
             ExitCode::FAILURE
         }
     }
@@ -29,6 +38,7 @@ pub struct BotArgs {
     /// The account (signed up if new).
     #[arg(long)]
     user: String,
+    /// The account's password (6 to 256 bytes; set when signing up).
     #[arg(long)]
     password: String,
     /// Creates a game of this variant (and prints its id).
@@ -40,8 +50,10 @@ pub struct BotArgs {
     )]
     create: Option<String>,
     /// The seats of the game created, all for people (or bots).
+    // A u8, so that an absurd count is refused here rather than a list of
+    // that many seats being built (the variant bounds it further).
     #[arg(long, value_name = "N")]
-    seats: Option<usize>,
+    seats: Option<u8>,
     /// Joins this game.
     #[arg(long, value_name = "GAME", required_unless_present = "create")]
     join: Option<String>,
@@ -58,7 +70,7 @@ pub fn bot(args: BotArgs) -> ExitCode {
     let game = match (args.create, args.join) {
         (Some(variant), _) => BotGame::Create {
             variant,
-            seats: args.seats.unwrap_or(2),
+            seats: usize::from(args.seats.unwrap_or(2)),
         },
         (None, Some(game)) => BotGame::Join { game },
         (None, None) => {
@@ -86,7 +98,8 @@ pub fn bot(args: BotArgs) -> ExitCode {
         record: false,
     };
     let result = titan_server::bot::run(&config, |id| {
-        println!("{}", serde_json::json!({ "game": id }));
+        // Said on stderr if it cannot be written; the bot plays on.
+        crate::write_out(&format!("{}\n", serde_json::json!({ "game": id })));
     });
     match result {
         Ok(report) => {
@@ -94,17 +107,19 @@ pub fn bot(args: BotArgs) -> ExitCode {
                 .last
                 .as_ref()
                 .and_then(|s| s.view.outcome.as_ref())
-                .map(|o| format!("{o:?}"));
-            println!(
-                "{}",
-                serde_json::json!({
-                    "game": report.game,
-                    "seat": report.seat,
-                    "actions": report.actions,
-                    "finished": report.finished,
-                    "outcome": winner,
-                })
-            );
+                // As the engine protocol gives it: {"Winner": seat} or
+                // {"Draw": [seats]}.
+                .map(|o| serde_json::to_value(o).unwrap_or_default());
+            let line = serde_json::json!({
+                "game": report.game,
+                "seat": report.seat,
+                "actions": report.actions,
+                "finished": report.finished,
+                "outcome": winner,
+            });
+            if !crate::write_out(&format!("{line}\n")) {
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

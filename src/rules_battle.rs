@@ -58,8 +58,9 @@ pub enum BattleQuery {
 /// The battleland and the other characters on it.
 #[derive(Args)]
 pub struct Board {
-    /// A variant folder, or the name of one under variants/.
-    #[arg(long, value_name = "VARIANT")]
+    /// A variant folder, or the name of one under variants/ (as for
+    /// `titan rules moves` and every other command, `titan` by default).
+    #[arg(long, value_name = "VARIANT", default_value = "titan")]
     pub variant: String,
     /// The terrain whose battleland it is (e.g. Mountains).
     #[arg(long, value_name = "TERRAIN")]
@@ -75,12 +76,16 @@ pub struct Board {
 pub fn run(query: BattleQuery, variants_root: PathBuf) -> ExitCode {
     match answer(query, &variants_root) {
         Ok(json) => {
-            println!("{json}");
+            if !crate::write_out(&format!("{json}\n")) {
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
             eprintln!("titan rules: {e}");
-            ExitCode::FAILURE
+            // As `titan rules moves|recruits` and the other commands: bad
+            // input (an unknown variant, terrain, character or hex) is 2.
+            ExitCode::from(2)
         }
     }
 }
@@ -91,6 +96,14 @@ fn load(name: &str, root: &Path) -> Result<titan_core::Variant, String> {
     } else {
         root.join(name)
     };
+    if !dir.join("variant.ron").is_file() {
+        // As `titan rules moves` says it, with the variants there are.
+        return Err(format!(
+            "no variant {name:?}: it is neither a folder holding a variant.ron nor a variant under {} (bundled: {})",
+            root.display(),
+            crate::rules_masterboard::bundled_variants(root).join(", ")
+        ));
+    }
     let opts = LoadOptions {
         search_paths: vec![root.to_path_buf()],
         shared_scripts: Some(root.parent().unwrap_or(Path::new(".")).join("scripts")),

@@ -95,7 +95,9 @@ pub fn run(query: Query) -> ExitCode {
     };
     match answer {
         Ok(value) => {
-            println!("{value}");
+            if !crate::write_out(&format!("{value}\n")) {
+                return ExitCode::FAILURE;
+            }
             ExitCode::SUCCESS
         }
         Err(message) => {

@@ -90,6 +90,13 @@ pub struct Common {
 }
 
 pub fn run(what: Simulate) -> ExitCode {
+    let (Simulate::Battles { common, .. } | Simulate::Games { common, .. }) = &what;
+    if common.n == 0 {
+        // As `titan odds` and `titan tournament` do: a report of nothing
+        // (with "seeds 0 to 0") would read as a result.
+        eprintln!("titan simulate: --n 0 plays nothing; give at least 1");
+        return ExitCode::from(2);
+    }
     let result = match what {
         Simulate::Battles {
             common,
@@ -106,10 +113,13 @@ pub fn run(what: Simulate) -> ExitCode {
     };
     match result {
         Ok((report, json)) => {
-            if json {
-                println!("{}", report.json);
+            let text = if json {
+                format!("{}\n", report.json)
             } else {
-                print!("{}", report.text);
+                report.text
+            };
+            if !crate::write_out(&text) {
+                return ExitCode::FAILURE;
             }
             if report.script_errors > 0 {
                 ExitCode::from(1)
@@ -183,7 +193,15 @@ pub(crate) fn fighters(variant: &Variant, legion: &[CharacterId]) -> Vec<Fighter
         .collect()
 }
 
-pub(crate) fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge, String> {
+/// The attacker's entry edge named by `--edge` on `terrain`'s battleland (any
+/// battleland when `None`), or the variant's first attacker edge. An edge
+/// the attacker may not enter by, or another than the one the battleland
+/// fixes, is refused here: the battle would refuse it (or ignore it) later.
+pub(crate) fn edge_named(
+    variant: &Variant,
+    name: Option<String>,
+    terrain: Option<TerrainId>,
+) -> Result<Edge, String> {
     let edges = &variant.rules.battle.attacker_edges;
     let Some(name) = name else {
         return edges
@@ -191,14 +209,34 @@ pub(crate) fn edge_named(variant: &Variant, name: Option<String>) -> Result<Edge
             .copied()
             .ok_or_else(|| "the variant lists no attacker edge".to_string());
     };
-    Edge::ALL
+    let edge = Edge::ALL
         .into_iter()
         .find(|e| format!("{e:?}").eq_ignore_ascii_case(&name))
         .ok_or_else(|| {
             format!(
                 "{name:?} is no edge (edges: West, NorthWest, NorthEast, East, SouthEast, SouthWest)"
             )
-        })
+        })?;
+    if let Some(t) = terrain
+        && let Some(fixed) = variant.battleland(t).attacker_edge
+    {
+        if edge != fixed {
+            return Err(format!(
+                "--edge {edge:?}: the attacker always enters the {} battleland by {fixed:?} (Law of the Battlelands 25.B)",
+                variant.terrains[t.index()].name
+            ));
+        }
+        return Ok(edge);
+    }
+    if !edges.contains(&edge) {
+        let list: Vec<String> = edges.iter().map(|e| format!("{e:?}")).collect();
+        return Err(format!(
+            "--edge {edge:?}: the attacker enters a battleland by one of {} in {} (Law of the Battlelands 25.A)",
+            list.join(", "),
+            variant.id
+        ));
+    }
+    Ok(edge)
 }
 
 /// Time as the rates count it: the CPU time of this thread where the system
@@ -219,11 +257,21 @@ impl Clock {
 
     /// Wall-clock time and, where known, CPU time since the start.
     pub(crate) fn elapsed(&self) -> (Duration, Option<Duration>) {
-        let cpu = match (self.cpu, thread_cpu_time()) {
-            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-            _ => None,
-        };
-        (self.wall.elapsed(), cpu)
+        (
+            self.wall.elapsed(),
+            cpu_between(self.cpu, thread_cpu_time()),
+        )
+    }
+}
+
+/// The CPU time between two readings, unknown when it reads as none at all:
+/// the kernel adds a running thread's time only at its scheduler ticks
+/// (a few milliseconds), so a short run reads 0, and a rate over 0 s would
+/// be absurd (the wall clock is used instead).
+fn cpu_between(start: Option<Duration>, end: Option<Duration>) -> Option<Duration> {
+    match (start, end) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => None,
     }
 }
 
@@ -279,7 +327,7 @@ fn battles(
         .as_deref()
         .map(|l| legion_named(&variant, l))
         .transpose()?;
-    let edge = edge_named(&variant, edge)?;
+    let edge = edge_named(&variant, edge, terrain)?;
     let titan = variant.rules.titan.character;
     let pool: Vec<CharacterId> = (0..variant.characters.len())
         .map(|i| CharacterId(i as u16))
@@ -559,4 +607,18 @@ fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cpu_time_that_did_not_advance_is_unknown() {
+        let ms = Duration::from_millis;
+        assert_eq!(cpu_between(Some(ms(5)), Some(ms(5))), None);
+        assert_eq!(cpu_between(Some(ms(5)), Some(ms(3))), None);
+        assert_eq!(cpu_between(None, Some(ms(3))), None);
+        assert_eq!(cpu_between(Some(ms(5)), Some(ms(9))), Some(ms(4)));
+    }
 }

@@ -57,7 +57,7 @@ pub struct OddsArgs {
     #[arg(long, default_value = "titan", value_name = "VARIANT")]
     variant: String,
     /// The terrain whose battleland is fought on (e.g. Mountains); with
-    /// --land, the land's.
+    /// --land it may be left out (the land's terrain), or must be that one.
     #[arg(long, value_name = "TERRAIN", required_unless_present = "land")]
     battleland: Option<String>,
     /// The engaged land, by its printed number: its terrain is the
@@ -108,10 +108,9 @@ pub struct OddsArgs {
 fn finish(result: Result<(String, Value, bool), String>, json: bool, command: &str) -> ExitCode {
     match result {
         Ok((text, value, failed)) => {
-            if json {
-                println!("{value}");
-            } else {
-                print!("{text}");
+            let text = if json { format!("{value}\n") } else { text };
+            if !crate::write_out(&text) {
+                return ExitCode::FAILURE;
             }
             if failed {
                 ExitCode::from(1)
@@ -336,7 +335,7 @@ fn battle_place(variant: &Variant, o: &OddsArgs) -> Result<(TerrainId, Edge), St
     {
         return Ok((terrain, fixed));
     }
-    Ok((terrain, edge_named(variant, o.edge.clone())?))
+    Ok((terrain, edge_named(variant, o.edge.clone(), Some(terrain))?))
 }
 
 pub fn run_odds(o: OddsArgs) -> ExitCode {

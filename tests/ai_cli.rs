@@ -177,6 +177,39 @@ fn odds_use_the_side_the_attacker_enters_by() {
         "Ogre",
     ]);
     assert!(m.contains("not the terrain of land 2"), "{m}");
+    // Another side than the one the Tower fixes is refused rather than
+    // printed as the side while the battle uses the Tower's (25.B); a side
+    // the attacker never enters by is refused at once (25.A), not met by
+    // every battle.
+    let m = refused(&[
+        "odds",
+        "--battleland",
+        "Tower",
+        "--edge",
+        "West",
+        "--attacker",
+        "Ogre",
+        "--defender",
+        "Ogre",
+    ]);
+    assert!(
+        m.contains("always enters the Tower battleland by SouthWest"),
+        "{m}"
+    );
+    let tower_by_name = side(&["--battleland", "Tower", "--entry-side", &tower.1]);
+    assert_eq!(tower_by_name, tower);
+    let m = refused(&[
+        "odds",
+        "--battleland",
+        "Plains",
+        "--entry-side",
+        "NorthEast",
+        "--attacker",
+        "Ogre",
+        "--defender",
+        "Ogre",
+    ]);
+    assert!(m.contains("one of NorthWest, East, SouthWest"), "{m}");
 }
 
 #[test]

@@ -239,10 +239,16 @@ fn bad_input_is_a_clear_error() {
         ][..],
     ] {
         let out = titan(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        // Status 2, as every `titan rules` question gives for bad input
+        // (README, "Unknown variants, lands, terrains or characters").
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("titan rules: "), "{err}");
+        if args.contains(&"no-such-variant") {
+            assert!(err.contains("no variant \"no-such-variant\""), "{err}");
+            assert!(err.contains("bundled: "), "{err}");
+        }
     }
 }
 
@@ -253,4 +259,36 @@ fn every_rules_command_has_help() {
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).contains("--place"));
     }
+}
+
+/// `--variant` defaults to `titan` here as in `titan rules moves|recruits`
+/// and every other command: the same strike (reference sheet, Battle: the
+/// Strike Chart, 4 + the target's skill - the striker's = 4 + 2 - 2; power
+/// 6, six dice) with and without it.
+#[test]
+fn the_variant_defaults_to_titan() {
+    let strike = |extra: &[&str]| {
+        let mut args = vec![
+            "rules",
+            "strike",
+            "--battleland",
+            "Plains",
+            "--striker",
+            "Ogre@C3",
+            "--target",
+            "Troll@C4",
+        ];
+        args.extend_from_slice(extra);
+        let out = titan(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let plain = strike(&[]);
+    assert_eq!(plain, strike(&["--variant", "titan"]));
+    assert_eq!(plain["strike_number"], 4);
+    assert_eq!(plain["dice"], 6);
 }

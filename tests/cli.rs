@@ -104,3 +104,127 @@ fn every_command_has_help() {
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
     }
 }
+
+/// Absurd numbers for the online commands are refused by the command line,
+/// clearly and with status 2, before anything is built from them: a
+/// `--seats` count once made the bot allocate a list of that many seats and
+/// abort, and a huge `--lease` overflowed the server's clock in its games.
+#[test]
+fn absurd_numbers_for_bot_and_serve_are_refused_not_a_crash() {
+    for (args, says) in [
+        (
+            &[
+                "bot",
+                "--server",
+                "127.0.0.1:1",
+                "--user",
+                "ann",
+                "--password",
+                "secret1",
+                "--create",
+                "titan",
+                "--seats",
+                "99999999999",
+            ][..],
+            "--seats <N>",
+        ),
+        (&["serve", "--lease", "18446744073709551615"][..], "--lease"),
+        (&["serve", "--lease", "0"][..], "--lease"),
+    ] {
+        let out = titan(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// Every option of `titan bot` is explained in its help.
+#[test]
+fn bot_help_explains_the_password() {
+    let out = titan(&["bot", "--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("--password"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("6 to 256 bytes"), "{line}");
+}
+
+/// A SQLite URL to a file not yet made fails in SQLite's own words; the
+/// error adds what the URL lacks (docs/online.md, "Running a server").
+#[test]
+fn serve_says_a_new_sqlite_file_needs_mode_rwc() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("new.sqlite").display());
+    let out = titan(&["serve", "--listen", "127.0.0.1:0", "--database", &url]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("?mode=rwc"), "{err}");
+    assert!(!dir.path().join("new.sqlite").exists());
+}
+
+/// Output that cannot be written (a full disk: `/dev/full`) is said in one
+/// line and fails, for every command that prints; never a panic, never a
+/// success that lost its output.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_an_error_not_a_panic() {
+    for args in [
+        &["check", "variants/titan"][..],
+        &["check", "--json", "variants/titan"][..],
+        &["rules", "moves", "--land", "1", "--roll", "1"][..],
+        &[
+            "rules",
+            "strike",
+            "--variant",
+            "titan",
+            "--battleland",
+            "Plains",
+            "--striker",
+            "Ogre@C3",
+            "--target",
+            "Troll@C4",
+        ][..],
+        &["simulate", "battles", "--n", "1"][..],
+        &["simulate", "games", "--n", "1", "--json"][..],
+        &[
+            "odds",
+            "--battleland",
+            "Plains",
+            "--attacker",
+            "Ogre",
+            "--defender",
+            "Ogre",
+            "--play",
+            "random",
+            "--n",
+            "1",
+        ][..],
+        &["engine"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_titan"))
+            .args(args)
+            .current_dir(common::root())
+            .stdin(std::process::Stdio::piped())
+            .stdout(full)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            // Commands other than `engine` do not read it (and may be gone).
+            let _ = writeln!(stdin, r#"{{"cmd": "variants"}}"#);
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -39,6 +39,10 @@ fn edit_without_a_display_fails_cleanly() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("titan edit: cannot open a window"), "{err}");
+    // Said plainly, as `titan play` says it, not as the windowing library's
+    // error with its source file.
+    assert!(err.contains("no display"), "{err}");
+    assert!(!err.contains(".rs:"), "{err}");
 }
 
 /// `titan` alone and `titan play` open the game window; without a display

@@ -279,6 +279,13 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
         let report: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(report["game"], serde_json::json!(id));
         assert_eq!(report["finished"], serde_json::json!(true), "{line}");
+        // The outcome as the engine protocol gives it, seats as numbers
+        // (not Rust's debug text of its internal ids).
+        let outcome = &report["outcome"];
+        assert!(
+            outcome["Winner"].as_u64().is_some_and(|s| s < 2) || outcome["Draw"].is_array(),
+            "{line}"
+        );
     }
     // An unknown level is a clear error before anything is sent.
     let bad = bot(&[
@@ -296,4 +303,38 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("no computer level \"genius\""), "{err}");
+}
+
+/// SIGTERM (`kill`, a service manager) stops `titan serve` as Ctrl-C does:
+/// cleanly, saying so, with status 0 (docs/online.md, "Running a server").
+#[cfg(unix)]
+#[test]
+fn serve_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("s.sqlite").display()
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut server = Served(child);
+    let mut out = BufReader::new(server.0.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("listening on"), "{line}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let status = server.0.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(rest.contains("titan serve: stopping"), "{rest}");
 }

@@ -156,6 +156,32 @@ fn bad_input_is_refused_clearly() {
             vec!["simulate", "games", "--variant", "nowhere", "--n", "1"],
             "no variant \"nowhere\"",
         ),
+        // Nothing to play is refused, as by `titan odds` and `titan tournament`.
+        (
+            vec!["simulate", "battles", "--n", "0"],
+            "--n 0 plays nothing",
+        ),
+        (vec!["simulate", "games", "-n", "0"], "--n 0 plays nothing"),
+        // An edge the attacker may not enter by is refused at once, not
+        // met by every battle (Law of the Battlelands 25.A), and so is
+        // another side than the Tower's (25.B), which the battle ignores.
+        (
+            vec!["simulate", "battles", "--edge", "NorthEast", "--n", "1"],
+            "one of NorthWest, East, SouthWest",
+        ),
+        (
+            vec![
+                "simulate",
+                "battles",
+                "--battleland",
+                "Tower",
+                "--edge",
+                "West",
+                "--n",
+                "1",
+            ],
+            "always enters the Tower battleland by SouthWest",
+        ),
     ] {
         let out = titan(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -122,7 +122,13 @@ pub fn save_target(root: &Path, path: &Path) -> io::Result<PathBuf> {
     let Some(Component::Normal(_)) = path.components().next_back() else {
         return refuse("no file name");
     };
-    std::fs::create_dir_all(root)?;
+    // Named, or a saves folder that is a file reads "File exists".
+    std::fs::create_dir_all(root).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot make the saves folder {}: {e}", root.display()),
+        )
+    })?;
     let root_abs = std::path::absolute(root)?;
     let joined = root_abs.join(path); // an absolute `path` replaces the root
     let Some(target) = lexical(&joined) else {
@@ -272,6 +278,15 @@ mod tests {
             assert!(save_target(&root, Path::new(bad)).is_err(), "{bad}");
         }
         assert!(!dir.path().join("x.ron").exists());
+        // A saves folder that cannot be made is named in the error.
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, "").unwrap();
+        let e = save_target(&file, Path::new("game.ron")).unwrap_err();
+        assert!(
+            e.to_string().contains("cannot make the saves folder"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("a-file"), "{e}");
         #[cfg(unix)]
         {
             let outside = dir.path().join("outside");

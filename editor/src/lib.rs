@@ -47,6 +47,7 @@ pub fn run(dir: &Path, variants_root: &Path) -> Result<(), String> {
 /// Opens the editor window on an app already set up (a page chosen, a land
 /// selected: what the screenshots show).
 pub fn run_app(app: EditorApp) -> Result<(), String> {
+    no_display()?;
     let title = match &app.project {
         Some(p) => format!("Titan editor: {}", p.dir().display()),
         None => "Titan editor".to_string(),
@@ -61,6 +62,17 @@ pub fn run_app(app: EditorApp) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// An error when there is no display to open a window on (X11 or Wayland),
+/// said plainly rather than as the windowing library's failure.
+fn no_display() -> Result<(), String> {
+    let set = |v: &str| std::env::var_os(v).is_some_and(|d| !d.is_empty());
+    if set("DISPLAY") || set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
+        Ok(())
+    } else {
+        Err("no display (neither DISPLAY nor WAYLAND_DISPLAY is set)".into())
+    }
+}
+
 /// The eframe shell around the app.
 struct Shell(EditorApp);
 
@@ -73,18 +85,14 @@ impl eframe::App for Shell {
 /// Opens the game window on the start screen. Without a display it says so
 /// (an error, no window) rather than failing inside the windowing library.
 pub fn run_play(variants_root: &Path) -> Result<(), String> {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
-        return Err("no display (DISPLAY is not set)".into());
-    }
+    no_display()?;
     run_play_app(PlayApp::new(variants_root, &play::data_dir()))
 }
 
 /// Opens the game window on an app already set up (a position on screen:
 /// what the screenshots show).
 pub fn run_play_app(app: PlayApp) -> Result<(), String> {
-    if std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty()) {
-        return Err("no display (DISPLAY is not set)".into());
-    }
+    no_display()?;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Titan")

@@ -339,7 +339,23 @@ async fn sweep(shared: Arc<Shared>) {
     }
 }
 
-/// `titan serve`: runs until interrupted (Ctrl-C), then stops cleanly.
+/// Waits for Ctrl-C or, on Unix, SIGTERM (what `kill` and service managers
+/// send to stop a program): either stops the server cleanly.
+async fn stop_signal() {
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+        return;
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// `titan serve`: runs until interrupted (Ctrl-C or SIGTERM), then stops
+/// cleanly.
 pub fn run_blocking(config: Config) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -351,7 +367,7 @@ pub fn run_blocking(config: Config) -> Result<(), String> {
             "titan serve: listening on http://{} (WebSocket at /ws)",
             server.addr
         );
-        let _ = tokio::signal::ctrl_c().await;
+        stop_signal().await;
         println!("titan serve: stopping");
         server.stop().await;
         Ok(())
