@@ -33,7 +33,7 @@ struct PlayReport {
     /// Games that ended (the others reached --max-actions or got stuck).
     finished: u64,
     /// How each game ended, by seed.
-    outcomes: Vec<String>,
+    outcomes: Vec<GameOutcome>,
     /// Each error once (script, line, message), with how often it came
     /// and where it came first.
     script_errors: Vec<PlayError>,
@@ -50,6 +50,23 @@ impl PlayReport {
             None => self.script_errors.push(e),
         }
     }
+}
+
+/// How one game of `--play` ended.
+#[derive(Serialize)]
+struct GameOutcome {
+    seed: u64,
+    /// As `titan engine` gives it: `{"Winner": seat}` or `{"Draw": [seats]}`
+    /// (seats from 0); null for a game that did not end.
+    outcome: Option<titan_core::game::Outcome>,
+    /// Actions taken in the game.
+    actions: u64,
+    /// Why a game that did not end stopped: "max_actions", "nobody_to_act",
+    /// "script_errors", "action_refused" or "not_set_up"; null for one that
+    /// ended.
+    stopped: Option<&'static str>,
+    /// The line the text output prints for it.
+    text: String,
 }
 
 /// A script error met in play: where, and how to reach it again.
@@ -95,8 +112,9 @@ fn split_script_error(message: &str) -> (String, Option<u32>, String) {
 
 /// Plays the random games of `--play`.
 fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
+    use crate::count;
     use std::sync::Arc;
-    use titan_core::game::{Game, random::random_action};
+    use titan_core::game::{Game, Outcome, random::random_action};
     use titan_core::rng::GameRng;
     let variant = Arc::new(variant);
     let seats = variant.players.min.max(2) as usize;
@@ -128,19 +146,27 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
                     message,
                     count: 1,
                 });
-                report.outcomes.push(format!("seed {seed}: not set up"));
+                report.outcomes.push(GameOutcome {
+                    seed,
+                    outcome: None,
+                    actions: 0,
+                    stopped: Some("not_set_up"),
+                    text: format!("seed {seed}: not set up"),
+                });
                 continue;
             }
         };
         let mut rng = GameRng::new(seed ^ 0x5eed);
         let mut failures_in_a_row = 0;
         let mut taken = 0;
-        let outcome = loop {
+        // Why the game stopped, and the end of its line of text.
+        let (stopped, end) = loop {
+            let after = format!("after {}", count(taken, "action"));
             if let Some(o) = &game.state.outcome {
                 report.finished += 1;
                 let who = match o {
-                    titan_core::game::Outcome::Winner(p) => format!("{} wins", names[p.0 as usize]),
-                    titan_core::game::Outcome::Draw(ps) => format!(
+                    Outcome::Winner(p) => format!("{} wins", names[p.0 as usize]),
+                    Outcome::Draw(ps) => format!(
                         "a draw between {}",
                         ps.iter()
                             .map(|p| names[p.0 as usize].as_str())
@@ -148,13 +174,13 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
                             .join(" and ")
                     ),
                 };
-                break format!("seed {seed}: {who} after {taken} actions");
+                break (None, format!("{who} {after}"));
             }
             if taken >= play.max_actions {
-                break format!("seed {seed}: unfinished after {taken} actions");
+                break (Some("max_actions"), format!("unfinished {after}"));
             }
             let Some((p, a)) = random_action(&game, &mut rng) else {
-                break format!("seed {seed}: nobody to act after {taken} actions");
+                break (Some("nobody_to_act"), format!("nobody to act {after}"));
             };
             match game.apply(p, &a) {
                 Ok(_) => {
@@ -176,17 +202,27 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
                     // The random player keeps picking among the same actions:
                     // a position every choice of which fails is stuck.
                     if failures_in_a_row >= 20 {
-                        break format!("seed {seed}: stuck on script errors after {taken} actions");
+                        break (
+                            Some("script_errors"),
+                            format!("stuck on script errors {after}"),
+                        );
                     }
                 }
                 Err(e) => {
-                    break format!(
-                        "seed {seed}: a legal action was refused after {taken} actions: {e}"
+                    break (
+                        Some("action_refused"),
+                        format!("a legal action was refused {after}: {e}"),
                     );
                 }
             }
         };
-        report.outcomes.push(outcome);
+        report.outcomes.push(GameOutcome {
+            seed,
+            outcome: game.state.outcome.clone(),
+            actions: taken,
+            stopped,
+            text: format!("seed {seed}: {end}"),
+        });
     }
     bar.finish_and_clear();
     report
@@ -254,6 +290,16 @@ pub fn run(
     scripts: Option<PathBuf>,
     play: Play,
 ) -> ExitCode {
+    // A folder named on the command line must be one: a typo would
+    // otherwise be checked against nothing, without a word.
+    for (option, dir) in [("--variants", &variants), ("--scripts", &scripts)] {
+        if let Some(dir) = dir
+            && let Err(problem) = a_folder(dir)
+        {
+            eprintln!("titan check: {option} {}: {problem}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     let root = variants.unwrap_or_else(variants_root);
     let shared = scripts.unwrap_or_else(|| root.parent().unwrap_or(Path::new(".")).join("scripts"));
     let opts = LoadOptions {
@@ -303,29 +349,35 @@ pub fn run(
     }
 }
 
+/// Whether `dir` is a folder there is; if not, what it is instead.
+fn a_folder(dir: &Path) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err("a file, not a folder".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err("no such folder".into()),
+        Err(e) => Err(format!("cannot be read: {e}")),
+    }
+}
+
 fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
+    use crate::count;
     let s = &r.summary;
     let verdict = if r.errors.is_empty() {
         "ok".to_string()
     } else {
-        format!(
-            "{} error{}",
-            r.errors.len(),
-            if r.errors.len() == 1 { "" } else { "s" }
-        )
+        count(r.errors.len() as u64, "error")
     };
     writeln!(
         out,
-        "{}: {} lands, {} exits, {} battlelands, {} hexes, {} characters, {} terrains, {} script{}: {verdict}",
+        "{}: {}, {}, {}, {}, {}, {}, {}: {verdict}",
         r.variant,
-        s.lands,
-        s.exits,
-        s.battlelands,
-        s.hexes,
-        s.characters,
-        s.terrains,
-        s.scripts,
-        if s.scripts == 1 { "" } else { "s" }
+        count(s.lands as u64, "land"),
+        count(s.exits as u64, "exit"),
+        count(s.battlelands as u64, "battleland"),
+        count(s.hexes as u64, "hex"),
+        count(s.characters as u64, "character"),
+        count(s.terrains as u64, "terrain"),
+        count(s.scripts as u64, "script"),
     )?;
     for e in &r.errors {
         writeln!(out, "  {e}")?;
@@ -333,22 +385,29 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     if let Some(p) = &r.play {
         writeln!(
             out,
-            "  played {} random games: {} finished, {} script errors",
-            p.games,
+            "  played {}: {} finished, {}",
+            count(p.games, "random game"),
             p.finished,
-            p.script_errors.iter().map(|e| e.count).sum::<u64>()
+            count(
+                p.script_errors.iter().map(|e| e.count).sum::<u64>(),
+                "script error"
+            )
         )?;
         for e in &p.script_errors {
             let line = e.line.map_or_else(|| "?".to_string(), |l| l.to_string());
             let action = e.action.as_deref().unwrap_or("the game's set-up");
             writeln!(
                 out,
-                "  {}:{line}: {} ({} times; first with seed {}, action {}: {action})",
-                e.script, e.message, e.count, e.seed, e.action_number
+                "  {}:{line}: {} ({}; first with seed {}, action {}: {action})",
+                e.script,
+                e.message,
+                count(e.count, "time"),
+                e.seed,
+                e.action_number
             )?;
         }
         for o in &p.outcomes {
-            writeln!(out, "    {o}")?;
+            writeln!(out, "    {}", o.text)?;
         }
     }
     Ok(())

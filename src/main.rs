@@ -132,6 +132,27 @@ enum RulesQuery {
     Battle(rules_battle::BattleQuery),
 }
 
+/// A count with its noun, singular for one: "1 battle", "2 battles", "0
+/// hexes". Every count a command prints goes through it.
+pub(crate) fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else if noun.ends_with(['s', 'x']) || noun.ends_with("ch") || noun.ends_with("sh") {
+        format!("{n} {noun}es")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// The seeds of `n` runs from `first`: "seed 5" for one, "seeds 5 to 9".
+pub(crate) fn seeds(first: u64, n: u64) -> String {
+    if n <= 1 {
+        format!("seed {first}")
+    } else {
+        format!("seeds {first} to {}", first.wrapping_add(n - 1))
+    }
+}
+
 /// Writes `text` to standard output. A failed write (a full disk, a file
 /// that cannot grow) is said in one line on stderr and gives false, where
 /// `println!` would panic; a closed pipe (`| head`) is not an error worth
@@ -195,5 +216,21 @@ fn main() -> ExitCode {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        assert_eq!(count(1, "battle"), "1 battle");
+        assert_eq!(count(0, "battle"), "0 battles");
+        assert_eq!(count(2, "script error"), "2 script errors");
+        assert_eq!(count(1, "hex"), "1 hex");
+        assert_eq!(count(7, "hex"), "7 hexes");
+        assert_eq!(seeds(4, 1), "seed 4");
+        assert_eq!(seeds(4, 3), "seeds 4 to 6");
     }
 }

@@ -141,9 +141,8 @@ pub fn find_variant(spec: &str) -> Result<Variant, String> {
     titan_core::load(&dir, &opts).map_err(|errors| {
         let list: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!(
-            "variant {spec:?} does not load ({} error{}; see `titan check`): {}",
-            list.len(),
-            if list.len() == 1 { "" } else { "s" },
+            "variant {spec:?} does not load ({}; see `titan check`): {}",
+            crate::count(list.len() as u64, "error"),
             list.join("; ")
         )
     })

@@ -24,6 +24,7 @@ use titan_core::model::{CharacterId, TerrainId};
 use titan_core::rng::GameRng;
 
 use crate::rules_masterboard::{character_named, find_variant, terrain_named};
+use crate::{count, seeds};
 
 /// Mixed into a run's seed for the random players' generator, so that their
 /// choices do not repeat the dice.
@@ -435,11 +436,10 @@ fn battles(
         "battles_per_second": rate(common.n, time),
     });
     let mut text = format!(
-        "{} random battles of {} (seeds {} to {}):\n",
-        common.n,
+        "{} of {} ({}):\n",
+        count(common.n, "random battle"),
         variant.id,
-        common.seed,
-        common.seed.wrapping_add(common.n.saturating_sub(1))
+        seeds(common.seed, common.n)
     );
     text += &count_line("attacker wins", attacker_wins, common.n, "");
     text += &count_line(
@@ -562,11 +562,11 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
         "peak_memory_kib": peak,
     });
     let mut text = format!(
-        "{} random {seats}-player games of {} (seeds {} to {}, at most {max_turns} turns):\n",
-        common.n,
+        "{} of {} ({}, at most {}):\n",
+        count(common.n, &format!("random {seats}-player game")),
         variant.id,
-        common.seed,
-        common.seed.wrapping_add(common.n.saturating_sub(1))
+        seeds(common.seed, common.n),
+        count(u64::from(max_turns), "turn")
     );
     for (seat, w) in wins.iter().enumerate() {
         text += &count_line(&format!("seat {} wins", seat + 1), *w, common.n, "");

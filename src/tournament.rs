@@ -16,6 +16,7 @@ use titan_core::model::{TerrainId, Variant};
 
 use crate::rules_masterboard::{find_variant, terrain_named};
 use crate::simulate::{Clock, edge_named, fighters, legion_named, progress, timing};
+use crate::{count, seeds};
 
 /// Mixed into a game's seed for its players' choices.
 const PLAYERS_SEED: u64 = 0x7a11_5eed;
@@ -159,7 +160,8 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     );
     if n < min || n > max {
         return Err(format!(
-            "--seats lists {n} players, but {} is played by {min} to {max}",
+            "--seats lists {}, but {} is played by {min} to {max}",
+            count(n as u64, "player"),
             variant.id
         ));
     }
@@ -224,11 +226,11 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     bar.finish_and_clear();
     let games = t.games;
     let mut text = format!(
-        "{games} {n}-player games of {} (seeds {} to {}, seats rotating, at most {} turns):\n",
+        "{} of {} ({}, seats rotating, at most {}):\n",
+        count(games, &format!("{n}-player game")),
         variant.id,
-        t.seed,
-        t.seed.wrapping_add(games - 1),
-        t.max_turns
+        seeds(t.seed, games),
+        count(u64::from(t.max_turns), "turn")
     );
     let mut entries = Vec::new();
     for e in 0..n {
@@ -254,8 +256,9 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
         }));
     }
     text += &format!(
-        "  unfinished {unfinished}; average {:.1} turns; {refused} actions refused\n",
-        turns as f64 / games as f64
+        "  unfinished {unfinished}; average {:.1} turns; {} refused\n",
+        turns as f64 / games as f64,
+        count(refused, "action")
     );
     for e in &errors {
         text += &format!("  error at seed {}: {}\n", e["seed"], e["error"]);
@@ -376,12 +379,12 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
     bar.finish_and_clear();
     let n = o.n;
     let mut text = format!(
-        "{n} battles of {} on the {} battleland, the attacker entering by {edge:?}, both sides {} (seeds {} to {}):\n  attacker {}\n  defender {}\n",
+        "{} of {} on the {} battleland, the attacker entering by {edge:?}, both sides {} ({}):\n  attacker {}\n  defender {}\n",
+        count(n, "battle"),
         variant.id,
         battleland,
         o.play,
-        o.seed,
-        o.seed.wrapping_add(n - 1),
+        seeds(o.seed, n),
         o.attacker,
         o.defender
     );

@@ -217,7 +217,7 @@ fn bad_input_is_refused_clearly() {
     let m = refused(&["tournament", "--seats", "strong,expert", "--games", "1"]);
     assert!(m.contains("\"expert\" is no player level"), "{m}");
     let m = refused(&["tournament", "--seats", "strong", "--games", "1"]);
-    assert!(m.contains("lists 1 players") && m.contains("2 to"), "{m}");
+    assert!(m.contains("lists 1 player,") && m.contains("2 to"), "{m}");
     let m = refused(&[
         "tournament",
         "--seats",

@@ -228,3 +228,149 @@ fn output_that_cannot_be_written_is_an_error_not_a_panic() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_count_of_one_is_singular() {
+    // The audit's "1 battles" and "played 1 random games": every count goes
+    // through one helper, in every command that prints counts.
+    let text = |args: &[&str]| {
+        let out = titan(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let check = text(&[
+        "check",
+        "variants/titan",
+        "--play",
+        "1",
+        "--max-actions",
+        "1",
+    ]);
+    assert!(
+        check.contains("played 1 random game: 0 finished"),
+        "{check}"
+    );
+    assert!(
+        check.contains("seed 0: unfinished after 1 action\n"),
+        "{check}"
+    );
+    let battles = text(&["simulate", "battles", "-n", "1"]);
+    assert!(
+        battles.starts_with("1 random battle of titan (seed 0):"),
+        "{battles}"
+    );
+    let games = text(&[
+        "simulate",
+        "games",
+        "--players",
+        "2",
+        "-n",
+        "1",
+        "--max-turns",
+        "1",
+    ]);
+    assert!(
+        games.starts_with("1 random 2-player game of titan (seed 0, at most 1 turn):"),
+        "{games}"
+    );
+    let odds = text(&[
+        "odds",
+        "--battleland",
+        "Plains",
+        "--attacker",
+        "Ogre",
+        "--defender",
+        "Ogre",
+        "--play",
+        "random",
+        "-n",
+        "1",
+    ]);
+    assert!(
+        odds.starts_with("1 battle of titan on the Plains battleland"),
+        "{odds}"
+    );
+    assert!(odds.contains("(seed 0):"), "{odds}");
+    // Two stay plural.
+    let two = text(&["simulate", "battles", "-n", "2", "--seed", "5"]);
+    assert!(
+        two.starts_with("2 random battles of titan (seeds 5 to 6):"),
+        "{two}"
+    );
+}
+
+#[test]
+fn check_refuses_a_variants_or_scripts_folder_that_is_not_one() {
+    // As other bad input: one line on stderr naming it, exit 2, nothing checked.
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope");
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    for (option, path, says) in [
+        ("--variants", &missing, "no such folder"),
+        ("--variants", &file, "a file, not a folder"),
+        ("--scripts", &missing, "no such folder"),
+    ] {
+        let out = titan(&["check", option, path.to_str().unwrap(), "variants/titan"]);
+        assert_eq!(out.status.code(), Some(2), "{option} {path:?}");
+        assert!(out.stdout.is_empty(), "{option} {path:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("{option} {}: {says}", path.display())),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn check_play_json_gives_each_outcome_as_fields() {
+    // Structured as `titan engine` gives an outcome (docs/protocol.md):
+    // {"Winner": seat} or {"Draw": [seats]}, seats from 0; null unfinished.
+    let out = titan(&["check", "--json", "variants/titan", "--play", "2"]);
+    assert!(out.status.success());
+    let play = &json_lines(&out)[0]["play"];
+    let outcomes = play["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 2);
+    let mut ended = 0;
+    for (seed, o) in outcomes.iter().enumerate() {
+        assert_eq!(o["seed"], seed as u64);
+        let text = o["text"].as_str().unwrap();
+        let actions = o["actions"].as_u64().unwrap();
+        assert!(text.ends_with(&format!(" after {actions} actions")), "{o}");
+        if let Some(seat) = o["outcome"]["Winner"].as_u64() {
+            ended += 1;
+            assert!(o["stopped"].is_null(), "{o}");
+            assert!(
+                text.starts_with(&format!("seed {seed}: Player {} wins", seat + 1)),
+                "{o}"
+            );
+        } else if let Some(seats) = o["outcome"]["Draw"].as_array() {
+            ended += 1;
+            assert!(seats.len() > 1, "{o}");
+        } else {
+            assert!(o["outcome"].is_null() && o["stopped"].is_string(), "{o}");
+        }
+    }
+    assert_eq!(play["finished"], ended);
+
+    // Cut short: no outcome, and why it stopped.
+    let out = titan(&[
+        "check",
+        "--json",
+        "variants/titan",
+        "--play",
+        "1",
+        "--max-actions",
+        "3",
+    ]);
+    let o = &json_lines(&out)[0]["play"]["outcomes"][0];
+    assert!(o["outcome"].is_null(), "{o}");
+    assert_eq!(o["stopped"], "max_actions");
+    assert_eq!(o["actions"], 3);
+    assert_eq!(o["text"], "seed 0: unfinished after 3 actions");
+}
