@@ -46,8 +46,10 @@ fn wait_for(h: &mut Harness<'_, EditorApp>, done: impl Fn(&EditorApp) -> bool) -
     let start = Instant::now();
     while !done(h.state()) {
         assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the app did not get there in 10 s; status {:?}, problems {:?}",
+            // A bound against a hang, not a speed check: a loaded CI machine
+            // may be slow to deliver the watcher's events.
+            start.elapsed() < Duration::from_secs(60),
+            "the app did not get there in 60 s; status {:?}, problems {:?}",
             h.state().status,
             h.state().project.as_ref().map(|p| p.problems().to_vec())
         );

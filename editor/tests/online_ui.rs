@@ -29,11 +29,16 @@ fn type_in(h: &mut Harness<'_, PlayApp>, role: Role, label: &str, text: &str) {
     h.run_steps(2);
 }
 
+/// How long a step of the test may wait for the server before it fails: a
+/// bound against a hang, not a speed check (a loaded CI machine running
+/// debug builds of every test at once may take many seconds).
+const PATIENCE: Duration = Duration::from_secs(90);
+
 /// Steps frames (the answers come from the connection's thread between
-/// them) until `done` holds; false after 20 seconds.
+/// them) until `done` holds; false after [`PATIENCE`].
 fn until(h: &mut Harness<'_, PlayApp>, done: impl Fn(&Harness<'_, PlayApp>) -> bool) -> bool {
     let since = Instant::now();
-    while since.elapsed() < Duration::from_secs(20) {
+    while since.elapsed() < PATIENCE {
         h.step();
         if done(h) {
             return true;
@@ -122,7 +127,7 @@ fn log_in_see_the_lobby_create_a_game_and_play() {
         // Act whenever the seat has a move.
         let since = Instant::now();
         loop {
-            if since.elapsed() > Duration::from_secs(20) {
+            if since.elapsed() > PATIENCE {
                 break false;
             }
             h.step();
