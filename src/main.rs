@@ -144,6 +144,15 @@ pub(crate) fn count(n: u64, noun: &str) -> String {
     }
 }
 
+/// How many players a variant is played by: "3 players", "2 to 6 players".
+pub(crate) fn players_between(min: u64, max: u64) -> String {
+    if min == max {
+        count(min, "player")
+    } else {
+        format!("{min} to {max} players")
+    }
+}
+
 /// The seeds of `n` runs from `first`: "seed 5" for one, "seeds 5 to 9".
 pub(crate) fn seeds(first: u64, n: u64) -> String {
     if n <= 1 {
@@ -230,6 +239,8 @@ mod tests {
         assert_eq!(count(2, "script error"), "2 script errors");
         assert_eq!(count(1, "hex"), "1 hex");
         assert_eq!(count(7, "hex"), "7 hexes");
+        assert_eq!(players_between(3, 3), "3 players");
+        assert_eq!(players_between(2, 6), "2 to 6 players");
         assert_eq!(seeds(4, 1), "seed 4");
         assert_eq!(seeds(4, 3), "seeds 4 to 6");
     }

@@ -490,8 +490,9 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
     let (min, max) = (variant.players.min, variant.players.max);
     if seats < usize::from(min) || seats > usize::from(max) {
         return Err(format!(
-            "{} is played by {min} to {max} players, not {seats}",
-            variant.id
+            "{} is played by {}, not {seats}",
+            variant.id,
+            crate::players_between(min.into(), max.into())
         ));
     }
     let names: Vec<String> = (1..=seats).map(|i| format!("P{i}")).collect();

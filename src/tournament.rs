@@ -160,9 +160,10 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     );
     if n < min || n > max {
         return Err(format!(
-            "--seats lists {}, but {} is played by {min} to {max}",
+            "--seats lists {}, but {} is played by {}",
             count(n as u64, "player"),
-            variant.id
+            variant.id,
+            crate::players_between(min as u64, max as u64)
         ));
     }
     if t.games == 0 {

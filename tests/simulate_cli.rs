@@ -145,6 +145,17 @@ fn bad_input_is_refused_clearly() {
             vec![
                 "simulate",
                 "games",
+                "--variant",
+                "variants/gods-of-titan",
+                "--n",
+                "1",
+            ],
+            "gods-of-titan is played by 3 players, not 4",
+        ),
+        (
+            vec![
+                "simulate",
+                "games",
                 "--players",
                 "random,genius",
                 "--n",
