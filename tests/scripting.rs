@@ -485,6 +485,39 @@ fn masterplay_effects_reveal_and_eliminate() {
         titan_core::load::ron_options().from_str(pos).unwrap();
     let mut g = position.to_game(v).unwrap();
     let a = PlayerId(0);
+    // A spy: ctx:reveal(marker, seat) shows P3's legion to the acting
+    // player alone; the others' views and events do not hold it.
+    let spy = Action::Script {
+        name: "spy".into(),
+        args: vec![titan_core::script::ScriptArg::Legion(
+            "P3-01".parse().unwrap(),
+        )],
+    };
+    let events = g.apply(a, &spy).unwrap();
+    let p3 = |me: u8| {
+        view(&g, PlayerId(me))
+            .legions
+            .into_iter()
+            .find(|l| l.marker.to_string() == "P3-01")
+            .unwrap()
+    };
+    assert_eq!(
+        p3(0).characters.map(|c| c.len()),
+        Some(2),
+        "the spy sees it"
+    );
+    assert_eq!(p3(1).characters, None, "the other player does not");
+    assert!(p3(1).revealed.is_empty());
+    let shown = |me: u8| {
+        events
+            .iter()
+            .filter(|e| titan_core::game::view::event_seen_by(e, PlayerId(me)))
+            .any(|e| matches!(e, titan_core::game::Event::Revealed { .. }))
+    };
+    assert!(
+        shown(0) && !shown(1),
+        "the reveal event goes to the spy alone"
+    );
     let unmask = Action::Script {
         name: "unmask".into(),
         args: vec![titan_core::script::ScriptArg::Legion(

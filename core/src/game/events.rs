@@ -575,13 +575,18 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
                     roll,
                 });
             }
-            Effect::Reveal { legion } => {
+            Effect::Reveal { legion, to } => {
                 if let Some(l) = game.state.legions.iter_mut().find(|l| l.marker == legion) {
-                    l.revealed = l.characters.clone();
+                    // To one player as an engagement shows a legion (known
+                    // until its contents change); to all as a muster does.
+                    match to {
+                        Some(p) => l.seen_by |= 1 << p.0,
+                        None => l.revealed = l.characters.clone(),
+                    }
                     events.push(Event::Revealed {
                         legion,
                         characters: l.characters.clone(),
-                        to: None,
+                        to,
                     });
                 }
             }

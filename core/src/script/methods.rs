@@ -379,16 +379,24 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "reveal",
-        lua.create_function(move |_, (_, marker): (This, String)| {
+        lua.create_function(move |_, (_, marker, seat): (This, String, Option<i64>)| {
             let legion = marker.parse::<Marker>().map_err(mlua::Error::runtime)?;
-            s.game("reveal", |g| {
-                if g.legions.iter().any(|l| l.marker == legion) {
-                    Ok(())
-                } else {
-                    err(format!("ctx:reveal: no legion {legion}"))
+            // With a seat, that player alone is shown the legion (a spy);
+            // without, everybody.
+            let to = s.game("reveal", |g| {
+                if !g.legions.iter().any(|l| l.marker == legion) {
+                    return err(format!("ctx:reveal: no legion {legion}"));
+                }
+                match seat {
+                    None => Ok(None),
+                    Some(seat) => match usize::try_from(seat).ok().filter(|&i| i < g.players.len())
+                    {
+                        Some(i) => Ok(Some(PlayerId(i as u8))),
+                        None => err(format!("ctx:reveal: no player in seat {seat}")),
+                    },
                 }
             })?;
-            s.effects.borrow_mut().push(Effect::Reveal { legion });
+            s.effects.borrow_mut().push(Effect::Reveal { legion, to });
             Ok(())
         })?,
     )?;

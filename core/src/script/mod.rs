@@ -237,9 +237,11 @@ pub enum Effect {
     EndBattle {
         winner: Option<BattleSide>,
     },
-    /// Every player is shown the legion's characters.
+    /// A player (`to`), or every player (`None`), is shown the legion's
+    /// characters.
     Reveal {
         legion: Marker,
+        to: Option<PlayerId>,
     },
     /// The player is out of the game, as if he had conceded it.
     Eliminate {

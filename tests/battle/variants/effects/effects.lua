@@ -46,6 +46,18 @@ titan.action("unmask", {
   apply = function(ctx, args) ctx:reveal(args.legion) end,
 })
 
+-- Masterplay: show an enemy legion to the acting player alone.
+titan.action("spy", {
+  legal = function(ctx)
+    local out = {}
+    for _, l in ipairs(ctx:legions()) do
+      if l.owner ~= ctx.player then out[#out + 1] = l.marker end
+    end
+    return out
+  end,
+  apply = function(ctx, args) ctx:reveal(args.legion, ctx.player) end,
+})
+
 titan.action("abdicate", {
   legal = function(ctx) return true end,
   apply = function(ctx) ctx:eliminate(ctx.player) end,
