@@ -518,6 +518,38 @@ fn masterplay_effects_reveal_and_eliminate() {
         shown(0) && !shown(1),
         "the reveal event goes to the spy alone"
     );
+    // Hiring: ctx:add_character(marker, name) takes a character from the
+    // caretaker into the legion, shown to everybody as a recruit is.
+    let centaur = g.variant.character_by_name("Centaur").unwrap();
+    let stock = g.state.caretaker[centaur.index()];
+    let hire = Action::Script {
+        name: "hire".into(),
+        args: vec![
+            titan_core::script::ScriptArg::Legion("P1-01".parse().unwrap()),
+            titan_core::script::ScriptArg::Character(centaur),
+        ],
+    };
+    assert!(g.legal_actions(a).contains(&hire));
+    let events = g.apply(a, &hire).unwrap();
+    let p1 = g.legion("P1-01".parse().unwrap()).unwrap();
+    assert_eq!(p1.height(), 3);
+    assert!(p1.characters.contains(&centaur));
+    assert_eq!(g.state.caretaker[centaur.index()], stock - 1);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        titan_core::game::Event::Mustered { character, .. } if *character == centaur
+    )));
+    g.check_invariants().unwrap();
+    // A full legion takes nobody: a script error, the game unchanged.
+    for _ in 0..4 {
+        g.apply(a, &hire).unwrap();
+    }
+    assert_eq!(g.legion("P1-01".parse().unwrap()).unwrap().height(), 7);
+    let before = g.state.clone();
+    let refused = g.apply(a, &hire).unwrap_err();
+    assert!(refused.is_script_failure(), "{refused:?}");
+    assert!(refused.to_string().contains("is full"), "{refused}");
+    assert_eq!(g.state, before);
     let unmask = Action::Script {
         name: "unmask".into(),
         args: vec![titan_core::script::ScriptArg::Legion(

@@ -337,6 +337,7 @@ impl<'v> Battle<'v> {
                 Effect::Award { .. }
                 | Effect::RollAgain
                 | Effect::Reveal { .. }
+                | Effect::AddCharacter { .. }
                 | Effect::Eliminate { .. } => {}
             }
         }

@@ -590,6 +590,9 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
                     });
                 }
             }
+            Effect::AddCharacter { legion, character } => {
+                super::rules::hire(game, legion, character, events);
+            }
             Effect::Eliminate { player } => {
                 if game.state.players[player.0 as usize].alive {
                     super::rules::eliminate(game, player, events);

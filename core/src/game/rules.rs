@@ -108,6 +108,25 @@ pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut
     after_elimination(game, events);
 }
 
+/// A character from the caretaker joins a legion (a script's effect, as
+/// hiring): shown to everybody as a recruit is, and nobody knows the whole
+/// legion any more.
+pub(in crate::game) fn hire(
+    game: &mut Game,
+    legion: Marker,
+    character: CharacterId,
+    events: &mut Vec<Event>,
+) {
+    if legion_index(game, legion).is_none() {
+        return;
+    }
+    add_from_caretaker(game, legion, character);
+    if let Some(i) = legion_index(game, legion) {
+        game.state.legions[i].seen_by = 0;
+    }
+    events.push(Event::Mustered { legion, character });
+}
+
 /// [`call_hook`], with a read-only `ctx` of the position as the last
 /// argument (docs/scripting.md, "Masterplay").
 fn call_hook_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(

@@ -403,6 +403,51 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "add_character",
+        lua.create_function(move |_, (_, marker, name): (This, String, String)| {
+            let v = &s.variant;
+            let legion = marker.parse::<Marker>().map_err(mlua::Error::runtime)?;
+            let Some(character) = v.character_by_name(&name) else {
+                return err(format!("ctx:add_character: no character {name:?}"));
+            };
+            // Taken at once from the ctx's position, so that the handler's
+            // later reads and checks see it.
+            s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
+                        return err(format!("ctx:add_character: no legion {legion}"));
+                    };
+                    let left = g.caretaker.get(character.index()).copied().unwrap_or(0);
+                    if left == 0 {
+                        return err(format!(
+                            "ctx:add_character: the caretaker has no {name} left"
+                        ));
+                    }
+                    let l = &mut g.legions[i];
+                    let max = usize::from(v.rules.legions.max_size);
+                    if v.legion_size(l.characters.iter().copied().chain([character])) > max {
+                        return err(format!(
+                            "ctx:add_character: legion {legion} is full ({max} characters)"
+                        ));
+                    }
+                    g.caretaker[character.index()] = left - 1;
+                    l.characters.push(character);
+                    l.characters.sort();
+                    Ok(())
+                }
+                CtxData::Battle(_) => {
+                    err("ctx:add_character is available in masterplay events only")
+                }
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::AddCharacter { legion, character });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "eliminate",
         lua.create_function(move |_, (_, seat): (This, i64)| {
             let player = s.with_mut(|d| match d {

@@ -243,6 +243,11 @@ pub enum Effect {
         legion: Marker,
         to: Option<PlayerId>,
     },
+    /// A character from the caretaker joins the legion (masterplay).
+    AddCharacter {
+        legion: Marker,
+        character: crate::model::CharacterId,
+    },
     /// The player is out of the game, as if he had conceded it.
     Eliminate {
         player: PlayerId,

@@ -58,6 +58,19 @@ titan.action("spy", {
   apply = function(ctx, args) ctx:reveal(args.legion, ctx.player) end,
 })
 
+-- Masterplay: a character from the caretaker joins one of the player's
+-- legions (hiring).
+titan.action("hire", {
+  legal = function(ctx)
+    local out = {}
+    for _, l in ipairs(ctx:legions()) do
+      if l.owner == ctx.player then out[#out + 1] = { l.marker, "Centaur" } end
+    end
+    return out
+  end,
+  apply = function(ctx, args) ctx:add_character(args.legion, args.character) end,
+})
+
 titan.action("abdicate", {
   legal = function(ctx) return true end,
   apply = function(ctx) ctx:eliminate(ctx.player) end,
