@@ -298,14 +298,69 @@ pub(crate) fn timing(wall: Duration, cpu: Option<Duration>) -> String {
     }
 }
 
-/// One line of outcome counts: a label, a count and its share of `whole`.
+/// One line of outcome counts: a label, a count, its share of `whole`, and
+/// that share as a bar (the lines read as a bar chart).
 pub(crate) fn count_line(label: &str, count: u64, whole: u64, more: &str) -> String {
+    let share = if whole == 0 {
+        0.0
+    } else {
+        count as f64 / whole as f64
+    };
     let percent = if whole == 0 {
         0.0
     } else {
         100.0 * count as f64 / whole as f64
     };
-    format!("  {label:<13}{count:>9}  {percent:5.1}%{more}\n")
+    let line = format!(
+        "  {label:<13}{count:>9}  {percent:5.1}%  {:<20}{more}",
+        bar(share, 20)
+    );
+    format!("{}\n", line.trim_end())
+}
+
+/// A bar `width` cells long at `share` 1, drawn in eighths of a cell.
+pub(crate) fn bar(share: f64, width: usize) -> String {
+    const EIGHTHS: [char; 7] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let eighths = (share.clamp(0.0, 1.0) * (width * 8) as f64).round() as usize;
+    let mut s = "█".repeat(eighths / 8);
+    if let Some(&part) = (eighths % 8).checked_sub(1).and_then(|i| EIGHTHS.get(i)) {
+        s.push(part);
+    }
+    s
+}
+
+/// The counts of `values` in at most `bins` ranges of equal width, from the
+/// smallest value to the largest: `(first, last, count)` each.
+pub(crate) fn histogram(values: &[u32], bins: u32) -> Vec<(u32, u32, u64)> {
+    let (Some(&lo), Some(&hi)) = (values.iter().min(), values.iter().max()) else {
+        return Vec::new();
+    };
+    let width = (hi - lo) / bins.max(1) + 1;
+    let mut out: Vec<(u32, u32, u64)> = (lo..=hi)
+        .step_by(width as usize)
+        .map(|first| (first, first.saturating_add(width - 1).min(hi), 0))
+        .collect();
+    for &v in values {
+        out[((v - lo) / width) as usize].2 += 1;
+    }
+    out
+}
+
+/// A histogram as text: a line per range, its count and a bar.
+fn histogram_lines(title: &str, bins: &[(u32, u32, u64)]) -> String {
+    let most = bins.iter().map(|b| b.2).max().unwrap_or(0).max(1);
+    let mut text = format!("  {title}:\n");
+    for &(first, last, n) in bins {
+        let range = if first == last {
+            first.to_string()
+        } else {
+            format!("{first}-{last}")
+        };
+        let line = format!("    {range:>9}{n:>9}  {}", bar(n as f64 / most as f64, 30));
+        text += line.trim_end();
+        text += "\n";
+    }
+    text
 }
 
 fn battles(
@@ -343,6 +398,8 @@ fn battles(
         (0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut actions, mut rounds, mut points) = (0u64, 0u64, 0u64);
     let mut errors: Vec<Value> = Vec::new();
+    // The rounds each finished battle lasted (for the histogram).
+    let mut lengths: Vec<u32> = Vec::new();
     let mut events = Vec::new();
     let clock = Clock::start();
     // One Lua VM for every battle, as a game keeps one for its battles:
@@ -409,7 +466,12 @@ fn battles(
         time_losses += u64::from(result.time_loss);
         conceded += u64::from(result.conceded.is_some());
         actions += n;
-        rounds += u64::from(battle.defender_maneuver());
+        // A battle lost on time ends as its round counter passes the limit.
+        let lasted = battle
+            .defender_maneuver()
+            .min(variant.rules.battle.defender_maneuvers);
+        rounds += u64::from(lasted);
+        lengths.push(u32::from(lasted));
         points += u64::from(result.points);
     }
     let (wall, cpu) = clock.elapsed();
@@ -417,6 +479,7 @@ fn battles(
     bar.finish_and_clear();
 
     let finished = common.n - errors.len() as u64;
+    let length_bins = histogram(&lengths, 10);
     let avg = |x: u64| x as f64 / finished.max(1) as f64;
     let json = json!({
         "variant": variant.id,
@@ -430,6 +493,10 @@ fn battles(
         "average_actions": avg(actions),
         "average_rounds": avg(rounds),
         "average_points": avg(points),
+        "rounds": length_bins
+            .iter()
+            .map(|&(first, last, battles)| json!({"first_round": first, "last_round": last, "battles": battles}))
+            .collect::<Vec<_>>(),
         "errors": errors,
         "seconds": wall.as_secs_f64(),
         "cpu_seconds": cpu.map(|c| c.as_secs_f64()),
@@ -455,6 +522,9 @@ fn battles(
         avg(rounds),
         avg(points)
     );
+    if length_bins.len() > 1 {
+        text += &histogram_lines("rounds the battles lasted", &length_bins);
+    }
     for e in &errors {
         text += &format!("  error at seed {}: {}\n", e["seed"], e["error"]);
     }
@@ -501,6 +571,8 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
     let mut wins = vec![0u64; seats];
     let (mut draws, mut unfinished) = (0u64, 0u64);
     let (mut turns, mut actions, mut battles) = (0u64, 0u64, 0u64);
+    // The length in turns of each finished game (for the histogram).
+    let mut lengths: Vec<u32> = Vec::new();
     let mut errors: Vec<Value> = Vec::new();
     let clock = Clock::start();
     for i in 0..common.n {
@@ -536,7 +608,11 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
             Some(Outcome::Draw(_)) => draws += 1,
             None => unfinished += 1,
         }
+        if game.state.outcome.is_some() {
+            lengths.push(game.state.turn);
+        }
     }
+    let length_bins = histogram(&lengths, 10);
     let (wall, cpu) = clock.elapsed();
     let time = cpu.unwrap_or(wall);
     bar.finish_and_clear();
@@ -555,6 +631,10 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
         "average_turns": avg(turns),
         "average_actions": avg(actions),
         "average_battles": avg(battles),
+        "finished_lengths": length_bins
+            .iter()
+            .map(|&(first, last, games)| json!({"first_turn": first, "last_turn": last, "games": games}))
+            .collect::<Vec<_>>(),
         "errors": errors,
         "seconds": wall.as_secs_f64(),
         "cpu_seconds": cpu.map(|c| c.as_secs_f64()),
@@ -580,6 +660,9 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
         avg(actions),
         avg(battles)
     );
+    if length_bins.len() > 1 {
+        text += &histogram_lines("turns of the finished games", &length_bins);
+    }
     for e in &errors {
         text += &format!(
             "  error at seed {}, action {}: {}\n",
@@ -613,6 +696,25 @@ fn peak_memory_kib() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn histograms_cover_every_value_in_equal_ranges() {
+        assert!(histogram(&[], 10).is_empty());
+        assert_eq!(histogram(&[7, 7], 10), vec![(7, 7, 2)]);
+        let bins = histogram(&[1, 2, 3, 10, 20, 21], 4);
+        // Width 21-1 / 4 + 1 = 6: 1-6, 7-12, 13-18, 19-21.
+        assert_eq!(bins, vec![(1, 6, 3), (7, 12, 1), (13, 18, 0), (19, 21, 2)]);
+        assert_eq!(bins.iter().map(|b| b.2).sum::<u64>(), 6);
+    }
+
+    #[test]
+    fn bars_grow_in_eighths_of_a_cell() {
+        assert_eq!(bar(0.0, 20), "");
+        assert_eq!(bar(1.0, 2), "██");
+        assert_eq!(bar(0.5, 1), "▌");
+        assert_eq!(bar(0.25, 4), "█");
+        assert_eq!(bar(2.0, 3), "███", "a share above 1 is a full bar");
+    }
 
     #[test]
     fn a_cpu_time_that_did_not_advance_is_unknown() {

@@ -53,8 +53,35 @@ fn battles_add_up_and_repeat_for_a_seed() {
     // A battle lasts at most 7 rounds (Law of the Battlelands 25.E).
     let rounds = a["average_rounds"].as_f64().unwrap();
     assert!((1.0..=7.0).contains(&rounds), "{rounds}");
+    // The histogram of rounds counts every battle, each within the limit
+    // (a battle lost on time counts the 7 rounds it lasted).
+    let bins = a["rounds"].as_array().unwrap();
+    let counted: u64 = bins.iter().map(|b| b["battles"].as_u64().unwrap()).sum();
+    assert_eq!(counted, 40);
+    assert!(bins.iter().all(|b| b["last_round"].as_u64().unwrap() <= 7));
     args[5] = "6";
     assert_ne!(a, report(&args), "another seed, other battles");
+}
+
+#[test]
+fn the_text_report_draws_shares_and_lengths() {
+    let mut args = vec!["simulate", "battles", "--n", "100", "--seed", "1"];
+    args.extend(SEVEN_ON_SEVEN);
+    let out = titan(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("rounds the battles lasted:"), "{text}");
+    let bars = text.lines().filter(|l| l.contains('█')).count();
+    assert!(bars >= 3, "a bar per outcome and per round range: {text}");
+    let out = titan(&["simulate", "games", "--n", "30", "--seed", "1", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let finished = v["games"].as_u64().unwrap() - v["unfinished"].as_u64().unwrap();
+    let counted: u64 = v["finished_lengths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, finished, "every finished game is in the histogram");
 }
 
 #[test]
