@@ -355,6 +355,10 @@ pub struct BattleOutcome {
     pub attacker_added: Vec<CharacterId>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defender_added: Vec<CharacterId>,
+    /// The attacker conceded before placing any character: the winning
+    /// defender may not muster (reference sheet, Reinforcement).
+    #[serde(default)]
+    pub conceded_unplaced: bool,
 }
 
 /// A battle to fight: what masterplay hands the battle engine.
