@@ -128,3 +128,170 @@ fn an_attacker_conceding_after_placing_characters_lets_the_defender_muster() {
     assert!(g.legion(m("P1-01")).is_none());
     assert!(reinforcement_offered(&g, P2), "{:?}", g.legal_actions(P2));
 }
+
+/// A game from a position written in the test (the scenario file format).
+fn position(text: &str) -> Game {
+    let p: Position = titan_core::load::ron_options()
+        .from_str(text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.to_game(titan()).unwrap()
+}
+
+fn ch(g: &Game, name: &str) -> titan_core::model::CharacterId {
+    g.variant.character_by_name(name).unwrap()
+}
+
+fn acquisitions(g: &Game, p: PlayerId) -> Vec<Action> {
+    g.legal_actions(p)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Acquire { .. }))
+        .collect()
+}
+
+/// Player 1's legion of `attacker` has entered player 2's legion of
+/// `defender` (no lord) on land 5; player 1 has `score` points.
+fn engaged(score: u32, attacker: &str, defender: &str) -> Game {
+    position(&format!(
+        r#"(
+            seed: 4,
+            players: [(name: "Red", tower: 100, score: {score}), (name: "Blue", tower: 400)],
+            legions: [
+                (marker: "P1-01", land: 5, characters: [{attacker}], moved: true, entered_from: 4),
+                (marker: "P1-02", land: 100, characters: ["Titan", "Ogre", "Ogre"]),
+                (marker: "P2-01", land: 5, characters: [{defender}]),
+                (marker: "P2-02", land: 400, characters: ["Titan", "Angel", "Lion"]),
+            ],
+            active: 0,
+            phase: Engage,
+            turn: 6,
+        )"#
+    ))
+}
+
+/// Reference sheet, Acquiring Angels: "An Angel can be added for each
+/// multiple of 100 attained during the just-resolved Engagement" and only
+/// "if it has less than 7 characters": from 99 to 205 points a legion of
+/// five takes two Angels, one of six only one.
+#[test]
+fn an_angel_per_hundred_while_the_legion_has_room() {
+    let def = r#""Hydra", "Serpent", "Colossus""#;
+    for (attacker, angels) in [
+        (r#""Ogre", "Ogre", "Troll", "Troll", "Lion""#, 2),
+        (r#""Ogre", "Ogre", "Troll", "Troll", "Lion", "Lion""#, 1),
+    ] {
+        let mut g = engaged(99, attacker, def);
+        let five = land(&g, 5);
+        ok(&mut g, P1, Action::Engage { land: five });
+        ok(&mut g, P2, Action::Stand);
+        ok(&mut g, P2, Action::Concede);
+        assert_eq!(g.state.players[0].score, 99 + 30 + 36 + 40);
+        let angel = ch(&g, "Angel");
+        let mut taken = 0;
+        while acquisitions(&g, P1).contains(&Action::Acquire { character: angel }) {
+            ok(&mut g, P1, Action::Acquire { character: angel });
+            taken += 1;
+            assert!(taken <= 2);
+        }
+        assert_eq!(taken, angels, "{attacker}");
+        assert!(g.legion(m("P1-01")).unwrap().height() <= 7);
+    }
+}
+
+/// Reference sheet, Engagement: "If the defender suggests an agreement or
+/// accepts Battle, he may not then flee."
+#[test]
+fn a_defender_that_stood_may_not_flee() {
+    let mut g = engaged(0, r#""Ogre", "Ogre""#, r#""Centaur", "Centaur""#);
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    assert!(g.legal_actions(P2).contains(&Action::Flee));
+    ok(&mut g, P2, Action::Stand);
+    assert!(!g.legal_actions(P2).contains(&Action::Flee));
+    let before = g.state_hash();
+    assert!(g.apply(P2, &Action::Flee).is_err());
+    assert_eq!(g.state_hash(), before);
+}
+
+/// Reference sheet, Engagement: "The attacker can't flee."
+#[test]
+fn the_attacker_may_not_flee() {
+    let mut g = engaged(0, r#""Ogre", "Ogre""#, r#""Centaur", "Centaur""#);
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    assert!(!g.legal_actions(P1).contains(&Action::Flee));
+    let before = g.state_hash();
+    assert!(g.apply(P1, &Action::Flee).is_err());
+    assert_eq!(g.state_hash(), before);
+}
+
+/// Reference sheet, Summon Angel: "The Angel may not currently be in an
+/// unresolved Engagement". Player 1 has engaged on lands 5 and 7; the
+/// Angels on 7 and in the tower are his.
+#[test]
+fn an_angel_in_an_unresolved_engagement_may_not_be_summoned() {
+    let mut g = position(
+        r#"(
+            seed: 4,
+            players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+            legions: [
+                (marker: "P1-01", land: 5, characters: ["Ogre", "Ogre", "Troll"], moved: true, entered_from: 4),
+                (marker: "P1-02", land: 100, characters: ["Titan", "Angel", "Ogre"]),
+                (marker: "P1-03", land: 7, characters: ["Angel", "Lion", "Lion"], moved: true, entered_from: 6),
+                (marker: "P2-01", land: 5, characters: ["Centaur", "Centaur"]),
+                (marker: "P2-02", land: 400, characters: ["Titan", "Angel", "Lion"]),
+                (marker: "P2-03", land: 7, characters: ["Gargoyle", "Gargoyle"]),
+            ],
+            active: 0,
+            phase: Engage,
+            turn: 6,
+        )"#,
+    );
+    let (five, seven) = (land(&g, 5), land(&g, 7));
+    let angel = ch(&g, "Angel");
+    let summons = |g: &Game| -> Vec<Marker> {
+        g.legal_actions(P1)
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Summon { from, .. } => Some(from),
+                _ => None,
+            })
+            .collect()
+    };
+    // In battle, the summonable Angels are those not engaged.
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Fight);
+    let req = g.battle_request().unwrap();
+    assert!(req.summonable.contains(&(m("P1-02"), angel)), "{req:?}");
+    assert!(
+        !req.summonable.iter().any(|(l, _)| *l == m("P1-03")),
+        "{req:?}"
+    );
+    // The defender concedes in the battle: after it, the same.
+    ok(
+        &mut g,
+        P2,
+        Action::Battle {
+            battle: B::Concede(BattleSide::Defender),
+        },
+    );
+    assert_eq!(summons(&g), vec![m("P1-02")]);
+    let before = g.state_hash();
+    assert!(
+        g.apply(
+            P1,
+            &Action::Summon {
+                from: m("P1-03"),
+                character: angel
+            }
+        )
+        .is_err()
+    );
+    assert_eq!(g.state_hash(), before);
+    // Passed up here, a summon is still open after the engagement on 7.
+    ok(&mut g, P1, Action::DoneAfter);
+    ok(&mut g, P1, Action::Engage { land: seven });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Concede);
+    assert_eq!(summons(&g), vec![m("P1-02")]);
+}
