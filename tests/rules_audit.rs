@@ -295,3 +295,57 @@ fn an_angel_in_an_unresolved_engagement_may_not_be_summoned() {
     ok(&mut g, P2, Action::Concede);
     assert_eq!(summons(&g), vec![m("P1-02")]);
 }
+
+/// Reference sheet, Titans: "Legions removed from unresolved engagements
+/// score half points to those opponents (these winning Legions may not
+/// summon or acquire Angels)"; the slayer of the Titan takes its markers.
+/// Player 1 has engaged player 2 with his Titan's legion on land 5 and
+/// player 3 on land 7; he concedes on 5 (Law of Titan 1980, concession: his
+/// Titan "is considered as slain in Battle and scored accordingly").
+#[test]
+fn a_fallen_titans_legions_in_unresolved_engagements_score_half_to_those_opponents() {
+    let mut g = position(
+        r#"(
+            seed: 4,
+            players: [
+                (name: "Red", tower: 100),
+                (name: "Blue", tower: 400),
+                (name: "Green", tower: 600, score: 90),
+            ],
+            legions: [
+                (marker: "P1-01", land: 5, characters: ["Titan", "Ogre"], moved: true, entered_from: 4),
+                (marker: "P1-02", land: 100, characters: ["Angel", "Troll", "Troll"]),
+                (marker: "P1-03", land: 7, characters: ["Lion", "Lion", "Ranger"], moved: true, entered_from: 6),
+                (marker: "P2-01", land: 5, characters: ["Titan", "Centaur", "Centaur"]),
+                (marker: "P3-01", land: 7, characters: ["Titan", "Gargoyle", "Gargoyle"]),
+            ],
+            active: 0,
+            phase: Engage,
+            turn: 6,
+        )"#,
+    );
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    // A legion with a lord may not flee: negotiations at once.
+    let events = ok(&mut g, P1, Action::Concede);
+    assert!(events.contains(&Event::PlayerEliminated {
+        player: P1,
+        by: Some(P2)
+    }));
+    assert!(g.state.legions.iter().all(|l| l.owner != P1));
+    // Player 2: the Titan's legion in full (Titan 24 + Ogre 12) and half of
+    // the legion in no engagement (Angel 24 + two Trolls 32 = 56: 28).
+    assert_eq!(g.state.players[1].score, 36 + 28);
+    // Player 3: half of the legion engaged on 7 (Lions 15 + 15, Ranger 16:
+    // 46 / 2 = 23), past 100 but without an Angel.
+    assert_eq!(g.state.players[2].score, 90 + 23);
+    let angel = ch(&g, "Angel");
+    assert_eq!(g.legion(m("P3-01")).unwrap().count(angel), 0);
+    assert!(acquisitions(&g, PlayerId(2)).is_empty());
+    let taken = g.state.players[1]
+        .markers
+        .iter()
+        .filter(|mk| mk.player == P1)
+        .count();
+    assert_eq!(taken, 12, "the slayer takes the markers");
+}
