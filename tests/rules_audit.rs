@@ -349,3 +349,48 @@ fn a_fallen_titans_legions_in_unresolved_engagements_score_half_to_those_opponen
         .count();
     assert_eq!(taken, 12, "the slayer takes the markers");
 }
+
+/// Reference sheet, A Game Turn and Commencement; Law of Titan 1982 6.1:
+/// only the Mover splits, and only in his Commencement Phase (not once he
+/// has rolled); Law of Titan 4.2: only with a marker not in play.
+#[test]
+fn only_the_mover_splits_and_only_before_his_roll() {
+    let mut g = at("move-from-land-1.ron");
+    let ogre = ch(&g, "Ogre");
+    let lion = ch(&g, "Lion");
+    let split = |legion: &str, parts: Vec<Vec<titan_core::model::CharacterId>>| Action::Split {
+        legion: m(legion),
+        parts,
+    };
+    // After the roll: no split.
+    let before = g.state_hash();
+    assert!(
+        g.apply(P1, &split("P1-01", vec![vec![ogre, ogre]]))
+            .is_err()
+    );
+    assert_eq!(g.state_hash(), before);
+    // In the Commencement Phase: the Mover may, the other player may not.
+    g.state.phase = titan_core::game::Phase::Split;
+    g.state.roll = None;
+    let before = g.state_hash();
+    assert!(
+        g.apply(P2, &split("P2-01", vec![vec![lion, lion]]))
+            .is_err()
+    );
+    assert_eq!(g.state_hash(), before);
+    assert!(
+        !g.legal_actions(P2)
+            .iter()
+            .any(|a| matches!(a, Action::Split { .. }))
+    );
+    // Without a free marker, no split (all twelve of player 1's in play).
+    let free = std::mem::take(&mut g.state.players[0].markers);
+    let before = g.state_hash();
+    let err = g
+        .apply(P1, &split("P1-01", vec![vec![ogre, ogre]]))
+        .unwrap_err();
+    assert!(err.to_string().contains("marker"), "{err}");
+    assert_eq!(g.state_hash(), before);
+    g.state.players[0].markers = free;
+    ok(&mut g, P1, split("P1-01", vec![vec![ogre, ogre]]));
+}
