@@ -394,3 +394,52 @@ fn only_the_mover_splits_and_only_before_his_roll() {
     g.state.players[0].markers = free;
     ok(&mut g, P1, split("P1-01", vec![vec![ogre, ogre]]));
 }
+
+/// Reference sheet, Battle Overview: "When using Titan Teleportation,
+/// attacker chooses the 4-hex side to enter", in a game: after the Titan's
+/// legion teleports onto an enemy legion, the battle opens with the
+/// attacker's choice among the wide sides.
+#[test]
+fn after_a_titan_teleport_in_a_game_the_attacker_chooses_his_side() {
+    use titan_core::format::Edge;
+    use titan_core::game::TeleportKind;
+    let mut g = at("move-from-land-1.ron");
+    g.state.roll = Some(6);
+    g.state.players[0].score = 400;
+    let (three, titan) = (land(&g, 3), ch(&g, "Titan"));
+    ok(
+        &mut g,
+        P1,
+        Action::Teleport {
+            legion: m("P1-01"),
+            to: three,
+            kind: TeleportKind::Titan,
+            lord: titan,
+        },
+    );
+    ok(&mut g, P1, Action::DoneMoving);
+    ok(&mut g, P1, Action::Engage { land: three });
+    // Player 2's legion holds his Titan: no flight; the battle is demanded.
+    ok(&mut g, P2, Action::Fight);
+    assert_eq!(g.to_act(), vec![P1], "the attacker picks his side first");
+    let edges: Vec<Edge> = g
+        .legal_actions(P1)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Battle {
+                battle: B::ChooseEdge(e),
+            } => Some(e),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(edges, g.variant.rules.battle.attacker_edges);
+    ok(
+        &mut g,
+        P1,
+        Action::Battle {
+            battle: B::ChooseEdge(Edge::East),
+        },
+    );
+    assert_eq!(g.battle().unwrap().attacker_edge(), Edge::East);
+    assert_eq!(g.to_act(), vec![P2], "then the defender maneuvers first");
+}
