@@ -443,3 +443,76 @@ fn after_a_titan_teleport_in_a_game_the_attacker_chooses_his_side() {
     assert_eq!(g.battle().unwrap().attacker_edge(), Edge::East);
     assert_eq!(g.to_act(), vec![P2], "then the defender maneuvers first");
 }
+
+/// Law of Titan 1980 16.A (kept by the reference sheet, Acquiring Angels):
+/// "A Legion may not add an Angel if ... there are no Angels available in
+/// the caretaker's stacks."
+#[test]
+fn no_angel_is_acquired_from_an_empty_stack() {
+    let mut g = engaged(90, r#""Ogre", "Ogre""#, r#""Troll", "Troll""#);
+    let angel = ch(&g, "Angel");
+    g.state.caretaker[angel.index()] = 0;
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Concede);
+    assert_eq!(g.state.players[0].score, 90 + 32);
+    assert!(acquisitions(&g, P1).is_empty(), "{:?}", g.legal_actions(P1));
+    let before = g.state_hash();
+    assert!(g.apply(P1, &Action::Acquire { character: angel }).is_err());
+    assert_eq!(g.state_hash(), before);
+}
+
+/// Reference sheet, Movement: once a legion has entered an enemy's land "no
+/// further movement into or across that Land is allowed this turn", and
+/// Titan teleportation does not lift it: the Titan's legion may not
+/// teleport onto an engagement already made.
+#[test]
+fn a_titan_teleport_may_not_join_an_engagement() {
+    use titan_core::game::TeleportKind;
+    let mut g = position(
+        r#"(
+            seed: 4,
+            players: [(name: "Red", tower: 100, score: 400), (name: "Blue", tower: 400)],
+            legions: [
+                (marker: "P1-01", land: 1, characters: ["Titan", "Ogre", "Ogre"]),
+                (marker: "P1-02", land: 3, characters: ["Angel", "Troll"], moved: true, entered_from: 100),
+                (marker: "P2-01", land: 3, characters: ["Lion", "Lion"]),
+                (marker: "P2-02", land: 2000, characters: ["Titan", "Troll", "Troll"]),
+            ],
+            active: 0,
+            phase: Move,
+            roll: 6,
+            turn: 6,
+        )"#,
+    );
+    let titan = ch(&g, "Titan");
+    let targets: Vec<LandId> = g
+        .legal_actions(P1)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Teleport {
+                to,
+                kind: TeleportKind::Titan,
+                ..
+            } => Some(to),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, vec![land(&g, 2000)]);
+    let before = g.state_hash();
+    let three = land(&g, 3);
+    assert!(
+        g.apply(
+            P1,
+            &Action::Teleport {
+                legion: m("P1-01"),
+                to: three,
+                kind: TeleportKind::Titan,
+                lord: titan,
+            }
+        )
+        .is_err()
+    );
+    assert_eq!(g.state_hash(), before);
+}
