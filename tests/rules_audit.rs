@@ -516,3 +516,21 @@ fn a_titan_teleport_may_not_join_an_engagement() {
     );
     assert_eq!(g.state_hash(), before);
 }
+
+/// Reference sheet, Characters: slain Angels and Archangels "are returned
+/// to stock and can be acquired again", slain Demi-Lords "are returned to
+/// stock and can be mustered again", but Creatures "once slain, are removed
+/// from the game".
+#[test]
+fn slain_lords_and_demilords_return_to_the_stock_creatures_do_not() {
+    let mut g = engaged(0, r#""Ogre", "Ogre""#, r#""Angel", "Warlock", "Troll""#);
+    let [angel, warlock, troll] = ["Angel", "Warlock", "Troll"].map(|n| ch(&g, n));
+    let stock = |g: &Game| [angel, warlock, troll].map(|c| g.state.caretaker[c.index()]);
+    let before = stock(&g);
+    let five = land(&g, 5);
+    ok(&mut g, P1, Action::Engage { land: five });
+    // A legion with a lord may not flee: negotiations at once.
+    ok(&mut g, P2, Action::Concede);
+    assert!(g.legion(m("P2-01")).is_none());
+    assert_eq!(stock(&g), [before[0] + 1, before[1] + 1, before[2]]);
+}
