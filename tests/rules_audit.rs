@@ -534,3 +534,25 @@ fn slain_lords_and_demilords_return_to_the_stock_creatures_do_not() {
     assert!(g.legion(m("P2-01")).is_none());
     assert_eq!(stock(&g), [before[0] + 1, before[1] + 1, before[2]]);
 }
+
+/// Law of Titan 1982 4.1, reference sheet "Legions": "A Legion may have a
+/// maximum of 7 characters"; a position with a legion of eight is no
+/// position a game could reach, and is refused saying so.
+#[test]
+fn a_legion_of_eight_is_refused() {
+    let text = r#"(
+        seed: 4,
+        players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 1, characters: ["Titan", "Ogre", "Ogre", "Ogre", "Troll", "Troll", "Troll", "Lion"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 2,
+        turn: 6,
+    )"#;
+    let p: Position = titan_core::load::ron_options().from_str(text).unwrap();
+    let err = p.to_game(titan()).err().expect("refused");
+    assert!(err.to_string().contains("8 characters"), "{err}");
+}
