@@ -556,3 +556,35 @@ fn a_legion_of_eight_is_refused() {
     let err = p.to_game(titan()).err().expect("refused");
     assert!(err.to_string().contains("8 characters"), "{err}");
 }
+
+/// Reference sheet, "For a Shorter Game": "Set a specific point total (such
+/// as 300). Once the total is met or exceeded, the game ends at the end of
+/// that turn" (the option `point_limit`); the highest score wins.
+#[test]
+fn a_point_limit_ends_the_game_at_the_end_of_the_turn() {
+    use titan_core::game::{Outcome, Phase};
+    let at_score = |score: u32| {
+        position(&format!(
+            r#"(
+                options: {{"point_limit": Int(300)}},
+                seed: 4,
+                players: [(name: "Red", tower: 100, score: {score}), (name: "Blue", tower: 400, score: 250)],
+                legions: [
+                    (marker: "P1-01", land: 1, characters: ["Titan", "Ogre", "Ogre"]),
+                    (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+                ],
+                active: 0,
+                phase: Muster,
+                turn: 6,
+            )"#
+        ))
+    };
+    let mut g = at_score(299);
+    ok(&mut g, P1, Action::EndTurn);
+    assert_eq!(g.state.outcome, None);
+    assert_eq!(g.state.active, P2);
+    let mut g = at_score(300);
+    ok(&mut g, P1, Action::EndTurn);
+    assert_eq!(g.state.outcome, Some(Outcome::Winner(P1)));
+    assert_eq!(g.state.phase, Phase::Over);
+}
