@@ -588,3 +588,63 @@ fn a_point_limit_ends_the_game_at_the_end_of_the_turn() {
     assert_eq!(g.state.outcome, Some(Outcome::Winner(P1)));
     assert_eq!(g.state.phase, Phase::Over);
 }
+
+/// Law of Titan 1982 6.0: each player's turn is a Game-Turn; LT80 17.A:
+/// "no Legion may ever muster more than one Creature per Game turn". A
+/// legion that mustered in its owner's Enlistment may still reinforce when
+/// it is attacked in the next player's Game-Turn (reference sheet,
+/// Reinforcement).
+#[test]
+fn a_legion_that_mustered_in_its_turn_may_reinforce_in_the_next() {
+    use titan_core::game::Phase;
+    let mut g = position(
+        r#"(
+            seed: 4,
+            players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+            legions: [
+                (marker: "P1-01", land: 7, characters: ["Titan", "Centaur", "Centaur"]),
+                (marker: "P1-02", land: 100, characters: ["Angel", "Ogre", "Ogre"]),
+                (marker: "P2-01", land: 8, characters: ["Ogre", "Ogre", "Troll"], moved: true, entered_from: 7),
+                (marker: "P2-02", land: 400, characters: ["Titan", "Angel", "Lion"]),
+            ],
+            active: 1,
+            phase: Muster,
+            turn: 6,
+        )"#,
+    );
+    let (ogre, troll, ranger) = (ch(&g, "Ogre"), ch(&g, "Troll"), ch(&g, "Ranger"));
+    // Blue's Enlistment: a Troll for two Ogres (Marsh).
+    ok(
+        &mut g,
+        P2,
+        Action::Muster {
+            legion: m("P2-01"),
+            recruit: troll,
+            reveal: vec![ogre, ogre],
+        },
+    );
+    ok(&mut g, P2, Action::EndTurn);
+    assert_eq!(g.state.active, P1);
+    // Red's Game-Turn: the test fixes the roll, a 1, from land 7 to 8.
+    if g.state.phase == Phase::Split {
+        ok(&mut g, P1, Action::DoneSplitting);
+    }
+    g.state.roll = Some(1);
+    let (seven, eight) = (land(&g, 7), land(&g, 8));
+    ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: m("P1-01"),
+            to: eight,
+            entered_from: seven,
+        },
+    );
+    ok(&mut g, P1, Action::DoneMoving);
+    ok(&mut g, P1, Action::Engage { land: eight });
+    ok(&mut g, P2, Action::Stand);
+    ok(&mut g, P2, Action::Fight);
+    // In the battle: reinforcements are on offer for the fourth maneuver.
+    let req = g.battle_request().unwrap();
+    assert!(req.reinforcements.contains(&ranger), "{req:?}");
+}
