@@ -553,7 +553,9 @@ fn a_legion_of_eight_is_refused() {
         turn: 6,
     )"#;
     let p: Position = titan_core::load::ron_options().from_str(text).unwrap();
-    let err = p.to_game(titan()).err().expect("refused");
+    let Err(err) = p.to_game(titan()) else {
+        panic!("a legion of eight must be refused")
+    };
     assert!(err.to_string().contains("8 characters"), "{err}");
 }
 
