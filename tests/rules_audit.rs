@@ -650,3 +650,71 @@ fn a_legion_that_mustered_in_its_turn_may_reinforce_in_the_next() {
     let req = g.battle_request().unwrap();
     assert!(req.reinforcements.contains(&ranger), "{req:?}");
 }
+
+/// Reference sheet, Commencement: "By the end of the Movement Phase, if
+/// possible, the split Legions must be in separate Lands"; Law of Titan
+/// 1982 4.3 allows a three-way split. Three legions split on land 1 may not
+/// end the phase with two of them still together there.
+#[test]
+fn a_three_way_split_must_part_all_three_if_it_can() {
+    use titan_core::game::Phase;
+    let mut g = position(
+        r#"(
+            seed: 4,
+            players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+            legions: [
+                (marker: "P1-01", land: 1, characters: ["Titan", "Ogre", "Ogre", "Troll", "Troll", "Lion"]),
+                (marker: "P2-01", land: 400, characters: ["Titan", "Angel", "Lion"]),
+            ],
+            active: 0,
+            phase: Split,
+            turn: 6,
+        )"#,
+    );
+    let [ogre, troll] = ["Ogre", "Troll"].map(|n| ch(&g, n));
+    ok(
+        &mut g,
+        P1,
+        Action::Split {
+            legion: m("P1-01"),
+            parts: vec![vec![ogre, ogre], vec![troll, troll]],
+        },
+    );
+    let mine: Vec<Marker> = g
+        .state
+        .legions
+        .iter()
+        .filter(|l| l.owner == P1)
+        .map(|l| l.marker)
+        .collect();
+    assert_eq!(mine.len(), 3);
+    ok(&mut g, P1, Action::DoneSplitting);
+    assert_eq!(g.state.phase, Phase::Move);
+    // The test fixes the roll: a 1 (land 1 leads to 2 and to 1000).
+    g.state.roll = Some(1);
+    let (one, two) = (land(&g, 1), land(&g, 2));
+    ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: mine[1],
+            to: two,
+            entered_from: one,
+        },
+    );
+    // Two legions are still together on land 1 and one of them can move.
+    let before = g.state_hash();
+    assert!(g.apply(P1, &Action::DoneMoving).is_err());
+    assert_eq!(g.state_hash(), before);
+    let thousand = land(&g, 1000);
+    ok(
+        &mut g,
+        P1,
+        Action::Move {
+            legion: mine[2],
+            to: thousand,
+            entered_from: one,
+        },
+    );
+    ok(&mut g, P1, Action::DoneMoving);
+}
