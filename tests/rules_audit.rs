@@ -718,3 +718,41 @@ fn a_three_way_split_must_part_all_three_if_it_can() {
     );
     ok(&mut g, P1, Action::DoneMoving);
 }
+
+/// Reference sheet, Summon Angel: "A 7-character Legion may not summon an
+/// Angel", after the battle as during it; a legion of six may.
+#[test]
+fn a_legion_of_seven_may_not_summon_after_winning() {
+    for (attacker, offered) in [
+        (
+            r#""Ogre", "Ogre", "Troll", "Troll", "Lion", "Lion", "Lion""#,
+            false,
+        ),
+        (r#""Ogre", "Ogre", "Troll", "Troll", "Lion", "Lion""#, true),
+    ] {
+        let mut g = position(&format!(
+            r#"(
+                seed: 4,
+                players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+                legions: [
+                    (marker: "P1-01", land: 5, characters: [{attacker}], moved: true, entered_from: 4),
+                    (marker: "P1-02", land: 100, characters: ["Titan", "Angel", "Ogre"]),
+                    (marker: "P2-01", land: 5, characters: ["Centaur", "Centaur"]),
+                    (marker: "P2-02", land: 400, characters: ["Titan", "Angel", "Lion"]),
+                ],
+                active: 0,
+                phase: Engage,
+                turn: 6,
+            )"#
+        ));
+        let five = land(&g, 5);
+        ok(&mut g, P1, Action::Engage { land: five });
+        ok(&mut g, P2, Action::Stand);
+        ok(&mut g, P2, Action::Concede);
+        let summons = g
+            .legal_actions(P1)
+            .iter()
+            .any(|a| matches!(a, Action::Summon { .. }));
+        assert_eq!(summons, offered, "{attacker}");
+    }
+}
