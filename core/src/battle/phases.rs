@@ -285,6 +285,13 @@ impl<'v> Battle<'v> {
     }
 
     pub(super) fn finish(&self, s: &mut State, ev: &mut Vec<BattleEvent>, winner: Option<Winner>) {
+        // Before the waiting are marked slain: did the attacker place anyone
+        // (reference sheet, Reinforcement: conceding "before placing
+        // characters", the defender may not muster)?
+        let attacker_ever_on = s.entered[0]
+            || (0..s.units.len()).any(|i| {
+                s.origin(i) == BattleSide::Attacker && s.units[i].status != Status::Waiting
+            });
         let time_loss = s.phase != Phase::Over
             && matches!(winner, Some(Winner::Defender))
             && s.units
@@ -359,7 +366,6 @@ impl<'v> Battle<'v> {
                 .map(|&(i, _)| s.units[i].character)
                 .collect()
         };
-        let attacker_ever_on = s.entered[0];
         let result = BattleResult {
             winner,
             time_loss,

@@ -120,6 +120,8 @@ pub struct Legion {
     pub moved: bool,
     /// The land it entered its present land from this turn.
     pub entered_from: Option<LandId>,
+    /// Mustered (or reinforced) in this Game-Turn, which is one player's
+    /// turn (Law of Titan 1982 6.0): one muster per legion per Game-Turn.
     pub mustered: bool,
     /// Split off this turn from this legion (they must part, or recombine).
     pub split_from: Option<Marker>,
@@ -355,6 +357,10 @@ pub struct BattleOutcome {
     pub attacker_added: Vec<CharacterId>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defender_added: Vec<CharacterId>,
+    /// The attacker conceded before placing any character: the winning
+    /// defender may not muster (reference sheet, Reinforcement).
+    #[serde(default)]
+    pub conceded_unplaced: bool,
 }
 
 /// A battle to fight: what masterplay hands the battle engine.

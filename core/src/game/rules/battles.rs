@@ -425,6 +425,9 @@ pub(super) fn battle_action(
         defender_joined: r.defender_joined,
         attacker_added: r.attacker_added,
         defender_added: r.defender_added,
+        conceded_unplaced: r.winner == crate::battle::Winner::Defender
+            && r.reinforced.is_none()
+            && !r.may_reinforce_after,
     };
     battle_result(game, e, &outcome, events)
 }

@@ -414,7 +414,9 @@ pub(super) fn battle_result(
                 Some((e.defender, dow)),
                 points,
                 false,
-                r.reinforced.is_none(),
+                // Not after an attacker's concession before placing any
+                // character (reference sheet, Reinforcement).
+                r.reinforced.is_none() && !r.conceded_unplaced,
             )
         }
         _ => (None, 0, false, false),

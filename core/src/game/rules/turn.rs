@@ -104,10 +104,14 @@ pub(super) fn begin_turn(game: &mut Game, player: PlayerId, events: &mut Vec<Eve
     s.summoned = false;
     s.engagement = None;
     s.players[player.0 as usize].turns += 1;
-    for l in s.legions.iter_mut().filter(|l| l.owner == player) {
-        l.moved = false;
-        l.entered_from = None;
+    for l in s.legions.iter_mut() {
+        // Every player's turn is a Game-Turn (Law of Titan 1982 6.0): a
+        // legion that mustered in another's may reinforce in this one.
         l.mustered = false;
+        if l.owner == player {
+            l.moved = false;
+            l.entered_from = None;
+        }
     }
     let first_turn = s.players[player.0 as usize].turns == 1;
     s.phase = if first_turn && game.variant.rules.start.no_split_first_turn {
