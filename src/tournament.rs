@@ -389,21 +389,26 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
         o.attacker,
         o.defender
     );
+    // Each share also as a bar, so that the three read as a bar chart.
+    let share = |k: u64| crate::simulate::bar(k as f64 / n.max(1) as f64, 20);
     text += &format!(
-        "  attacker wins {:>6}  {}\n",
+        "  attacker wins {:>6}  {}  {}\n",
         r.attacker_wins,
-        percent_interval(r.attacker_wins, n)
+        percent_interval(r.attacker_wins, n),
+        share(r.attacker_wins)
     );
     text += &format!(
-        "  defender wins {:>6}  {}  ({} on time)\n",
+        "  defender wins {:>6}  {}  ({} on time)  {}\n",
         r.defender_wins,
         percent_interval(r.defender_wins, n),
-        r.time_losses
+        r.time_losses,
+        share(r.defender_wins)
     );
     text += &format!(
-        "  mutual        {:>6}  {}\n",
+        "  mutual        {:>6}  {}  {}\n",
         r.mutual,
-        percent_interval(r.mutual, n)
+        percent_interval(r.mutual, n),
+        share(r.mutual)
     );
     text += &format!(
         "  survivors: attacker {:.2}, defender {:.2}; {:.1} points to the winner\n",
