@@ -663,6 +663,37 @@ fn a_slain_titan_eliminates_its_player() {
 
 // --- Mustering -------------------------------------------------------------
 
+/// Reference sheet, Enlistment: "Reveal the character(s) that qualify you to
+/// muster"; the recruit itself is shown too. An Ogre mustered by showing an
+/// Ogre makes two known Ogres, not one.
+#[test]
+fn the_recruit_is_known_beside_the_characters_shown() {
+    let mut g = at("muster.ron");
+    let ogre = ch(&g, "Ogre");
+    ok(
+        &mut g,
+        P1,
+        Action::Muster {
+            legion: m("P1-01"),
+            recruit: ogre,
+            reveal: vec![ogre],
+        },
+    );
+    let other = titan_core::game::view::view(&g, titan_core::game::PlayerId(1));
+    let shown = &other
+        .legions
+        .iter()
+        .find(|l| l.marker == m("P1-01"))
+        .unwrap()
+        .revealed;
+    assert_eq!(
+        shown,
+        &vec![ogre, ogre],
+        "the Ogre shown and the Ogre mustered"
+    );
+    g.check_invariants().unwrap();
+}
+
 /// Reference sheet, Enlistment and Tower Lands.
 #[test]
 fn mustering() {

@@ -398,7 +398,8 @@ pub(super) fn battle_result(
         if let Some(j) = legion_index(game, legion) {
             let l = &mut game.state.legions[j];
             l.characters = sorted([l.characters.clone(), joined.clone()].concat());
-            l.revealed = merge_revealed(&l.revealed, joined);
+            // Seen joining in the battle: known beside those shown before.
+            l.revealed = sorted([l.revealed.clone(), joined.clone()].concat());
         }
     }
     let (winner, points, summon, reinforce) = match (att_gone, def_gone) {
@@ -589,7 +590,8 @@ pub(super) fn move_character(
     if let Some(j) = legion_index(game, to) {
         let l = &mut game.state.legions[j];
         l.characters = sorted([l.characters.clone(), vec![c]].concat());
-        l.revealed = merge_revealed(&l.revealed, &[c]);
+        // Everybody sees the newcomer: one more of its kind is known.
+        l.revealed = sorted([l.revealed.clone(), vec![c]].concat());
     }
     events.push(Event::Summoned {
         legion: to,
@@ -603,6 +605,7 @@ pub(super) fn add_from_caretaker(game: &mut Game, to: Marker, c: CharacterId) {
     if let Some(j) = legion_index(game, to) {
         let l = &mut game.state.legions[j];
         l.characters = sorted([l.characters.clone(), vec![c]].concat());
-        l.revealed = merge_revealed(&l.revealed, &[c]);
+        // Everybody sees the newcomer: one more of its kind is known.
+        l.revealed = sorted([l.revealed.clone(), vec![c]].concat());
     }
 }

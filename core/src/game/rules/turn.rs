@@ -434,11 +434,16 @@ pub(super) fn do_muster(
     option: MusterOption,
     events: &mut Vec<Event>,
 ) {
+    // The characters shown qualify the muster; the recruit is one more
+    // (shown too), so it is added after them, not merged with them.
+    if let Some(i) = legion_index(game, marker) {
+        let l = &mut game.state.legions[i];
+        l.revealed = merge_revealed(&l.revealed, &option.reveal);
+    }
     add_from_caretaker(game, marker, option.recruit);
     if let Some(i) = legion_index(game, marker) {
         let l = &mut game.state.legions[i];
         l.mustered = true;
-        l.revealed = merge_revealed(&l.revealed, &option.reveal);
         l.seen_by = 0;
     }
     if !option.reveal.is_empty() {
