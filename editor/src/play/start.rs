@@ -345,6 +345,9 @@ impl PlayApp {
                 v.players.max.min(6)
             ));
             let mut remove = None;
+            let min = (v.players.min as usize).max(2);
+            // At the fewest seats the variant allows, none may be removed.
+            let removable = self.form.seats.len() > min;
             for (i, seat) in self.form.seats.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
                     let l = ui.label(format!("Seat {}", i + 1));
@@ -365,14 +368,13 @@ impl PlayApp {
                                 }
                             });
                     }
-                    if ui.small_button(format!("remove seat {}", i + 1)).clicked() {
+                    if removable && ui.small_button(format!("remove seat {}", i + 1)).clicked() {
                         remove = Some(i);
                     }
                 });
             }
-            let min = (v.players.min as usize).max(2);
             if let Some(i) = remove
-                && self.form.seats.len() > min
+                && removable
             {
                 self.form.seats.remove(i);
             }
