@@ -769,6 +769,9 @@ impl PlayApp {
                 };
                 match exit {
                     Some(GameExit::ToStart) => {
+                        // "Continue the last game" picks up from here, not
+                        // from the start of the turn.
+                        g.autosave_now();
                         self.screen = Screen::Start;
                         self.form.refresh(&self.data_dir);
                     }
@@ -796,6 +799,14 @@ impl PlayApp {
                     e.request(crate::Pending::Close);
                 }
             }
+        }
+    }
+
+    /// The window is closing: the game on screen is autosaved where it
+    /// stands (a replay or an online game has no autosave).
+    pub fn on_exit(&mut self) {
+        if let Some(g) = self.game_mut() {
+            g.autosave_now();
         }
     }
 
