@@ -353,6 +353,9 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
     take_screen(&mut h);
     click(&mut h, "Fight");
     let mut steps = 0;
+    // The log tells the striking side's phase from the other side's strike
+    // back (Law of the Battlelands, Strike), and who won in words.
+    let (mut back, mut over) = (false, false);
     while game(&h)
         .view()
         .engagement
@@ -360,9 +363,23 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
         .is_some_and(|e| e.step == titan_core::game::EngagementStep::Battle)
     {
         assert!(battle_step(&mut h), "stuck: {}", game(&h).status);
+        back |= h
+            .query_all_by_label_contains("strikes back")
+            .next()
+            .is_some();
+        over |= h
+            .query_all_by_label_contains("The battle is over: the ")
+            .next()
+            .is_some();
         steps += 1;
         assert!(steps < 400, "the battle did not end");
     }
+    over |= h
+        .query_all_by_label_contains("The battle is over: the ")
+        .next()
+        .is_some();
+    assert!(back, "no strike back in the log");
+    assert!(over, "no winner in words in the log");
     // Strikes were made, their dice shown in the log.
     assert!(h.query_all_by_label_contains(": rolls ").next().is_some());
     // The battle was drawn and ended; whatever the winner may do after is
@@ -553,4 +570,72 @@ fn an_agreement_is_proposed_passed_and_accepted() {
             )
     );
     assert!(!view.legions.iter().any(|l| l.marker.to_string() == "P2-01"));
+}
+
+/// A variant's fewest seats cannot be removed: at two seats the start
+/// screen offers no "remove seat" (it did, and the button did nothing).
+#[test]
+fn the_start_screen_offers_to_remove_a_seat_only_above_the_fewest() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    assert_eq!(h.state().form.seats.len(), 2);
+    assert!(h.query_by_label("remove seat 1").is_none());
+    assert!(h.query_by_label("remove seat 2").is_none());
+    click(&mut h, "Add a seat");
+    assert_eq!(h.state().form.seats.len(), 3);
+    click(&mut h, "remove seat 1");
+    let names: Vec<&str> = h
+        .state()
+        .form
+        .seats
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["Blue", "Green"]);
+    assert!(h.query_by_label("remove seat 1").is_none());
+}
+
+/// Leaving a game for the start screen mid-turn loses nothing: "Continue
+/// the last game" picks it up where it was left, not at the turn's start.
+#[test]
+fn leaving_mid_turn_continues_where_it_was_left() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    h.state_mut().form.seed = "4".into();
+    click(&mut h, "Start game");
+    h.state_mut().game_mut().unwrap().paused = true;
+    click(&mut h, "Divide");
+    h.state_mut().game_mut().unwrap().paused = false;
+    let mut frames = 0;
+    while !game(&h)
+        .my_actions()
+        .iter()
+        .any(|a| matches!(a, Action::Roll { .. }))
+    {
+        h.step();
+        frames += 1;
+        assert!(frames < 500, "Red's turn never came");
+    }
+    click(&mut h, "Roll the die");
+    let roll = game(&h).view().roll.expect("rolled");
+    let position = game(&h).session.view(SPECTATOR);
+    let n = game(&h).session.history_len();
+    click(&mut h, "Start screen");
+    click(&mut h, "Continue the last game");
+    assert_eq!(game(&h).session.history_len(), n);
+    assert_eq!(game(&h).session.view(SPECTATOR), position);
+    assert!(h.query_by_label(&format!("die: {roll}")).is_some());
+    // Closing the window autosaves too.
+    let g = h.state_mut().game_mut().unwrap();
+    g.paused = true;
+    let a = g
+        .my_actions()
+        .into_iter()
+        .find(|a| *a != Action::ConcedeGame)
+        .unwrap();
+    g.act(&a);
+    let n = game(&h).session.history_len();
+    h.state_mut().on_exit();
+    let saved = titan_editor::session::read_save(&data.path().join("autosave.ron")).unwrap();
+    assert_eq!(saved.actions.len(), n);
 }
