@@ -639,3 +639,60 @@ fn leaving_mid_turn_continues_where_it_was_left() {
     let saved = titan_editor::session::read_save(&data.path().join("autosave.ron")).unwrap();
     assert_eq!(saved.actions.len(), n);
 }
+
+/// The editor opened from the start screen, left with unsaved edits: it
+/// asks first; "Discard" or "Save first" returns to the start screen (it
+/// closed the whole window instead).
+#[test]
+fn leaving_the_editor_with_unsaved_edits_asks_then_returns_to_the_start_screen() {
+    use titan_editor::play::Screen;
+    let tmp = common::workspace();
+    let data = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("variants/titan");
+    let board = std::fs::read_to_string(dir.join("masterboard.ron")).unwrap();
+    let app = PlayApp::new(&tmp.path().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    let editor = |h: &mut Harness<'_, PlayApp>| match &mut h.state_mut().screen {
+        Screen::Editor(e) => {
+            e.watch = false;
+            Some(e.land_screen_pos(1).unwrap())
+        }
+        _ => None,
+    };
+    for choice in ["Discard", "Save first"] {
+        click(&mut h, "Open the editor");
+        h.run_steps(2);
+        let land = editor(&mut h).expect("the editor is open");
+        click_at(&mut h, land);
+        click(&mut h, "Desert");
+        let dirty = match &h.state().screen {
+            Screen::Editor(e) => (e.selected_land, e.is_dirty()),
+            _ => (None, false),
+        };
+        assert_eq!(dirty, (Some(1), true), "no edit made");
+        click(&mut h, "Back to the start screen");
+        h.run_steps(2);
+        assert!(
+            h.query_all_by_label_contains("There are unsaved edits")
+                .next()
+                .is_some(),
+            "not asked"
+        );
+        assert!(matches!(h.state().screen, Screen::Editor(_)));
+        click(&mut h, choice);
+        assert!(
+            matches!(h.state().screen, Screen::Start),
+            "{choice}: still in the editor"
+        );
+        assert!(h.query_by_label("Start game").is_some());
+        let now = std::fs::read_to_string(dir.join("masterboard.ron")).unwrap();
+        if choice == "Discard" {
+            assert_eq!(now, board, "discarded edits were written");
+        } else {
+            assert_ne!(now, board, "the edit was not saved");
+        }
+    }
+}

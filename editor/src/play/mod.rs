@@ -793,10 +793,13 @@ impl PlayApp {
                     back = ui.button("Back to the start screen").clicked();
                 });
                 e.ui(ui);
-                if back && !e.is_dirty() {
+                // With unsaved edits the editor asks first; "Close" would
+                // close the whole window, so leaving is a request of its own.
+                if back {
+                    e.request(crate::Pending::Leave);
+                }
+                if e.left {
                     self.screen = Screen::Start;
-                } else if back {
-                    e.request(crate::Pending::Close);
                 }
             }
         }
