@@ -367,6 +367,9 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
             .query_all_by_label_contains("strikes back")
             .next()
             .is_some();
+        // The panel says it the same way (it said "the defender strikes
+        // (attacker striking)").
+        assert!(h.query_all_by_label_contains("striking)").next().is_none());
         over |= h
             .query_all_by_label_contains("The battle is over: the ")
             .next()
