@@ -699,3 +699,52 @@ fn leaving_the_editor_with_unsaved_edits_asks_then_returns_to_the_start_screen()
         }
     }
 }
+
+/// A save that cannot be opened (not a save at all, or one whose replay
+/// reaches another position) says which file and why on the start screen,
+/// and the file is left as it was.
+#[test]
+fn a_broken_save_says_which_file_and_why_and_is_left_alone() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    click(&mut h, "person 2");
+    h.state_mut().form.seed = "8".into();
+    click(&mut h, "Start game");
+    take_screen(&mut h);
+    click(&mut h, "Divide");
+    take_screen(&mut h);
+    h.state_mut().game_mut().unwrap().save_name = "good".into();
+    click(&mut h, "Save");
+    click(&mut h, "Start screen");
+    let saves = data.path().join("saves");
+    let good = std::fs::read_to_string(saves.join("good.ron")).unwrap();
+    std::fs::write(saves.join("junk.ron"), "(variant: \"titan\", garbage").unwrap();
+    // The same game, its state hash changed.
+    let hash = titan_editor::session::read_save(&saves.join("good.ron"))
+        .unwrap()
+        .state_hash;
+    let moved = good.replace(&hash.to_string(), &(hash ^ 1).to_string());
+    assert_ne!(moved, good);
+    std::fs::write(saves.join("moved.ron"), &moved).unwrap();
+    click(&mut h, "Refresh");
+    for (name, why) in [
+        ("junk", "is not a valid save"),
+        ("moved", "another position than the one saved"),
+    ] {
+        click(&mut h, &format!("Load {name}"));
+        assert!(h.state().game().is_none(), "{name} opened");
+        let status = h.state().status.clone();
+        assert!(
+            status.contains(&format!("{name}.ron")) && status.contains(why),
+            "{status}"
+        );
+        assert!(h.query_by_label(&status).is_some(), "the message is shown");
+    }
+    assert_eq!(
+        std::fs::read_to_string(saves.join("moved.ron")).unwrap(),
+        moved
+    );
+    // The good save still loads.
+    click(&mut h, "Load good");
+    assert!(h.state().game().is_some(), "{}", h.state().status);
+}

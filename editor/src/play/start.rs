@@ -222,8 +222,16 @@ impl PlayApp {
             Some(s) if s.variant_dir.join("variant.ron").is_file() => s.variant_dir.clone(),
             _ => self.variants_root.join(&save.variant),
         };
-        let variant = load_variant(&dir)?;
-        let session = LocalSession::from_save(variant, &save)?;
+        // Every refusal names the save, so the message says which file.
+        let variant = load_variant(&dir).map_err(|e| {
+            format!(
+                "{}: its variant {} does not load: {e}",
+                path.display(),
+                dir.display()
+            )
+        })?;
+        let session = LocalSession::from_save(variant, &save)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let seats = match seats {
             Some(s) => s,
             None => {
