@@ -37,7 +37,10 @@ impl Watcher {
         // (a stat opens nothing, so it causes no event of its own).
         let mut seen: HashMap<PathBuf, Option<Stamp>> = HashMap::new();
         for dir in dirs {
-            record_files(dir, &mut seen);
+            // The events name files under the absolute folder, as notify
+            // makes a relative one absolute (against the current folder).
+            let dir = std::env::current_dir().map_or(dir.clone(), |cwd| cwd.join(dir));
+            record_files(&dir, &mut seen);
         }
         let mut debouncer = new_debouncer(DEBOUNCE, move |res: DebounceEventResult| {
             if let Ok(events) = res {
@@ -142,7 +145,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("x.ron");
         std::fs::write(&file, "[]").unwrap();
-        let w = Watcher::new(&[dir.path().to_path_buf()], || {}).unwrap();
+        // The folder named relative to the current one, as `titan edit
+        // variants/titan` names it.
+        let cwd = std::env::current_dir().unwrap();
+        let mut relative = PathBuf::new();
+        for _ in cwd.components().skip(1) {
+            relative.push("..");
+        }
+        relative.push(dir.path().strip_prefix("/").unwrap());
+        let w = Watcher::new(&[relative], || {}).unwrap();
         for _ in 0..3 {
             std::fs::read_to_string(&file).unwrap();
         }
