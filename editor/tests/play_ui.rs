@@ -577,6 +577,7 @@ fn an_agreement_is_proposed_passed_and_accepted() {
 
 /// A variant's fewest seats cannot be removed: at two seats the start
 /// screen offers no "remove seat" (it did, and the button did nothing).
+/// A seat's problem is told by the seat's number as shown.
 #[test]
 fn the_start_screen_offers_to_remove_a_seat_only_above_the_fewest() {
     let data = tempfile::tempdir().unwrap();
@@ -586,6 +587,17 @@ fn the_start_screen_offers_to_remove_a_seat_only_above_the_fewest() {
     assert!(h.query_by_label("remove seat 2").is_none());
     click(&mut h, "Add a seat");
     assert_eq!(h.state().form.seats.len(), 3);
+    // A seat without a name is named as the form numbers it (seat 3, not
+    // the engine's "player 2").
+    let old = std::mem::take(&mut h.state_mut().form.seats[2].name);
+    click(&mut h, "Start game");
+    assert!(h.state().game().is_none());
+    assert_eq!(h.state().status, "Cannot start: seat 3 has no name");
+    assert!(
+        h.query_by_label("Cannot start: seat 3 has no name")
+            .is_some()
+    );
+    h.state_mut().form.seats[2].name = old;
     click(&mut h, "remove seat 1");
     let names: Vec<&str> = h
         .state()

@@ -158,6 +158,21 @@ impl PlayApp {
             }
         };
         let names: Vec<String> = self.form.seats.iter().map(|s| s.name.clone()).collect();
+        // The engine counts players from 0; the form shows seats from 1.
+        for (i, n) in names.iter().enumerate() {
+            if n.trim().is_empty() {
+                self.status = format!("Cannot start: seat {} has no name", i + 1);
+                return;
+            }
+            if n.len() > titan_core::game::save::MAX_NAME_LEN {
+                self.status = format!(
+                    "Cannot start: the name of seat {} is longer than {} bytes",
+                    i + 1,
+                    titan_core::game::save::MAX_NAME_LEN
+                );
+                return;
+            }
+        }
         match Game::new(variant, self.form.options.clone(), &names, seed) {
             Ok((game, events)) => {
                 let session = Box::new(LocalSession::new(game, events));
