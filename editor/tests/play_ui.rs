@@ -709,7 +709,53 @@ fn leaving_the_editor_with_unsaved_edits_asks_then_returns_to_the_start_screen()
         } else {
             assert_ne!(now, board, "the edit was not saved");
         }
+        // The start screen plays the variant as it now is on disk.
+        let v = h.state().form.variant.clone().unwrap();
+        let land = v.board.land(v.board.by_number(1).unwrap());
+        let terrain = &v.terrains[land.terrain.index()].name;
+        assert_eq!(
+            terrain,
+            if choice == "Discard" {
+                "Plains"
+            } else {
+                "Desert"
+            }
+        );
     }
+}
+
+/// A variant made in the editor opened from the start screen is offered
+/// there on coming back, without restarting the window.
+#[test]
+fn a_variant_made_in_the_editor_is_offered_on_the_start_screen() {
+    let tmp = common::workspace();
+    let data = tempfile::tempdir().unwrap();
+    let app = PlayApp::new(&tmp.path().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    assert!(h.query_by_label("forge").is_none());
+    click(&mut h, "Open the editor");
+    if let titan_editor::play::Screen::Editor(e) = &mut h.state_mut().screen {
+        e.watch = false;
+    }
+    click(&mut h, "New variant...");
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Folder and id:")
+        .focus();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Folder and id:")
+        .type_text("forge");
+    h.run_steps(2);
+    click(&mut h, "Create");
+    assert!(tmp.path().join("variants/forge/variant.ron").is_file());
+    click(&mut h, "Back to the start screen");
+    assert!(h.query_by_label("forge").is_some(), "forge is not offered");
+    click(&mut h, "forge");
+    assert_eq!(h.state().form.variant.as_ref().unwrap().id, "forge");
+    click(&mut h, "Start game");
+    assert!(h.state().game().is_some(), "{}", h.state().status);
 }
 
 /// A save that cannot be opened (not a save at all, or one whose replay

@@ -799,6 +799,9 @@ impl PlayApp {
                     e.request(crate::Pending::Leave);
                 }
                 if e.left {
+                    // The editor may have changed the chosen variant or made
+                    // new ones: the form plays what is on disk now.
+                    self.form.reload(&self.variants_root);
                     self.screen = Screen::Start;
                 }
             }

@@ -103,6 +103,14 @@ impl StartForm {
         }
     }
 
+    /// Rereads the variants under `root` and the chosen variant (its rule
+    /// options back to their defaults), keeping the seats.
+    pub fn reload(&mut self, root: &Path) {
+        self.variants = variant_folders(root);
+        let dir = self.variant_dir.clone();
+        self.pick(&dir);
+    }
+
     fn add_seat(&mut self) {
         let n = self.seats.len();
         self.seats
