@@ -806,3 +806,26 @@ fn a_broken_save_says_which_file_and_why_and_is_left_alone() {
     click(&mut h, "Load good");
     assert!(h.state().game().is_some(), "{}", h.state().status);
 }
+
+/// A variant's files changed on disk after the start screen read them (in
+/// a text editor, say): the game started plays them as they are now.
+#[test]
+fn a_game_starts_from_the_variant_as_it_is_on_disk() {
+    let tmp = common::workspace();
+    let data = tempfile::tempdir().unwrap();
+    let app = PlayApp::new(&tmp.path().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    let file = tmp.path().join("variants/titan/masterboard.ron");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let from = "(number: 1, terrain: \"Plains\"";
+    assert!(text.contains(from));
+    std::fs::write(&file, text.replace(from, "(number: 1, terrain: \"Desert\"")).unwrap();
+    h.state_mut().form.seed = "3".into();
+    click(&mut h, "Start game");
+    let v = game(&h).variant();
+    let land = v.board.land(v.board.by_number(1).unwrap());
+    assert_eq!(v.terrains[land.terrain.index()].name, "Desert");
+}

@@ -151,6 +151,17 @@ impl StartForm {
 impl PlayApp {
     /// Starts the game the form describes.
     pub fn start_new_game(&mut self) {
+        // The files as they are now: they may have been edited since the
+        // variant was picked (the rule options chosen are kept where the
+        // variant still has them).
+        self.form.variant = load_variant(&self.form.variant_dir);
+        if let Ok(v) = &self.form.variant {
+            let options = std::mem::take(&mut self.form.options);
+            for o in &v.options {
+                let value = options.get(&o.name).cloned().unwrap_or(o.default.clone());
+                self.form.options.insert(o.name.clone(), value);
+            }
+        }
         let variant = match &self.form.variant {
             Ok(v) => v.clone(),
             Err(e) => {
