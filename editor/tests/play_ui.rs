@@ -802,6 +802,24 @@ fn a_broken_save_says_which_file_and_why_and_is_left_alone() {
         std::fs::read_to_string(saves.join("moved.ron")).unwrap(),
         moved
     );
+    // A broken seats file beside a good save is refused (it was taken for
+    // a missing one: every seat a person), and left as it was.
+    std::fs::copy(saves.join("good.ron"), saves.join("seated.ron")).unwrap();
+    std::fs::write(saves.join("seated.seats.ron"), "(variant_dir: ").unwrap();
+    click(&mut h, "Refresh");
+    click(&mut h, "Load seated");
+    assert!(h.state().game().is_none(), "seated opened");
+    assert!(
+        h.state()
+            .status
+            .contains("seated.seats.ron is not a valid seats file"),
+        "{}",
+        h.state().status
+    );
+    assert_eq!(
+        std::fs::read_to_string(saves.join("seated.seats.ron")).unwrap(),
+        "(variant_dir: "
+    );
     // The good save still loads.
     click(&mut h, "Load good");
     assert!(h.state().game().is_some(), "{}", h.state().status);

@@ -245,13 +245,24 @@ impl PlayApp {
         // The seats file says where the variant is; without one (a save from
         // `titan engine`) the variant is looked for by id, and every seat is
         // a person.
-        let seats = std::fs::read_to_string(seats_path(path))
-            .ok()
-            .and_then(|t| {
+        // A seats file that is there but unreadable is refused, not taken
+        // for a missing one: that would make every seat a person, and the
+        // next autosave would overwrite who played which seat.
+        let seats_file = seats_path(path);
+        let seats = match std::fs::read_to_string(&seats_file) {
+            Ok(t) => Some(
                 titan_core::load::ron_options()
                     .from_str::<SaveSeats>(&t)
-                    .ok()
-            });
+                    .map_err(|e| {
+                        format!(
+                            "{} is not a valid seats file: {e} (without it the save opens with every seat a person)",
+                            seats_file.display()
+                        )
+                    })?,
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("cannot read {}: {e}", seats_file.display())),
+        };
         let dir = match &seats {
             Some(s) if s.variant_dir.join("variant.ron").is_file() => s.variant_dir.clone(),
             _ => self.variants_root.join(&save.variant),
