@@ -66,6 +66,9 @@ pub enum HexTool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pending {
     Close,
+    /// Back to the game window's start screen (the editor opened from it):
+    /// the editor is left, the window stays open.
+    Leave,
     Switch(PathBuf),
     Revert,
 }
@@ -125,6 +128,8 @@ pub struct EditorApp {
     pub rename: Option<(String, Option<String>)>,
     /// Set once the user has agreed to close.
     pub may_close: bool,
+    /// The editor may be left for the start screen (`Pending::Leave` done).
+    pub left: bool,
     pub status: String,
     board_view: View,
     hex_view: View,
@@ -160,6 +165,7 @@ impl EditorApp {
             confirm_delete: None,
             rename: None,
             may_close: false,
+            left: false,
             status: String::new(),
             board_view: View::default(),
             hex_view: View::default(),
@@ -271,6 +277,7 @@ impl EditorApp {
     fn perform(&mut self, action: Pending) {
         match action {
             Pending::Close => self.may_close = true,
+            Pending::Leave => self.left = true,
             Pending::Switch(dir) => self.open(&dir),
             Pending::Revert => {
                 if let Some(p) = &mut self.project {
@@ -567,6 +574,7 @@ impl EditorApp {
         };
         let what = match &action {
             Pending::Close => "closing".to_string(),
+            Pending::Leave => "leaving the editor".to_string(),
             Pending::Switch(d) => format!("opening {}", d.display()),
             Pending::Revert => "reverting".to_string(),
         };
@@ -596,7 +604,8 @@ impl EditorApp {
             }
             Some("discard") => {
                 self.pending = None;
-                if let (Pending::Close | Pending::Switch(_), Some(p)) = (&action, &mut self.project)
+                if let (Pending::Close | Pending::Leave | Pending::Switch(_), Some(p)) =
+                    (&action, &mut self.project)
                 {
                     p.revert();
                 }

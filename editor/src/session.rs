@@ -163,7 +163,7 @@ pub fn read_save(path: &Path) -> Result<SaveFile, String> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     titan_core::load::ron_options()
         .from_str(&text)
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| format!("{} is not a valid save: {e}", path.display()))
 }
 
 /// Writes a save atomically (a temporary file, then a rename).

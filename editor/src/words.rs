@@ -470,19 +470,34 @@ impl Words {
                 phase,
                 moving,
                 defender_maneuver,
-            } => format!(
-                "Round {defender_maneuver}: the {} {}",
-                side_word(*moving),
-                match phase {
-                    battle::Phase::ChooseEdge => "chooses an edge",
-                    battle::Phase::Maneuver => "maneuvers",
-                    battle::Phase::Strike { .. } => "strikes",
-                    battle::Phase::Over => "ends",
-                }
-            ),
+            } => match phase {
+                // The moving side strikes, then the other strikes back
+                // (Law of the Battlelands, Strike): two phases, two lines.
+                battle::Phase::Strike { striking } if striking != moving => format!(
+                    "Round {defender_maneuver}: the {} strikes back",
+                    side_word(*striking)
+                ),
+                _ => format!(
+                    "Round {defender_maneuver}: the {} {}",
+                    side_word(*moving),
+                    match phase {
+                        battle::Phase::ChooseEdge => "chooses an edge",
+                        battle::Phase::Maneuver => "maneuvers",
+                        battle::Phase::Strike { .. } => "strikes",
+                        battle::Phase::Over => "ends",
+                    }
+                ),
+            },
             BattleEvent::SummonOpen => "The attacker may summon".into(),
             BattleEvent::Conceded(side) => format!("The {} concedes", side_word(*side)),
-            BattleEvent::Ended(w) => format!("The battle is over: {w:?}"),
+            BattleEvent::Ended(w) => format!(
+                "The battle is over: {}",
+                match w {
+                    battle::Winner::Attacker => "the attacker wins",
+                    battle::Winner::Defender => "the defender wins",
+                    battle::Winner::Neither => "neither side wins",
+                }
+            ),
             BattleEvent::Damaged { unit, hits } => {
                 format!("{} takes {hits} by the variant's rules", self.unit(*unit))
             }
@@ -635,5 +650,34 @@ mod tests {
             character: ogre,
         });
         assert_eq!(line, "Blue's legion P2-01 musters an Ogre");
+    }
+
+    /// Law of the Battlelands, Strike: the moving side strikes, then the
+    /// other side strikes back; the log tells the two phases apart.
+    #[test]
+    fn the_strike_back_and_the_end_of_a_battle_read_as_words() {
+        use titan_core::battle::{BattleEvent, BattleSide, Phase, Winner};
+        let w = words();
+        let began = |striking| BattleEvent::PhaseBegan {
+            phase: Phase::Strike { striking },
+            moving: BattleSide::Defender,
+            defender_maneuver: 1,
+        };
+        assert_eq!(
+            w.battle_event(&began(BattleSide::Defender)),
+            "Round 1: the defender strikes"
+        );
+        assert_eq!(
+            w.battle_event(&began(BattleSide::Attacker)),
+            "Round 1: the attacker strikes back"
+        );
+        assert_eq!(
+            w.battle_event(&BattleEvent::Ended(Winner::Attacker)),
+            "The battle is over: the attacker wins"
+        );
+        assert_eq!(
+            w.battle_event(&BattleEvent::Ended(Winner::Neither)),
+            "The battle is over: neither side wins"
+        );
     }
 }

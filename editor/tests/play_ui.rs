@@ -353,6 +353,9 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
     take_screen(&mut h);
     click(&mut h, "Fight");
     let mut steps = 0;
+    // The log tells the striking side's phase from the other side's strike
+    // back (Law of the Battlelands, Strike), and who won in words.
+    let (mut back, mut over) = (false, false);
     while game(&h)
         .view()
         .engagement
@@ -360,9 +363,26 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
         .is_some_and(|e| e.step == titan_core::game::EngagementStep::Battle)
     {
         assert!(battle_step(&mut h), "stuck: {}", game(&h).status);
+        back |= h
+            .query_all_by_label_contains("strikes back")
+            .next()
+            .is_some();
+        // The panel says it the same way (it said "the defender strikes
+        // (attacker striking)").
+        assert!(h.query_all_by_label_contains("striking)").next().is_none());
+        over |= h
+            .query_all_by_label_contains("The battle is over: the ")
+            .next()
+            .is_some();
         steps += 1;
         assert!(steps < 400, "the battle did not end");
     }
+    over |= h
+        .query_all_by_label_contains("The battle is over: the ")
+        .next()
+        .is_some();
+    assert!(back, "no strike back in the log");
+    assert!(over, "no winner in words in the log");
     // Strikes were made, their dice shown in the log.
     assert!(h.query_all_by_label_contains(": rolls ").next().is_some());
     // The battle was drawn and ended; whatever the winner may do after is
@@ -553,4 +573,277 @@ fn an_agreement_is_proposed_passed_and_accepted() {
             )
     );
     assert!(!view.legions.iter().any(|l| l.marker.to_string() == "P2-01"));
+}
+
+/// A variant's fewest seats cannot be removed: at two seats the start
+/// screen offers no "remove seat" (it did, and the button did nothing).
+/// A seat's problem is told by the seat's number as shown.
+#[test]
+fn the_start_screen_offers_to_remove_a_seat_only_above_the_fewest() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    assert_eq!(h.state().form.seats.len(), 2);
+    assert!(h.query_by_label("remove seat 1").is_none());
+    assert!(h.query_by_label("remove seat 2").is_none());
+    click(&mut h, "Add a seat");
+    assert_eq!(h.state().form.seats.len(), 3);
+    // A seat without a name is named as the form numbers it (seat 3, not
+    // the engine's "player 2").
+    let old = std::mem::take(&mut h.state_mut().form.seats[2].name);
+    click(&mut h, "Start game");
+    assert!(h.state().game().is_none());
+    assert_eq!(h.state().status, "Cannot start: seat 3 has no name");
+    assert!(
+        h.query_by_label("Cannot start: seat 3 has no name")
+            .is_some()
+    );
+    h.state_mut().form.seats[2].name = old;
+    click(&mut h, "remove seat 1");
+    let names: Vec<&str> = h
+        .state()
+        .form
+        .seats
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["Blue", "Green"]);
+    assert!(h.query_by_label("remove seat 1").is_none());
+}
+
+/// Leaving a game for the start screen mid-turn loses nothing: "Continue
+/// the last game" picks it up where it was left, not at the turn's start.
+#[test]
+fn leaving_mid_turn_continues_where_it_was_left() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    h.state_mut().form.seed = "4".into();
+    click(&mut h, "Start game");
+    h.state_mut().game_mut().unwrap().paused = true;
+    click(&mut h, "Divide");
+    h.state_mut().game_mut().unwrap().paused = false;
+    let mut frames = 0;
+    while !game(&h)
+        .my_actions()
+        .iter()
+        .any(|a| matches!(a, Action::Roll { .. }))
+    {
+        h.step();
+        frames += 1;
+        assert!(frames < 500, "Red's turn never came");
+    }
+    click(&mut h, "Roll the die");
+    let roll = game(&h).view().roll.expect("rolled");
+    let position = game(&h).session.view(SPECTATOR);
+    let n = game(&h).session.history_len();
+    click(&mut h, "Start screen");
+    click(&mut h, "Continue the last game");
+    assert_eq!(game(&h).session.history_len(), n);
+    assert_eq!(game(&h).session.view(SPECTATOR), position);
+    assert!(h.query_by_label(&format!("die: {roll}")).is_some());
+    // Closing the window autosaves too.
+    let g = h.state_mut().game_mut().unwrap();
+    g.paused = true;
+    let a = g
+        .my_actions()
+        .into_iter()
+        .find(|a| *a != Action::ConcedeGame)
+        .unwrap();
+    g.act(&a);
+    let n = game(&h).session.history_len();
+    h.state_mut().on_exit();
+    let saved = titan_editor::session::read_save(&data.path().join("autosave.ron")).unwrap();
+    assert_eq!(saved.actions.len(), n);
+}
+
+/// The editor opened from the start screen, left with unsaved edits: it
+/// asks first; "Discard" or "Save first" returns to the start screen (it
+/// closed the whole window instead).
+#[test]
+fn leaving_the_editor_with_unsaved_edits_asks_then_returns_to_the_start_screen() {
+    use titan_editor::play::Screen;
+    let tmp = common::workspace();
+    let data = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("variants/titan");
+    let board = std::fs::read_to_string(dir.join("masterboard.ron")).unwrap();
+    let app = PlayApp::new(&tmp.path().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    let editor = |h: &mut Harness<'_, PlayApp>| match &mut h.state_mut().screen {
+        Screen::Editor(e) => {
+            e.watch = false;
+            Some(e.land_screen_pos(1).unwrap())
+        }
+        _ => None,
+    };
+    for choice in ["Discard", "Save first"] {
+        click(&mut h, "Open the editor");
+        h.run_steps(2);
+        let land = editor(&mut h).expect("the editor is open");
+        click_at(&mut h, land);
+        click(&mut h, "Desert");
+        let dirty = match &h.state().screen {
+            Screen::Editor(e) => (e.selected_land, e.is_dirty()),
+            _ => (None, false),
+        };
+        assert_eq!(dirty, (Some(1), true), "no edit made");
+        click(&mut h, "Back to the start screen");
+        h.run_steps(2);
+        assert!(
+            h.query_all_by_label_contains("There are unsaved edits")
+                .next()
+                .is_some(),
+            "not asked"
+        );
+        assert!(matches!(h.state().screen, Screen::Editor(_)));
+        click(&mut h, choice);
+        assert!(
+            matches!(h.state().screen, Screen::Start),
+            "{choice}: still in the editor"
+        );
+        assert!(h.query_by_label("Start game").is_some());
+        let now = std::fs::read_to_string(dir.join("masterboard.ron")).unwrap();
+        if choice == "Discard" {
+            assert_eq!(now, board, "discarded edits were written");
+        } else {
+            assert_ne!(now, board, "the edit was not saved");
+        }
+        // The start screen plays the variant as it now is on disk.
+        let v = h.state().form.variant.clone().unwrap();
+        let land = v.board.land(v.board.by_number(1).unwrap());
+        let terrain = &v.terrains[land.terrain.index()].name;
+        assert_eq!(
+            terrain,
+            if choice == "Discard" {
+                "Plains"
+            } else {
+                "Desert"
+            }
+        );
+    }
+}
+
+/// A variant made in the editor opened from the start screen is offered
+/// there on coming back, without restarting the window.
+#[test]
+fn a_variant_made_in_the_editor_is_offered_on_the_start_screen() {
+    let tmp = common::workspace();
+    let data = tempfile::tempdir().unwrap();
+    let app = PlayApp::new(&tmp.path().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    assert!(h.query_by_label("forge").is_none());
+    click(&mut h, "Open the editor");
+    if let titan_editor::play::Screen::Editor(e) = &mut h.state_mut().screen {
+        e.watch = false;
+    }
+    click(&mut h, "New variant...");
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Folder and id:")
+        .focus();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Folder and id:")
+        .type_text("forge");
+    h.run_steps(2);
+    click(&mut h, "Create");
+    assert!(tmp.path().join("variants/forge/variant.ron").is_file());
+    click(&mut h, "Back to the start screen");
+    assert!(h.query_by_label("forge").is_some(), "forge is not offered");
+    click(&mut h, "forge");
+    assert_eq!(h.state().form.variant.as_ref().unwrap().id, "forge");
+    click(&mut h, "Start game");
+    assert!(h.state().game().is_some(), "{}", h.state().status);
+}
+
+/// A save that cannot be opened (not a save at all, or one whose replay
+/// reaches another position) says which file and why on the start screen,
+/// and the file is left as it was.
+#[test]
+fn a_broken_save_says_which_file_and_why_and_is_left_alone() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    click(&mut h, "person 2");
+    h.state_mut().form.seed = "8".into();
+    click(&mut h, "Start game");
+    take_screen(&mut h);
+    click(&mut h, "Divide");
+    take_screen(&mut h);
+    h.state_mut().game_mut().unwrap().save_name = "good".into();
+    click(&mut h, "Save");
+    click(&mut h, "Start screen");
+    let saves = data.path().join("saves");
+    let good = std::fs::read_to_string(saves.join("good.ron")).unwrap();
+    std::fs::write(saves.join("junk.ron"), "(variant: \"titan\", garbage").unwrap();
+    // The same game, its state hash changed.
+    let hash = titan_editor::session::read_save(&saves.join("good.ron"))
+        .unwrap()
+        .state_hash;
+    let moved = good.replace(&hash.to_string(), &(hash ^ 1).to_string());
+    assert_ne!(moved, good);
+    std::fs::write(saves.join("moved.ron"), &moved).unwrap();
+    click(&mut h, "Refresh");
+    for (name, why) in [
+        ("junk", "is not a valid save"),
+        ("moved", "another position than the one saved"),
+    ] {
+        click(&mut h, &format!("Load {name}"));
+        assert!(h.state().game().is_none(), "{name} opened");
+        let status = h.state().status.clone();
+        assert!(
+            status.contains(&format!("{name}.ron")) && status.contains(why),
+            "{status}"
+        );
+        assert!(h.query_by_label(&status).is_some(), "the message is shown");
+    }
+    assert_eq!(
+        std::fs::read_to_string(saves.join("moved.ron")).unwrap(),
+        moved
+    );
+    // A broken seats file beside a good save is refused (it was taken for
+    // a missing one: every seat a person), and left as it was.
+    std::fs::copy(saves.join("good.ron"), saves.join("seated.ron")).unwrap();
+    std::fs::write(saves.join("seated.seats.ron"), "(variant_dir: ").unwrap();
+    click(&mut h, "Refresh");
+    click(&mut h, "Load seated");
+    assert!(h.state().game().is_none(), "seated opened");
+    assert!(
+        h.state()
+            .status
+            .contains("seated.seats.ron is not a valid seats file"),
+        "{}",
+        h.state().status
+    );
+    assert_eq!(
+        std::fs::read_to_string(saves.join("seated.seats.ron")).unwrap(),
+        "(variant_dir: "
+    );
+    // The good save still loads.
+    click(&mut h, "Load good");
+    assert!(h.state().game().is_some(), "{}", h.state().status);
+}
+
+/// A variant's files changed on disk after the start screen read them (in
+/// a text editor, say): the game started plays them as they are now.
+#[test]
+fn a_game_starts_from_the_variant_as_it_is_on_disk() {
+    let tmp = common::workspace();
+    let data = tempfile::tempdir().unwrap();
+    let app = PlayApp::new(&tmp.path().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    let file = tmp.path().join("variants/titan/masterboard.ron");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let from = "(number: 1, terrain: \"Plains\"";
+    assert!(text.contains(from));
+    std::fs::write(&file, text.replace(from, "(number: 1, terrain: \"Desert\"")).unwrap();
+    h.state_mut().form.seed = "3".into();
+    click(&mut h, "Start game");
+    let v = game(&h).variant();
+    let land = v.board.land(v.board.by_number(1).unwrap());
+    assert_eq!(v.terrains[land.terrain.index()].name, "Desert");
 }

@@ -441,16 +441,20 @@ impl GameScreen {
         let max_rounds = self.session.variant().rules.battle.defender_maneuvers;
         ui.label(
             egui::RichText::new(format!(
-                "Round {} of {}: the {} {}",
+                "Round {} of {}: the {}",
                 view.defender_maneuver.max(1),
                 max_rounds,
-                side_word(view.moving),
                 match view.phase {
-                    battle::Phase::ChooseEdge => "chooses an edge".to_string(),
-                    battle::Phase::Maneuver => "maneuvers".to_string(),
+                    battle::Phase::ChooseEdge =>
+                        format!("{} chooses an edge", side_word(view.moving)),
+                    battle::Phase::Maneuver => format!("{} maneuvers", side_word(view.moving)),
+                    // The side that moved strikes, then the other strikes
+                    // back (Law of the Battlelands, Strike).
+                    battle::Phase::Strike { striking } if striking == view.moving =>
+                        format!("{} strikes", side_word(striking)),
                     battle::Phase::Strike { striking } =>
-                        format!("strikes ({} striking)", side_word(striking)),
-                    battle::Phase::Over => "is over".to_string(),
+                        format!("{} strikes back", side_word(striking)),
+                    battle::Phase::Over => "battle is over".to_string(),
                 }
             ))
             .strong(),

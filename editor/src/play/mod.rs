@@ -769,6 +769,9 @@ impl PlayApp {
                 };
                 match exit {
                     Some(GameExit::ToStart) => {
+                        // "Continue the last game" picks up from here, not
+                        // from the start of the turn.
+                        g.autosave_now();
                         self.screen = Screen::Start;
                         self.form.refresh(&self.data_dir);
                     }
@@ -790,12 +793,26 @@ impl PlayApp {
                     back = ui.button("Back to the start screen").clicked();
                 });
                 e.ui(ui);
-                if back && !e.is_dirty() {
+                // With unsaved edits the editor asks first; "Close" would
+                // close the whole window, so leaving is a request of its own.
+                if back {
+                    e.request(crate::Pending::Leave);
+                }
+                if e.left {
+                    // The editor may have changed the chosen variant or made
+                    // new ones: the form plays what is on disk now.
+                    self.form.reload(&self.variants_root);
                     self.screen = Screen::Start;
-                } else if back {
-                    e.request(crate::Pending::Close);
                 }
             }
+        }
+    }
+
+    /// The window is closing: the game on screen is autosaved where it
+    /// stands (a replay or an online game has no autosave).
+    pub fn on_exit(&mut self) {
+        if let Some(g) = self.game_mut() {
+            g.autosave_now();
         }
     }
 

@@ -103,6 +103,14 @@ impl StartForm {
         }
     }
 
+    /// Rereads the variants under `root` and the chosen variant (its rule
+    /// options back to their defaults), keeping the seats.
+    pub fn reload(&mut self, root: &Path) {
+        self.variants = variant_folders(root);
+        let dir = self.variant_dir.clone();
+        self.pick(&dir);
+    }
+
     fn add_seat(&mut self) {
         let n = self.seats.len();
         self.seats
@@ -143,6 +151,17 @@ impl StartForm {
 impl PlayApp {
     /// Starts the game the form describes.
     pub fn start_new_game(&mut self) {
+        // The files as they are now: they may have been edited since the
+        // variant was picked (the rule options chosen are kept where the
+        // variant still has them).
+        self.form.variant = load_variant(&self.form.variant_dir);
+        if let Ok(v) = &self.form.variant {
+            let options = std::mem::take(&mut self.form.options);
+            for o in &v.options {
+                let value = options.get(&o.name).cloned().unwrap_or(o.default.clone());
+                self.form.options.insert(o.name.clone(), value);
+            }
+        }
         let variant = match &self.form.variant {
             Ok(v) => v.clone(),
             Err(e) => {
@@ -158,6 +177,21 @@ impl PlayApp {
             }
         };
         let names: Vec<String> = self.form.seats.iter().map(|s| s.name.clone()).collect();
+        // The engine counts players from 0; the form shows seats from 1.
+        for (i, n) in names.iter().enumerate() {
+            if n.trim().is_empty() {
+                self.status = format!("Cannot start: seat {} has no name", i + 1);
+                return;
+            }
+            if n.len() > titan_core::game::save::MAX_NAME_LEN {
+                self.status = format!(
+                    "Cannot start: the name of seat {} is longer than {} bytes",
+                    i + 1,
+                    titan_core::game::save::MAX_NAME_LEN
+                );
+                return;
+            }
+        }
         match Game::new(variant, self.form.options.clone(), &names, seed) {
             Ok((game, events)) => {
                 let session = Box::new(LocalSession::new(game, events));
@@ -211,19 +245,38 @@ impl PlayApp {
         // The seats file says where the variant is; without one (a save from
         // `titan engine`) the variant is looked for by id, and every seat is
         // a person.
-        let seats = std::fs::read_to_string(seats_path(path))
-            .ok()
-            .and_then(|t| {
+        // A seats file that is there but unreadable is refused, not taken
+        // for a missing one: that would make every seat a person, and the
+        // next autosave would overwrite who played which seat.
+        let seats_file = seats_path(path);
+        let seats = match std::fs::read_to_string(&seats_file) {
+            Ok(t) => Some(
                 titan_core::load::ron_options()
                     .from_str::<SaveSeats>(&t)
-                    .ok()
-            });
+                    .map_err(|e| {
+                        format!(
+                            "{} is not a valid seats file: {e} (without it the save opens with every seat a person)",
+                            seats_file.display()
+                        )
+                    })?,
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("cannot read {}: {e}", seats_file.display())),
+        };
         let dir = match &seats {
             Some(s) if s.variant_dir.join("variant.ron").is_file() => s.variant_dir.clone(),
             _ => self.variants_root.join(&save.variant),
         };
-        let variant = load_variant(&dir)?;
-        let session = LocalSession::from_save(variant, &save)?;
+        // Every refusal names the save, so the message says which file.
+        let variant = load_variant(&dir).map_err(|e| {
+            format!(
+                "{}: its variant {} does not load: {e}",
+                path.display(),
+                dir.display()
+            )
+        })?;
+        let session = LocalSession::from_save(variant, &save)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let seats = match seats {
             Some(s) => s,
             None => {
@@ -345,6 +398,9 @@ impl PlayApp {
                 v.players.max.min(6)
             ));
             let mut remove = None;
+            let min = (v.players.min as usize).max(2);
+            // At the fewest seats the variant allows, none may be removed.
+            let removable = self.form.seats.len() > min;
             for (i, seat) in self.form.seats.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
                     let l = ui.label(format!("Seat {}", i + 1));
@@ -365,14 +421,13 @@ impl PlayApp {
                                 }
                             });
                     }
-                    if ui.small_button(format!("remove seat {}", i + 1)).clicked() {
+                    if removable && ui.small_button(format!("remove seat {}", i + 1)).clicked() {
                         remove = Some(i);
                     }
                 });
             }
-            let min = (v.players.min as usize).max(2);
             if let Some(i) = remove
-                && self.form.seats.len() > min
+                && removable
             {
                 self.form.seats.remove(i);
             }
