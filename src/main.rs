@@ -154,6 +154,19 @@ pub(crate) fn players_between(min: u64, max: u64) -> String {
 }
 
 /// The seeds of `n` runs from `first`: "seed 5" for one, "seeds 5 to 9".
+/// Refuses a run whose seeds `first` to `first + n - 1` would pass the
+/// largest seed (game or battle `i` uses seed `first + i`).
+pub(crate) fn seeds_fit(first: u64, n: u64, what: &str) -> Result<(), String> {
+    match first.checked_add(n.saturating_sub(1)) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "--seed {first} with {n} {what} goes past the largest seed, {}: give --seed {} at most",
+            u64::MAX,
+            u64::MAX - (n - 1)
+        )),
+    }
+}
+
 pub(crate) fn seeds(first: u64, n: u64) -> String {
     if n <= 1 {
         format!("seed {first}")

@@ -98,6 +98,14 @@ pub fn run(what: Simulate) -> ExitCode {
         eprintln!("titan simulate: --n 0 plays nothing; give at least 1");
         return ExitCode::from(2);
     }
+    let runs = match &what {
+        Simulate::Battles { .. } => "battles",
+        Simulate::Games { .. } => "games",
+    };
+    if let Err(e) = crate::seeds_fit(common.seed, common.n, runs) {
+        eprintln!("titan simulate: {e}");
+        return ExitCode::from(2);
+    }
     let result = match what {
         Simulate::Battles {
             common,

@@ -169,6 +169,7 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     if t.games == 0 {
         return Err("--games 0 plays nothing; give at least 1".into());
     }
+    crate::seeds_fit(t.seed, t.games, "games")?;
     let names: Vec<String> = (1..=n).map(|i| format!("P{i}")).collect();
     let bar = progress(t.games, "games");
     // Per entry of --seats.
@@ -361,6 +362,7 @@ fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
     if o.n == 0 {
         return Err("--n 0 fights nothing; give at least 1".into());
     }
+    crate::seeds_fit(o.seed, o.n, "battles")?;
     let setup = BattleSetup {
         terrain,
         attacker: fighters(&variant, &attacker),

@@ -200,6 +200,31 @@ fn bad_input_is_refused_clearly() {
             "--n 0 plays nothing",
         ),
         (vec!["simulate", "games", "-n", "0"], "--n 0 plays nothing"),
+        // Run i uses seed + i: seeds past the largest are refused, not
+        // wrapped round to 0.
+        (
+            vec![
+                "simulate",
+                "battles",
+                "--n",
+                "3",
+                "--seed",
+                "18446744073709551615",
+            ],
+            "goes past the largest seed, 18446744073709551615: give --seed 18446744073709551613 at most",
+        ),
+        (
+            vec![
+                "tournament",
+                "--seats",
+                "random,random",
+                "--games",
+                "2",
+                "--seed",
+                "18446744073709551615",
+            ],
+            "give --seed 18446744073709551614 at most",
+        ),
         // An edge the attacker may not enter by is refused at once, not
         // met by every battle (Law of the Battlelands 25.A), and so is
         // another side than the Tower's (25.B), which the battle ignores.
