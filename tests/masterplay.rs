@@ -1200,3 +1200,55 @@ fn a_unit_added_in_battle_joins_its_legion_after_the_battle() {
     assert!(g.legion(m("P1-01")).is_none(), "the attacker conceded");
     g.check_invariants().unwrap();
 }
+
+/// A negotiation is the engaged players' own: a third player is not told
+/// that an agreement was proposed or rejected, as his view does not show
+/// the proposal (docs/protocol.md, Events). Played from seeds until some
+/// player may propose.
+#[test]
+fn a_third_player_is_not_told_of_a_proposal() {
+    use titan_core::game::random::random_action;
+    use titan_core::game::view::event_seen_by;
+    use titan_core::rng::GameRng;
+    let v = variant("titan");
+    let names: Vec<String> = ["A", "B", "C"].iter().map(|s| s.to_string()).collect();
+    for seed in 0..20 {
+        let (mut g, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+        let mut pick = GameRng::new(seed);
+        for _ in 0..5000 {
+            let proposer = g.to_act().into_iter().find(|&p| {
+                g.legal_actions(p)
+                    .iter()
+                    .any(|a| matches!(a, Action::Propose { .. }))
+            });
+            if let Some(p) = proposer {
+                let propose = g
+                    .legal_actions(p)
+                    .into_iter()
+                    .find(|a| matches!(a, Action::Propose { .. }))
+                    .unwrap();
+                let events = g.apply(p, &propose).unwrap();
+                let e = g.state.engagement.clone().unwrap();
+                let owner = |m| g.legion(m).unwrap().owner;
+                let engaged = [owner(e.attacker), owner(e.defender)];
+                let third = (0..3).map(PlayerId).find(|q| !engaged.contains(q)).unwrap();
+                let told = |q: PlayerId| {
+                    events
+                        .iter()
+                        .any(|ev| matches!(ev, Event::Proposed { .. }) && event_seen_by(ev, q))
+                };
+                assert!(
+                    told(engaged[0]) && told(engaged[1]),
+                    "both engaged are told"
+                );
+                assert!(!told(third), "the third player is not");
+                return;
+            }
+            let Some((p, a)) = random_action(&g, &mut pick) else {
+                break;
+            };
+            g.apply(p, &a).unwrap();
+        }
+    }
+    panic!("no seed reached a proposal");
+}

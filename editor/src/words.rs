@@ -309,8 +309,8 @@ impl Words {
             ),
             Event::Fled { legion } => format!("{} flees", self.legion(*legion)),
             Event::Conceded { legion } => format!("{} concedes", self.legion(*legion)),
-            Event::Proposed { by } => format!("{} proposes an agreement", self.player(*by)),
-            Event::Rejected { by } => format!("{} rejects the proposal", self.player(*by)),
+            Event::Proposed { by, .. } => format!("{} proposes an agreement", self.player(*by)),
+            Event::Rejected { by, .. } => format!("{} rejects the proposal", self.player(*by)),
             Event::BattleBegins { land } => format!("Battle in {}", self.land(*land)),
             Event::Slain { legion, characters } => format!(
                 "{} loses {}",

@@ -47,7 +47,7 @@ pub const TERRAIN_FIELDS: &[&str] = &["terrain"];
 pub const LAND_FIELDS: &[&str] = &["entered_from", "from", "land", "to", "tower"];
 
 /// Tags (`"event"` or `"action"`) under which `to` is a player, not a land.
-const TO_IS_A_PLAYER: &[&str] = &["Revealed"];
+const TO_IS_A_PLAYER: &[&str] = &["Revealed", "Proposed", "Rejected"];
 
 /// What a field holds, from its name and the tag of its object.
 #[derive(Clone, Copy, PartialEq, Eq)]

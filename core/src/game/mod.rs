@@ -441,11 +441,15 @@ pub enum Event {
     Conceded {
         legion: Marker,
     },
+    /// An agreement proposed to the other engaged player (`to`): only the
+    /// two of them are told (as views hide the proposal from the others).
     Proposed {
         by: PlayerId,
+        to: PlayerId,
     },
     Rejected {
         by: PlayerId,
+        to: PlayerId,
     },
     BattleBegins {
         land: LandId,

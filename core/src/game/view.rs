@@ -125,8 +125,14 @@ pub fn var_owner(game: &Game, target: &crate::vars::VarTarget) -> Option<PlayerI
 }
 
 /// Whether `player` may see `event`: characters revealed to one player are
-/// that player's alone. Every event that leaves the engine for a player (the
-/// game window, the game server) passes this.
+/// that player's alone, and a negotiation is the engaged players' (as
+/// [`engagement_view`] hides a proposal). Every event that leaves the engine
+/// for a player (the game window, the game server) passes this.
 pub fn event_seen_by(event: &super::Event, player: PlayerId) -> bool {
-    !matches!(event, super::Event::Revealed { to: Some(to), .. } if *to != player)
+    use super::Event;
+    match event {
+        Event::Revealed { to: Some(to), .. } => *to == player,
+        Event::Proposed { by, to } | Event::Rejected { by, to } => *by == player || *to == player,
+        _ => true,
+    }
 }

@@ -168,11 +168,18 @@ pub(super) fn engagement_step(
                     }),
                 },
             );
-            events.push(Event::Proposed { by: player });
+            let to = if is_att { def_owner } else { att_owner };
+            events.push(Event::Proposed {
+                by: player,
+                to: to.unwrap_or(player),
+            });
         }
         (EngagementStep::Negotiate { proposal: Some(p) }, Action::Reject) if p.by != player => {
             set_step(game, EngagementStep::Negotiate { proposal: None });
-            events.push(Event::Rejected { by: player });
+            events.push(Event::Rejected {
+                by: player,
+                to: p.by,
+            });
         }
         (EngagementStep::Negotiate { proposal: Some(p) }, Action::Accept) if p.by != player => {
             let p = p.clone();
