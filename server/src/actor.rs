@@ -30,12 +30,15 @@ pub enum Cmd {
     /// The game as `seat` (None: a spectator) sees it, with events and chat
     /// from the given indices.
     Snapshot {
+        /// The user watching, and the seat he held when he began to watch.
+        user: String,
         seat: Option<PlayerId>,
         events_from: usize,
         chat_from: usize,
         reply: oneshot::Sender<Result<GameState, String>>,
     },
     Act {
+        user: String,
         seat: PlayerId,
         action: serde_json::Value,
         expect: usize,
@@ -48,6 +51,7 @@ pub enum Cmd {
     },
     /// The server's computer player's choice for `seat` at `level`.
     Suggest {
+        user: String,
         seat: PlayerId,
         level: String,
         reply: oneshot::Sender<Result<Option<Action>, String>>,
@@ -289,29 +293,60 @@ fn rebuild(shared: &Shared, live: &mut Live) {
 fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
     match cmd {
         Cmd::Snapshot {
+            user,
             seat,
             events_from,
             chat_from,
             reply,
         } => {
+            // A seat its player left (to a computer) is watched as a
+            // spectator from his other connections.
+            let seat = seat.filter(|&s| holds(live, &user, s));
             let _ = reply.send(Ok(snapshot(live, seat, events_from, chat_from)));
         }
         Cmd::Act {
+            user,
             seat,
             action,
             expect,
             reply,
         } => {
-            let _ = reply.send(act(shared, live, seat, &action, expect));
+            let result = if holds(live, &user, seat) {
+                act(shared, live, seat, &action, expect)
+            } else {
+                Err(LEFT.into())
+            };
+            let _ = reply.send(result);
         }
         Cmd::Chat { user, text, reply } => {
             let _ = reply.send(chat(shared, live, &user, &text));
         }
-        Cmd::Suggest { seat, level, reply } => {
-            let _ = reply.send(suggest(live, seat, &level));
+        Cmd::Suggest {
+            user,
+            seat,
+            level,
+            reply,
+        } => {
+            let result = if holds(live, &user, seat) {
+                suggest(live, seat, &level)
+            } else {
+                Err(LEFT.into())
+            };
+            let _ = reply.send(result);
         }
         Cmd::Refresh => refresh(shared, live),
     }
+}
+
+const LEFT: &str = "you left this seat: a computer plays it now";
+
+/// Whether `user` still plays `seat` himself: a connection's seat is the
+/// one he held when it began to watch, and he may have left it since (from
+/// another connection).
+fn holds(live: &Live, user: &str, seat: PlayerId) -> bool {
+    live.seats
+        .iter()
+        .any(|s| s.seat == seat.0 && s.kind == "human" && s.user.as_deref() == Some(user))
 }
 
 fn refresh(shared: &Shared, live: &mut Live) {
