@@ -470,3 +470,113 @@ fn hostile_messages_leave_the_game_playable() {
     assert_eq!(replay(&db, &id).actions.len(), 1);
     server.stop();
 }
+
+/// Plays `c`'s seat by its first legal action until `done` holds for its
+/// latest state; other seats are played by whoever plays them.
+fn play_until(c: &mut Client, mut s: GameState, done: impl Fn(&GameState) -> bool) -> GameState {
+    for _ in 0..5000 {
+        if done(&s) || s.status != "running" {
+            return s;
+        }
+        if s.seat.is_some_and(|me| s.to_act.contains(&me)) && !s.legal.is_empty() {
+            let action = s.legal[0].clone();
+            // Stale only if someone else moved meanwhile: then read on.
+            let _ = c.request(&Request::Act {
+                action: serde_json::to_value(&action).unwrap(),
+                expect: s.actions,
+            });
+            let n = s.actions + 1;
+            s = state_at(c, n, &mut Vec::new());
+        } else {
+            let n = s.actions + 1;
+            s = state_at(c, n, &mut Vec::new());
+        }
+    }
+    panic!("the game did not get there in 5000 actions");
+}
+
+/// An absent player's turn is played by a computer after the creator's
+/// timeout, and the seat stays his: back, with his token, he is shown his
+/// seat and plays on himself (docs/online.md, "How a game goes" 5 and 6).
+#[test]
+fn an_absent_player_is_played_for_and_plays_on_when_back() {
+    let (_dir, db) = sqlite();
+    let server = TestServer::start(config(&db));
+    let mut ann = Client::connect(&server.addr).unwrap();
+    ann.sign_in("ann", "ann-password").unwrap();
+    let id = ann
+        .request(&Request::Create {
+            variant: "titan".into(),
+            options: Default::default(),
+            seats: vec!["human".into(), "human".into()],
+            timeout_secs: 1,
+        })
+        .unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut dan = Client::connect(&server.addr).unwrap();
+    let token = dan.sign_in("dan", "dan-password").unwrap();
+    join(&mut dan, &id);
+    drop(dan);
+    let s = watch(&mut ann, &id);
+    // Ann plays; Dan's turns come and are played for him.
+    let s = play_until(&mut ann, s, |_| {
+        replay(&db, &id)
+            .actions
+            .iter()
+            .filter(|(p, _)| *p == 1)
+            .count()
+            >= 3
+    });
+    assert_eq!(s.status, "running");
+    // Dan is back.
+    let mut dan = Client::connect(&server.addr).unwrap();
+    dan.request(&Request::Token { token }).unwrap();
+    let mut d = watch(&mut dan, &id);
+    assert_eq!(d.seat, Some(PlayerId(1)));
+    assert_eq!(
+        d.view,
+        replay_view(&db, &id, 1),
+        "Dan's view is not his seat's"
+    );
+    // Both play until Dan has acted himself.
+    let mut a = ann
+        .next_state(Duration::from_millis(0))
+        .unwrap()
+        .unwrap_or(s);
+    let mut mine = None;
+    for _ in 0..5000 {
+        if a.status != "running" {
+            break;
+        }
+        if d.to_act.contains(&PlayerId(1)) && !d.legal.is_empty() && d.actions >= a.actions {
+            let action = d.legal[0].clone();
+            dan.request(&Request::Act {
+                action: serde_json::to_value(&action).unwrap(),
+                expect: d.actions,
+            })
+            .expect("the player back was refused his own seat's action");
+            mine = Some((d.actions, action));
+            break;
+        }
+        if a.to_act.contains(&PlayerId(0)) && !a.legal.is_empty() && a.actions >= d.actions {
+            ann.request(&Request::Act {
+                action: serde_json::to_value(&a.legal[0]).unwrap(),
+                expect: a.actions,
+            })
+            .unwrap();
+        }
+        let n = a.actions.max(d.actions) + 1;
+        a = state_at(&mut ann, n, &mut Vec::new());
+        d = state_at(&mut dan, n, &mut Vec::new());
+    }
+    let (at, action) = mine.expect("Dan never had a turn");
+    assert_eq!(replay(&db, &id).actions[at], (1, action));
+    server.stop();
+}
+
+/// Seat `seat`'s view of the stored game now.
+fn replay_view(db: &str, id: &str, seat: u8) -> titan_core::game::view::PlayerView {
+    titan_core::game::view::view(&replay(db, id).game, PlayerId(seat))
+}
