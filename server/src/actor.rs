@@ -311,12 +311,7 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
             expect,
             reply,
         } => {
-            let result = if holds(live, &user, seat) {
-                act(shared, live, seat, &action, expect)
-            } else {
-                Err(LEFT.into())
-            };
-            let _ = reply.send(result);
+            let _ = reply.send(act(shared, live, &user, seat, &action, expect));
         }
         Cmd::Chat { user, text, reply } => {
             let _ = reply.send(chat(shared, live, &user, &text));
@@ -456,10 +451,17 @@ fn battle(game: &Game, me: PlayerId) -> Option<BattleState> {
 fn act(
     shared: &Shared,
     live: &mut Live,
+    user: &str,
     seat: PlayerId,
     action: &serde_json::Value,
     expect: usize,
 ) -> Result<(), String> {
+    // The status and the seats as the database has them now: a suspend or
+    // a leave may have gone through another instance.
+    refresh(shared, live);
+    if !holds(live, user, seat) {
+        return Err(LEFT.into());
+    }
     if live.row.status != db::RUNNING {
         return Err(format!("the game is {}: no actions now", live.row.status));
     }

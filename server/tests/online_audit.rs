@@ -580,3 +580,49 @@ fn an_absent_player_is_played_for_and_plays_on_when_back() {
 fn replay_view(db: &str, id: &str, seat: u8) -> titan_core::game::view::PlayerView {
     titan_core::game::view::view(&replay(db, id).game, PlayerId(seat))
 }
+
+/// Two instances on one database: a game suspended, or a seat left,
+/// through one is so at once for an action sent through the other (the
+/// database decides, not what an instance read earlier; docs/online.md,
+/// "Several instances" and "How a game goes" 5).
+#[test]
+fn suspend_and_leave_through_one_instance_hold_on_the_other() {
+    let (_dir, db) = sqlite();
+    let one = TestServer::start(config(&db));
+    let two = TestServer::start(config(&db));
+    let mut ann = Client::connect(&one.addr).unwrap();
+    ann.sign_in("ann", "ann-password").unwrap();
+    let mut bob = Client::connect(&two.addr).unwrap();
+    bob.sign_in("bob", "bob-password").unwrap();
+    let id = create(&mut ann, "titan", &["human", "human"]);
+    join(&mut bob, &id);
+    // Both instances have the game live.
+    watch(&mut ann, &id);
+    let s = watch(&mut bob, &id);
+    let concede = |c: &mut Client, n| {
+        c.request(&Request::Act {
+            action: serde_json::to_value(Action::ConcedeGame).unwrap(),
+            expect: n,
+        })
+    };
+    ann.request(&Request::Suspend { game: id.clone() }).unwrap();
+    let refused = concede(&mut bob, s.actions);
+    assert!(
+        refused.as_ref().is_err_and(|e| e.contains("suspended")),
+        "an action was taken in a suspended game: {refused:?}"
+    );
+    ann.request(&Request::Resume { game: id.clone() }).unwrap();
+    // Bob leaves through a third connection, on instance one.
+    let mut bob1 = Client::connect(&one.addr).unwrap();
+    bob1.sign_in("bob", "bob-password").unwrap();
+    bob1.request(&Request::Leave { game: id.clone() }).unwrap();
+    let r = replay(&db, &id);
+    let refused = concede(&mut bob, r.actions.len());
+    assert!(
+        refused.as_ref().is_err_and(|e| e.contains("left")),
+        "a seat left to a computer was conceded through another instance: {refused:?}"
+    );
+    assert!(replay(&db, &id).game.state.outcome.is_none());
+    one.stop();
+    two.stop();
+}
