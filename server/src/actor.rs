@@ -73,6 +73,8 @@ struct Live {
     /// When each seat last became one with a decision to make.
     waiting_since: BTreeMap<u8, Instant>,
     leased_until: Option<Instant>,
+    /// When the status and seats were last read from the database.
+    refreshed: Instant,
 }
 
 /// Plain JSON options (true/false, integers, strings) as rule options.
@@ -242,6 +244,7 @@ fn load(shared: &Shared, id: &str) -> Result<Live, String> {
         chat,
         waiting_since: BTreeMap::new(),
         leased_until: None,
+        refreshed: Instant::now(),
     };
     catch_up(shared, &mut live)?;
     progress(shared, &mut live);
@@ -345,6 +348,7 @@ fn holds(live: &Live, user: &str, seat: PlayerId) -> bool {
 }
 
 fn refresh(shared: &Shared, live: &mut Live) {
+    live.refreshed = Instant::now();
     if let Ok(Some(row)) = shared.rt.block_on(shared.db.game(&live.id)) {
         live.row.status = row.status;
     }
@@ -582,7 +586,14 @@ fn tick(shared: &Shared, live: &mut Live) {
                 refresh(shared, live);
                 live.leased_until = Some(now + lease);
             }
-            Ok(false) => live.leased_until = None,
+            Ok(false) => {
+                live.leased_until = None;
+                // Without the lease too, as often: a suspend, resume or
+                // leave through another instance reaches this one's clients.
+                if live.refreshed.elapsed() >= lease / 2 {
+                    refresh(shared, live);
+                }
+            }
             Err(e) => {
                 eprintln!("titan serve: game {}: the lease: {e}", live.id);
                 live.leased_until = None;

@@ -606,6 +606,15 @@ fn suspend_and_leave_through_one_instance_hold_on_the_other() {
         })
     };
     ann.request(&Request::Suspend { game: id.clone() }).unwrap();
+    // Bob, on the other instance, is told.
+    bob.pushes.clear();
+    while bob
+        .next_state(HANG)
+        .unwrap()
+        .expect("no push after the suspend")
+        .status
+        != "suspended"
+    {}
     let refused = concede(&mut bob, s.actions);
     assert!(
         refused.as_ref().is_err_and(|e| e.contains("suspended")),
