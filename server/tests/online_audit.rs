@@ -140,6 +140,16 @@ fn check_private(game: &Game, states: &[GameState]) {
                         .map(|l| Some(l.owner))
                         .collect();
                     assert!(owners.contains(&me), "{me:?} not engaged was sent {b:?}");
+                    for v in &b.view.vars {
+                        let def = variant.variable(&v.variable).unwrap();
+                        let mine = matches!(v.of, titan_core::vars::VarTarget::Unit(u)
+                            if b.view.units.iter().any(|x| x.id == u && x.side == b.side));
+                        assert!(
+                            def.visibility == Visibility::Everyone
+                                || def.visibility == Visibility::Owner && mine,
+                            "{me:?} was shown the battle's {v:?}"
+                        );
+                    }
                 }
             }
         }
