@@ -30,12 +30,15 @@ pub enum Cmd {
     /// The game as `seat` (None: a spectator) sees it, with events and chat
     /// from the given indices.
     Snapshot {
+        /// The user watching, and the seat he held when he began to watch.
+        user: String,
         seat: Option<PlayerId>,
         events_from: usize,
         chat_from: usize,
         reply: oneshot::Sender<Result<GameState, String>>,
     },
     Act {
+        user: String,
         seat: PlayerId,
         action: serde_json::Value,
         expect: usize,
@@ -48,6 +51,7 @@ pub enum Cmd {
     },
     /// The server's computer player's choice for `seat` at `level`.
     Suggest {
+        user: String,
         seat: PlayerId,
         level: String,
         reply: oneshot::Sender<Result<Option<Action>, String>>,
@@ -69,6 +73,8 @@ struct Live {
     /// When each seat last became one with a decision to make.
     waiting_since: BTreeMap<u8, Instant>,
     leased_until: Option<Instant>,
+    /// When the status and seats were last read from the database.
+    refreshed: Instant,
 }
 
 /// Plain JSON options (true/false, integers, strings) as rule options.
@@ -238,6 +244,7 @@ fn load(shared: &Shared, id: &str) -> Result<Live, String> {
         chat,
         waiting_since: BTreeMap::new(),
         leased_until: None,
+        refreshed: Instant::now(),
     };
     catch_up(shared, &mut live)?;
     progress(shared, &mut live);
@@ -289,32 +296,59 @@ fn rebuild(shared: &Shared, live: &mut Live) {
 fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
     match cmd {
         Cmd::Snapshot {
+            user,
             seat,
             events_from,
             chat_from,
             reply,
         } => {
+            // A seat its player left (to a computer) is watched as a
+            // spectator from his other connections.
+            let seat = seat.filter(|&s| holds(live, &user, s));
             let _ = reply.send(Ok(snapshot(live, seat, events_from, chat_from)));
         }
         Cmd::Act {
+            user,
             seat,
             action,
             expect,
             reply,
         } => {
-            let _ = reply.send(act(shared, live, seat, &action, expect));
+            let _ = reply.send(act(shared, live, &user, seat, &action, expect));
         }
         Cmd::Chat { user, text, reply } => {
             let _ = reply.send(chat(shared, live, &user, &text));
         }
-        Cmd::Suggest { seat, level, reply } => {
-            let _ = reply.send(suggest(live, seat, &level));
+        Cmd::Suggest {
+            user,
+            seat,
+            level,
+            reply,
+        } => {
+            let result = if holds(live, &user, seat) {
+                suggest(live, seat, &level)
+            } else {
+                Err(LEFT.into())
+            };
+            let _ = reply.send(result);
         }
         Cmd::Refresh => refresh(shared, live),
     }
 }
 
+const LEFT: &str = "you left this seat: a computer plays it now";
+
+/// Whether `user` still plays `seat` himself: a connection's seat is the
+/// one he held when it began to watch, and he may have left it since (from
+/// another connection).
+fn holds(live: &Live, user: &str, seat: PlayerId) -> bool {
+    live.seats
+        .iter()
+        .any(|s| s.seat == seat.0 && s.kind == "human" && s.user.as_deref() == Some(user))
+}
+
 fn refresh(shared: &Shared, live: &mut Live) {
+    live.refreshed = Instant::now();
     if let Ok(Some(row)) = shared.rt.block_on(shared.db.game(&live.id)) {
         live.row.status = row.status;
     }
@@ -421,10 +455,17 @@ fn battle(game: &Game, me: PlayerId) -> Option<BattleState> {
 fn act(
     shared: &Shared,
     live: &mut Live,
+    user: &str,
     seat: PlayerId,
     action: &serde_json::Value,
     expect: usize,
 ) -> Result<(), String> {
+    // The status and the seats as the database has them now: a suspend or
+    // a leave may have gone through another instance.
+    refresh(shared, live);
+    if !holds(live, user, seat) {
+        return Err(LEFT.into());
+    }
     if live.row.status != db::RUNNING {
         return Err(format!("the game is {}: no actions now", live.row.status));
     }
@@ -545,7 +586,14 @@ fn tick(shared: &Shared, live: &mut Live) {
                 refresh(shared, live);
                 live.leased_until = Some(now + lease);
             }
-            Ok(false) => live.leased_until = None,
+            Ok(false) => {
+                live.leased_until = None;
+                // Without the lease too, as often: a suspend, resume or
+                // leave through another instance reaches this one's clients.
+                if live.refreshed.elapsed() >= lease / 2 {
+                    refresh(shared, live);
+                }
+            }
             Err(e) => {
                 eprintln!("titan serve: game {}: the lease: {e}", live.id);
                 live.leased_until = None;

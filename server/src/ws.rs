@@ -359,7 +359,7 @@ impl Conn {
                 Ok(json!({ "game": game, "seat": seat }))
             }
             Request::Act { action, expect } => {
-                self.user()?;
+                let user = self.user()?.to_string();
                 let w = self.watching.as_ref().ok_or("watch a game first")?;
                 let seat = w
                     .seat
@@ -368,6 +368,7 @@ impl Conn {
                 w.handle
                     .tx
                     .send(Cmd::Act {
+                        user,
                         seat,
                         action,
                         expect,
@@ -380,13 +381,18 @@ impl Conn {
                 Ok(Value::Null)
             }
             Request::Suggest { level } => {
-                self.user()?;
+                let user = self.user()?.to_string();
                 let w = self.watching.as_ref().ok_or("watch a game first")?;
                 let seat = w.seat.ok_or("a spectator has no seat to suggest for")?;
                 let (reply, answer) = oneshot::channel();
                 w.handle
                     .tx
-                    .send(Cmd::Suggest { seat, level, reply })
+                    .send(Cmd::Suggest {
+                        user,
+                        seat,
+                        level,
+                        reply,
+                    })
                     .map_err(|_| "the game was closed on this server: watch it again")?;
                 let action = answer
                     .await
@@ -530,12 +536,14 @@ impl Conn {
     /// Pushes the watched game's state, from what this connection has not
     /// been sent yet.
     async fn push(&mut self) -> Option<Message> {
+        let user = self.user.clone().unwrap_or_default();
         let w = self.watching.as_mut()?;
         w.changed.borrow_and_update();
         let (reply, answer) = oneshot::channel();
         w.handle
             .tx
             .send(Cmd::Snapshot {
+                user,
                 seat: w.seat,
                 events_from: w.events_from,
                 chat_from: w.chat_from,
