@@ -377,6 +377,21 @@ fn check_play_reports_a_legal_that_fails_while_actions_are_listed() {
         "{text}"
     );
     assert!(text.contains("listing the legal actions"), "{text}");
+    // README, "Simulating": a script error stops that game and is listed.
+    let out = common::titan(&[
+        "simulate",
+        "games",
+        "--variant",
+        "tests/fixtures/failing-legal",
+        "--n",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("listing the legal actions: script error: tests/fixtures/failing-legal/legal.lua:4: no gods listen"),
+        "{text}"
+    );
 }
 
 #[test]
