@@ -179,7 +179,22 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
             if taken >= play.max_actions {
                 break (Some("max_actions"), format!("unfinished {after}"));
             }
-            let Some((p, a)) = random_action(&game, &mut rng) else {
+            let listed = random_action(&game, &mut rng);
+            // A hook that failed while the actions were listed (a variant
+            // action's `legal`, a mustering hook) left its answer out rather
+            // than stop the game: still a script error of the variant.
+            if let Some(e) = game.take_script_failure() {
+                report.add(PlayError {
+                    seed,
+                    action_number: taken,
+                    action: Some("listing the legal actions (the failing answer left out)".into()),
+                    script: e.script,
+                    line: e.line,
+                    message: e.message,
+                    count: 1,
+                });
+            }
+            let Some((p, a)) = listed else {
                 break (Some("nobody_to_act"), format!("nobody to act {after}"));
             };
             match game.apply(p, &a) {

@@ -593,7 +593,13 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
             if game.state.outcome.is_some() || game.state.turn > max_turns {
                 break None;
             }
-            let Some((player, action)) = random_action(&game, &mut pick) else {
+            let listed = random_action(&game, &mut pick);
+            // A hook that failed while the actions were listed (a variant
+            // action's `legal`) left its answer out: a script error all the same.
+            if let Some(e) = game.take_script_failure() {
+                break Some(format!("listing the legal actions: script error: {e}"));
+            }
+            let Some((player, action)) = listed else {
                 break None;
             };
             if matches!(action, titan_core::game::Action::Fight) {

@@ -356,6 +356,45 @@ fn check_play_reports_script_errors_with_seed_and_action() {
 }
 
 #[test]
+fn check_play_reports_a_legal_that_fails_while_actions_are_listed() {
+    // docs/scripting.md, "Script errors in a game": a failing `legal` leaves
+    // its action out of the list; `titan check --play` still reports it.
+    let out = common::titan(&[
+        "check",
+        "tests/fixtures/failing-legal",
+        "--play",
+        "1",
+        "--variants",
+        "variants",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success(),
+        "a failing legal fails the check: {text}"
+    );
+    assert!(
+        text.contains("tests/fixtures/failing-legal/legal.lua:4: no gods listen"),
+        "{text}"
+    );
+    assert!(text.contains("listing the legal actions"), "{text}");
+    // README, "Simulating": a script error stops that game and is listed.
+    let out = common::titan(&[
+        "simulate",
+        "games",
+        "--variant",
+        "tests/fixtures/failing-legal",
+        "--n",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("listing the legal actions: script error: tests/fixtures/failing-legal/legal.lua:4: no gods listen"),
+        "{text}"
+    );
+}
+
+#[test]
 fn failing_handlers_refuse_their_action_and_games_go_on() {
     // docs/scripting.md, "Script errors in a game": an error, an illegal
     // effect, the instruction budget and the memory cap, each in a handler;

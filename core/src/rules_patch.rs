@@ -135,13 +135,19 @@ fn body(b: &[u8], open: usize) -> Option<Body> {
     }
 }
 
-/// Where the struct of a value starts: past an optional struct name. A
-/// section written as `Some((...))` is left whole.
+/// Where the struct of a value starts: past an optional struct name, or
+/// inside `Some(...)` (the format lets an author write it or leave it out
+/// around an optional section, so both merge alike).
 fn struct_open(b: &[u8], i: usize) -> Option<usize> {
     let i = skip_blank(b, i);
     let end = ident_end(b, i);
     if &b[i..end] == b"Some" {
-        return None;
+        let j = skip_blank(b, end);
+        return if b.get(j) == Some(&b'(') {
+            struct_open(b, j + 1)
+        } else {
+            None
+        };
     }
     let j = skip_blank(b, end);
     (b.get(j) == Some(&b'(')).then_some(j)
@@ -248,6 +254,19 @@ mod tests {
         let r: RulesDef = crate::load::ron_options().from_str(&done).unwrap();
         assert_eq!(r.strike_chart.unwrap().base, 5);
         assert_eq!(r.legions.unwrap().min_split_size, 2);
+    }
+
+    #[test]
+    fn a_section_written_in_some_is_merged_too() {
+        // docs/variant-format.md: `Some(...)` may be left out around
+        // optional values, so writing it must not change what a house rule means.
+        let text = "(legions: Some((max_size: 8)), strike_chart: Some ( ( base: 5, ) ))";
+        let done = complete(text, &base());
+        let r: RulesDef = crate::load::ron_options().from_str(&done).unwrap();
+        let l = r.legions.unwrap();
+        assert_eq!((l.max_size, l.markers_per_player), (8, 12));
+        let c = r.strike_chart.unwrap();
+        assert_eq!((c.base, c.min, c.max), (5, 1, 6));
     }
 
     #[test]
