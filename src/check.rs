@@ -183,7 +183,10 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
             // A hook that failed while the actions were listed (a variant
             // action's `legal`, a mustering hook) left its answer out rather
             // than stop the game: still a script error of the variant.
-            if let Some(e) = game.take_script_failure() {
+            if let Some(e) = game
+                .take_script_failure()
+                .or_else(|| game.take_battle_script_failure())
+            {
                 report.add(PlayError {
                     seed,
                     action_number: taken,

@@ -380,7 +380,10 @@ impl Session {
                 // A hook that failed while this answer was worked out (a
                 // view's Titan power, the legal musters) was answered with
                 // the data's fallback: say so rather than hide it.
-                if let Some(e) = self.game.as_ref().and_then(|g| g.take_script_failure()) {
+                if let Some(e) = self.game.as_ref().and_then(|g| {
+                    g.take_script_failure()
+                        .or_else(|| g.take_battle_script_failure())
+                }) {
                     map.insert("script_error".into(), Value::String(e.to_string()));
                 }
                 Value::Object(map)

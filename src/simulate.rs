@@ -450,7 +450,13 @@ fn battles(
             if battle.result().is_some() {
                 break None;
             }
-            let Some(action) = random_battle_action(&battle, &mut pick) else {
+            let listed = random_battle_action(&battle, &mut pick);
+            // A script action's `legal` that failed while the actions were
+            // listed left its action out: a script error all the same.
+            if let Some(e) = battle.take_script_failure() {
+                break Some(format!("listing the legal actions: script error: {e}"));
+            }
+            let Some(action) = listed else {
                 break Some("no legal action before the battle ended".to_string());
             };
             // One list of events for every action (they are not looked at).
@@ -596,7 +602,10 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
             let listed = random_action(&game, &mut pick);
             // A hook that failed while the actions were listed (a variant
             // action's `legal`) left its answer out: a script error all the same.
-            if let Some(e) = game.take_script_failure() {
+            if let Some(e) = game
+                .take_script_failure()
+                .or_else(|| game.take_battle_script_failure())
+            {
                 break Some(format!("listing the legal actions: script error: {e}"));
             }
             let Some((player, action)) = listed else {

@@ -392,6 +392,51 @@ fn check_play_reports_a_legal_that_fails_while_actions_are_listed() {
         text.contains("listing the legal actions: script error: tests/fixtures/failing-legal/legal.lua:4: no gods listen"),
         "{text}"
     );
+    // The same of a battle action's `legal`, in a battle fought alone.
+    let out = common::titan(&[
+        "simulate",
+        "battles",
+        "--variant",
+        "tests/fixtures/failing-legal",
+        "--n",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("listing the legal actions: script error: tests/fixtures/failing-legal/legal.lua:12: no curse takes"),
+        "{text}"
+    );
+}
+
+/// A battle action's `legal` that fails while a game's battle lists its
+/// actions leaves the action out, and the game says so.
+#[test]
+fn a_battle_legal_that_fails_in_a_game_is_reported() {
+    let v = variant("failing-legal");
+    let names: Vec<String> = ["A", "B"].iter().map(|s| s.to_string()).collect();
+    for seed in 0..20 {
+        let (mut g, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+        let mut pick = GameRng::new(seed);
+        for _ in 0..3000 {
+            let listed = random_action(&g, &mut pick);
+            let _ = g.take_script_failure();
+            if let Some(e) = g.take_battle_script_failure() {
+                assert!(
+                    e.to_string().contains("legal.lua:12: no curse takes"),
+                    "{e}"
+                );
+                // Left out, not taken: the battle goes on.
+                assert!(g.battle().is_some());
+                return;
+            }
+            let Some((p, a)) = listed else { break };
+            if g.apply(p, &a).is_err() {
+                break;
+            }
+        }
+    }
+    panic!("no seed reached a strike phase");
 }
 
 #[test]

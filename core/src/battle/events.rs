@@ -700,7 +700,8 @@ impl<'v> Battle<'v> {
     }
 
     /// The script actions the side to act may take now (an action whose
-    /// `legal` fails is left out here; taking it reports the error).
+    /// `legal` fails is left out here, and the error kept for
+    /// [`Battle::take_script_failure`]; taking it reports the error).
     pub(super) fn script_actions(&self, out: &mut impl actions::ActionSink) {
         let s = &self.state;
         let Some(when) = Self::script_when(s) else {
@@ -718,7 +719,16 @@ impl<'v> Battle<'v> {
                 {
                     continue;
                 }
-                for args in self.script_legal(s, a, unit).unwrap_or_default() {
+                let legal = match self.script_legal(s, a, unit) {
+                    Ok(legal) => legal,
+                    Err(e) => {
+                        if let BattleError::Script(e) = e {
+                            self.listing_failure.borrow_mut().get_or_insert(e);
+                        }
+                        Vec::new()
+                    }
+                };
+                for args in legal {
                     out.push(Action::Script {
                         name: a.def.name.clone(),
                         unit,

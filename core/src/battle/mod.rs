@@ -678,6 +678,9 @@ pub struct Battle<'v> {
     reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
     /// The runs [`Battle::pick_action`] lists into, kept between calls.
     pick_lists: RefCell<actions::PickLists>,
+    /// The first script action's `legal` that failed while actions were
+    /// listed (its action left out), until [`Battle::take_script_failure`].
+    listing_failure: RefCell<Option<ScriptError>>,
     /// The last listing of the current state (no scripts) found no
     /// character obliged to strike, so that `EndStrikes` need not look
     /// again; cleared by whatever changes the state.
@@ -933,6 +936,7 @@ impl<'v> Battle<'v> {
             undoable: false,
             reach_memo: RefCell::new(Vec::new()),
             pick_lists: RefCell::default(),
+            listing_failure: RefCell::default(),
             ends_freely: std::cell::Cell::new(false),
         })
     }
@@ -1068,6 +1072,14 @@ impl<'v> Battle<'v> {
     pub fn moving(&self) -> BattleSide {
         self.state.moving
     }
+    /// The first script action's `legal` that failed while the actions
+    /// were listed since the last call (the listing left that action out
+    /// rather than fail), cleared: a script error of the variant all the
+    /// same, for `titan check --play` and `titan simulate` to report.
+    pub fn take_script_failure(&self) -> Option<ScriptError> {
+        self.listing_failure.borrow_mut().take()
+    }
+
     pub fn defender_maneuver(&self) -> u8 {
         self.state.defender_maneuver
     }

@@ -876,6 +876,14 @@ impl Game {
         self.hooks.as_ref()?.failure.borrow_mut().take()
     }
 
+    /// The first battle script action's `legal` that failed while the
+    /// battle's actions were listed since the last call (that action left
+    /// out), cleared. Listing does not refuse anything, so this is apart
+    /// from [`Game::take_script_failure`], which `apply` reads.
+    pub fn take_battle_script_failure(&self) -> Option<crate::lua::ScriptError> {
+        self.battle.borrow().as_ref()?.take_script_failure()
+    }
+
     /// The lines the scripts logged (`titan.log`, `print`) since the last
     /// call, drained.
     pub fn take_log(&self) -> Vec<String> {

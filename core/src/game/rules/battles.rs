@@ -193,6 +193,11 @@ impl LiveBattle {
         Ok(LiveBattle::new(battle, rng, scripts))
     }
 
+    /// See [`crate::battle::Battle::take_script_failure`].
+    pub(in crate::game) fn take_script_failure(&self) -> Option<crate::lua::ScriptError> {
+        self.battle.take_script_failure()
+    }
+
     /// Calls `f` with the battle, its generator in place.
     fn with<R>(&self, f: impl FnOnce(&crate::battle::Battle<'static>) -> R) -> R {
         self.enter();
