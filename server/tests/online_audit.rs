@@ -18,6 +18,14 @@ use titan_server::protocol::{GameState, Message, Request};
 /// Bounded wait against a hang (never a verdict on speed).
 const HANG: Duration = Duration::from_secs(60);
 
+/// A client of `server` signed in as `user` (whose password is
+/// "<user>-password").
+fn signed_in(server: &TestServer, user: &str) -> Client {
+    let mut c = Client::connect(&server.addr).unwrap();
+    c.sign_in(user, &format!("{user}-password")).unwrap();
+    c
+}
+
 fn create(c: &mut Client, variant: &str, seats: &[&str]) -> String {
     c.request(&Request::Create {
         variant: variant.into(),
@@ -221,8 +229,7 @@ fn three_players_and_a_spectator_see_only_what_their_seat_may() {
     );
     join(&mut clients[1], &id);
     join(&mut clients[2], &id);
-    let mut eve = Client::connect(&server.addr).unwrap();
-    eve.sign_in("eve", "eve-password").unwrap();
+    let mut eve = signed_in(&server, "eve");
     let mut seen: Vec<Vec<GameState>> = vec![Vec::new(); 4];
     let mut last: Vec<GameState> = clients.iter_mut().map(|c| watch(c, &id)).collect();
     last.push(watch(&mut eve, &id));
@@ -329,8 +336,7 @@ fn three_players_and_a_spectator_see_only_what_their_seat_may() {
         "no mana was earned in {n} actions: the check of Owner variables proved nothing"
     );
     // A player back after the end is shown the outcome.
-    let mut late = Client::connect(&server.addr).unwrap();
-    late.sign_in("cat", "cat-password").unwrap();
+    let mut late = signed_in(&server, "cat");
     let s = watch(&mut late, &id);
     assert_eq!(s.view.outcome, Some(outcome));
     server.stop();
@@ -343,12 +349,9 @@ fn three_players_and_a_spectator_see_only_what_their_seat_may() {
 fn a_seat_left_to_a_computer_is_not_played_from_another_connection() {
     let (_dir, db) = sqlite();
     let server = TestServer::start(config(&db));
-    let mut ann = Client::connect(&server.addr).unwrap();
-    ann.sign_in("ann", "ann-password").unwrap();
-    let mut ann2 = Client::connect(&server.addr).unwrap();
-    ann2.sign_in("ann", "ann-password").unwrap();
-    let mut bob = Client::connect(&server.addr).unwrap();
-    bob.sign_in("bob", "bob-password").unwrap();
+    let mut ann = signed_in(&server, "ann");
+    let mut ann2 = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
     let id = create(&mut ann, "titan", &["human", "human"]);
     join(&mut bob, &id);
     watch(&mut bob, &id);
@@ -413,10 +416,8 @@ fn a_seat_left_to_a_computer_is_not_played_from_another_connection() {
 fn hostile_messages_leave_the_game_playable() {
     let (_dir, db) = sqlite();
     let server = TestServer::start(config(&db));
-    let mut ann = Client::connect(&server.addr).unwrap();
-    ann.sign_in("ann", "ann-password").unwrap();
-    let mut bob = Client::connect(&server.addr).unwrap();
-    bob.sign_in("bob", "bob-password").unwrap();
+    let mut ann = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
     let id = create(&mut ann, "titan", &["human", "human"]);
     join(&mut bob, &id);
     let a = watch(&mut ann, &id);
@@ -512,8 +513,7 @@ fn play_until(c: &mut Client, mut s: GameState, done: impl Fn(&GameState) -> boo
 fn an_absent_player_is_played_for_and_plays_on_when_back() {
     let (_dir, db) = sqlite();
     let server = TestServer::start(config(&db));
-    let mut ann = Client::connect(&server.addr).unwrap();
-    ann.sign_in("ann", "ann-password").unwrap();
+    let mut ann = signed_in(&server, "ann");
     let id = ann
         .request(&Request::Create {
             variant: "titan".into(),
