@@ -210,7 +210,11 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
                     report.add(PlayError {
                         seed,
                         action_number: taken,
-                        action: Some(format!("{a:?} by player {}", p.0 + 1)),
+                        action: Some(format!(
+                            "{} by player {}",
+                            crate::engine::wire::to_wire(&variant, &a),
+                            p.0 + 1
+                        )),
                         script,
                         line,
                         message,

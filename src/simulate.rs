@@ -540,7 +540,11 @@ fn battles(
         text += &histogram_lines("rounds the battles lasted", &length_bins);
     }
     for e in &errors {
-        text += &format!("  error at seed {}: {}\n", e["seed"], e["error"]);
+        text += &format!(
+            "  error at seed {}: {}\n",
+            e["seed"],
+            e["error"].as_str().unwrap_or_default()
+        );
     }
     text += &format!(
         "  {}, {:.0} battles per second\n",
@@ -615,7 +619,13 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
                 battles += 1;
             }
             if let Err(e) = game.apply(player, &action) {
-                break Some(format!("{action:?} by player {}: {e}", player.0));
+                // As the engine writes it (names, labels), by the player as
+                // the outcome lines count them.
+                break Some(format!(
+                    "{} by player {}: {e}",
+                    crate::engine::wire::to_wire(&variant, &action),
+                    player.0 + 1
+                ));
             }
             n += 1;
         };
@@ -689,7 +699,9 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
     for e in &errors {
         text += &format!(
             "  error at seed {}, action {}: {}\n",
-            e["seed"], e["action"], e["error"]
+            e["seed"],
+            e["action"],
+            e["error"].as_str().unwrap_or_default()
         );
     }
     text += &format!(

@@ -263,7 +263,11 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
         count(refused, "action")
     );
     for e in &errors {
-        text += &format!("  error at seed {}: {}\n", e["seed"], e["error"]);
+        text += &format!(
+            "  error at seed {}: {}\n",
+            e["seed"],
+            e["error"].as_str().unwrap_or_default()
+        );
     }
     text += &format!("  {}\n", timing(wall, cpu));
     let value = json!({

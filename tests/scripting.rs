@@ -343,7 +343,11 @@ fn check_play_reports_script_errors_with_seed_and_action() {
         "{text}"
     );
     assert!(text.contains("first with seed 0, action"), "{text}");
-    assert!(text.contains("Script { name: \"curse\""), "{text}");
+    // The action as `titan engine` writes it (docs/protocol.md).
+    assert!(
+        text.contains(r#"{"action":"Script","args":[],"name":"curse"} by player "#),
+        "{text}"
+    );
     assert!(text.contains("played 2 random games"), "{text}");
     assert!(text.contains("seed 1: "), "{text}");
     // house-spells plays clean.
