@@ -82,6 +82,13 @@ fn battle_to_the_attackers_first_maneuver() -> Game {
     g
 }
 
+/// `a` by `p` is refused, and the game is left exactly as it was.
+fn refused_unchanged(g: &mut Game, p: PlayerId, a: &Action) {
+    let before = g.state_hash();
+    assert!(g.apply(p, a).is_err(), "{a:?} was taken");
+    assert_eq!(g.state_hash(), before, "a refused {a:?} changed the game");
+}
+
 /// Reference sheet, Reinforcement: "If the attacker concedes before placing
 /// characters, the defender may not muster."
 #[test]
@@ -207,9 +214,7 @@ fn a_defender_that_stood_may_not_flee() {
     assert!(g.legal_actions(P2).contains(&Action::Flee));
     ok(&mut g, P2, Action::Stand);
     assert!(!g.legal_actions(P2).contains(&Action::Flee));
-    let before = g.state_hash();
-    assert!(g.apply(P2, &Action::Flee).is_err());
-    assert_eq!(g.state_hash(), before);
+    refused_unchanged(&mut g, P2, &Action::Flee);
 }
 
 /// Reference sheet, Engagement: "The attacker can't flee."
@@ -219,9 +224,7 @@ fn the_attacker_may_not_flee() {
     let five = land(&g, 5);
     ok(&mut g, P1, Action::Engage { land: five });
     assert!(!g.legal_actions(P1).contains(&Action::Flee));
-    let before = g.state_hash();
-    assert!(g.apply(P1, &Action::Flee).is_err());
-    assert_eq!(g.state_hash(), before);
+    refused_unchanged(&mut g, P1, &Action::Flee);
 }
 
 /// Reference sheet, Summon Angel: "The Angel may not currently be in an
@@ -458,9 +461,7 @@ fn no_angel_is_acquired_from_an_empty_stack() {
     ok(&mut g, P2, Action::Concede);
     assert_eq!(g.state.players[0].score, 90 + 32);
     assert!(acquisitions(&g, P1).is_empty(), "{:?}", g.legal_actions(P1));
-    let before = g.state_hash();
-    assert!(g.apply(P1, &Action::Acquire { character: angel }).is_err());
-    assert_eq!(g.state_hash(), before);
+    refused_unchanged(&mut g, P1, &Action::Acquire { character: angel });
 }
 
 /// Reference sheet, Movement: once a legion has entered an enemy's land "no
@@ -703,9 +704,7 @@ fn a_three_way_split_must_part_all_three_if_it_can() {
         },
     );
     // Two legions are still together on land 1 and one of them can move.
-    let before = g.state_hash();
-    assert!(g.apply(P1, &Action::DoneMoving).is_err());
-    assert_eq!(g.state_hash(), before);
+    refused_unchanged(&mut g, P1, &Action::DoneMoving);
     let thousand = land(&g, 1000);
     ok(
         &mut g,
