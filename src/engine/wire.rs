@@ -173,6 +173,11 @@ fn inward(variant: &Variant, v: &mut Value, k: Kind) -> Result<(), String> {
             let c = crate::rules_masterboard::character_named(variant, name)?;
             *v = Value::from(c.0);
         }
+        Value::Number(n) if k == Kind::Character => {
+            return Err(format!(
+                "characters are given by name (\"Ogre\"), not by number ({n})"
+            ));
+        }
         Value::String(name) if k == Kind::Terrain => {
             let t = crate::rules_masterboard::terrain_named(variant, name)?;
             *v = Value::from(t.0);
@@ -375,6 +380,14 @@ mod tests {
             from_wire::<Action>(&v, &bad)
                 .unwrap_err()
                 .contains("no land 99")
+        );
+        // A character's index is no name: refused, not read as an index
+        // (found by a fuzzer: 9999 reached the core as a character).
+        let bad = serde_json::json!({"action": "Muster", "legion": "P1-01", "recruit": 9999, "reveal": []});
+        assert!(
+            from_wire::<Action>(&v, &bad)
+                .unwrap_err()
+                .contains("by name")
         );
     }
 }

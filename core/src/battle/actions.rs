@@ -545,6 +545,9 @@ impl<'v> Battle<'v> {
         action: Action,
         events: &mut Vec<BattleEvent>,
     ) -> Result<(), BattleError> {
+        action
+            .check_ids(&self.variant)
+            .map_err(BattleError::Refused)?;
         let listed = events.len();
         // The generator's position, not a copy of it: restoring is rare
         // (only when the action is refused after a draw).

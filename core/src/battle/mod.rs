@@ -342,6 +342,22 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Refuses a hex off the battleland or a script argument the variant
+    /// does not have (see [`crate::game::Action::check_ids`]).
+    pub fn check_ids(&self, v: &Variant) -> Result<(), String> {
+        match self {
+            Action::Move { to, .. } | Action::Summon { to, .. } | Action::Reinforce { to, .. }
+                if usize::from(to.0) >= HEX_COUNT =>
+            {
+                Err(format!("there is no hex number {} on a battleland", to.0))
+            }
+            Action::Script { args, .. } => args.iter().try_for_each(|a| a.check_ids(v)),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl serde::Serialize for HexId {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.label())

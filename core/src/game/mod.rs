@@ -326,6 +326,65 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Refuses an action naming a character or land the variant does not
+    /// have, or a battle hex off the battleland: a client's JSON read
+    /// straight into these types may hold any number.
+    pub fn check_ids(&self, v: &Variant) -> Result<(), String> {
+        let character = |c: &CharacterId| {
+            if usize::from(c.0) < v.characters.len() {
+                Ok(())
+            } else {
+                Err(format!("{} has no character number {}", v.id, c.0))
+            }
+        };
+        let land = |l: &LandId| {
+            if l.index() < v.board.land_count() {
+                Ok(())
+            } else {
+                Err(format!("{} has no land at index {}", v.id, l.index()))
+            }
+        };
+        match self {
+            Action::InitialSplit { legions: parts } | Action::Split { parts, .. } => {
+                parts.iter().flatten().try_for_each(character)
+            }
+            Action::Move {
+                to, entered_from, ..
+            } => land(to).and_then(|()| land(entered_from)),
+            Action::Teleport { to, lord, .. } => land(to).and_then(|()| character(lord)),
+            Action::Engage { land: l } => land(l),
+            Action::Propose {
+                attacker_losses,
+                defender_losses,
+            } => attacker_losses
+                .iter()
+                .chain(defender_losses)
+                .try_for_each(character),
+            Action::Battle { battle } => battle.check_ids(v),
+            Action::Summon { character: c, .. } | Action::Acquire { character: c } => character(c),
+            Action::Reinforce { recruit, reveal }
+            | Action::Muster {
+                recruit, reveal, ..
+            } => character(recruit).and_then(|()| reveal.iter().try_for_each(character)),
+            Action::Script { args, .. } => args.iter().try_for_each(|a| a.check_ids(v)),
+            Action::DoneSplitting
+            | Action::Roll { .. }
+            | Action::Mulligan
+            | Action::DoneMoving
+            | Action::Flee
+            | Action::Stand
+            | Action::Concede
+            | Action::Accept
+            | Action::Reject
+            | Action::Fight
+            | Action::DoneAfter
+            | Action::EndTurn
+            | Action::ConcedeGame => Ok(()),
+        }
+    }
+}
+
 /// A battle's result as masterplay needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BattleOutcome {
@@ -519,6 +578,10 @@ impl fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
+
+/// The `rule` of a refusal of an action naming a character, land or hex
+/// the variant does not have ([`Action::check_ids`]).
+pub const NO_SUCH_ID: &str = "the variant's characters, lands and hexes";
 
 /// The `rule` of a refusal caused by a variant's script failing (an error,
 /// a limit hit), not by the rules of the game.
@@ -749,6 +812,9 @@ impl Game {
     /// Checks `action` by `player` against the rules and carries it out; on
     /// error the game is unchanged.
     pub fn apply(&mut self, player: PlayerId, action: &Action) -> Result<Vec<Event>, RuleError> {
+        if let Err(message) = action.check_ids(&self.variant) {
+            return refuse(NO_SUCH_ID, message);
+        }
         // Only the state, the generator and the battle change in an action:
         // they are saved and put back if it is refused (the history, options
         // and tables are left alone, so an action costs the same however long

@@ -15,6 +15,25 @@ pub enum ScriptArg {
     Number(i64),
 }
 
+impl ScriptArg {
+    /// Refuses a land or character the variant does not have, or a hex off
+    /// the battleland (see [`crate::game::Action::check_ids`]).
+    pub fn check_ids(&self, v: &Variant) -> Result<(), String> {
+        match self {
+            ScriptArg::Land(l) if l.index() >= v.board.land_count() => {
+                Err(format!("{} has no land at index {}", v.id, l.index()))
+            }
+            ScriptArg::Character(c) if usize::from(c.0) >= v.characters.len() => {
+                Err(format!("{} has no character number {}", v.id, c.0))
+            }
+            ScriptArg::Hex(h) if usize::from(h.0) >= crate::battleland::HEX_COUNT => {
+                Err(format!("there is no hex number {} on a battleland", h.0))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 pub(super) fn script_error(action: &str, message: String) -> crate::lua::ScriptError {
     crate::lua::ScriptError {
         script: format!("(action {action:?})"),
