@@ -184,3 +184,36 @@ fn option_bounds_are_checked_in_the_variant() {
         }
     }
 }
+
+/// Only the player whose turn it is moves onto an enemy (Law of Titan 1982
+/// 8.0, reference sheet "Movement"): two other players' legions never share
+/// a land. Found by loading random positions: the engine listed an
+/// engagement there that it then refused.
+#[test]
+fn an_engagement_of_two_other_players_is_refused() {
+    let three = |t: String| {
+        t.replace(
+            r#"(name: "Bob", tower: 400)],"#,
+            r#"(name: "Bob", tower: 400), (name: "Cy", tower: 600)],"#,
+        )
+        .replace(
+            r#"(marker: "P2-01", land: 400, characters: ["Titan", "Ogre"]),"#,
+            r#"(marker: "P2-01", land: 5, characters: ["Titan", "Ogre"]),
+            (marker: "P3-01", land: 5, characters: ["Titan", "Ogre"]),"#,
+        )
+    };
+    refused(three, "neither of them the one whose turn it is");
+    // The same land shared with the player to move is an engagement.
+    position(|t| {
+        three(t)
+            .replace(
+                r#"(marker: "P3-01", land: 5"#,
+                r#"(marker: "P3-01", land: 600"#,
+            )
+            .replace(
+                r#"land: 100, characters"#,
+                r#"land: 5, moved: true, entered_from: 4, characters"#,
+            )
+    })
+    .unwrap();
+}

@@ -651,6 +651,13 @@ pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
                 }
             }
         }
+        // Only the player whose turn it is moves onto an enemy.
+        if owners.len() == 2 && !owners.contains(&s.active) {
+            return Err(format!(
+                "land {} holds legions of two players, neither of them the one whose turn it is",
+                v.board.land(land).number
+            ));
+        }
         if owners.len() == 2 && !matches!(s.phase, Phase::Engage | Phase::Move) {
             return Err(format!(
                 "an engagement in land {} outlived its phase",
