@@ -259,3 +259,20 @@ fn help_describes_both_simulations() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("battles") && text.contains("games"), "{text}");
 }
+
+#[test]
+fn battles_alone_read_the_variants_option_defaults() {
+    // docs/scripting.md, `ctx:option`: a battle started alone has no game
+    // setting; its handlers read the options' defaults.
+    let a = report(&[
+        "simulate",
+        "battles",
+        "--variant",
+        "tests/fixtures/house-options",
+        "--n",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(a["errors"], serde_json::json!([]));
+    assert_eq!(a["battles"], 10);
+}

@@ -129,6 +129,12 @@ impl Sources {
         &self.files[id.0]
     }
 
+    /// Every file read, in the order read (a variant's manifest before its
+    /// base's).
+    pub fn files(&self) -> impl Iterator<Item = &SourceFile> {
+        self.files.iter()
+    }
+
     /// A diagnostic placed at `anchors` in file `id`.
     pub fn at(&self, id: FileId, anchors: &[&str], message: impl Into<String>) -> Diagnostic {
         let file = self.get(id);
