@@ -406,7 +406,7 @@ pub fn run(
 }
 
 /// Whether `dir` is a folder there is; if not, what it is instead.
-fn a_folder(dir: &Path) -> Result<(), String> {
+pub(crate) fn a_folder(dir: &Path) -> Result<(), String> {
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err("a file, not a folder".into()),

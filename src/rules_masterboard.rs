@@ -122,7 +122,19 @@ pub fn load_options() -> (PathBuf, LoadOptions) {
 /// Loads a variant named `spec` (a folder under `variants/`) or found at the
 /// path `spec`. The error says what is wrong, in one paragraph.
 pub fn find_variant(spec: &str) -> Result<Variant, String> {
-    let (root, opts) = load_options();
+    find_variant_with(spec, None)
+}
+
+/// [`find_variant`], with the shared scripts (`shared:` in a variant's
+/// `scripts`) read from `scripts` when given (a folder, or the error says
+/// what it is instead), as `titan check --scripts` does.
+pub fn find_variant_with(spec: &str, scripts: Option<&Path>) -> Result<Variant, String> {
+    let (root, mut opts) = load_options();
+    if let Some(dir) = scripts {
+        crate::check::a_folder(dir)
+            .map_err(|problem| format!("--scripts {}: {problem}", dir.display()))?;
+        opts.shared_scripts = Some(dir.to_path_buf());
+    }
     let by_path = Path::new(spec);
     let dir = if by_path.join("variant.ron").is_file() {
         by_path.to_path_buf()
