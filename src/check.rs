@@ -15,6 +15,8 @@ struct Report {
     #[serde(flatten)]
     summary: Summary,
     errors: Vec<Diagnostic>,
+    /// What is likely a mistake but loads (an option nothing reads).
+    warnings: Vec<Diagnostic>,
     #[serde(skip_serializing_if = "Option::is_none")]
     play: Option<PlayReport>,
 }
@@ -285,24 +287,56 @@ fn check_one(dir: &Path, opts: &LoadOptions, play: Play) -> Report {
             variant: fallback_id,
             summary: Summary::default(),
             errors,
+            warnings: Vec::new(),
             play: None,
         },
         Ok(loaded) => {
             let summary = Summary::of(&loaded.data);
             let variant = loaded.data.manifest.id.clone();
-            let (errors, play) = match titan_core::compile(&loaded) {
-                Ok(v) if play.games > 0 => (Vec::new(), Some(play_games(v, play))),
-                Ok(_) => (Vec::new(), None),
-                Err(errors) => (errors, None),
+            let (errors, warnings, play) = match titan_core::compile(&loaded) {
+                Ok(v) => {
+                    let warnings = option_warnings(&loaded, &v);
+                    let play = (play.games > 0).then(|| play_games(v, play));
+                    (Vec::new(), warnings, play)
+                }
+                Err(errors) => (errors, Vec::new(), None),
             };
             Report {
                 variant,
                 summary,
                 errors,
+                warnings,
                 play,
             }
         }
     }
+}
+
+/// A warning for each option of `v` that neither the engine nor any of
+/// its scripts reads, placed at its declaration (the variant's own
+/// variant.ron, else the base's that declares it).
+fn option_warnings(loaded: &titan_core::Loaded, v: &titan_core::Variant) -> Vec<Diagnostic> {
+    titan_core::game::unread_options(v)
+        .into_iter()
+        .map(|name| {
+            let quoted = format!("{name:?}");
+            let anchors = ["name:", &quoted];
+            let declared_in = loaded
+                .sources
+                .files()
+                .find(|f| f.path.ends_with("variant.ron") && f.text.contains(&quoted));
+            let (file, (line, column)) = match declared_in {
+                Some(f) => (f, f.locate(&anchors)),
+                None => (loaded.sources.get(loaded.origins.manifest), (1, 1)),
+            };
+            Diagnostic {
+                file: file.path.display().to_string(),
+                line,
+                column,
+                message: format!("option `{name}` is read by neither the engine nor any script"),
+            }
+        })
+        .collect()
 }
 
 pub fn run(
@@ -372,7 +406,7 @@ pub fn run(
 }
 
 /// Whether `dir` is a folder there is; if not, what it is instead.
-fn a_folder(dir: &Path) -> Result<(), String> {
+pub(crate) fn a_folder(dir: &Path) -> Result<(), String> {
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err("a file, not a folder".into()),
@@ -403,6 +437,13 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
     )?;
     for e in &r.errors {
         writeln!(out, "  {e}")?;
+    }
+    for w in &r.warnings {
+        writeln!(
+            out,
+            "  {}:{}:{}: warning: {}",
+            w.file, w.line, w.column, w.message
+        )?;
     }
     if let Some(p) = &r.play {
         writeln!(

@@ -37,7 +37,10 @@ pub enum Query {
     /// What a legion may muster in a land or terrain (JSON).
     ///
     /// Every way to muster, with the characters the legion must reveal for
-    /// each (reference sheet, "Enlistment"). Prints one JSON object:
+    /// each (reference sheet, "Enlistment"), each distinct choice once (a
+    /// way that shows all another way of the same recruit shows, and more,
+    /// is left out: a free Ogre is not also "reveal an Ogre"). Prints one
+    /// JSON object:
     /// {"terrain": "Marsh", "legion": [...], "recruits": [{"recruit": "Troll",
     /// "reveal": ["Ogre", "Ogre"]}, ...]}. The caretaker's stock and the
     /// legion's size limit are not applied (an empty board, a full stock).
@@ -122,7 +125,19 @@ pub fn load_options() -> (PathBuf, LoadOptions) {
 /// Loads a variant named `spec` (a folder under `variants/`) or found at the
 /// path `spec`. The error says what is wrong, in one paragraph.
 pub fn find_variant(spec: &str) -> Result<Variant, String> {
-    let (root, opts) = load_options();
+    find_variant_with(spec, None)
+}
+
+/// [`find_variant`], with the shared scripts (`shared:` in a variant's
+/// `scripts`) read from `scripts` when given (a folder, or the error says
+/// what it is instead), as `titan check --scripts` does.
+pub fn find_variant_with(spec: &str, scripts: Option<&Path>) -> Result<Variant, String> {
+    let (root, mut opts) = load_options();
+    if let Some(dir) = scripts {
+        crate::check::a_folder(dir)
+            .map_err(|problem| format!("--scripts {}: {problem}", dir.display()))?;
+        opts.shared_scripts = Some(dir.to_path_buf());
+    }
     let by_path = Path::new(spec);
     let dir = if by_path.join("variant.ron").is_file() {
         by_path.to_path_buf()
@@ -218,7 +233,7 @@ pub fn recruits(variant: &Variant, place: &Place, legion: &[String]) -> Result<V
         .iter()
         .map(|n| character_named(variant, n))
         .collect::<Result<Vec<_>, _>>()?;
-    let options = muster_options(variant, terrain, &characters)?;
+    let options = least_reveals(muster_options(variant, terrain, &characters)?);
     let name = |c: CharacterId| variant.character(c).name.clone();
     let recruits: Vec<Value> = options
         .iter()
@@ -238,6 +253,41 @@ pub fn recruits(variant: &Variant, place: &Place, legion: &[String]) -> Result<V
         answer["land"] = json!(n);
     }
     Ok(answer)
+}
+
+/// Each distinct choice once: a way to muster a recruit whose reveal
+/// holds all of another way's for the same recruit (and more) is that
+/// choice showing more than it must, and is left out (the Tower's Ogre,
+/// free, not also "reveal an Ogre"). Ways revealing different characters
+/// (a Warlock for a Warlock, or for the Titan) are choices, and stay.
+fn least_reveals(options: Vec<muster::MusterOption>) -> Vec<muster::MusterOption> {
+    // Multisets: `small` within `big`, both sorted.
+    let within = |small: &[CharacterId], big: &[CharacterId]| {
+        let mut big = big.iter().peekable();
+        small.iter().all(|c| {
+            while big.next_if(|b| *b < c).is_some() {}
+            big.next_if(|b| *b == c).is_some()
+        })
+    };
+    let sorted = |o: &muster::MusterOption| {
+        let mut r = o.reveal.clone();
+        r.sort_unstable();
+        r
+    };
+    let reveals: Vec<Vec<CharacterId>> = options.iter().map(sorted).collect();
+    options
+        .iter()
+        .enumerate()
+        .filter(|&(i, o)| {
+            !options.iter().enumerate().any(|(j, other)| {
+                j != i
+                    && other.recruit == o.recruit
+                    && reveals[j].len() < reveals[i].len()
+                    && within(&reveals[j], &reveals[i])
+            })
+        })
+        .map(|(_, o)| o.clone())
+        .collect()
 }
 
 /// The muster options, asking the variant's scripts for `Hook` needs as a

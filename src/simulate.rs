@@ -7,6 +7,7 @@
 //! engine's dice and for the random players' choices.
 
 use std::cell::RefCell;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use titan_core::game::{Game, Outcome};
 use titan_core::model::{CharacterId, TerrainId};
 use titan_core::rng::GameRng;
 
-use crate::rules_masterboard::{character_named, find_variant, terrain_named};
+use crate::rules_masterboard::{character_named, find_variant_with, terrain_named};
 use crate::{count, seeds};
 
 /// Mixed into a run's seed for the random players' generator, so that their
@@ -79,6 +80,11 @@ pub struct Common {
     /// A variant folder, or the name of one under variants/.
     #[arg(long, default_value = "titan", value_name = "VARIANT")]
     variant: String,
+    /// The shared scripts folder, for a variant whose `shared:` scripts
+    /// live elsewhere (default: scripts/ beside variants/), as for `titan
+    /// check`.
+    #[arg(long, value_name = "DIR")]
+    scripts: Option<PathBuf>,
     /// How many battles or games to play.
     #[arg(long, short, default_value_t = 1000)]
     n: u64,
@@ -378,7 +384,7 @@ fn battles(
     defender: Option<String>,
     edge: Option<String>,
 ) -> Result<Report, String> {
-    let variant = find_variant(&common.variant)?;
+    let variant = find_variant_with(&common.variant, common.scripts.as_deref())?;
     let terrain = battleland
         .as_deref()
         .map(|t| terrain_named(&variant, t))
@@ -573,7 +579,10 @@ fn seats(players: &str) -> Result<usize, String> {
 }
 
 fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, String> {
-    let variant = Arc::new(find_variant(&common.variant)?);
+    let variant = Arc::new(find_variant_with(
+        &common.variant,
+        common.scripts.as_deref(),
+    )?);
     let seats = seats(players)?;
     let (min, max) = (variant.players.min, variant.players.max);
     if seats < usize::from(min) || seats > usize::from(max) {

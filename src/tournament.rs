@@ -1,6 +1,7 @@
 //! `titan tournament` and `titan odds`: computer players against each other
 //! over many seeded games, and battle odds by simulation.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use titan_core::format::Edge;
 use titan_core::game::{Game, Outcome, attacker_entry_edge};
 use titan_core::model::{TerrainId, Variant};
 
-use crate::rules_masterboard::{find_variant, terrain_named};
+use crate::rules_masterboard::{find_variant_with, terrain_named};
 use crate::simulate::{Clock, edge_named, fighters, legion_named, progress, timing};
 use crate::{count, seeds};
 
@@ -26,6 +27,11 @@ pub struct Tournament {
     /// A variant folder, or the name of one under variants/.
     #[arg(long, default_value = "titan", value_name = "VARIANT")]
     variant: String,
+    /// The shared scripts folder, for a variant whose `shared:` scripts
+    /// live elsewhere (default: scripts/ beside variants/), as for `titan
+    /// check`.
+    #[arg(long, value_name = "DIR")]
+    scripts: Option<PathBuf>,
     /// The players, one level per seat, comma-separated (random, simple,
     /// strong), e.g. `strong,simple`. Seats rotate from game to game, so
     /// each player sits in each seat equally often.
@@ -57,6 +63,11 @@ pub struct OddsArgs {
     /// A variant folder, or the name of one under variants/.
     #[arg(long, default_value = "titan", value_name = "VARIANT")]
     variant: String,
+    /// The shared scripts folder, for a variant whose `shared:` scripts
+    /// live elsewhere (default: scripts/ beside variants/), as for `titan
+    /// check`.
+    #[arg(long, value_name = "DIR")]
+    scripts: Option<PathBuf>,
     /// The terrain whose battleland is fought on (e.g. Mountains); with
     /// --land it may be left out (the land's terrain), or must be that one.
     #[arg(long, value_name = "TERRAIN", required_unless_present = "land")]
@@ -143,7 +154,7 @@ pub fn run_tournament(t: Tournament) -> ExitCode {
 }
 
 fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
-    let variant = Arc::new(find_variant(&t.variant)?);
+    let variant = Arc::new(find_variant_with(&t.variant, t.scripts.as_deref())?);
     check_variant(&variant).map_err(|e| e.to_string())?;
     let levels: Vec<String> = t.seats.split(',').map(|s| s.trim().to_string()).collect();
     let n = levels.len();
@@ -353,7 +364,7 @@ pub fn run_odds(o: OddsArgs) -> ExitCode {
 }
 
 fn battle_odds(o: &OddsArgs) -> Result<(String, Value, bool), String> {
-    let variant = find_variant(&o.variant)?;
+    let variant = find_variant_with(&o.variant, o.scripts.as_deref())?;
     let (terrain, edge) = battle_place(&variant, o)?;
     let battleland = variant.terrains[usize::from(terrain.0)].name.clone();
     let attacker = legion_named(&variant, &o.attacker)?;

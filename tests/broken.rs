@@ -116,6 +116,7 @@ cases! {
     unknown_terrain => "unknown-terrain",
     unpaired_sign => "unpaired-sign",
     variable_default => "variable-default",
+    wrong_type => "wrong-type",
 }
 
 /// "compile reports every error it finds, not just the first"

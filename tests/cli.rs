@@ -374,3 +374,32 @@ fn check_play_json_gives_each_outcome_as_fields() {
     assert_eq!(o["actions"], 3);
     assert_eq!(o["text"], "seed 0: unfinished after 3 actions");
 }
+
+#[test]
+fn check_warns_of_an_option_nothing_reads() {
+    // docs/variant-format.md, "options": an option neither the engine nor
+    // a script names (a misspelt `point_limit`) is a warning at its line,
+    // not an error; options the scripts read are not warned of.
+    let out = titan(&["check", "tests/fixtures/options-typo"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "a warning does not fail: {text}");
+    assert!(
+        text.contains(
+            "options-typo/variant.ron:9:16: warning: option `point_limt` is read by neither the engine nor any script"
+        ),
+        "{text}"
+    );
+    let out = titan(&["check", "--json", "tests/fixtures/options-typo"]);
+    let w = &json_lines(&out)[0]["warnings"];
+    assert_eq!(w.as_array().unwrap().len(), 1, "{w}");
+    assert_eq!(w[0]["line"], 9);
+    let out = titan(&[
+        "check",
+        "--json",
+        "tests/fixtures/house-options",
+        "variants/titan",
+    ]);
+    for r in json_lines(&out) {
+        assert_eq!(r["warnings"], serde_json::json!([]), "{r}");
+    }
+}

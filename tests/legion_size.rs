@@ -88,3 +88,44 @@ fn gods_of_titan_masters_and_the_pegasus_are_beyond_the_legion_size() {
     };
     assert!(Battle::new(&v, setup, GameRng::new(1)).is_ok());
 }
+
+#[test]
+fn the_computer_players_split_count_the_legion_as_the_rules_do() {
+    // The simple player splits a full legion only, the strong player one
+    // full or one short of full (docs/ai.md): full by `rules.legions.max_size`
+    // counted as the rules count it, the uncounted Griffon aside.
+    let pos = |chars: &str| {
+        let text = format!(
+            r#"(
+            players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+            legions: [
+                (marker: "P1-01", land: 100, characters: [{chars}]),
+                (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+            ],
+            active: 0,
+            phase: Split,
+            turn: 5,
+        )"#
+        );
+        let p: Position = titan_core::load::ron_options().from_str(&text).unwrap();
+        p.to_game(uncounted()).unwrap()
+    };
+    let splits = |g: &titan_core::game::Game, level: &str| {
+        let mut p = titan_core::ai::player(level, 1).unwrap();
+        let a = p
+            .choose(&titan_core::ai::Observation::of(g, PlayerId(0)))
+            .unwrap();
+        matches!(a, Action::Split { .. })
+    };
+    // Seven characters, six that count: not full, so simple keeps it whole.
+    let six = pos(r#""Titan", "Griffon", "Ogre", "Ogre", "Troll", "Troll", "Centaur""#);
+    assert!(!splits(&six, "simple"));
+    // Eight, seven that count: full, and split.
+    let seven =
+        pos(r#""Titan", "Griffon", "Ogre", "Ogre", "Troll", "Troll", "Centaur", "Centaur""#);
+    assert!(splits(&seven, "simple"));
+    // Six characters, five that count: two short of full, which strong
+    // does not split.
+    let five = pos(r#""Titan", "Griffon", "Ogre", "Ogre", "Troll", "Troll""#);
+    assert!(!splits(&five, "strong"));
+}

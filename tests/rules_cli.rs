@@ -164,6 +164,29 @@ fn tower_recruits() {
     assert!(!names(&r).contains(&"Guardian"), "{r:?}");
 }
 
+/// Reference sheet, "Tower Lands" and "Enlistment": each distinct choice
+/// once. A free Ogre is not offered again as "reveal an Ogre" (a choice
+/// showing more than it must); a Warlock for a Warlock or for the Titan are
+/// two choices.
+#[test]
+fn tower_recruits_list_each_choice_once() {
+    let r = recruits(
+        &["--land", "100"],
+        "Titan,Ogre,Ogre,Ogre,Centaur,Gargoyle,Warlock",
+    );
+    assert_eq!(
+        r,
+        [
+            ("Centaur".to_string(), vec![]),
+            ("Gargoyle".into(), vec![]),
+            ("Ogre".into(), vec![]),
+            ("Warlock".into(), vec!["Warlock".into()]),
+            ("Warlock".into(), vec!["Titan".into()]),
+            ("Guardian".into(), vec!["Ogre".into(); 3]),
+        ]
+    );
+}
+
 /// Reference sheet, "Enlistment": a like creature, a lesser one, or an
 /// upgrade for the required number (Marsh: Ogre, Troll for two Ogres, Ranger
 /// for two Trolls).

@@ -893,3 +893,120 @@ fn a_script_replacing_library_functions_does_not_reach_the_engines_lua() {
         "the handler ran with the engine's own functions: {ended:?}"
     );
 }
+
+/// A game of the `house-options` fixture at `pos` with these option
+/// settings (none: every option at its default).
+fn options_game(pos: &str, options: &[(&str, i64)]) -> Game {
+    let mut position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    for (name, value) in options {
+        position.options.insert(
+            name.to_string(),
+            titan_core::format::OptionValue::Int(*value),
+        );
+    }
+    position.to_game(variant("house-options")).unwrap()
+}
+
+#[test]
+fn scripts_read_the_games_options_else_their_defaults() {
+    // docs/scripting.md, `ctx:option`: the variant's own options reach a
+    // handler (game_start), an action (legal and apply) and a battle
+    // handler; the game's setting wins over the default.
+    let opts = |head_start: i64| {
+        let mut o = std::collections::BTreeMap::new();
+        o.insert(
+            "head_start".to_string(),
+            titan_core::format::OptionValue::Int(head_start),
+        );
+        o
+    };
+    let scores = |g: &Game| g.state.players.iter().map(|p| p.score).collect::<Vec<_>>();
+    let v = variant("house-options");
+    let (g, _) = Game::new(Arc::clone(&v), Default::default(), &names(), 1).unwrap();
+    assert_eq!(scores(&g), [0, 0], "head_start is 0 by default");
+    let (g, _) = Game::new(Arc::clone(&v), opts(40), &names(), 1).unwrap();
+    assert_eq!(scores(&g), [40, 40], "the game's head_start");
+    // A save replays with its options, and scores alike.
+    let back = Game::from_save(Arc::clone(&v), &g.to_save()).unwrap();
+    assert_eq!(scores(&back), [40, 40]);
+
+    let moving = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 3,
+    )"#;
+    let tithe = Action::Script {
+        name: "tithe".into(),
+        args: vec![],
+    };
+    let mut g = options_game(moving, &[]);
+    assert!(g.legal_actions(PlayerId(0)).contains(&tithe));
+    g.apply(PlayerId(0), &tithe).unwrap();
+    assert_eq!(g.state.players[0].score, 5, "the tithe's default");
+    let mut g = options_game(moving, &[("tithe", 12)]);
+    g.apply(PlayerId(0), &tithe).unwrap();
+    assert_eq!(g.state.players[0].score, 12, "the game's tithe");
+    // Set to 0, the action's legal says no.
+    let mut g = options_game(moving, &[("tithe", 0)]);
+    assert!(!g.legal_actions(PlayerId(0)).contains(&tithe));
+    assert!(g.apply(PlayerId(0), &tithe).is_err());
+
+    // A battle fought in the game reads the game's options; by default the
+    // reinforcement comes in the rules' round.
+    let engaged = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Titan", "Ogre", "Gargoyle"], moved: true, entered_from: 19),
+            (marker: "P2-01", land: 20, characters: ["Angel", "Gargoyle", "Lion"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#;
+    let reinforcement_round = |options: &[(&str, i64)]| {
+        let mut g = options_game(engaged, options);
+        let land = g.legion("P1-01".parse().unwrap()).unwrap().land;
+        g.apply(PlayerId(0), &Action::Engage { land }).unwrap();
+        g.apply(PlayerId(1), &Action::Fight).unwrap();
+        // The defender brings its characters on and ends its first
+        // maneuver: its strike phase begins.
+        while let Some(enter) = g.legal_actions(PlayerId(1)).into_iter().find(|a| {
+            matches!(
+                a,
+                Action::Battle {
+                    battle: titan_core::battle::Action::Move { .. }
+                }
+            )
+        }) {
+            g.apply(PlayerId(1), &enter).unwrap();
+        }
+        let end = titan_core::battle::Action::EndManeuver;
+        g.apply(PlayerId(1), &Action::Battle { battle: end })
+            .unwrap();
+        assert!(g.take_script_failure().is_none());
+        g.battle().expect("a battle").reinforcement_round()
+    };
+    let rules_round = v.data.rules.battle.as_ref().unwrap().reinforcement_maneuver;
+    assert_ne!(rules_round, 5);
+    assert_eq!(reinforcement_round(&[]), rules_round);
+    assert_eq!(reinforcement_round(&[("late_reinforcement", 5)]), 5);
+}
+
+#[test]
+fn reading_an_undeclared_option_is_a_script_error_naming_the_declared_ones() {
+    // docs/scripting.md, `ctx:option`: a misspelt name is no silent nil.
+    let e = Game::new(variant("options-typo"), Default::default(), &names(), 1).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("typo.lua:3:"), "{text}");
+    assert!(text.contains("no option \"pointlimit\""), "{text}");
+    assert!(
+        text.contains("\"point_limt\""),
+        "names the declared options: {text}"
+    );
+}

@@ -259,3 +259,93 @@ fn help_describes_both_simulations() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("battles") && text.contains("games"), "{text}");
 }
+
+#[test]
+fn battles_alone_read_the_variants_option_defaults() {
+    // docs/scripting.md, `ctx:option`: a battle started alone has no game
+    // setting; its handlers read the options' defaults.
+    let a = report(&[
+        "simulate",
+        "battles",
+        "--variant",
+        "tests/fixtures/house-options",
+        "--n",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(a["errors"], serde_json::json!([]));
+    assert_eq!(a["battles"], 10);
+}
+
+#[test]
+fn scripts_names_the_shared_scripts_folder_as_for_check() {
+    // README, `titan simulate` / `odds` / `tournament`: `--scripts DIR` reads
+    // a variant's `shared:` scripts from DIR, as `titan check --scripts`.
+    let dir = tempfile::tempdir().unwrap();
+    let variant = dir.path().join("elsewhere");
+    let shared = dir.path().join("my-scripts");
+    std::fs::create_dir_all(&variant).unwrap();
+    std::fs::create_dir_all(&shared).unwrap();
+    std::fs::write(
+        variant.join("variant.ron"),
+        r#"(id: "elsewhere", title: "Titan, shared scripts elsewhere", version: "0.1.0", extends: "titan",
+            files: (scripts: ["shared:elsewhere.lua"]))"#,
+    )
+    .unwrap();
+    std::fs::write(
+        shared.join("elsewhere.lua"),
+        "titan.on(\"battle_phase_start\", function(ctx) end)\n",
+    )
+    .unwrap();
+    let (v, s) = (variant.to_str().unwrap(), shared.to_str().unwrap());
+    let runs: [&[&str]; 3] = [
+        &["simulate", "battles", "--n", "2"],
+        &[
+            "odds",
+            "--battleland",
+            "Plains",
+            "--attacker",
+            "Ogre",
+            "--defender",
+            "Troll",
+            "--n",
+            "2",
+        ],
+        &[
+            "tournament",
+            "--seats",
+            "random,random",
+            "--games",
+            "1",
+            "--max-turns",
+            "2",
+        ],
+    ];
+    for args in runs {
+        let with = |extra: &[&str]| {
+            let mut a = args.to_vec();
+            a.extend(["--variant", v]);
+            a.extend(extra);
+            titan(&a)
+        };
+        let out = with(&["--scripts", s]);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Without it, the repository's scripts/ has no such script.
+        let out = with(&[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("elsewhere.lua"), "{args:?}: {err}");
+        // A --scripts that is not a folder is refused and said.
+        let out = with(&["--scripts", "no/such/folder"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("--scripts no/such/folder: no such folder"),
+            "{args:?}: {err}"
+        );
+    }
+}

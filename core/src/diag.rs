@@ -129,6 +129,12 @@ impl Sources {
         &self.files[id.0]
     }
 
+    /// Every file read, in the order read (a variant's manifest before its
+    /// base's).
+    pub fn files(&self) -> impl Iterator<Item = &SourceFile> {
+        self.files.iter()
+    }
+
     /// A diagnostic placed at `anchors` in file `id`.
     pub fn at(&self, id: FileId, anchors: &[&str], message: impl Into<String>) -> Diagnostic {
         let file = self.get(id);
@@ -142,9 +148,210 @@ impl Sources {
     }
 }
 
+/// A RON parse error as a message: RON's own, and for an error in a value
+/// the field being read ("expected an integer for field `max_size`"), when
+/// the text before the error shows it (see [`ron_field_at`]).
+pub fn ron_message(text: &str, e: &ron::error::SpannedError) -> String {
+    use ron::Error as E;
+    let what = match &e.code {
+        E::ExpectedInteger => "expected an integer".to_string(),
+        E::ExpectedBoolean => "expected true or false".to_string(),
+        E::ExpectedString => "expected a string in double quotes".to_string(),
+        E::ExpectedFloat => "expected a number".to_string(),
+        E::ExpectedChar => "expected a character in single quotes".to_string(),
+        E::ExpectedArray => "expected a list (opening `[`)".to_string(),
+        E::ExpectedMap
+        | E::ExpectedOption
+        | E::ExpectedStructLike
+        | E::ExpectedNamedStructLike(_)
+        | E::ExpectedDifferentStructName { .. }
+        | E::ExpectedUnit
+        | E::ExpectedByteString
+        | E::ExpectedIdentifier
+        | E::IntegerOutOfBounds
+        | E::InvalidIntegerDigit { .. }
+        | E::InvalidValueForType { .. }
+        | E::ExpectedDifferentLength { .. }
+        | E::NoSuchEnumVariant { .. }
+        | E::Message(_) => lower_first(&e.code.to_string()),
+        // Syntax, and errors that name their field themselves.
+        other => return other.to_string(),
+    };
+    let at = offset_of(text, e.span.start.line, e.span.start.col);
+    match ron_field_at(text, at) {
+        Some(field) => format!("{what} for field `{field}`"),
+        None => what,
+    }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The byte offset of a 1-based line and column (in characters).
+fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1)
+    };
+    text[start..]
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| start + i)
+}
+
+/// The field whose value a RON text is at `offset`: the last `name:` read
+/// at the innermost nesting that has one (a list or tuple is the value of
+/// the field around it). None when it is unclear: at a struct's level
+/// between its fields (after a comma), or before any field.
+pub fn ron_field_at(text: &str, offset: usize) -> Option<String> {
+    /// A nesting level: whether it has named fields, and the field whose
+    /// value is being read.
+    #[derive(Default)]
+    struct Level {
+        keyed: bool,
+        field: Option<String>,
+    }
+    let bytes = text.as_bytes();
+    let end = offset.min(bytes.len());
+    let mut levels = vec![Level::default()];
+    let mut i = 0;
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    while i < end {
+        let b = bytes[i];
+        match b {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'\'' => {
+                // A char literal ('a', '\n'); anything else is left alone.
+                let close = text[i + 1..]
+                    .char_indices()
+                    .take(3)
+                    .find(|&(n, c)| c == '\'' && n > 0);
+                i += close.map_or(1, |(n, _)| n + 2);
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) => {
+                // A raw string: r"..." or r#"..."#.
+                let hashes = bytes[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if bytes.get(i + 1 + hashes) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                let from = i + 2 + hashes;
+                i = text[from..]
+                    .find(&close)
+                    .map_or(bytes.len(), |n| from + n + close.len());
+            }
+            b'(' | b'[' | b'{' => {
+                levels.push(Level::default());
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                if levels.len() > 1 {
+                    levels.pop();
+                }
+                i += 1;
+            }
+            b',' => {
+                if let Some(l) = levels.last_mut() {
+                    l.field = None;
+                }
+                i += 1;
+            }
+            _ if b.is_ascii_alphabetic() || b == b'_' => {
+                let start = i;
+                while i < bytes.len() && ident(bytes[i]) {
+                    i += 1;
+                }
+                let mut j = i;
+                while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if bytes.get(j) == Some(&b':') && bytes.get(j + 1) != Some(&b':') && j < end {
+                    let l = levels.last_mut().expect("the top level stays");
+                    l.keyed = true;
+                    l.field = Some(text[start..i].to_string());
+                    i = j + 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    for l in levels.iter().rev() {
+        if let Some(f) = &l.field {
+            return Some(f.clone());
+        }
+        if l.keyed {
+            return None;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_field_of_a_ron_error_is_the_nearest_name_at_its_nesting() {
+        let at = |text: &str| ron_field_at(&text.replace('@', ""), text.find('@').unwrap());
+        assert_eq!(at("(a: 1, max_size: @\"x\")").as_deref(), Some("max_size"));
+        // In a list or a tuple: the field the list is the value of.
+        assert_eq!(
+            at("(lands: [(number: 1), @\"x\"])").as_deref(),
+            Some("lands")
+        );
+        assert_eq!(at("(default: Int(@\"x\"))").as_deref(), Some("default"));
+        assert_eq!(at("(l: [(number: @true)])").as_deref(), Some("number"));
+        // Names in strings and comments are not fields.
+        assert_eq!(at("(a: \"b: c\", // d: e\n f: @x)").as_deref(), Some("f"));
+        assert_eq!(
+            at("(a: r#\"x: \"y\"#, g: /* h: */ @1)").as_deref(),
+            Some("g")
+        );
+        assert_eq!(at("(c: 'x', d: @1)").as_deref(), Some("d"));
+        // Unclear: between fields, or before any.
+        assert_eq!(at("(a: 1, @b: 2)"), None);
+        assert_eq!(at("@(a: 1)"), None);
+        assert_eq!(at("[(a: 1), @2]"), None);
+    }
+
+    #[test]
+    fn ron_messages_name_the_field_of_a_wrong_value() {
+        let text = "(\n  name: \"x\",\n  max_size: \"seven\",\n)";
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct S {
+            name: String,
+            max_size: u8,
+        }
+        let e = ron::from_str::<S>(text).unwrap_err();
+        assert_eq!(
+            ron_message(text, &e),
+            "expected an integer for field `max_size`"
+        );
+    }
 
     fn file(text: &str) -> SourceFile {
         SourceFile {

@@ -136,7 +136,7 @@ fn parse_with<T: DeserializeOwned>(
             file: path.display().to_string(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: e.code.to_string(),
+            message: crate::diag::ron_message(&text, &e),
         }),
     }
 }

@@ -147,14 +147,14 @@ impl Project {
         let manifest = match FileKind::Manifest.parse(&manifest_text) {
             Ok(FileValue::Manifest(m)) => m,
             Ok(_) => unreachable!("a manifest parses as a manifest"),
-            Err(e) => return Err(vec![spanned(&dir.join(MANIFEST), &e)]),
+            Err(e) => return Err(vec![spanned(&dir.join(MANIFEST), &manifest_text, &e)]),
         };
         let (base_rules, base_options) = rules::base_rules(&dir, &manifest, &opts).unzip();
         for (name, kind) in files_of(&manifest) {
             let path = dir.join(&name);
             let text = read(&path).map_err(|d| vec![d])?;
             let value = parse_with(kind, &text, base_rules.as_ref())
-                .map_err(|e| vec![spanned(&path, &e)])?;
+                .map_err(|e| vec![spanned(&path, &text, &e)])?;
             own.insert(name.clone(), value.clone());
             disk.insert(name, OnDisk { text, value });
         }
@@ -444,7 +444,7 @@ impl Project {
             let value = match parse_with(kind, &text, self.base_rules.as_ref()) {
                 Ok(v) => v,
                 Err(e) => {
-                    broken.insert(name.clone(), spanned(&path, &e));
+                    broken.insert(name.clone(), spanned(&path, &text, &e));
                     continue;
                 }
             };
@@ -677,12 +677,13 @@ fn read(path: &Path) -> Result<String, Diagnostic> {
         .map_err(|e| Diagnostic::file(path, format!("cannot read the file: {e}")))
 }
 
-fn spanned(path: &Path, e: &ron::error::SpannedError) -> Diagnostic {
+/// A parse error of `text` (the file at `path`), as the loader words it.
+fn spanned(path: &Path, text: &str, e: &ron::error::SpannedError) -> Diagnostic {
     Diagnostic {
         file: path.display().to_string(),
         line: e.span.start.line,
         column: e.span.start.col,
-        message: e.code.to_string(),
+        message: titan_core::diag::ron_message(text, e),
     }
 }
 

@@ -847,3 +847,108 @@ fn a_game_starts_from_the_variant_as_it_is_on_disk() {
     let land = v.board.land(v.board.by_number(1).unwrap());
     assert_eq!(v.terrains[land.terrain.index()].name, "Desert");
 }
+
+/// Three, four or five legions in one land (a split into three parts, an
+/// enemy come to fight them): every marker lies inside its land, none
+/// spills over into the next one, and none covers another.
+#[test]
+fn markers_of_many_legions_stay_inside_their_land() {
+    use titan_editor::draw::{in_triangle, triangle};
+    let data = tempfile::tempdir().unwrap();
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    // Lands 1 and 2 are neighbours: one triangle points up, the other down.
+    for (number, n) in [1u32, 2]
+        .into_iter()
+        .flat_map(|l| (1..=6usize).map(move |n| (l, n)))
+    {
+        // A position puts one legion of a player in a land; the state is
+        // then gathered in one land (as splits and an attack would).
+        let mut legions = Vec::new();
+        for i in 1..=n {
+            let (marker, lord) = match i {
+                1 => ("P1-01".to_string(), "Titan"),
+                i if i == n && n > 1 => ("P2-01".to_string(), "Titan"),
+                i => (format!("P1-0{i}"), "Centaur"),
+            };
+            legions.push(format!(
+                r#"(marker: "{marker}", land: {}, characters: ["{lord}", "Ogre"])"#,
+                i
+            ));
+        }
+        let text = format!(
+            r#"(players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+                legions: [{}], active: 0, phase: Move, roll: 1)"#,
+            legions.join(", ")
+        );
+        let pos: Position = titan_core::load::ron_options().from_str(&text).unwrap();
+        let mut state = pos.to_game(variant.clone()).unwrap().state;
+        let land = variant.board.by_number(number).unwrap();
+        for l in &mut state.legions {
+            l.land = land;
+        }
+        let markers: Vec<_> = state.legions.iter().map(|l| l.marker).collect();
+        let played =
+            titan_core::game::Game::from_state(variant.clone(), Default::default(), state).unwrap();
+        let mut h = harness(data.path());
+        h.state_mut().open_game(
+            Box::new(LocalSession::new(played, Vec::new())),
+            seats(&[("Red", false), ("Blue", false)]),
+            &dir,
+        );
+        h.run_steps(3);
+        let g = game(&h);
+        let [a, b, c] =
+            triangle(variant.board.land(land).position).map(|p| g.board_view.to_screen(p));
+        let rects: Vec<egui::Rect> = markers
+            .iter()
+            .map(|&m| g.marker_screen_rect(m).expect("drawn"))
+            .collect();
+        for r in &rects {
+            assert!(
+                r.width() > 3.0,
+                "{n} legions: a marker of {} points",
+                r.width()
+            );
+            for p in [
+                r.left_top(),
+                r.right_top(),
+                r.left_bottom(),
+                r.right_bottom(),
+            ] {
+                assert!(
+                    in_triangle(p, a, b, c),
+                    "{n} legions: a marker at {r:?} leaves land {number} ({a:?} {b:?} {c:?})"
+                );
+            }
+        }
+        for (i, r) in rects.iter().enumerate() {
+            for s in &rects[i + 1..] {
+                assert!(!r.intersects(*s), "{n} legions: {r:?} covers {s:?}");
+            }
+        }
+    }
+}
+
+/// A save named like a seats file (`x.seats`, whose file would be taken for
+/// save `x`'s seats and left out of the list) is saved as `x-seats`, said,
+/// and listed.
+#[test]
+fn a_save_named_like_a_seats_file_is_listed() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    click(&mut h, "person 2");
+    h.state_mut().form.seed = "8".into();
+    click(&mut h, "Start game");
+    take_screen(&mut h);
+    h.state_mut().game_mut().unwrap().save_name = "x.seats".into();
+    click(&mut h, "Save");
+    let status = game(&h).status.clone();
+    assert!(status.contains("x-seats.ron"), "{status}");
+    assert!(status.contains("kept for seats files"), "{status}");
+    click(&mut h, "Start screen");
+    click(&mut h, "Refresh");
+    assert!(h.query_by_label("Load x-seats").is_some());
+    click(&mut h, "Load x-seats");
+    assert!(h.state().game().is_some(), "{}", h.state().status);
+}

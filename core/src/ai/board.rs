@@ -456,18 +456,20 @@ impl<'a> Board<'a> {
         let l = self.legion(legion)?;
         let chars = l.characters.as_ref()?;
         let max = usize::from(self.v.rules.legions.max_size);
+        // Full or short of full as the rules count a legion: its uncounted
+        // characters aside.
+        let size = self.v.legion_size(chars.iter().copied());
         let titan = self.v.rules.titan.character;
         let moved: usize = parts.iter().map(Vec::len).sum();
         match self.style {
             Style::Simple => {
-                if chars.len() < max || parts.len() != 1 || moved != 2 || parts[0].contains(&titan)
-                {
+                if size < max || parts.len() != 1 || moved != 2 || parts[0].contains(&titan) {
                     return None;
                 }
                 Some(1000.0 - parts[0].iter().map(|&c| base_worth(self.v, c)).sum::<f64>())
             }
             Style::Strong => {
-                if chars.len() + 1 < max
+                if size + 1 < max
                     || parts.len() != 1
                     || !(2..=3).contains(&moved)
                     || parts[0].contains(&titan)
@@ -493,7 +495,7 @@ impl<'a> Board<'a> {
                     - self.expected_muster(&whole, l.land);
                 let risk = self.danger(&part, l.land, None) + self.danger(&rest, l.land, None)
                     - self.danger(&whole, l.land, None);
-                let full = if chars.len() >= max { 20.0 } else { 0.0 };
+                let full = if size >= max { 20.0 } else { 0.0 };
                 let score = gain - risk + full - SPLIT_COST;
                 (score > 0.0).then_some(score)
             }

@@ -367,7 +367,8 @@ fn split(search: &Search<'_, '_>) -> Action {
             continue;
         };
         let moved: usize = parts.iter().map(Vec::len).sum();
-        if u.chars.len() + 1 < max
+        // Counted as the rules count a legion: uncounted characters aside.
+        if v.legion_size(u.chars.iter().map(|c| c.0)) + 1 < max
             || parts.len() != 1
             || !(2..=3).contains(&moved)
             || parts[0].contains(&titan)

@@ -601,6 +601,29 @@ pub(crate) fn refuse<T>(rule: &'static str, message: impl Into<String>) -> Resul
     })
 }
 
+/// The rule options the engine itself reads (`Game::option`); any other
+/// option a variant declares is for its scripts (`ctx:option`).
+pub const ENGINE_OPTIONS: &[&str] = &["mulligan", "point_limit", "tower_order"];
+
+/// The options of `variant` that nothing reads: not the engine's, and
+/// named in none of its scripts (a misspelt `point_limt`, say). `titan
+/// check` warns of them.
+pub fn unread_options(variant: &Variant) -> Vec<&str> {
+    let named = |code: &str, name: &str| {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        code.match_indices(name).any(|(at, _)| {
+            !code[..at].ends_with(word) && !code[at + name.len()..].starts_with(word)
+        })
+    };
+    variant
+        .options
+        .iter()
+        .map(|o| o.name.as_str())
+        .filter(|name| !ENGINE_OPTIONS.contains(name))
+        .filter(|name| !variant.scripts.iter().any(|s| named(&s.code, name)))
+        .collect()
+}
+
 /// Checks a game's option settings against the variant: each must be an
 /// option of the variant, of the type of its default, within its bounds.
 pub fn check_options(
@@ -787,7 +810,7 @@ impl Game {
         options: BTreeMap<String, OptionValue>,
         state: GameState,
     ) -> Result<Game, SetupError> {
-        let hooks = rules::hooks_for(&variant)?;
+        let hooks = rules::hooks_for(&variant, &options)?;
         let rng = GameRng::at(state.rng_seed, u128::from(state.rng_pos));
         Ok(Game {
             exits: rules::exits_for(&variant),

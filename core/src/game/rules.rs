@@ -58,7 +58,10 @@ const ACQUIRE: &str = "reference sheet, Acquiring Angels";
 const TURN: &str = "reference sheet, A Game Turn";
 const LEGIONS: &str = "reference sheet, Legions";
 
-pub(super) fn hooks_for(variant: &Arc<Variant>) -> Result<Option<Rc<Hooks>>, SetupError> {
+pub(super) fn hooks_for(
+    variant: &Arc<Variant>,
+    options: &BTreeMap<String, OptionValue>,
+) -> Result<Option<Rc<Hooks>>, SetupError> {
     if variant.scripts.is_empty() {
         return Ok(None);
     }
@@ -69,6 +72,7 @@ pub(super) fn hooks_for(variant: &Arc<Variant>) -> Result<Option<Rc<Hooks>>, Set
         host.load_script(s).map_err(|e| SetupError(e.to_string()))?;
     }
     crate::script::install(&host, Arc::clone(variant)).map_err(|e| SetupError(e.to_string()))?;
+    crate::script::set_options(&host, options);
     Ok(Some(Rc::new(Hooks {
         host: Rc::new(host),
         rng,
@@ -272,7 +276,7 @@ pub(super) fn new_game(
         rng_pos: 0,
         vars: Default::default(),
     };
-    let hooks = hooks_for(&variant)?;
+    let hooks = hooks_for(&variant, &options)?;
     let mut game = Game {
         variant,
         options,

@@ -222,6 +222,15 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    // A rule option of the game (variant.ron `options`), in every ctx.
+    let s = Rc::clone(store);
+    m.set(
+        "option",
+        lua.create_function(move |lua, (_, name): (This, LuaString)| {
+            s.option(lua, &name.to_str()?)
+        })?,
+    )?;
+
     let s = Rc::clone(store);
     m.set(
         "set",

@@ -366,6 +366,9 @@ pub(crate) struct CtxStore {
     /// the next one refills (no ctx reads it: see `BattleCtx::recycled`).
     spare: RefCell<Option<BattleCtx>>,
     effects: RefCell<Vec<Effect>>,
+    /// The game's rule option settings (`ctx:option`); an option not set
+    /// here reads the variant's default (a battle fought alone: all).
+    options: RefCell<std::collections::BTreeMap<String, crate::format::OptionValue>>,
     /// Lua strings made once: a ctx is built for every event, and making
     /// its keys and names afresh each time is most of its cost.
     strings: Strings,
@@ -495,6 +498,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         data: RefCell::new(None),
         spare: RefCell::new(None),
         effects: RefCell::new(Vec::new()),
+        options: RefCell::default(),
         variant,
     });
     let methods = methods(lua, &store)?;
@@ -550,6 +554,18 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         dispatchers,
     });
     Ok(())
+}
+
+/// Gives the scripts of `host` the game's rule option settings, which
+/// `ctx:option` reads (a VM is one game's, so this is set once, when the
+/// game is made).
+pub(crate) fn set_options(
+    host: &LuaHost,
+    options: &std::collections::BTreeMap<String, crate::format::OptionValue>,
+) {
+    if let Some(p) = host.platform.get() {
+        p.store.options.borrow_mut().clone_from(options);
+    }
 }
 
 /// The result of firing an event: the `ctx` (to read back fields a handler
@@ -957,6 +973,34 @@ impl CtxStore {
                     None => return err(format!("variable {name:?}: no character {c:?}")),
                 }
             }
+        })
+    }
+
+    /// A rule option's value: the game's setting, else the variant's
+    /// default; an option the variant does not declare is an error.
+    fn option(&self, lua: &Lua, name: &str) -> mlua::Result<Value> {
+        use crate::format::OptionValue;
+        let set = self.options.borrow();
+        let Some(value) = set.get(name).or_else(|| self.variant.option(name)) else {
+            let declared: Vec<String> = self
+                .variant
+                .options
+                .iter()
+                .map(|o| format!("{:?}", o.name))
+                .collect();
+            return err(format!(
+                "ctx:option: the variant declares no option {name:?} (its options: {})",
+                if declared.is_empty() {
+                    "none".to_string()
+                } else {
+                    declared.join(", ")
+                }
+            ));
+        };
+        Ok(match value {
+            OptionValue::Bool(b) => Value::Boolean(*b),
+            OptionValue::Int(i) => Value::Integer(*i),
+            OptionValue::Text(t) => Value::String(lua.create_string(t)?),
         })
     }
 

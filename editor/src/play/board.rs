@@ -33,13 +33,19 @@ impl GameScreen {
 
     /// The screen position of a legion's marker as last drawn.
     pub fn marker_screen_pos(&self, marker: Marker) -> Option<Pos2> {
+        self.marker_screen_rect(marker).map(|r| r.center())
+    }
+
+    /// The screen rectangle of a legion's marker as last drawn.
+    pub fn marker_screen_rect(&self, marker: Marker) -> Option<Rect> {
         let view = self.view();
         let l = view.legions.iter().find(|l| l.marker == marker)?;
         let here: Vec<&LegionView> = view.legions.iter().filter(|o| o.land == l.land).collect();
         let i = here.iter().position(|o| o.marker == marker)?;
-        let [a, b, c] = triangle(self.session.variant().board.land(l.land).position);
-        let at = centroid(a, b, c) + marker_offset(i, here.len());
-        Some(self.board_view.to_screen(at))
+        let tri = triangle(self.session.variant().board.land(l.land).position);
+        let r = marker_rects(tri, here.len())[i];
+        let bv = self.board_view;
+        Some(Rect::from_min_max(bv.to_screen(r.min), bv.to_screen(r.max)))
     }
 
     /// The moves and teleports of the selected legion among the viewer's
@@ -136,8 +142,8 @@ impl GameScreen {
         // Hovering a marker tells what the viewer knows of the legion.
         if let Some(p) = response.hover_pos() {
             let hovered = view.legions.iter().find(|l| {
-                self.marker_screen_pos(l.marker)
-                    .is_some_and(|m| (m - p).abs().max_elem() < SIDE * 0.15 * bv.zoom)
+                self.marker_screen_rect(l.marker)
+                    .is_some_and(|r| r.contains(p))
             });
             if let Some(l) = hovered {
                 let text = format!(
@@ -159,15 +165,15 @@ impl GameScreen {
     fn draw_legions(&self, painter: &egui::Painter, view: &PlayerView) {
         let variant = self.session.variant();
         let bv = self.board_view;
-        let size = SIDE * 0.3 * bv.zoom;
-        let font = egui::FontId::proportional((size * 0.42).clamp(5.0, 22.0));
         let mut by_land: std::collections::BTreeMap<LandId, Vec<&LegionView>> = Default::default();
         for l in &view.legions {
             by_land.entry(l.land).or_default().push(l);
         }
         for (land, legions) in by_land {
-            let [a, b, c] = triangle(variant.board.land(land).position);
+            let tri = triangle(variant.board.land(land).position);
+            let [a, b, c] = tri;
             let centre = centroid(a, b, c);
+            let rects = marker_rects(tri, legions.len());
             if legions.len() > 1 && legions.iter().any(|l| l.owner != legions[0].owner) {
                 painter.circle_stroke(
                     bv.to_screen(centre),
@@ -175,9 +181,10 @@ impl GameScreen {
                     Stroke::new(3.0, Color32::RED),
                 );
             }
-            for (i, l) in legions.iter().enumerate() {
-                let at = bv.to_screen(centre + marker_offset(i, legions.len()));
-                let rect = Rect::from_center_size(at, vec2(size, size));
+            for (l, r) in legions.iter().zip(rects) {
+                let rect = Rect::from_min_max(bv.to_screen(r.min), bv.to_screen(r.max));
+                let size = rect.width();
+                let font = egui::FontId::proportional((size * 0.42).clamp(4.0, 22.0));
                 let selected = self.selected == Some(l.marker);
                 crate::draw::counter_face(painter, rect, 3.0, seat_colour(l.owner), selected);
                 // The marker's number on top, the height large below.
@@ -831,16 +838,55 @@ fn push(list: &mut Vec<(LandId, Vec<Action>)>, land: LandId, a: Action) {
     }
 }
 
-/// Where the `i`-th of `n` markers in a land sits, from the land's centre.
-fn marker_offset(i: usize, n: usize) -> egui::Vec2 {
-    if n <= 1 {
-        return vec2(0.0, SIDE * 0.08);
+/// Where the markers of `n` legions in the land `tri` sit, in board units:
+/// a grid (as square as may be) around a point a little below the land's
+/// centre (above it is the land's number), its markers as large as fit
+/// inside the land (at most `SIDE * 0.3`), so that none spills over into
+/// the next land however many legions share it.
+pub fn marker_rects(tri: [Pos2; 3], n: usize) -> Vec<Rect> {
+    let [a, b, c] = tri;
+    let centre = centroid(a, b, c) + vec2(0.0, SIDE * 0.08);
+    let cols = (1..=n.max(1)).find(|c| c * c >= n).unwrap_or(1);
+    let rows = n.div_ceil(cols).max(1);
+    let layout = |size: f32| -> Vec<Rect> {
+        let gap = size * 0.12;
+        let step = size + gap;
+        (0..n)
+            .map(|i| {
+                let (col, row) = (i % cols, i / cols);
+                // The last row, when short, is centred too.
+                let in_row = if row + 1 == rows {
+                    n - row * cols
+                } else {
+                    cols
+                };
+                let x = (col as f32 - (in_row - 1) as f32 / 2.0) * step;
+                let y = (row as f32 - (rows - 1) as f32 / 2.0) * step;
+                Rect::from_center_size(centre + vec2(x, y), vec2(size, size))
+            })
+            .collect()
+    };
+    let inside = |r: &Rect| {
+        // A hair in from the land's border, which is drawn over it.
+        let r = r.expand(0.5);
+        [
+            r.left_top(),
+            r.right_top(),
+            r.left_bottom(),
+            r.right_bottom(),
+        ]
+        .into_iter()
+        .all(|p| crate::draw::in_triangle(p, a, b, c))
+    };
+    let mut size = SIDE * 0.3;
+    while size > SIDE * 0.02 {
+        let rects = layout(size);
+        if rects.iter().all(inside) {
+            return rects;
+        }
+        size *= 0.95;
     }
-    let spread = SIDE * 0.17;
-    vec2(
-        (i as f32 - (n - 1) as f32 / 2.0) * spread * 2.0,
-        SIDE * 0.08,
-    )
+    layout(size)
 }
 
 /// A die showing `n` pips (more than six: the number).

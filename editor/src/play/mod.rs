@@ -826,9 +826,20 @@ impl PlayApp {
         } else {
             name.replace(['/', '\\'], "-")
         };
+        // `<name>.seats.ron` is the seats file beside save `<name>`: a save
+        // named so would be left out of the saves list (and could overwrite
+        // another save's seats), so it is saved as `<name>-seats`.
+        let (name, renamed) = match name.strip_suffix(".seats") {
+            Some(stem) => (format!("{stem}-seats"), true),
+            None => (name, false),
+        };
         let path = self.saves_dir().join(format!("{name}.ron"));
         let g = self.game_mut().unwrap();
         g.status = match g.save_to(&path) {
+            Ok(()) if renamed => format!(
+                "saved to {} (a name ending in .seats is kept for seats files)",
+                path.display()
+            ),
             Ok(()) => format!("saved to {}", path.display()),
             Err(e) => format!("could not save: {e}"),
         };
