@@ -11,8 +11,12 @@ local function set(list)
   for _, n in ipairs(list) do s[n] = true end
   return s
 end
-local SEA = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Manta", "Octopus", "Seaserpent", "Whale" })
-local NATIVES = { Beach = SEA, Water = SEA }
+-- 12.7 (EN 839, 851; DE 2097, 2104): the Manta and the Seaserpent are
+-- natives of the Water, not of the Beach.
+local NATIVES = {
+  Beach = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Octopus", "Whale" }),
+  Water = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Manta", "Octopus", "Seaserpent", "Whale" }),
+}
 
 local function native(ctx, u, hazard)
   if ctx:get("homeland", u.id) then return true end
