@@ -21,7 +21,10 @@ fn variant() -> Variant {
 /// shifted, see the variant's README): name, power, skill ("?" and "0" as
 /// the README reads them: Chimera 3, God 1), counters ("Anz") and start
 /// pool. Grouped by the chart's headings, which are the classes (3.1-3.7).
-const CHART: &[(&str, &[(&str, u8, u8, u32, char)])] = &[
+/// A chart row: name, power, skill, counters, start pool.
+type Row = (&'static str, u8, u8, u32, char);
+
+const CHART: &[(&str, &[Row])] = &[
     (
         "master",
         &[
@@ -255,7 +258,7 @@ fn the_natives_are_the_hazard_charts() {
         .collect();
     let mut darkness = darklords.clone();
     darkness.push("Pixie");
-    let chart: &[(&str, Vec<&str>)] = &[
+    let chart = [
         ("Tree", vec!["Pixie"]),
         (
             "Sand",
@@ -312,7 +315,7 @@ fn the_natives_are_the_hazard_charts() {
         ("Cliff", vec![]),
         ("Wall", vec![]),
     ];
-    for (hazard, natives) in chart {
+    for (hazard, natives) in &chart {
         let h = v
             .hazard_by_name(hazard)
             .unwrap_or_else(|| panic!("12.7: no {hazard}"));
