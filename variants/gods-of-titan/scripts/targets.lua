@@ -29,6 +29,11 @@ titan.on("may_target", function(ctx, ev)
   ev = ev or ctx
   local s, t = ctx:get_unit(ev.striker), ctx:get_unit(ev.target)
   local magic = ev.rangestrike and got.MAGIC[s.character] == true
+  -- 14.1 (EN 361; DE 1011 "gegen eine gegnerische, nicht benachbarte
+  -- Figur"): a rangestrike is directed at a nonadjacent enemy, so not at
+  -- one beside the striker that is out of contact (across a cliff, a
+  -- native in fog), magic or not.
+  if ev.rangestrike and s.hex and t.hex and ctx:distance(s.id, t.id) == 1 then return false end
   -- 3.2: Masters are immune to magic too (the class refuses the others).
   if ev.rangestrike and magic and t.class == "master" then return false end
   -- 16.5 Golem: "immune to non-magic rangestrikes".
