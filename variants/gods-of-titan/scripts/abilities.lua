@@ -127,20 +127,41 @@ titan.action("drain", {
 -- Elementals +3, Lords +4, Masters +5. Only the highest bonus counts."
 local GUARDIAN = { human = 1, demilord = 2, elemental = 3, lord = 4, master = 5 }
 
+-- The Guardian's bonus from the characters of its side now but itself.
+local function guardian_best(ctx, s)
+  local best = 0
+  for _, u in ipairs(ctx:units()) do
+    if u.side == s.side and u.id ~= s.id and u.status ~= "removed" and (GUARDIAN[u.class] or 0) > best then
+      best = GUARDIAN[u.class]
+    end
+  end
+  return best
+end
+
+-- "present in its Legion at the beginning of the Battle": the bonus is
+-- fixed when the first phase of the battle begins (those slain since still
+-- count), so a Lord summoned (18.1) or a character enslaved later adds
+-- nothing (`ability-guardian-beginning.ron`).
+titan.on("battle_phase_start", function(ctx)
+  for _, u in ipairs(ctx:units()) do
+    if u.character == "Guardian" and ctx:get("guardian_bonus", u.id) == 0 then
+      ctx:set("guardian_bonus", u.id, guardian_best(ctx, u) + 1)
+    end
+  end
+end)
+
 -- Extra power of a striker from the permanent abilities: its strikes
 -- (power dice, 13.2) and rangestrikes (half power, 14.1) change with it.
 local function power_bonus(ctx, s)
   local bonus = 0
   if s.character == "Guardian" then
-    -- "present in its Legion at the beginning of the Battle": the legion's
-    -- characters but the Guardian itself (those slain since are counted).
-    local best = 0
-    for _, u in ipairs(ctx:units()) do
-      if u.side == s.side and u.id ~= s.id and u.status ~= "removed" and (GUARDIAN[u.class] or 0) > best then
-        best = GUARDIAN[u.class]
-      end
+    local fixed = ctx:get("guardian_bonus", s.id)
+    if fixed > 0 then
+      bonus = bonus + fixed - 1
+    else
+      -- A battle set up in the middle (a position): its legion now.
+      bonus = bonus + guardian_best(ctx, s)
     end
-    bonus = bonus + best
   elseif s.character == "Jabberwok" then
     -- "In a Battle against a Legion containing an Elemental its
     -- Power-factor is doubled to 8."
