@@ -4,11 +4,21 @@
 -- change strikes as before_strike / after_strike handlers. README.md,
 -- "Special abilities", lists every ability and what the others still need.
 
+-- The enemies a single-use ability reaches: a stone Basilisk "is
+-- vulnerable only by magic" (16.5 Stone Cold), and these abilities are none.
+local function ability_targets(ctx, id)
+  local out = {}
+  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+    if not ctx:get("stone", u.id) then out[#out + 1] = u end
+  end
+  return out
+end
+
 -- The adjacent enemies of a unit, on the battleland ("adjacent" counts
 -- across cliffs: Flameburst says so, and distance ignores hexsides).
 local function adjacent_enemies(ctx, id)
   local out = {}
-  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+  for _, u in ipairs(ability_targets(ctx, id)) do
     if ctx:distance(id, u.id) == 1 then out[#out + 1] = u end
   end
   return out
@@ -18,7 +28,7 @@ end
 -- not in contact with each other" across a cliff): Final Blow, Fear, Cuff.
 local function contact_enemies(ctx, id)
   local out = {}
-  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+  for _, u in ipairs(ability_targets(ctx, id)) do
     if ctx:in_contact(id, u.id) then out[#out + 1] = u end
   end
   return out
@@ -33,7 +43,7 @@ titan.action("reapers_call", {
     if not got.own_strike_phase(ctx) then return {} end
     local me = ctx:get_unit(ctx.unit)
     local out = {}
-    for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
+    for _, u in ipairs(ability_targets(ctx, ctx.unit)) do
       if 2 * got.life_left(u) < got.life_left(me) then out[#out + 1] = u.id end
     end
     return out
