@@ -152,11 +152,24 @@ end
 -- fixed when the first phase of the battle begins (those slain since still
 -- count), so a Lord summoned (18.1) or a character enslaved later adds
 -- nothing (`ability-guardian-beginning.ron`).
+-- Stone Cold (EN 971): a Basilisk stone when a strike phase begins takes
+-- no Drift hit for it (12.7, EN 817: "at the start of each Strike Phase";
+-- the engine deals it at the phase's end): "vulnerable only by magic".
 titan.on("battle_phase_start", function(ctx)
+  -- (The strikeback's start is not the strike phase's.)
+  local strike = ctx.phase == "strike" and ctx.side == ctx.moving
   for _, u in ipairs(ctx:units()) do
     if u.character == "Guardian" and ctx:get("guardian_bonus", u.id) == 0 then
       ctx:set("guardian_bonus", u.id, guardian_best(ctx, u) + 1)
+    elseif strike and ctx:get("stone", u.id) then
+      ctx:set("stone_phase", u.id, got.phase_key(ctx))
     end
+  end
+end)
+
+titan.on("before_damage", function(ctx)
+  if ctx.source == "hazard" and ctx:get("stone_phase", ctx.unit) == got.phase_key(ctx) then
+    ctx.hits = 0
   end
 end)
 
