@@ -129,7 +129,10 @@ titan.action("drain", {
     ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
     -- Its Power-factor itself (dice, views, the hits it takes to slay).
     ctx:set_unit(ctx.unit, "power", ctx:get_unit(ctx.unit).power + 1)
-    ctx:damage(args.target, 1)
+    -- 12.7 Darkness (DE 2114): one hit less at a character in darkness, as
+    -- a magic rangestrike's (targets.lua); script damage is not filtered.
+    local t = ctx:get_unit(args.target)
+    if ctx:get_hex(t.hex).hazard ~= "Darkness" then ctx:damage(args.target, 1) end
   end,
 })
 
