@@ -14,6 +14,16 @@ local function ability_targets(ctx, id)
   return out
 end
 
+-- An ability's hits at a unit: 12.7 Darkness (DE 2114: "Jeder Schaden, der
+-- auf eine Figur in der Dunkelheit verursacht wurde, wird um 1 reduziert"):
+-- one less at a character in darkness, as a strike's (targets.lua); the
+-- platform does not filter script damage.
+local function ability_hits(ctx, id, hits)
+  local u = ctx:get_unit(id)
+  if u.hex and ctx:get_hex(u.hex).hazard == "Darkness" then hits = hits - 1 end
+  if hits > 0 then ctx:damage(id, hits) end
+end
+
 -- The adjacent enemies of a unit, on the battleland ("adjacent" counts
 -- across cliffs: Flameburst says so, and distance ignores hexsides).
 local function adjacent_enemies(ctx, id)
@@ -89,7 +99,7 @@ titan.action("flameburst", {
     return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
   end,
   apply = function(ctx)
-    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ctx:damage(u.id, 1) end
+    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ability_hits(ctx, u.id, 1) end
   end,
 })
 
@@ -103,7 +113,7 @@ titan.action("cuff", {
     return out
   end,
   apply = function(ctx, args)
-    ctx:damage(args.target, 1)
+    ability_hits(ctx, args.target, 1)
   end,
 })
 
@@ -129,10 +139,7 @@ titan.action("drain", {
     ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
     -- Its Power-factor itself (dice, views, the hits it takes to slay).
     ctx:set_unit(ctx.unit, "power", ctx:get_unit(ctx.unit).power + 1)
-    -- 12.7 Darkness (DE 2114): one hit less at a character in darkness, as
-    -- a magic rangestrike's (targets.lua); script damage is not filtered.
-    local t = ctx:get_unit(args.target)
-    if ctx:get_hex(t.hex).hazard ~= "Darkness" then ctx:damage(args.target, 1) end
+    ability_hits(ctx, args.target, 1)
   end,
 })
 
