@@ -4,11 +4,31 @@
 -- change strikes as before_strike / after_strike handlers. README.md,
 -- "Special abilities", lists every ability and what the others still need.
 
+-- The enemies a single-use ability reaches: a stone Basilisk "is
+-- vulnerable only by magic" (16.5 Stone Cold), and these abilities are none.
+local function ability_targets(ctx, id)
+  local out = {}
+  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+    if not ctx:get("stone", u.id) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- An ability's hits at a unit: 12.7 Darkness (DE 2114: "Jeder Schaden, der
+-- auf eine Figur in der Dunkelheit verursacht wurde, wird um 1 reduziert"):
+-- one less at a character in darkness, as a strike's (targets.lua); the
+-- platform does not filter script damage.
+local function ability_hits(ctx, id, hits)
+  local u = ctx:get_unit(id)
+  if u.hex and ctx:get_hex(u.hex).hazard == "Darkness" then hits = hits - 1 end
+  if hits > 0 then ctx:damage(id, hits) end
+end
+
 -- The adjacent enemies of a unit, on the battleland ("adjacent" counts
 -- across cliffs: Flameburst says so, and distance ignores hexsides).
 local function adjacent_enemies(ctx, id)
   local out = {}
-  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+  for _, u in ipairs(ability_targets(ctx, id)) do
     if ctx:distance(id, u.id) == 1 then out[#out + 1] = u end
   end
   return out
@@ -18,7 +38,7 @@ end
 -- not in contact with each other" across a cliff): Final Blow, Fear, Cuff.
 local function contact_enemies(ctx, id)
   local out = {}
-  for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx:get_unit(id).side))) do
+  for _, u in ipairs(ability_targets(ctx, id)) do
     if ctx:in_contact(id, u.id) then out[#out + 1] = u end
   end
   return out
@@ -33,7 +53,7 @@ titan.action("reapers_call", {
     if not got.own_strike_phase(ctx) then return {} end
     local me = ctx:get_unit(ctx.unit)
     local out = {}
-    for _, u in ipairs(got.on_board(ctx, got.enemy_of(ctx.side))) do
+    for _, u in ipairs(ability_targets(ctx, ctx.unit)) do
       if 2 * got.life_left(u) < got.life_left(me) then out[#out + 1] = u.id end
     end
     return out
@@ -79,7 +99,7 @@ titan.action("flameburst", {
     return got.own_strike_phase(ctx) and #adjacent_enemies(ctx, ctx.unit) > 0
   end,
   apply = function(ctx)
-    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ctx:damage(u.id, 1) end
+    for _, u in ipairs(adjacent_enemies(ctx, ctx.unit)) do ability_hits(ctx, u.id, 1) end
   end,
 })
 
@@ -93,7 +113,7 @@ titan.action("cuff", {
     return out
   end,
   apply = function(ctx, args)
-    ctx:damage(args.target, 1)
+    ability_hits(ctx, args.target, 1)
   end,
 })
 
@@ -119,7 +139,7 @@ titan.action("drain", {
     ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
     -- Its Power-factor itself (dice, views, the hits it takes to slay).
     ctx:set_unit(ctx.unit, "power", ctx:get_unit(ctx.unit).power + 1)
-    ctx:damage(args.target, 1)
+    ability_hits(ctx, args.target, 1)
   end,
 })
 
@@ -127,20 +147,54 @@ titan.action("drain", {
 -- Elementals +3, Lords +4, Masters +5. Only the highest bonus counts."
 local GUARDIAN = { human = 1, demilord = 2, elemental = 3, lord = 4, master = 5 }
 
+-- The Guardian's bonus from the characters of its side now but itself.
+local function guardian_best(ctx, s)
+  local best = 0
+  for _, u in ipairs(ctx:units()) do
+    if u.side == s.side and u.id ~= s.id and u.status ~= "removed" and (GUARDIAN[u.class] or 0) > best then
+      best = GUARDIAN[u.class]
+    end
+  end
+  return best
+end
+
+-- "present in its Legion at the beginning of the Battle": the bonus is
+-- fixed when the first phase of the battle begins (those slain since still
+-- count), so a Lord summoned (18.1) or a character enslaved later adds
+-- nothing (`ability-guardian-beginning.ron`).
+-- Stone Cold (EN 971): a Basilisk stone when a strike phase begins takes
+-- no Drift hit for it (12.7, EN 817: "at the start of each Strike Phase";
+-- the engine deals it at the phase's end): "vulnerable only by magic".
+titan.on("battle_phase_start", function(ctx)
+  -- (The strikeback's start is not the strike phase's.)
+  local strike = ctx.phase == "strike" and ctx.side == ctx.moving
+  for _, u in ipairs(ctx:units()) do
+    if u.character == "Guardian" and ctx:get("guardian_bonus", u.id) == 0 then
+      ctx:set("guardian_bonus", u.id, guardian_best(ctx, u) + 1)
+    elseif strike and ctx:get("stone", u.id) then
+      ctx:set("stone_phase", u.id, got.phase_key(ctx))
+    end
+  end
+end)
+
+titan.on("before_damage", function(ctx)
+  if ctx.source == "hazard" and ctx:get("stone_phase", ctx.unit) == got.phase_key(ctx) then
+    ctx.hits = 0
+  end
+end)
+
 -- Extra power of a striker from the permanent abilities: its strikes
 -- (power dice, 13.2) and rangestrikes (half power, 14.1) change with it.
 local function power_bonus(ctx, s)
   local bonus = 0
   if s.character == "Guardian" then
-    -- "present in its Legion at the beginning of the Battle": the legion's
-    -- characters but the Guardian itself (those slain since are counted).
-    local best = 0
-    for _, u in ipairs(ctx:units()) do
-      if u.side == s.side and u.id ~= s.id and u.status ~= "removed" and (GUARDIAN[u.class] or 0) > best then
-        best = GUARDIAN[u.class]
-      end
+    local fixed = ctx:get("guardian_bonus", s.id)
+    if fixed > 0 then
+      bonus = bonus + fixed - 1
+    else
+      -- A battle set up in the middle (a position): its legion now.
+      bonus = bonus + guardian_best(ctx, s)
     end
-    bonus = bonus + best
   elseif s.character == "Jabberwok" then
     -- "In a Battle against a Legion containing an Elemental its
     -- Power-factor is doubled to 8."

@@ -140,8 +140,12 @@ function got.may_cast(ctx, spell)
   local me = ctx:get_unit(ctx.unit)
   -- 15.3: grade at most the caster's skill.
   if me.skill < got.GRADE[spell] then return false end
-  -- 15.4: one spell per legion per battle.
-  if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
+  -- 15.4: one spell per legion per battle: any character of the side
+  -- marked, so that a Caster that joins later (a summoned Necromancer, an
+  -- enslaved Caster) casts no second one.
+  for _, u in ipairs(ctx:units()) do
+    if u.side == ctx.side and ctx:get("spell_cast", u.id) ~= 0 then return false end
+  end
   -- 15.5: no spell while a Master (of either side) is on the battleland
   -- (riding a Pegasus too).
   for _, u in ipairs(got.on_field(ctx)) do

@@ -11,8 +11,12 @@ local function set(list)
   for _, n in ipairs(list) do s[n] = true end
   return s
 end
-local SEA = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Manta", "Octopus", "Seaserpent", "Whale" })
-local NATIVES = { Beach = SEA, Water = SEA }
+-- 12.7 (EN 839, 851; DE 2097, 2104): the Manta and the Seaserpent are
+-- natives of the Water, not of the Beach.
+local NATIVES = {
+  Beach = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Octopus", "Whale" }),
+  Water = set({ "Siren", "Aquarian", "Pixie", "Dolphin", "Manta", "Octopus", "Seaserpent", "Whale" }),
+}
 
 local function native(ctx, u, hazard)
   if ctx:get("homeland", u.id) then return true end
@@ -25,6 +29,11 @@ titan.on("may_target", function(ctx, ev)
   ev = ev or ctx
   local s, t = ctx:get_unit(ev.striker), ctx:get_unit(ev.target)
   local magic = ev.rangestrike and got.MAGIC[s.character] == true
+  -- 14.1 (EN 361; DE 1011 "gegen eine gegnerische, nicht benachbarte
+  -- Figur"): a rangestrike is directed at a nonadjacent enemy, so not at
+  -- one beside the striker that is out of contact (across a cliff, a
+  -- native in fog), magic or not.
+  if ev.rangestrike and s.hex and t.hex and ctx:distance(s.id, t.id) == 1 then return false end
   -- 3.2: Masters are immune to magic too (the class refuses the others).
   if ev.rangestrike and magic and t.class == "master" then return false end
   -- 16.5 Golem: "immune to non-magic rangestrikes".
