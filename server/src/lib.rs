@@ -58,6 +58,11 @@ pub struct Config {
     /// How long a game nobody watches on this instance, and that needs no
     /// computer player, stays live.
     pub idle: Duration,
+    /// Wrong passwords in a row for one user name before its log-ins wait.
+    pub login_failures: u32,
+    /// How long they wait then; doubled at each further wrong password, at
+    /// most an hour.
+    pub login_wait: Duration,
 }
 
 impl Config {
@@ -80,6 +85,8 @@ impl Config {
             rate_per_account: 200,
             seed: None,
             idle: Duration::from_secs(60),
+            login_failures: 5,
+            login_wait: Duration::from_secs(30),
         }
     }
 }
@@ -112,6 +119,8 @@ pub struct Shared {
     /// Connections watching each (game, seat) on this instance.
     presence: Mutex<HashMap<(String, u8), usize>>,
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
+    /// Wrong passwords by user name (see [`Config::login_failures`]).
+    pub(crate) failed_logins: Mutex<HashMap<String, ws::Failures>>,
     stopping: AtomicBool,
     /// Stopped as by a kill: leases are not given up.
     killed: AtomicBool,
@@ -291,6 +300,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         games: Mutex::new(HashMap::new()),
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
+        failed_logins: Mutex::new(HashMap::new()),
         stopping: AtomicBool::new(false),
         killed: AtomicBool::new(false),
     });

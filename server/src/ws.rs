@@ -25,6 +25,18 @@ use crate::protocol::{
 use crate::{GameHandle, Shared, auth};
 
 /// A token bucket: `rate` requests a second, up to twice that at once.
+/// Wrong passwords given for one user name, on this instance: past
+/// [`crate::Config::login_failures`] in a row, log-ins for the name wait, so
+/// that guessing a password from many connections is slow.
+#[derive(Debug, Default)]
+pub(crate) struct Failures {
+    in_a_row: u32,
+    until: Option<Instant>,
+}
+
+/// Names kept at most; past it, those not waiting are forgotten.
+const MAX_FAILURE_NAMES: usize = 10_000;
+
 pub(crate) struct Bucket {
     tokens: f64,
     at: Instant,
@@ -211,6 +223,47 @@ impl Conn {
         }
     }
 
+    /// Refuses a log-in for `user` while its wrong passwords make it wait
+    /// (the same for a name nobody has: the answer tells nothing).
+    fn login_may_try(&self, user: &str) -> Result<(), String> {
+        let failed = self
+            .shared
+            .failed_logins
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match failed.get(user).and_then(|f| f.until) {
+            Some(until) if until > Instant::now() => {
+                let secs = until.duration_since(Instant::now()).as_secs() + 1;
+                Err(format!(
+                    "too many wrong passwords for this name: try again in {secs} s"
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts a wrong password for `user`; past the limit, its log-ins wait,
+    /// twice as long at each further one.
+    fn login_failed(&self, user: &str) {
+        let config = &self.shared.config;
+        let mut failed = self
+            .shared
+            .failed_logins
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if failed.len() >= MAX_FAILURE_NAMES {
+            let now = Instant::now();
+            failed.retain(|_, f| f.until.is_some_and(|u| u > now));
+        }
+        let f = failed.entry(user.to_string()).or_default();
+        f.in_a_row += 1;
+        if f.in_a_row >= config.login_failures {
+            let doublings = (f.in_a_row - config.login_failures).min(12);
+            let wait = (config.login_wait * 2u32.pow(doublings)).min(Duration::from_secs(3600));
+            f.until = Some(Instant::now() + wait);
+        }
+    }
+
     fn user(&self) -> Result<&str, String> {
         self.user
             .as_deref()
@@ -233,6 +286,7 @@ impl Conn {
                 self.logged_in(user).await
             }
             Request::Login { user, password } => {
+                self.login_may_try(&user)?;
                 let stored = db.password_hash(&user).await.map_err(dberr)?;
                 // The same work and the same answer for an unknown name.
                 let hash = stored.clone().unwrap_or_default();
@@ -241,8 +295,14 @@ impl Conn {
                         .await
                         .map_err(|e| e.to_string())?;
                 if !ok || stored.is_none() {
+                    self.login_failed(&user);
                     return Err("wrong user name or password".into());
                 }
+                self.shared
+                    .failed_logins
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&user);
                 self.logged_in(user).await
             }
             Request::Token { token } => {

@@ -645,3 +645,38 @@ fn suspend_and_leave_through_one_instance_hold_on_the_other() {
     one.stop();
     two.stop();
 }
+
+/// Guessing a password from many connections is slow: past the wrong
+/// passwords allowed in a row for one name, its log-ins wait (the right
+/// password too), the same for a name nobody has; other names are not held
+/// up, and the wait ends.
+#[test]
+fn wrong_passwords_make_a_name_wait() {
+    let (_dir, db) = sqlite();
+    let mut config = config(&db);
+    config.login_failures = 3;
+    config.login_wait = Duration::from_secs(2);
+    let server = TestServer::start(config);
+    signed_in(&server, "ann");
+    signed_in(&server, "bob");
+    let login = |user: &str, password: &str| {
+        // A new connection each time, as a guesser would.
+        let mut c = Client::connect(&server.addr).unwrap();
+        c.request(&Request::Login {
+            user: user.into(),
+            password: password.into(),
+        })
+    };
+    for name in ["ann", "nobody"] {
+        for _ in 0..3 {
+            let e = login(name, "guess").unwrap_err();
+            assert!(e.contains("wrong user name or password"), "{e}");
+        }
+        let e = login(name, "ann-password").unwrap_err();
+        assert!(e.contains("too many wrong passwords"), "{name}: {e}");
+    }
+    login("bob", "bob-password").expect("another name is not held up");
+    std::thread::sleep(Duration::from_millis(2100));
+    login("ann", "ann-password").expect("the wait ends");
+    server.stop();
+}
