@@ -4,7 +4,8 @@
 //! Legions are valued by their characters' worth ([`super::values`]); an
 //! engagement by the estimator's chance of winning it; a land by what the
 //! legion could muster there and the danger of the enemy legions that could
-//! reach it next turn (each roll of the die counted). `simple` and `strong`
+//! reach it next turn (each roll of the die counted), and for `strong` the
+//! attack it could make next turn from there. `simple` and `strong`
 //! share this and differ in [`Style`]: `strong` guards its Titan, estimates
 //! hidden legions by sampling what they may hold (determinization, from the
 //! caretaker's stacks and what was revealed, never the hidden contents), and
