@@ -4,13 +4,15 @@
 //! Legions are valued by their characters' worth ([`super::values`]); an
 //! engagement by the estimator's chance of winning it; a land by what the
 //! legion could muster there and the danger of the enemy legions that could
-//! reach it next turn (each roll of the die counted). `simple` and `strong`
+//! reach it next turn (each roll of the die counted), and for `strong` the
+//! attack it could make next turn from there. `simple` and `strong`
 //! share this and differ in [`Style`]: `strong` guards its Titan, estimates
 //! hidden legions by sampling what they may hold (determinization, from the
 //! caretaker's stacks and what was revealed, never the hidden contents), and
 //! weighs splits by the musters they open over the six rolls to come.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 use super::Observation;
 use super::values::{SLOPE, base_worth, strength, win_chance_with, worth};
@@ -49,6 +51,15 @@ const SPLIT_COST: f64 = 20.0;
 const BOARD_SLOPE: f64 = 0.5;
 /// And an attacker's prudence (the fit's own shift is +0.17).
 const BOARD_SHIFT: f64 = -0.3;
+/// The best attack a legion could make next turn from where it ends,
+/// counted at this weight (the mirror of danger: the enemy may move away).
+/// Without it, once no legion can muster, no land is better than another
+/// and legions out of reach of each other never close in (docs/ai.md).
+const OPPORTUNITY_WEIGHT: f64 = 0.5;
+/// A failed attack's loss is weighed by the defender's player's material
+/// over mine (at most 1, at least this): trading legions favours the side
+/// with more, which must press its advantage or the game never ends.
+const MIN_PRESSURE: f64 = 0.25;
 
 /// The masterboard as one seat sees it, with what its scoring needs.
 pub struct Board<'a> {
@@ -61,6 +72,12 @@ pub struct Board<'a> {
     legions: BTreeMap<Marker, Vec<Vec<(CharacterId, u8)>>>,
     /// Per enemy legion: the chance of reaching each land next turn.
     reach: Vec<(Marker, Vec<f64>)>,
+    /// Per land: the enemy legions a legion of mine there could reach next
+    /// turn, with the chance (filled as asked).
+    my_reach: RefCell<HashMap<LandId, Vec<(LandId, f64)>>>,
+    /// Each player's material: the worth of its legions (hidden ones by
+    /// their first sample).
+    material: Vec<f64>,
 }
 
 impl<'a> Board<'a> {
@@ -159,6 +176,15 @@ impl<'a> Board<'a> {
             }
             reach.push((l.marker, chance));
         }
+        let mut material = vec![0.0; obs.view.players.len()];
+        for l in &obs.view.legions {
+            if let (Some(m), Some(s)) = (
+                material.get_mut(usize::from(l.owner.0)),
+                legions.get(&l.marker).and_then(|s| s.first()),
+            ) {
+                *m += s.iter().map(|&(c, p)| worth(v, c, p)).sum::<f64>();
+            }
+        }
         Board {
             obs,
             v,
@@ -166,6 +192,8 @@ impl<'a> Board<'a> {
             style,
             legions,
             reach,
+            my_reach: RefCell::new(HashMap::new()),
+            material,
         }
     }
 
@@ -347,13 +375,70 @@ impl<'a> Board<'a> {
             .sum::<f64>()
             / defender.len().max(1) as f64;
         let atk = if self.style == Style::Strong {
-            ATTACK_RISK
+            ATTACK_RISK * self.pressure(e)
         } else {
             1.0
         };
         let ev = p * gain - (1.0 - p) * self.loss(chars) * atk;
         // The legion left after a battle won is weaker: danger after.
         Some((p, ev - p * 0.5 * self.danger(chars, land, Some(e))))
+    }
+
+    /// How much a failed attack on `enemy` costs me relative to what it
+    /// costs its owner: its owner's material over mine, between
+    /// [`MIN_PRESSURE`] and 1 (a player behind keeps its full prudence).
+    fn pressure(&self, enemy: Marker) -> f64 {
+        let Some(owner) = self.legion(enemy).map(|l| l.owner) else {
+            return 1.0;
+        };
+        let mine = self.material.get(usize::from(self.me.0)).copied();
+        let theirs = self.material.get(usize::from(owner.0)).copied();
+        match (mine, theirs) {
+            (Some(m), Some(t)) if m > 0.0 => (t / m).clamp(MIN_PRESSURE, 1.0),
+            _ => 1.0,
+        }
+    }
+
+    /// The best attack `chars` could make next turn from `land` (strong):
+    /// over the enemy legions it could reach, the chance it reaches one
+    /// times the attack's value when positive, at [`OPPORTUNITY_WEIGHT`].
+    /// Where the mover chooses the distance, a land reached by any distance
+    /// is reached.
+    pub(super) fn opportunity(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
+        if self.style != Style::Strong {
+            return 0.0;
+        }
+        let targets = self
+            .my_reach
+            .borrow_mut()
+            .entry(land)
+            .or_insert_with(|| {
+                let occ = occupancy(self.obs, self.me);
+                let die = self.v.rules.movement.die.max(1);
+                let mut chance: BTreeMap<LandId, f64> = BTreeMap::new();
+                for roll in 1..=die {
+                    let mut seen: Vec<LandId> = Vec::new();
+                    for t in self.obs.exits.moves(land, roll, &occ) {
+                        if self.enemy_in(t.land).is_some() && !seen.contains(&t.land) {
+                            seen.push(t.land);
+                            *chance.entry(t.land).or_default() += 1.0 / f64::from(die);
+                        }
+                    }
+                }
+                let chosen = self.v.rules.movement.chosen_distance;
+                chance
+                    .into_iter()
+                    .map(|(l, c)| (l, if chosen { 1.0 } else { c.min(1.0) }))
+                    .collect()
+            })
+            .clone();
+        let samples = vec![chars.to_vec()];
+        targets
+            .iter()
+            .filter(|(l, _)| *l != land)
+            .filter_map(|&(l, c)| self.attack(&samples, l).map(|(_, ev)| c * ev.max(0.0)))
+            .fold(0.0, f64::max)
+            * OPPORTUNITY_WEIGHT
     }
 
     fn attack_value(&self, samples: &[Vec<(CharacterId, u8)>], land: LandId) -> Option<f64> {

@@ -14,7 +14,8 @@
 //! The leaf value of a plan is the sum over the player's legions of what
 //! their land is worth to them: the best muster a moved legion can make
 //! there, less the danger from enemy legions' next rolls (their own chance
-//! node, in [`Board::danger`]), and for an attack the engagement estimate
+//! node, in [`Board::danger`]), plus the attack it could make next turn
+//! from there ([`Board::opportunity`]), and for an attack the engagement estimate
 //! (gain if won, loss if lost, danger after). Hidden legions are the
 //! board's determinization samples (never read). Every evaluation counts
 //! against the node budget; past it the search narrows to a greedy plan, so
@@ -102,7 +103,7 @@ impl Search<'_, '_> {
         };
         let v = match b.attack(std::slice::from_ref(chars), land) {
             Some((p, ev)) => ev + p * muster,
-            None => muster - b.danger(chars, land, None),
+            None => muster - b.danger(chars, land, None) + b.opportunity(chars, land),
         };
         self.memo.borrow_mut().insert(key, v);
         v
