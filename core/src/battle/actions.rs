@@ -371,6 +371,23 @@ impl<'v> Battle<'v> {
                     } else if striking == s.moving
                         && self.variant.character(u.character).rangestrike.is_some()
                     {
+                        if s.extra.is_empty() && s.overlay.is_none() && self.geo.aloof == 0 {
+                            // The common path: the hexes seen, remembered
+                            // through the strike phase.
+                            let seen = self.memo_sight(s, i, h, occupied, enemies);
+                            for &j in foes.all() {
+                                if seen & s.units[j as usize].hex_bit() != 0
+                                    && self.may_rangestrike_seen(s, i as UnitId, j)
+                                    && self.may_target(s, i as UnitId, j, true).unwrap_or(false)
+                                {
+                                    out.push(Action::Rangestrike {
+                                        unit: i as UnitId,
+                                        target: j,
+                                    });
+                                }
+                            }
+                            continue;
+                        }
                         for &j in foes.all() {
                             if self.may_rangestrike(s, i as UnitId, j, occupied)
                                 && self.may_target(s, i as UnitId, j, true).unwrap_or(false)

@@ -632,6 +632,10 @@ fn side_index(s: BattleSide) -> usize {
     }
 }
 
+/// A unit's remembered sight: (character, hex, occupied hexes), the
+/// hexes asked, the hexes seen among them.
+type SightMemo = ((CharacterId, HexId, HexSet), HexSet, HexSet);
+
 /// A battle held as a value (see [`Battle::snapshot`]).
 #[derive(Debug, Clone)]
 pub struct BattleSnapshot {
@@ -692,6 +696,9 @@ pub struct Battle<'v> {
     /// The reach of each unit last worked out, with what it depends on
     /// (see `Battle::memo_reach`); derived, not part of the battle.
     reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
+    /// The hexes each unit was found to see, with the hexes asked and
+    /// what the answers depend on (see `Battle::memo_sight`); derived.
+    sight_memo: RefCell<Vec<Option<SightMemo>>>,
     /// The runs [`Battle::pick_action`] lists into, kept between calls.
     pick_lists: RefCell<actions::PickLists>,
     /// The first script action's `legal` that failed while actions were
@@ -951,6 +958,7 @@ impl<'v> Battle<'v> {
             spare: RefCell::new(None),
             undoable: false,
             reach_memo: RefCell::new(Vec::new()),
+            sight_memo: RefCell::new(Vec::new()),
             pick_lists: RefCell::default(),
             listing_failure: RefCell::default(),
             ends_freely: std::cell::Cell::new(false),

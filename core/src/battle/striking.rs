@@ -271,6 +271,39 @@ impl<'v> Battle<'v> {
             .any(|from| self.may_see_from(s, unit, Some(from), target, occupied))
     }
 
+    /// The hexes among `foes` that unit `i` (on `from`, with no script
+    /// change to any unit or to the battleland, and no hazard keeping
+    /// anyone out of contact) may see ([`Battle::sees_hex`]), remembered
+    /// per unit: nothing moves during a strike phase, so each of its
+    /// decisions asks again with the same key. The key (the unit's
+    /// character, its hex, the occupied hexes) is everything `sees_hex`
+    /// depends on there, so a remembered answer is always right.
+    pub(super) fn memo_sight(
+        &self,
+        s: &State,
+        i: usize,
+        from: HexId,
+        occupied: HexSet,
+        foes: HexSet,
+    ) -> HexSet {
+        let key = (s.units[i].character, from, occupied);
+        let mut memo = self.sight_memo.borrow_mut();
+        if memo.len() <= i {
+            memo.resize(i + 1, None);
+        }
+        let entry = match &mut memo[i] {
+            Some(e) if e.0 == key => e,
+            slot => slot.insert((key, 0, 0)),
+        };
+        for to in tables::hexes(foes & !entry.1) {
+            if self.sees_hex(s, i as UnitId, from, to, occupied) {
+                entry.2 |= bit(to);
+            }
+        }
+        entry.1 |= foes;
+        entry.2 & foes
+    }
+
     /// The hexes `unit`'s rangestrikes may begin from: its own, then the
     /// unoccupied ones a script gave it (`ctx:set_unit(u, "rangestrike_from", ...)`).
     pub(super) fn origins<'a>(
@@ -297,11 +330,18 @@ impl<'v> Battle<'v> {
         target: UnitId,
         occupied: HexSet,
     ) -> bool {
-        let v = &*self.variant;
-        let u = &s.units[unit as usize];
         let (Some(from), Some(to)) = (from, s.units[target as usize].hex()) else {
             return true;
         };
+        self.sees_hex(s, unit, from, to, occupied)
+    }
+
+    /// [`Battle::may_see_from`] with both ends on the battleland: whether
+    /// `unit`, rangestriking from `from`, may see hex `to` (range, contact
+    /// and the line of sight; who stands on `to` does not matter).
+    fn sees_hex(&self, s: &State, unit: UnitId, from: HexId, to: HexId, occupied: HexSet) -> bool {
+        let v = &*self.variant;
+        let u = &s.units[unit as usize];
         let Some(rs) = &v.character(u.character).rangestrike else {
             return false;
         };
@@ -338,9 +378,12 @@ impl<'v> Battle<'v> {
         target: UnitId,
         occupied: HexSet,
     ) -> bool {
-        if !self.may_see(s, unit, target, occupied) {
-            return false;
-        }
+        self.may_see(s, unit, target, occupied) && self.may_rangestrike_seen(s, unit, target)
+    }
+
+    /// The rest of [`Battle::may_rangestrike`] once the line of sight is
+    /// known to be open.
+    pub(super) fn may_rangestrike_seen(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
         if self.use_hooks && self.lua.is_some() {
             // Hooks may refuse (fail): ask the full check.
             return self.rangestrike_check(s, unit, target).is_ok();
