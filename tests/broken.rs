@@ -77,6 +77,8 @@ cases! {
     event_filter_key => "event-filter-key",
     event_filter_value => "event-filter-value",
     event_not_function => "event-not-function",
+    event_unit_key => "event-unit-key",
+    event_unit_name => "event-unit-name",
     event_unknown => "event-unknown",
     extends_missing => "extends-missing",
     hazard_hex_only => "hazard-hex-only",

@@ -1010,3 +1010,95 @@ fn reading_an_undeclared_option_is_a_script_error_naming_the_declared_ones() {
         "names the declared options: {text}"
     );
 }
+
+#[test]
+fn a_handler_with_a_unit_filter_runs_only_when_such_a_unit_is_there() {
+    // docs/scripting.md, "Events": `unit = { ... }` in a battle event's
+    // filter (checked by the engine before anything crosses into Lua).
+    // Each handler of tests/fixtures/unit-filter fails when it runs.
+    let v = variant("unit-filter");
+    let battle = |attacker: &str, defender: &str| {
+        let position: titan_core::battle::Position = titan_core::load::ron_options()
+            .from_str(&format!(
+                r#"(
+                battleland: "Plains",
+                attacker_edge: SouthWest,
+                moving: Attacker,
+                phase: Strike,
+                attacker: [{attacker}],
+                defender: [{defender}],
+            )"#
+            ))
+            .unwrap();
+        titan_core::battle::Battle::from_position(&v, &position, GameRng::new(1)).unwrap()
+    };
+    let ran = |r: Result<Vec<titan_core::battle::BattleEvent>, titan_core::battle::BattleError>| {
+        match r {
+            Ok(_) => None,
+            Err(titan_core::battle::BattleError::Script(e)) => Some(e.message),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    // An unhurt Troll: the first handler is not called; a hurt one: it is.
+    let mut b = battle(
+        r#"(character: "Troll", hex: "A1")"#,
+        r#"(character: "Ogre", hex: "F4")"#,
+    );
+    assert_eq!(ran(b.fire_event("unit_moved")), None);
+    let mut b = battle(
+        r#"(character: "Ogre", hex: "A1")"#,
+        r#"(character: "Troll", hex: "F4", damage: 1)"#,
+    );
+    let message = ran(b.fire_event("unit_moved")).expect("the handler ran");
+    assert!(message.contains("a damaged Troll"), "{message}");
+    // The end of the attacker's strike phase: a lord of the attacker's
+    // side is needed; the defender's Titan does not count.
+    let mut b = battle(
+        r#"(character: "Ogre", hex: "A1")"#,
+        r#"(character: "Titan", hex: "F4")"#,
+    );
+    assert_eq!(ran(b.fire_event("battle_phase_end")), None);
+    let mut b = battle(
+        r#"(character: "Titan", hex: "A1")"#,
+        r#"(character: "Ogre", hex: "F4")"#,
+    );
+    let message = ran(b.fire_event("battle_phase_end")).expect("the handler ran");
+    assert!(message.contains("a living lord of attacker"), "{message}");
+}
+
+#[test]
+fn a_unit_filter_is_refused_where_it_means_nothing() {
+    // A masterplay event has no units; `side = "event"` needs an event
+    // that names a side; a unit filter is a table of known fields.
+    for (code, says) in [
+        (
+            "titan.on('turn_start', { unit = { character = 'Troll' } }, function(ctx) end)",
+            "has no filter field \"unit\"",
+        ),
+        (
+            "titan.on('before_strike', { unit = { side = 'event' } }, function(ctx) end)",
+            "is one of \"attacker\", \"defender\", not \"event\"",
+        ),
+        (
+            "titan.on('battle_phase_end', { unit = 'Troll' }, function(ctx) end)",
+            "is a table such as",
+        ),
+        (
+            "titan.on('battle_phase_end', { unit = { damaged = 1 } }, function(ctx) end)",
+            "is true or false, not an integer",
+        ),
+    ] {
+        let mut host = titan_core::lua::LuaHost::new(
+            titan_core::lua::LuaLimits::default(),
+            std::rc::Rc::new(std::cell::RefCell::new(GameRng::new(1))),
+        )
+        .unwrap();
+        let e = host
+            .load_script(&titan_core::lua::ScriptSource {
+                name: "f.lua".into(),
+                code: code.into(),
+            })
+            .unwrap_err();
+        assert!(e.message.contains(says), "{code}: {e}");
+    }
+}

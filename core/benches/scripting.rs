@@ -1,7 +1,8 @@
 //! The cost of scripts in battle (docs/scripting.md): a 7v7 battle of
 //! `titan` (no Lua) against the same battle with a handler on every strike
 //! and battle phase (`tests/fixtures/every-event`: house-regeneration's rule and more),
-//! one VM for the game; and one event fired with its `ctx`.
+//! and of `house-regeneration` as bundled, one VM for the game; and one
+//! event fired with its `ctx`.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -81,7 +82,8 @@ fn play(v: &Variant, seed: u64, s: &Shared) -> usize {
 fn battles(c: &mut Criterion) {
     let titan = load(repo().join("variants/titan"));
     let every = load(repo().join("tests/fixtures/every-event"));
-    let (t, e) = (shared(&titan), shared(&every));
+    let regeneration = load(repo().join("variants/house-regeneration"));
+    let (t, e, r) = (shared(&titan), shared(&every), shared(&regeneration));
     let mut g = c.benchmark_group("scripted battle 7v7 Mountains");
     g.throughput(Throughput::Elements(1));
     let mut seed = 0u64;
@@ -101,6 +103,13 @@ fn battles(c: &mut Criterion) {
             })
         },
     );
+    let mut seed = 0u64;
+    g.bench_function("house-regeneration as bundled", |b| {
+        b.iter(|| {
+            seed += 1;
+            play(&regeneration, seed, &r)
+        })
+    });
     g.finish();
 
     // One event with its ctx, 14 units on the battleland in a strike

@@ -27,6 +27,7 @@ pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
         origins: &loaded.origins,
         errors: Vec::new(),
         hooks: Vec::new(),
+        unit_filters: Vec::new(),
         scripts_ran: false,
     };
     let variant = c.run();
@@ -67,6 +68,9 @@ struct Compiler<'a> {
     origins: &'a Origins,
     errors: Vec<Diagnostic>,
     hooks: Vec<String>,
+    /// The handlers' unit filters, by script and line (names checked once
+    /// the characters and classes are known).
+    unit_filters: Vec<(String, Option<u32>, String, crate::script::UnitFilter)>,
     /// The scripts ran (so a missing function is worth an error).
     scripts_ran: bool,
 }
@@ -117,6 +121,7 @@ impl<'a> Compiler<'a> {
             .enumerate()
             .map(|(i, c)| (c.name.as_str(), CharacterId(i as u16)))
             .collect();
+        self.check_unit_filters(&class_ids, &character_ids);
         let mustering = self.mustering(&terrain_ids, &character_ids, &class_ids);
         let board = self.masterboard(&terrain_ids);
         self.towers_for_players(&board);
@@ -385,6 +390,7 @@ impl<'a> Compiler<'a> {
         match run_scripts(self.data, 0) {
             Ok(host) => {
                 self.hooks = host.hook_names();
+                self.unit_filters = host.unit_filters();
                 self.scripts_ran = true;
             }
             Err(e) => self.errors.push(Diagnostic {
@@ -393,6 +399,39 @@ impl<'a> Compiler<'a> {
                 column: 0,
                 message: e.message.clone(),
             }),
+        }
+    }
+
+    /// A unit filter naming a character or class the variant does not
+    /// have would never pass: an error at its script's line.
+    fn check_unit_filters(
+        &mut self,
+        classes: &HashMap<&str, ClassId>,
+        characters: &HashMap<&str, CharacterId>,
+    ) {
+        for (script, line, event, f) in std::mem::take(&mut self.unit_filters) {
+            let mut bad = Vec::new();
+            if let Some(c) = f
+                .character
+                .as_deref()
+                .filter(|c| !characters.contains_key(c))
+            {
+                bad.push(format!("the character {c:?}"));
+            }
+            if let Some(c) = f.class.as_deref().filter(|c| !classes.contains_key(c)) {
+                bad.push(format!("the class {c:?}"));
+            }
+            if !bad.is_empty() {
+                self.errors.push(Diagnostic {
+                    file: script,
+                    line: line.map_or(0, |l| l as usize),
+                    column: 0,
+                    message: format!(
+                        "titan.on: the unit filter of {event:?} names {}, which this variant does not have",
+                        bad.join(" and ")
+                    ),
+                });
+            }
         }
     }
 

@@ -292,7 +292,15 @@ struct Shared {
     /// Bumped whenever `handlers` changes (event dispatchers are made for
     /// one list of handlers).
     generation: Cell<u64>,
+    /// `has_handlers` answers by the address of the event's name, for the
+    /// handlers of `generation` (the first word): the engine asks for
+    /// every event it might fire, and a lookup by name costs more than
+    /// most battle steps.
+    handled: RefCell<Handled>,
 }
+
+/// `Shared::handled`: a generation, and (address, length, answer) by name.
+type Handled = (u64, Vec<(usize, usize, bool)>);
 
 impl Shared {
     fn script_index(&self, chunk_name: &str) -> Option<usize> {
@@ -594,6 +602,7 @@ impl LuaHost {
             loading: RefCell::new(None),
             log: RefCell::new(Log::default()),
             generation: Cell::new(0),
+            handled: RefCell::new((0, Vec::new())),
         });
         install_hook(&lua, &shared, false).map_err(sandbox_error)?;
         // The engine's own Lua code (the ctx constructors) sets metatables
@@ -734,13 +743,29 @@ impl LuaHost {
         self.shared.hooks.borrow().contains_key(name)
     }
 
-    /// Whether a script handles `event` (`titan.on`).
-    pub fn has_handlers(&self, event: &str) -> bool {
-        self.shared
+    /// Whether a script handles `event` (`titan.on`). The engine's event
+    /// names are `'static`, so their addresses name them.
+    pub fn has_handlers(&self, event: &'static str) -> bool {
+        let key = (event.as_ptr() as usize, event.len());
+        let generation = self.shared.generation.get();
+        let mut handled = self.shared.handled.borrow_mut();
+        if handled.0 != generation {
+            *handled = (generation, Vec::new());
+        }
+        if let Some(&(_, _, yes)) = handled.1.iter().find(|&&(p, l, _)| (p, l) == key) {
+            return yes;
+        }
+        let yes = self
+            .shared
             .handlers
             .borrow()
             .get(event)
-            .is_some_and(|l| !l.is_empty())
+            .is_some_and(|l| !l.is_empty());
+        // A few dozen call sites at most; a bound all the same.
+        if handled.1.len() < 64 {
+            handled.1.push((key.0, key.1, yes));
+        }
+        yes
     }
 
     /// Events with handlers, sorted.
@@ -865,6 +890,28 @@ impl LuaHost {
     /// Changes whenever a handler is added or removed.
     pub(crate) fn handler_generation(&self) -> u64 {
         self.shared.generation.get()
+    }
+
+    /// Every handler's unit filter (`titan.on(event, { unit = {...} }, fn)`)
+    /// with the script and line that registered it, for `titan check` to
+    /// tell a name the variant does not have.
+    pub(crate) fn unit_filters(
+        &self,
+    ) -> Vec<(String, Option<u32>, String, crate::script::UnitFilter)> {
+        let handlers = self.shared.handlers.borrow();
+        let mut out = Vec::new();
+        for (event, list) in handlers.iter() {
+            for h in list {
+                if let Some(f) = &h.filter.unit {
+                    let script = h
+                        .script
+                        .map_or_else(|| NO_SCRIPT.to_string(), |i| self.shared.script_name(i));
+                    out.push((script, h.line, event.clone(), f.clone()));
+                }
+            }
+        }
+        out.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        out
     }
 
     /// The handlers of `event` with their filters, in load order.
@@ -1369,7 +1416,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 func,
                 script,
                 line: at.and_then(|l| l.line),
-                filter: Vec::new(),
+                filter: crate::script::Filter::default(),
             },
         );
         if let Some(loading) = s.loading.borrow_mut().as_mut() {
@@ -1424,7 +1471,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 Ok(filter) => (filter, func),
                 Err(problem) => return Ok(Some(format!("titan.on: {problem}"))),
             },
-            (func, Value::Nil) => (Vec::new(), func),
+            (func, Value::Nil) => (crate::script::Filter::default(), func),
             (other, _) => {
                 return Ok(Some(format!(
                     "titan.on: the filter of {event:?} must be a table such as {{ phase = \"strike\" }}, got {}",

@@ -402,7 +402,13 @@ impl<'v> Battle<'v> {
                 }
                 if !must {
                     out.push(Action::EndStrikes);
-                    if self.lua.is_none() || !self.use_hooks {
+                    // `must_strike` would ask the same of the same state,
+                    // unless a `may_target` handler answers it.
+                    if !self
+                        .lua
+                        .as_ref()
+                        .is_some_and(|l| self.use_hooks && l.has_handlers("may_target"))
+                    {
                         self.ends_freely.set(true);
                     }
                 }

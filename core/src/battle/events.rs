@@ -8,7 +8,7 @@ impl<'v> Battle<'v> {
     /// Fires `event` if a script handles it, and applies its effects to `s`;
     /// returns the `ctx` (to read back fields a handler may change).
     /// Would [`Battle::fire`] call a handler for `event`?
-    pub(super) fn hooked(&self, event: &str) -> bool {
+    pub(super) fn hooked(&self, event: &'static str) -> bool {
         self.lua
             .as_ref()
             .is_some_and(|lua| self.use_hooks && lua.has_handlers(event))
@@ -46,7 +46,7 @@ impl<'v> Battle<'v> {
             ("moving", F::W(script::side_name(s.moving))),
         ];
         let data = || self.snapshot_ctx_in(s, BattleCtx::recycled(lua));
-        let Some(fired) = script::fire(lua, event, data, &base, fields)? else {
+        let Some(fired) = script::fire(lua, event, data, &base, fields, Some(&s.units))? else {
             return Ok(None);
         };
         self.apply_effects(s, ev, fired.effects);
@@ -513,6 +513,7 @@ impl<'v> Battle<'v> {
                 None => &fields[..3],
                 Some(_) => &fields[..],
             },
+            Some(&s.units),
         )?;
         Ok(answer.unwrap_or(true))
     }

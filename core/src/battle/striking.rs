@@ -384,17 +384,24 @@ impl<'v> Battle<'v> {
     /// The rest of [`Battle::may_rangestrike`] once the line of sight is
     /// known to be open.
     pub(super) fn may_rangestrike_seen(&self, s: &State, unit: UnitId, target: UnitId) -> bool {
-        if self.use_hooks && self.lua.is_some() {
-            // Hooks may refuse (fail): ask the full check.
+        let v = &*self.variant;
+        let c = v.character(s.units[unit as usize].character);
+        let t = v.character(s.units[target as usize].character);
+        if self.use_hooks
+            && self.lua.is_some()
+            && (c
+                .rangestrike
+                .as_ref()
+                .is_some_and(|r| matches!(r.strength, RangeStrength::Hook(_)))
+                || !c.abilities.is_empty()
+                || !t.abilities.is_empty())
+        {
+            // A hook the rangestrike calls (its strength, an ability) may
+            // fail: ask the full check. Without one, nothing else in it
+            // refuses what the sight and the immunity allow.
             return self.rangestrike_check(s, unit, target).is_ok();
         }
-        let v = &*self.variant;
-        let magic = v
-            .character(s.units[unit as usize].character)
-            .rangestrike
-            .as_ref()
-            .is_some_and(|r| r.magic);
-        let t = v.character(s.units[target as usize].character);
+        let magic = c.rangestrike.as_ref().is_some_and(|r| r.magic);
         magic || !v.class(t.class).rangestrike_immune
     }
 

@@ -524,6 +524,7 @@ fn fire(
         || CtxData::Game(Box::new(state.clone())),
         &base,
         fields,
+        None,
     );
     game.rng = hooks.rng.borrow().clone();
     match result {

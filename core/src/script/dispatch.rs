@@ -15,6 +15,8 @@ struct Entry {
     /// The handlers' filters; when none is `filtered` the dispatcher takes
     /// no masks and calls all.
     filters: Vec<Filter>,
+    /// Each filter's unit filter with its names resolved.
+    units: Vec<Option<UnitTest>>,
     filtered: bool,
     func: mlua::Function,
 }
@@ -61,7 +63,7 @@ impl Dispatchers {
     fn get(
         &self,
         host: &LuaHost,
-        meta: &Table,
+        platform: &Platform,
         event: &'static str,
         base: &[(&'static str, F)],
         fields: &[(&'static str, F)],
@@ -89,10 +91,14 @@ impl Dispatchers {
         let (handlers, filters): (Vec<_>, Vec<Filter>) =
             host.handler_functions(event).into_iter().unzip();
         let filtered = filters.iter().any(|f| !f.is_empty());
+        let units = filters
+            .iter()
+            .map(|f| f.unit.as_ref().map(|u| u.resolve(&platform.store.variant)))
+            .collect();
         let keys = lua.create_sequence_from(pairs().map(|(k, _)| *k))?;
         let kinds: Vec<u8> = pairs().map(|(_, v)| kind(v)).collect();
         let func: mlua::Function = self.make.call((
-            meta,
+            &platform.meta,
             event,
             keys,
             lua.create_string(&kinds)?,
@@ -115,6 +121,7 @@ impl Dispatchers {
             generation,
             filtered,
             filters,
+            units,
             func,
         });
         let last = cache.len() - 1;
@@ -127,6 +134,7 @@ impl Dispatchers {
 /// collects the effects requested meanwhile. Returns the ctx, the answer
 /// (true for an event) and the effects; None when every handler's filter
 /// left this event out.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn dispatch(
     host: &LuaHost,
     platform: &Platform,
@@ -134,6 +142,7 @@ pub(super) fn dispatch(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
+    units: Option<&[Unit]>,
     question: bool,
 ) -> Result<Option<(Table, bool, Vec<Effect>)>, crate::lua::ScriptError> {
     let sandbox = super::ctx_error;
@@ -147,7 +156,7 @@ pub(super) fn dispatch(
         ))));
     }
     let entry = d
-        .get(host, &platform.meta, event, base, fields, question)
+        .get(host, platform, event, base, fields, question)
         .map_err(sandbox)?;
     let mut args = mlua::MultiValue::with_capacity(n + entry.filters.len().div_ceil(63) + 1);
     args.push_back(Value::Nil); // the depth, below
@@ -155,10 +164,11 @@ pub(super) fn dispatch(
         // Handlers whose filter the event fails are not called; with none
         // left, nothing crosses into Lua.
         let mut any = false;
-        for chunk in entry.filters.chunks(63) {
+        let units = units.map(|u| (&*platform.store.variant, u));
+        for (chunk, tests) in entry.filters.chunks(63).zip(entry.units.chunks(63)) {
             let mut mask = 0i64;
-            for (i, f) in chunk.iter().enumerate() {
-                if passes(f, base, fields) {
+            for (i, (f, test)) in chunk.iter().zip(tests).enumerate() {
+                if passes(f, test.as_ref(), base, fields, units) {
                     mask |= 1 << i;
                 }
             }

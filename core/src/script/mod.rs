@@ -95,9 +95,117 @@ pub(crate) fn ctx_field<T: mlua::FromLua>(
     }
 }
 
-/// A handler's filter: (field, word) pairs its event must carry, checked
-/// in Rust before anything crosses into Lua.
-pub(crate) type Filter = Vec<(&'static str, &'static str)>;
+/// A handler's filter, checked in Rust before anything crosses into Lua:
+/// (field, word) pairs its event must carry and, for a battle event, a
+/// unit the battle must hold (`unit = { ... }`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Filter {
+    pub(crate) fields: Vec<(&'static str, &'static str)>,
+    pub(crate) unit: Option<UnitFilter>,
+}
+
+impl Filter {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.fields.is_empty() && self.unit.is_none()
+    }
+}
+
+/// `unit = { ... }` in a battle event's filter: the handler is called
+/// only when some unit of the battle is as it says (the fields of
+/// `ctx:units{...}`, and `damaged`). Names are kept as written: `titan
+/// check` tells a name the variant does not have.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct UnitFilter {
+    pub(crate) character: Option<String>,
+    pub(crate) class: Option<String>,
+    /// "attacker", "defender", or "event": the side the event names (its
+    /// `side` field).
+    pub(crate) side: Option<&'static str>,
+    pub(crate) status: Option<&'static str>,
+    pub(crate) alive: Option<bool>,
+    /// Has taken at least one hit.
+    pub(crate) damaged: Option<bool>,
+}
+
+/// The words of a unit's `status` (as `ctx:units` gives them).
+pub(crate) const STATUS_WORDS: &[&str] = &[
+    "waiting",
+    "on_board",
+    "slain",
+    "not_entered",
+    "removed",
+    "riding",
+];
+
+impl UnitFilter {
+    /// The filter with its names as ids of `v` (once per dispatcher).
+    pub(crate) fn resolve(&self, v: &Variant) -> UnitTest {
+        let character = self
+            .character
+            .as_deref()
+            .map(|n| v.character_by_name(n).ok_or(()));
+        let class = self.class.as_deref().map(|n| {
+            v.classes
+                .iter()
+                .position(|c| c.name == n)
+                .map(|i| crate::model::ClassId(i as u8))
+                .ok_or(())
+        });
+        UnitTest {
+            // A name the variant does not have (`titan check` says so):
+            // no unit passes.
+            unknown: matches!(character, Some(Err(()))) || matches!(class, Some(Err(()))),
+            character: character.and_then(Result::ok),
+            class: class.and_then(Result::ok),
+            side: self.side,
+            status: self
+                .status
+                .and_then(|w| STATUS_WORDS.iter().position(|x| *x == w))
+                .map(|i| i as i64),
+            alive: self.alive,
+            damaged: self.damaged,
+        }
+    }
+}
+
+/// A [`UnitFilter`] with its names resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct UnitTest {
+    character: Option<crate::model::CharacterId>,
+    class: Option<crate::model::ClassId>,
+    side: Option<&'static str>,
+    status: Option<i64>,
+    alive: Option<bool>,
+    damaged: Option<bool>,
+    unknown: bool,
+}
+
+impl UnitTest {
+    /// Whether some unit of `units` passes, `event_side` being the side
+    /// the event names (for `side = "event"`).
+    fn passes(&self, v: &Variant, units: &[Unit], event_side: Option<&str>) -> bool {
+        let side = match self.side {
+            Some("event") => match event_side {
+                Some(s) => Some(s),
+                None => return false,
+            },
+            s => s,
+        };
+        !self.unknown
+            && units.iter().any(|u| {
+                side.is_none_or(|s| s == side_name(u.side))
+                    && self.character.is_none_or(|c| c == u.character)
+                    && self
+                        .class
+                        .is_none_or(|c| c == v.character(u.character).class)
+                    && self
+                        .status
+                        .is_none_or(|w| w == query::status_code(u.status))
+                    && self.alive.is_none_or(|a| a == query::alive(u))
+                    && self.damaged.is_none_or(|d| d == (u.damage > 0))
+            })
+    }
+}
 
 const SIDES: &[&str] = &["attacker", "defender"];
 const BATTLE_PHASES: &[&str] = &["maneuver", "strike"];
@@ -142,7 +250,7 @@ pub(crate) fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut filter = Filter::new();
+    let mut filter = Filter::default();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| e.to_string())?;
         let key = match &k {
@@ -154,9 +262,19 @@ pub(crate) fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
                 ));
             }
         };
+        if key == "unit" && BATTLE_EVENTS.contains(&event) {
+            let has_side = fields.iter().any(|(f, _)| *f == "side");
+            filter.unit = Some(unit_filter(event, &v, has_side)?);
+            continue;
+        }
         let Some(&(key, words)) = fields.iter().find(|(f, _)| *f == key) else {
+            let unit = if BATTLE_EVENTS.contains(&event) {
+                ", unit"
+            } else {
+                ""
+            };
             return Err(format!(
-                "{event:?} has no filter field {key:?} (its fields: {})",
+                "{event:?} has no filter field {key:?} (its fields: {}{unit})",
                 names()
             ));
         };
@@ -175,19 +293,102 @@ pub(crate) fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
                 }
             ));
         };
-        filter.push((key, word));
+        filter.fields.push((key, word));
     }
-    filter.sort();
+    filter.fields.sort();
     Ok(filter)
 }
 
+/// Reads `unit = { ... }` of a battle event's filter (`has_side`: the
+/// event names a side, which `side = "event"` means).
+fn unit_filter(event: &str, v: &Value, has_side: bool) -> Result<UnitFilter, String> {
+    const KEYS: &str = "character, class, side, status, alive, damaged";
+    let Value::Table(t) = v else {
+        return Err(format!(
+            "filter unit of {event:?} is a table such as {{ character = \"Troll\", damaged = true }}, not {}",
+            a_type(v)
+        ));
+    };
+    let mut f = UnitFilter::default();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        let Value::String(key) = &k else {
+            return Err(format!(
+                "filter unit of {event:?} has field names as keys, not {}",
+                a_type(&k)
+            ));
+        };
+        let key = key.to_string_lossy();
+        let text = || match &v {
+            Value::String(w) => Ok(w.to_string_lossy()),
+            other => Err(format!(
+                "filter unit.{key} of {event:?} is a name, not {}",
+                a_type(other)
+            )),
+        };
+        let flag = || match v {
+            Value::Boolean(b) => Ok(b),
+            ref other => Err(format!(
+                "filter unit.{key} of {event:?} is true or false, not {}",
+                a_type(other)
+            )),
+        };
+        let word = |words: &[&'static str]| -> Result<&'static str, String> {
+            let w = text()?;
+            words.iter().copied().find(|x| *x == w).ok_or_else(|| {
+                let quoted: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
+                format!(
+                    "filter unit.{key} of {event:?} is one of {}, not {w:?}",
+                    quoted.join(", ")
+                )
+            })
+        };
+        match key.as_str() {
+            "character" => f.character = Some(text()?),
+            "class" => f.class = Some(text()?),
+            "side" if has_side => f.side = Some(word(&["attacker", "defender", "event"])?),
+            "side" => f.side = Some(word(SIDES)?),
+            "status" => f.status = Some(word(STATUS_WORDS)?),
+            "alive" => f.alive = Some(flag()?),
+            "damaged" => f.damaged = Some(flag()?),
+            other => {
+                return Err(format!(
+                    "filter unit of {event:?} has no field {other:?} (its fields: {KEYS})"
+                ));
+            }
+        }
+    }
+    Ok(f)
+}
+
+/// "a string", "an integer": a value's type for a message.
+fn a_type(v: &Value) -> String {
+    let t = v.type_name();
+    let article = if t.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {t}")
+}
+
 /// Whether an event with these fields passes `filter` (a key given twice
-/// holds its last value, as in the ctx).
-fn passes(filter: &Filter, base: &[(&'static str, F)], fields: &[(&'static str, F)]) -> bool {
-    filter.iter().all(|&(key, word)| {
-        let last = base.iter().chain(fields).rfind(|(k, _)| *k == key);
-        matches!(last, Some((_, F::W(w))) if *w == word)
-    })
+/// holds its last value, as in the ctx); its unit filter, resolved as
+/// `unit`, is checked against `units`, the battle's (none outside a
+/// battle: it fails).
+fn passes(
+    filter: &Filter,
+    unit: Option<&UnitTest>,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+    units: Option<(&Variant, &[Unit])>,
+) -> bool {
+    let word = |key: &str| match base.iter().chain(fields).rfind(|(k, _)| *k == key) {
+        Some((_, F::W(w))) => Some(*w),
+        _ => None,
+    };
+    filter.fields.iter().all(|&(key, w)| word(key) == Some(w))
+        && unit.is_none_or(|f| units.is_some_and(|(v, units)| f.passes(v, units, word("side"))))
 }
 
 /// An effect a handler requested, checked against the snapshot.
@@ -594,8 +795,9 @@ pub(crate) fn fire(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
+    units: Option<&[Unit]>,
 ) -> Result<Option<Fired>, crate::lua::ScriptError> {
-    let Some((ctx, _, effects)) = run_event(host, event, data, base, fields, false)? else {
+    let Some((ctx, _, effects)) = run_event(host, event, data, base, fields, units, false)? else {
         return Ok(None);
     };
     Ok(Some(Fired { ctx, effects }))
@@ -609,6 +811,7 @@ fn run_event(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
+    units: Option<&[Unit]>,
     question: bool,
 ) -> Result<Option<(Table, bool, Vec<Effect>)>, crate::lua::ScriptError> {
     if !host.has_handlers(event) {
@@ -617,7 +820,7 @@ fn run_event(
     let Some(platform) = host.platform.get() else {
         return Ok(None);
     };
-    dispatch::dispatch(host, platform, event, data, base, fields, question)
+    dispatch::dispatch(host, platform, event, data, base, fields, units, question)
 }
 
 /// Asks the handlers of a question event (`may_target`): false when one
@@ -629,8 +832,10 @@ pub(crate) fn ask(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
+    units: Option<&[Unit]>,
 ) -> Result<Option<bool>, crate::lua::ScriptError> {
-    let Some((_, answer, effects)) = run_event(host, event, data, base, fields, true)? else {
+    let Some((_, answer, effects)) = run_event(host, event, data, base, fields, units, true)?
+    else {
         return Ok(None);
     };
     match effects.first() {
