@@ -465,15 +465,21 @@ impl<'v> Battle<'v> {
     }
 
     pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Vec<u8>, u8) {
-        let mut rolls = Vec::with_capacity(dice as usize);
-        for _ in 0..dice {
-            let r = match s.fixed_dice.pop_front() {
-                Some(d) => d,
-                None => self.rng.borrow_mut().roll(6) as u8,
-            };
-            rolls.push(r);
+        let dice = usize::from(dice);
+        let mut rolls = Vec::with_capacity(dice);
+        // The fixed dice first (tests), then the generator, borrowed once.
+        while rolls.len() < dice
+            && let Some(d) = s.fixed_dice.pop_front()
+        {
+            rolls.push(d);
         }
-        let hits = rolls.iter().filter(|&&r| r >= strike_number).count() as u8;
+        if rolls.len() < dice {
+            let mut rng = self.rng.borrow_mut();
+            for _ in rolls.len()..dice {
+                rolls.push(rng.roll(6) as u8);
+            }
+        }
+        let hits = rolls.iter().map(|&r| u8::from(r >= strike_number)).sum();
         (rolls, hits)
     }
 }
