@@ -41,7 +41,11 @@ impl State {
         self.summoned = *summoned;
         self.reinforced = *reinforced;
         self.carry = *carry;
-        self.result.clone_from(result);
+        // The result is some 330 bytes, and none until the battle ends:
+        // `clone_from` would copy a whole `None` over.
+        if !(result.is_none() && self.result.is_none()) {
+            self.result.clone_from(result);
+        }
         if !(fixed_dice.is_empty() && self.fixed_dice.is_empty()) {
             self.fixed_dice.clone_from(fixed_dice);
         }

@@ -345,6 +345,7 @@ pub enum Action {
 impl Action {
     /// Refuses a hex off the battleland or a script argument the variant
     /// does not have (see [`crate::game::Action::check_ids`]).
+    #[inline]
     pub fn check_ids(&self, v: &Variant) -> Result<(), String> {
         match self {
             Action::Move { to, .. } | Action::Summon { to, .. } | Action::Reinforce { to, .. }
