@@ -1168,14 +1168,6 @@ impl<'v> Battle<'v> {
         }
     }
 
-    /// The living characters of `side` (none left: the side has lost).
-    pub(super) fn legion_size(&self, s: &State, side: BattleSide) -> usize {
-        s.units
-            .iter()
-            .filter(|u| u.side == side && u.alive())
-            .count()
-    }
-
     /// Whether `side`'s legion has room for one more character:
     /// `rules.legions.max_size`, the `uncounted` not counted.
     fn has_room(&self, s: &State, side: BattleSide) -> bool {

@@ -248,9 +248,19 @@ impl<'v> Battle<'v> {
     pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         // Everyone alive counts here, the `uncounted` too: a side of Masters
         // alone fights on.
-        let a = self.legion_size(s, BattleSide::Attacker);
-        let d = self.legion_size(s, BattleSide::Defender);
-        let winner = match (a, d) {
+        // Both sides in one walk, without a branch per unit.
+        let mut living = [0usize; 2];
+        for u in &s.units {
+            let alive = matches!(
+                u.status,
+                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+            ) & (u.damage < u.power);
+            living[side_index(u.side)] += usize::from(alive);
+        }
+        let winner = match (
+            living[side_index(BattleSide::Attacker)],
+            living[side_index(BattleSide::Defender)],
+        ) {
             (0, 0) => Winner::Neither,
             (0, _) => Winner::Defender,
             (_, 0) => Winner::Attacker,
