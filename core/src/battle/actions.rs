@@ -41,7 +41,11 @@ impl State {
         self.summoned = *summoned;
         self.reinforced = *reinforced;
         self.carry = *carry;
-        self.result.clone_from(result);
+        // The result is some 330 bytes, and none until the battle ends:
+        // `clone_from` would copy a whole `None` over.
+        if !(result.is_none() && self.result.is_none()) {
+            self.result.clone_from(result);
+        }
         if !(fixed_dice.is_empty() && self.fixed_dice.is_empty()) {
             self.fixed_dice.clone_from(fixed_dice);
         }
@@ -277,7 +281,7 @@ impl<'v> Battle<'v> {
                 return;
             }
             Phase::Maneuver => {
-                let occupied = occupied_set(s);
+                let occupied = self.occupied_now();
                 let moving = s.moving;
                 for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
                     let u = &s.units[i];
@@ -590,8 +594,9 @@ impl<'v> Battle<'v> {
                 }
                 None => spare.insert(Box::new((*self.state).clone())),
             };
+            self.occupied_next.set(None);
             let done = self.step(next, &action, events);
-            self.ends_freely.set(false);
+            self.state_changed();
             done
         };
         match done {
@@ -599,6 +604,7 @@ impl<'v> Battle<'v> {
                 if let Some(next) = self.spare.get_mut() {
                     std::mem::swap(&mut self.state, next);
                 }
+                self.occupied_now.set(self.occupied_next.take());
                 self.undoable = true;
                 Ok(())
             }
@@ -640,7 +646,7 @@ impl<'v> Battle<'v> {
         if let Some(prev) = self.spare.get_mut() {
             std::mem::swap(&mut self.state, prev);
         }
-        self.ends_freely.set(false);
+        self.state_changed();
         self.rewind(mark);
         true
     }
@@ -739,7 +745,10 @@ impl<'v> Battle<'v> {
                         }
                     });
                 };
-                if self.move_reach(s, *unit as usize, from, occupied_set(s)) & bit(*to) == 0 {
+                // `s` is still the current state: its occupancy is known
+                // when the listing just worked it out.
+                let occupied = self.occupied_now.get().unwrap_or_else(|| occupied_set(s));
+                if self.move_reach(s, *unit as usize, from, occupied) & bit(*to) == 0 {
                     return refuse(format!(
                         "{} cannot reach {} this phase",
                         self.variant.character(u.character).name,
@@ -750,10 +759,16 @@ impl<'v> Battle<'v> {
                 // The path's length is worked out only for a script that listens.
                 let steps = self
                     .hooked("unit_moved")
-                    .then(|| self.unit_steps(s, *unit as usize, from, occupied_set(s), *to));
+                    .then(|| self.unit_steps(s, *unit as usize, from, occupied, *to));
                 let u = &mut s.units[*unit as usize];
                 u.status = Status::OnBoard(*to);
                 u.moved = true;
+                if self.lua.is_none() {
+                    // Nothing else changes the state: the next listing's
+                    // occupancy, carried over.
+                    let left = old.map_or(0, bit);
+                    self.occupied_next.set(Some(occupied & !left | bit(*to)));
+                }
                 ev.push(BattleEvent::Moved {
                     unit: *unit,
                     from: old,
@@ -1151,14 +1166,6 @@ impl<'v> Battle<'v> {
             }
             _ => None,
         }
-    }
-
-    /// The living characters of `side` (none left: the side has lost).
-    pub(super) fn legion_size(&self, s: &State, side: BattleSide) -> usize {
-        s.units
-            .iter()
-            .filter(|u| u.side == side && u.alive())
-            .count()
     }
 
     /// Whether `side`'s legion has room for one more character:

@@ -72,7 +72,7 @@ impl<'v> Battle<'v> {
         )?;
         *self.state = s;
         self.undoable = false;
-        self.ends_freely.set(false);
+        self.state_changed();
         Ok(ev)
     }
 

@@ -345,6 +345,7 @@ pub enum Action {
 impl Action {
     /// Refuses a hex off the battleland or a script argument the variant
     /// does not have (see [`crate::game::Action::check_ids`]).
+    #[inline]
     pub fn check_ids(&self, v: &Variant) -> Result<(), String> {
         match self {
             Action::Move { to, .. } | Action::Summon { to, .. } | Action::Reinforce { to, .. }
@@ -708,6 +709,15 @@ pub struct Battle<'v> {
     /// character obliged to strike, so that `EndStrikes` need not look
     /// again; cleared by whatever changes the state.
     ends_freely: std::cell::Cell<bool>,
+    /// The occupied hexes of the current state, when known: worked out by
+    /// a maneuver's listing, or carried over by the move just made
+    /// (`apply` reads it for the move it checks); derived, cleared by
+    /// whatever changes the state otherwise.
+    occupied_now: std::cell::Cell<Option<HexSet>>,
+    /// The occupied hexes after the action `apply` is carrying out, when
+    /// it knows them (a move without scripts): `occupied_now` once the
+    /// action succeeds.
+    occupied_next: std::cell::Cell<Option<HexSet>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -962,6 +972,8 @@ impl<'v> Battle<'v> {
             pick_lists: RefCell::default(),
             listing_failure: RefCell::default(),
             ends_freely: std::cell::Cell::new(false),
+            occupied_now: std::cell::Cell::new(None),
+            occupied_next: std::cell::Cell::new(None),
         })
     }
 
@@ -1033,7 +1045,7 @@ impl<'v> Battle<'v> {
     /// Dice to use, in order, before the seeded generator (tests fix dice).
     pub fn fix_dice(&mut self, dice: impl IntoIterator<Item = u8>) {
         self.undoable = false;
-        self.ends_freely.set(false);
+        self.state_changed();
         self.state.fixed_dice.extend(dice);
     }
 
@@ -1346,6 +1358,24 @@ impl<P: Fn(&Unit) -> bool> Iterator for UnitsWhere<'_, P> {
         let k = self.mask.trailing_zeros() as usize;
         self.mask &= self.mask - 1;
         Some(self.base + k)
+    }
+}
+
+impl Battle<'_> {
+    /// Forgets what was derived from the state (see `ends_freely`,
+    /// `occupied_now`): called by whatever replaces or changes it.
+    fn state_changed(&self) {
+        self.ends_freely.set(false);
+        self.occupied_now.set(None);
+    }
+
+    /// [`occupied_set`] of the current state, remembered until it changes.
+    fn occupied_now(&self) -> HexSet {
+        self.occupied_now.get().unwrap_or_else(|| {
+            let o = occupied_set(&self.state);
+            self.occupied_now.set(Some(o));
+            o
+        })
     }
 }
 

@@ -248,9 +248,19 @@ impl<'v> Battle<'v> {
     pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         // Everyone alive counts here, the `uncounted` too: a side of Masters
         // alone fights on.
-        let a = self.legion_size(s, BattleSide::Attacker);
-        let d = self.legion_size(s, BattleSide::Defender);
-        let winner = match (a, d) {
+        // Both sides in one walk, without a branch per unit.
+        let mut living = [0usize; 2];
+        for u in &s.units {
+            let alive = matches!(
+                u.status,
+                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+            ) & (u.damage < u.power);
+            living[side_index(u.side)] += usize::from(alive);
+        }
+        let winner = match (
+            living[side_index(BattleSide::Attacker)],
+            living[side_index(BattleSide::Defender)],
+        ) {
             (0, 0) => Winner::Neither,
             (0, _) => Winner::Defender,
             (_, 0) => Winner::Attacker,
@@ -465,15 +475,21 @@ impl<'v> Battle<'v> {
     }
 
     pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Vec<u8>, u8) {
-        let mut rolls = Vec::with_capacity(dice as usize);
-        for _ in 0..dice {
-            let r = match s.fixed_dice.pop_front() {
-                Some(d) => d,
-                None => self.rng.borrow_mut().roll(6) as u8,
-            };
-            rolls.push(r);
+        let dice = usize::from(dice);
+        let mut rolls = Vec::with_capacity(dice);
+        // The fixed dice first (tests), then the generator, borrowed once.
+        while rolls.len() < dice
+            && let Some(d) = s.fixed_dice.pop_front()
+        {
+            rolls.push(d);
         }
-        let hits = rolls.iter().filter(|&&r| r >= strike_number).count() as u8;
+        if rolls.len() < dice {
+            let mut rng = self.rng.borrow_mut();
+            for _ in rolls.len()..dice {
+                rolls.push(rng.roll(6) as u8);
+            }
+        }
+        let hits = rolls.iter().map(|&r| u8::from(r >= strike_number)).sum();
         (rolls, hits)
     }
 }
