@@ -296,11 +296,18 @@ struct Shared {
     /// handlers of `generation` (the first word): the engine asks for
     /// every event it might fire, and a lookup by name costs more than
     /// most battle steps.
-    handled: RefCell<Handled>,
+    handled: Handled,
 }
 
-/// `Shared::handled`: a generation, and (address, length, answer) by name.
-type Handled = (u64, Vec<(usize, usize, bool)>);
+/// `Shared::handled`: answers by the address and length of the event's
+/// name, in a table of [`HANDLED_SLOTS`] slots picked by the address, for
+/// the handlers of one generation.
+struct Handled {
+    generation: Cell<u64>,
+    slots: [Cell<(usize, usize, bool)>; HANDLED_SLOTS],
+}
+
+const HANDLED_SLOTS: usize = 64;
 
 impl Shared {
     fn script_index(&self, chunk_name: &str) -> Option<usize> {
@@ -602,7 +609,10 @@ impl LuaHost {
             loading: RefCell::new(None),
             log: RefCell::new(Log::default()),
             generation: Cell::new(0),
-            handled: RefCell::new((0, Vec::new())),
+            handled: Handled {
+                generation: Cell::new(0),
+                slots: std::array::from_fn(|_| Cell::new((0, 0, false))),
+            },
         });
         install_hook(&lua, &shared, false).map_err(sandbox_error)?;
         // The engine's own Lua code (the ctx constructors) sets metatables
@@ -746,13 +756,19 @@ impl LuaHost {
     /// Whether a script handles `event` (`titan.on`). The engine's event
     /// names are `'static`, so their addresses name them.
     pub fn has_handlers(&self, event: &'static str) -> bool {
-        let key = (event.as_ptr() as usize, event.len());
+        let (addr, len) = (event.as_ptr() as usize, event.len());
+        let handled = &self.shared.handled;
         let generation = self.shared.generation.get();
-        let mut handled = self.shared.handled.borrow_mut();
-        if handled.0 != generation {
-            *handled = (generation, Vec::new());
+        if handled.generation.get() != generation {
+            handled.generation.set(generation);
+            for slot in &handled.slots {
+                slot.set((0, 0, false));
+            }
         }
-        if let Some(&(_, _, yes)) = handled.1.iter().find(|&&(p, l, _)| (p, l) == key) {
+        // Names are at least a byte apart: the low bits pick the slot.
+        let slot = &handled.slots[(addr ^ (addr >> 6)) % HANDLED_SLOTS];
+        let (a, l, yes) = slot.get();
+        if (a, l) == (addr, len) {
             return yes;
         }
         let yes = self
@@ -761,10 +777,7 @@ impl LuaHost {
             .borrow()
             .get(event)
             .is_some_and(|l| !l.is_empty());
-        // A few dozen call sites at most; a bound all the same.
-        if handled.1.len() < 64 {
-            handled.1.push((key.0, key.1, yes));
-        }
+        slot.set((addr, len, yes));
         yes
     }
 

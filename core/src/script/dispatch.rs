@@ -129,6 +129,24 @@ impl Dispatchers {
     }
 }
 
+/// The mask of the handlers of one chunk (at most 63) whose filters the
+/// event passes (bit i: handler i).
+fn mask_of(
+    chunk: &[Filter],
+    tests: &[Option<UnitTest>],
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+    units: Option<(&Variant, &[Unit])>,
+) -> i64 {
+    let mut mask = 0i64;
+    for (i, (f, test)) in chunk.iter().zip(tests).enumerate() {
+        if passes(f, test.as_ref(), base, fields, units) {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
 /// Runs the handlers of `event` (a question when `question`) with a fresh
 /// `ctx` over `data` holding `base` and `fields`, in one call into Lua, and
 /// collects the effects requested meanwhile. Returns the ctx, the answer
@@ -158,25 +176,38 @@ pub(super) fn dispatch(
     let entry = d
         .get(host, platform, event, base, fields, question)
         .map_err(sandbox)?;
-    let mut args = mlua::MultiValue::with_capacity(n + entry.filters.len().div_ceil(63) + 1);
-    args.push_back(Value::Nil); // the depth, below
+    // Handlers whose filter the event fails are not called; with none
+    // left, nothing crosses into Lua (and nothing is built for it).
+    let mut first = 0i64;
     if entry.filtered {
-        // Handlers whose filter the event fails are not called; with none
-        // left, nothing crosses into Lua.
-        let mut any = false;
         let units = units.map(|u| (&*platform.store.variant, u));
-        for (chunk, tests) in entry.filters.chunks(63).zip(entry.units.chunks(63)) {
-            let mut mask = 0i64;
-            for (i, (f, test)) in chunk.iter().zip(tests).enumerate() {
-                if passes(f, test.as_ref(), base, fields, units) {
-                    mask |= 1 << i;
-                }
+        let mut any = false;
+        let chunks = entry.filters.chunks(63).zip(entry.units.chunks(63));
+        for (k, (chunk, tests)) in chunks.enumerate() {
+            let mask = mask_of(chunk, tests, base, fields, units);
+            if k == 0 {
+                first = mask;
             }
             any |= mask != 0;
-            args.push_back(Value::Integer(mask));
         }
         if !any {
             return Ok(None);
+        }
+    }
+    let mut args = mlua::MultiValue::with_capacity(n + entry.filters.len().div_ceil(63) + 1);
+    args.push_back(Value::Nil); // the depth, below
+    if entry.filtered {
+        let units = units.map(|u| (&*platform.store.variant, u));
+        let chunks = entry.filters.chunks(63).zip(entry.units.chunks(63));
+        for (k, (chunk, tests)) in chunks.enumerate() {
+            // The first chunk's mask is known (the only one but for a
+            // variant of more than 63 handlers of one event).
+            let mask = if k == 0 {
+                first
+            } else {
+                mask_of(chunk, tests, base, fields, units)
+            };
+            args.push_back(Value::Integer(mask));
         }
     }
     let func = entry.func.clone();
