@@ -16,19 +16,23 @@ impl<'v> Battle<'v> {
         let enemies = self.enemy_hexes(s, moving);
         let aloof = self.aloof(s);
         let contact = match &s.overlay {
-            Some(o) if o.landscape.is_some() => o.tables.contact,
-            _ => self.geo.contact,
+            Some(o) if o.landscape.is_some() => &o.tables.contact,
+            _ => &self.geo.contact,
         };
-        for i in 0..s.units.len() {
-            // A script's `locked = false` (`ctx:set_unit`): never held by contact.
-            let free = s.extra.get(i).is_some_and(|e| e.never_locked);
-            let u = &mut s.units[i];
-            u.moved = false;
-            u.locked = u.side == moving
-                && !free
-                && u.hex().is_some_and(|h| {
-                    super::striking::contact_given(&contact, aloof, h) & enemies != 0
-                });
+        if s.extra.is_empty() && aloof == 0 {
+            // The common path (no script changed a unit, no hex keeps anyone
+            // out of contact): each lock without a branch (see `units_where`).
+            for u in s.units.iter_mut() {
+                let (on, h) = match u.status {
+                    Status::OnBoard(h) => (true, h.0 as usize),
+                    _ => (false, 0),
+                };
+                u.moved = false;
+                u.locked = (u.side == moving) & on & (contact[h] & enemies != 0);
+            }
+        } else {
+            let contact = *contact;
+            self.lock_walk(s, &contact, enemies, aloof);
         }
         ev.push(BattleEvent::PhaseBegan {
             phase: Phase::Maneuver,
@@ -47,6 +51,29 @@ impl<'v> Battle<'v> {
         Ok(())
     }
 
+    /// [`Battle::begin_maneuver`]'s locks, a script's changes or hexes
+    /// that keep units out of contact read.
+    fn lock_walk(
+        &self,
+        s: &mut State,
+        contact: &[HexSet; HEX_COUNT],
+        enemies: HexSet,
+        aloof: HexSet,
+    ) {
+        let moving = s.moving;
+        for i in 0..s.units.len() {
+            // A script's `locked = false` (`ctx:set_unit`): never held by contact.
+            let free = s.extra.get(i).is_some_and(|e| e.never_locked);
+            let u = &mut s.units[i];
+            u.moved = false;
+            u.locked = u.side == moving
+                && !free
+                && u.hex().is_some_and(|h| {
+                    super::striking::contact_given(contact, aloof, h) & enemies != 0
+                });
+        }
+    }
+
     pub(super) fn begin_strikes(
         &self,
         s: &mut State,
@@ -56,6 +83,7 @@ impl<'v> Battle<'v> {
         if striking == s.moving {
             s.defender_slain_now = false;
         }
+        let touched = !s.extra.is_empty();
         for (i, u) in s.units.iter_mut().enumerate() {
             if u.side == striking {
                 u.strikes_left = self
@@ -66,7 +94,7 @@ impl<'v> Battle<'v> {
                     .map_or(1, |r| r.strikes.max(1));
                 // A script's `may_strike = false` (`ctx:set_unit`); its
                 // `strikes` held for the strike phase it was set in.
-                if let Some(e) = s.extra.get_mut(i) {
+                if touched && let Some(e) = s.extra.get_mut(i) {
                     e.strikes_set = false;
                     e.origins = 0;
                     if e.may_strike == Some(false) {
@@ -248,23 +276,25 @@ impl<'v> Battle<'v> {
     pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         // Everyone alive counts here, the `uncounted` too: a side of Masters
         // alone fights on.
-        // Both sides in one walk, without a branch per unit.
-        let mut living = [0usize; 2];
-        for u in &s.units {
-            let alive = matches!(
-                u.status,
-                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
-            ) & (u.damage < u.power);
-            living[side_index(u.side)] += usize::from(alive);
-        }
-        let winner = match (
-            living[side_index(BattleSide::Attacker)],
-            living[side_index(BattleSide::Defender)],
-        ) {
-            (0, 0) => Winner::Neither,
-            (0, _) => Winner::Defender,
-            (_, 0) => Winner::Attacker,
-            _ => return false,
+        // A side is out when none of its units lives: each walk stops at
+        // the first that does (the attacker's usually come first, alive),
+        // with one branch per unit.
+        let lives = |side: BattleSide| {
+            s.units.iter().any(|u| {
+                (u.side == side)
+                    & matches!(
+                        u.status,
+                        Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+                    )
+                    & (u.damage < u.power)
+            })
+        };
+        let (attackers, defenders) = (lives(BattleSide::Attacker), lives(BattleSide::Defender));
+        let winner = match (attackers, defenders) {
+            (false, false) => Winner::Neither,
+            (false, true) => Winner::Defender,
+            (true, false) => Winner::Attacker,
+            (true, true) => return false,
         };
         self.finish(s, ev, Some(winner));
         true
