@@ -16,19 +16,23 @@ impl<'v> Battle<'v> {
         let enemies = self.enemy_hexes(s, moving);
         let aloof = self.aloof(s);
         let contact = match &s.overlay {
-            Some(o) if o.landscape.is_some() => o.tables.contact,
-            _ => self.geo.contact,
+            Some(o) if o.landscape.is_some() => &o.tables.contact,
+            _ => &self.geo.contact,
         };
-        for i in 0..s.units.len() {
-            // A script's `locked = false` (`ctx:set_unit`): never held by contact.
-            let free = s.extra.get(i).is_some_and(|e| e.never_locked);
-            let u = &mut s.units[i];
-            u.moved = false;
-            u.locked = u.side == moving
-                && !free
-                && u.hex().is_some_and(|h| {
-                    super::striking::contact_given(&contact, aloof, h) & enemies != 0
-                });
+        if s.extra.is_empty() && aloof == 0 {
+            // The common path (no script changed a unit, no hex keeps anyone
+            // out of contact): each lock without a branch (see `units_where`).
+            for u in s.units.iter_mut() {
+                let (on, h) = match u.status {
+                    Status::OnBoard(h) => (true, h.0 as usize),
+                    _ => (false, 0),
+                };
+                u.moved = false;
+                u.locked = (u.side == moving) & on & (contact[h] & enemies != 0);
+            }
+        } else {
+            let contact = *contact;
+            self.lock_walk(s, &contact, enemies, aloof);
         }
         ev.push(BattleEvent::PhaseBegan {
             phase: Phase::Maneuver,
@@ -47,6 +51,29 @@ impl<'v> Battle<'v> {
         Ok(())
     }
 
+    /// [`Battle::begin_maneuver`]'s locks, a script's changes or hexes
+    /// that keep units out of contact read.
+    fn lock_walk(
+        &self,
+        s: &mut State,
+        contact: &[HexSet; HEX_COUNT],
+        enemies: HexSet,
+        aloof: HexSet,
+    ) {
+        let moving = s.moving;
+        for i in 0..s.units.len() {
+            // A script's `locked = false` (`ctx:set_unit`): never held by contact.
+            let free = s.extra.get(i).is_some_and(|e| e.never_locked);
+            let u = &mut s.units[i];
+            u.moved = false;
+            u.locked = u.side == moving
+                && !free
+                && u.hex().is_some_and(|h| {
+                    super::striking::contact_given(contact, aloof, h) & enemies != 0
+                });
+        }
+    }
+
     pub(super) fn begin_strikes(
         &self,
         s: &mut State,
@@ -56,6 +83,7 @@ impl<'v> Battle<'v> {
         if striking == s.moving {
             s.defender_slain_now = false;
         }
+        let touched = !s.extra.is_empty();
         for (i, u) in s.units.iter_mut().enumerate() {
             if u.side == striking {
                 u.strikes_left = self
@@ -66,7 +94,7 @@ impl<'v> Battle<'v> {
                     .map_or(1, |r| r.strikes.max(1));
                 // A script's `may_strike = false` (`ctx:set_unit`); its
                 // `strikes` held for the strike phase it was set in.
-                if let Some(e) = s.extra.get_mut(i) {
+                if touched && let Some(e) = s.extra.get_mut(i) {
                     e.strikes_set = false;
                     e.origins = 0;
                     if e.may_strike == Some(false) {
@@ -248,23 +276,25 @@ impl<'v> Battle<'v> {
     pub(super) fn check_end(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         // Everyone alive counts here, the `uncounted` too: a side of Masters
         // alone fights on.
-        // Both sides in one walk, without a branch per unit.
-        let mut living = [0usize; 2];
-        for u in &s.units {
-            let alive = matches!(
-                u.status,
-                Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
-            ) & (u.damage < u.power);
-            living[side_index(u.side)] += usize::from(alive);
-        }
-        let winner = match (
-            living[side_index(BattleSide::Attacker)],
-            living[side_index(BattleSide::Defender)],
-        ) {
-            (0, 0) => Winner::Neither,
-            (0, _) => Winner::Defender,
-            (_, 0) => Winner::Attacker,
-            _ => return false,
+        // A side is out when none of its units lives: each walk stops at
+        // the first that does (the attacker's usually come first, alive),
+        // with one branch per unit.
+        let lives = |side: BattleSide| {
+            s.units.iter().any(|u| {
+                (u.side == side)
+                    & matches!(
+                        u.status,
+                        Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
+                    )
+                    & (u.damage < u.power)
+            })
+        };
+        let (attackers, defenders) = (lives(BattleSide::Attacker), lives(BattleSide::Defender));
+        let winner = match (attackers, defenders) {
+            (false, false) => Winner::Neither,
+            (false, true) => Winner::Defender,
+            (true, false) => Winner::Attacker,
+            (true, true) => return false,
         };
         self.finish(s, ev, Some(winner));
         true
@@ -354,61 +384,86 @@ impl<'v> Battle<'v> {
         // side's legion while it has room, else leaves unscored; units a
         // script added join from the caretaker the same way, or (temporary)
         // leave no trace.
-        let (stays, moves) = self.end_places(s);
-        let list = |side: BattleSide, f: &dyn Fn(usize, &Unit) -> bool| -> Vec<CharacterId> {
-            s.units
-                .iter()
-                .enumerate()
-                .filter(|&(i, u)| s.origin(i) == side && s.extra(i).added.is_none() && f(i, u))
-                .map(|(_, u)| u.character)
-                .collect()
+        let mut left = [Vec::new(), Vec::new()];
+        let mut slain = [Vec::new(), Vec::new()];
+        let mut removed = [Vec::new(), Vec::new()];
+        let mut joined = [Vec::new(), Vec::new()];
+        let mut added = [Vec::new(), Vec::new()];
+        if s.extra.is_empty() {
+            // No script changed a unit: each ends in its own legion, so one
+            // walk sorts them (the general walk below gives the same lists).
+            for u in &s.units {
+                let k = side_index(u.side);
+                let list = match u.status {
+                    _ if u.alive() => &mut left[k],
+                    Status::Gone(Fate::Slain | Fate::NotEntered) => &mut slain[k],
+                    Status::Gone(Fate::Removed) => &mut removed[k],
+                    _ => continue,
+                };
+                list.push(u.character);
+            }
+        } else {
+            let (stays, moves) = self.end_places(s);
+            for (i, u) in s.units.iter().enumerate() {
+                if s.extra(i).added.is_some() {
+                    continue;
+                }
+                let k = side_index(s.origin(i));
+                if u.alive() && stays[i] {
+                    left[k].push(u.character);
+                }
+                if matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered)) {
+                    slain[k].push(u.character);
+                }
+                if u.status == Status::Gone(Fate::Removed) || (u.alive() && !stays[i]) {
+                    removed[k].push(u.character);
+                }
+            }
+            for (i, to) in moves {
+                let list = match s.extra(i).added {
+                    Some(_) => &mut added,
+                    None => &mut joined,
+                };
+                list[side_index(to)].push(s.units[i].character);
+            }
+        }
+        let value = |list: &[CharacterId]| -> u32 {
+            list.iter().map(|&c| self.variant.character(c).value).sum()
         };
-        let left = |i: usize, u: &Unit| u.alive() && stays[i];
-        let slain =
-            |_: usize, u: &Unit| matches!(u.status, Status::Gone(Fate::Slain | Fate::NotEntered));
-        let removed = |i: usize, u: &Unit| {
-            u.status == Status::Gone(Fate::Removed) || (u.alive() && !stays[i])
+        let points = match winner {
+            Winner::Attacker => value(&slain[1]),
+            Winner::Defender if !time_loss => value(&slain[0]),
+            _ => 0,
         };
-        let moved = |side: BattleSide, added: bool| -> Vec<CharacterId> {
-            moves
-                .iter()
-                .filter(|&&(i, to)| to == side && s.extra(i).added.is_some() == added)
-                .map(|&(i, _)| s.units[i].character)
-                .collect()
-        };
+        let [attacker_left, defender_left] = left;
+        let [attacker_slain, defender_slain] = slain;
+        let [attacker_removed, defender_removed] = removed;
+        let [attacker_joined, defender_joined] = joined;
+        let [attacker_added, defender_added] = added;
         let result = BattleResult {
             winner,
             time_loss,
-            attacker_left: list(BattleSide::Attacker, &left),
-            defender_left: list(BattleSide::Defender, &left),
-            attacker_joined: moved(BattleSide::Attacker, false),
-            defender_joined: moved(BattleSide::Defender, false),
-            attacker_added: moved(BattleSide::Attacker, true),
-            defender_added: moved(BattleSide::Defender, true),
-            attacker_slain: list(BattleSide::Attacker, &slain),
-            defender_slain: list(BattleSide::Defender, &slain),
+            attacker_left,
+            defender_left,
+            attacker_joined,
+            defender_joined,
+            attacker_added,
+            defender_added,
+            attacker_slain,
+            defender_slain,
             summoned: s.summoned,
             reinforced: s.reinforced,
             conceded: s.conceded,
-            attacker_removed: list(BattleSide::Attacker, &removed),
-            defender_removed: list(BattleSide::Defender, &removed),
+            attacker_removed,
+            defender_removed,
             may_summon_after: winner == Winner::Attacker
                 && s.summoned.is_none()
                 && !self.setup.summonable.is_empty(),
             may_reinforce_after: winner == Winner::Defender
                 && s.reinforced.is_none()
                 && (attacker_ever_on || s.conceded != Some(BattleSide::Attacker)),
-            points: 0,
+            points,
         };
-        let value = |list: &[CharacterId]| -> u32 {
-            list.iter().map(|&c| self.variant.character(c).value).sum()
-        };
-        let points = match winner {
-            Winner::Attacker => value(&result.defender_slain),
-            Winner::Defender if !time_loss => value(&result.attacker_slain),
-            _ => 0,
-        };
-        let result = BattleResult { points, ..result };
         s.phase = Phase::Over;
         s.carry = None;
         ev.push(BattleEvent::Ended(winner));
@@ -423,9 +478,6 @@ impl<'v> Battle<'v> {
         let max = self.variant.rules.legions.max_size as usize;
         let mut stays = vec![true; s.units.len()];
         let mut moves = Vec::new();
-        if s.extra.is_empty() {
-            return (stays, moves);
-        }
         let mut size = [0usize; 2];
         for (i, u) in s.units.iter().enumerate() {
             let e = s.extra(i);

@@ -87,11 +87,6 @@ impl<'v> Battle<'v> {
     }
 
     /// Living enemies in contact with `unit`, in unit order.
-    pub(super) fn contact_targets(&self, s: &State, unit: UnitId) -> Vec<UnitId> {
-        self.each_contact_target(s, unit).collect()
-    }
-
-    /// [`Battle::contact_targets`] without building the list.
     pub(super) fn each_contact_target<'a>(
         &self,
         s: &'a State,
@@ -237,7 +232,7 @@ impl<'v> Battle<'v> {
 
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
-        for t in self.contact_targets(s, c.striker) {
+        for t in self.each_contact_target(s, c.striker) {
             if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
                 continue;
             }
