@@ -1032,38 +1032,49 @@ fn a_handler_with_a_unit_filter_runs_only_when_such_a_unit_is_there() {
             .unwrap();
         titan_core::battle::Battle::from_position(&v, &position, GameRng::new(1)).unwrap()
     };
-    let ran = |r: Result<Vec<titan_core::battle::BattleEvent>, titan_core::battle::BattleError>| {
-        match r {
+    // (attacker, defender, event, what the handler that ran says; None:
+    // none ran).
+    let cases = [
+        // An unhurt Troll: the first handler is not called; a hurt one: it is.
+        (
+            r#"(character: "Troll", hex: "A1")"#,
+            r#"(character: "Ogre", hex: "F4")"#,
+            "unit_moved",
+            None,
+        ),
+        (
+            r#"(character: "Ogre", hex: "A1")"#,
+            r#"(character: "Troll", hex: "F4", damage: 1)"#,
+            "unit_moved",
+            Some("a damaged Troll"),
+        ),
+        // The end of the attacker's strike phase: a lord of the attacker's
+        // side is needed; the defender's Titan does not count.
+        (
+            r#"(character: "Ogre", hex: "A1")"#,
+            r#"(character: "Titan", hex: "F4")"#,
+            "battle_phase_end",
+            None,
+        ),
+        (
+            r#"(character: "Titan", hex: "A1")"#,
+            r#"(character: "Ogre", hex: "F4")"#,
+            "battle_phase_end",
+            Some("a living lord of attacker"),
+        ),
+    ];
+    for (attacker, defender, event, says) in cases {
+        let ran = match battle(attacker, defender).fire_event(event) {
             Ok(_) => None,
             Err(titan_core::battle::BattleError::Script(e)) => Some(e.message),
             Err(e) => panic!("{e}"),
+        };
+        match (says, ran) {
+            (None, None) => {}
+            (Some(says), Some(m)) => assert!(m.contains(says), "{attacker} {defender}: {m}"),
+            (says, ran) => panic!("{attacker} {defender} {event}: {says:?} expected, {ran:?} ran"),
         }
-    };
-    // An unhurt Troll: the first handler is not called; a hurt one: it is.
-    let mut b = battle(
-        r#"(character: "Troll", hex: "A1")"#,
-        r#"(character: "Ogre", hex: "F4")"#,
-    );
-    assert_eq!(ran(b.fire_event("unit_moved")), None);
-    let mut b = battle(
-        r#"(character: "Ogre", hex: "A1")"#,
-        r#"(character: "Troll", hex: "F4", damage: 1)"#,
-    );
-    let message = ran(b.fire_event("unit_moved")).expect("the handler ran");
-    assert!(message.contains("a damaged Troll"), "{message}");
-    // The end of the attacker's strike phase: a lord of the attacker's
-    // side is needed; the defender's Titan does not count.
-    let mut b = battle(
-        r#"(character: "Ogre", hex: "A1")"#,
-        r#"(character: "Titan", hex: "F4")"#,
-    );
-    assert_eq!(ran(b.fire_event("battle_phase_end")), None);
-    let mut b = battle(
-        r#"(character: "Titan", hex: "A1")"#,
-        r#"(character: "Ogre", hex: "F4")"#,
-    );
-    let message = ran(b.fire_event("battle_phase_end")).expect("the handler ran");
-    assert!(message.contains("a living lord of attacker"), "{message}");
+    }
 }
 
 #[test]
