@@ -349,19 +349,43 @@ async fn sweep(shared: Arc<Shared>) {
     }
 }
 
-/// Waits for Ctrl-C or, on Unix, SIGTERM (what `kill` and service managers
-/// send to stop a program): either stops the server cleanly.
-async fn stop_signal() {
+/// Ctrl-C and, on Unix, SIGTERM (what `kill` and service managers send to
+/// stop a program): either stops the server cleanly. Listened for before
+/// the server says it is listening, so that a signal sent as soon as that
+/// line is read stops it cleanly rather than killing it.
+struct StopSignals {
     #[cfg(unix)]
-    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-    {
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    interrupt: Option<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn listen() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            StopSignals {
+                term: signal(SignalKind::terminate()).ok(),
+                interrupt: signal(SignalKind::interrupt()).ok(),
+            }
         }
-        return;
+        #[cfg(not(unix))]
+        StopSignals {}
     }
-    let _ = tokio::signal::ctrl_c().await;
+
+    /// Waits for one of them.
+    async fn wait(self) {
+        #[cfg(unix)]
+        if let (Some(mut term), Some(mut interrupt)) = (self.term, self.interrupt) {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// `titan serve`: runs until interrupted (Ctrl-C or SIGTERM), then stops
@@ -373,11 +397,12 @@ pub fn run_blocking(config: Config) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     rt.block_on(async {
         let server = start(config).await?;
+        let stop = StopSignals::listen();
         println!(
             "titan serve: listening on http://{} (WebSocket at /ws)",
             server.addr
         );
-        stop_signal().await;
+        stop.wait().await;
         println!("titan serve: stopping");
         server.stop().await;
         Ok(())
