@@ -3,7 +3,7 @@
 
 use crate::battleland::{Battleland, HexId};
 use crate::format::{At, Who};
-use crate::model::{CharacterId, Effect, HazardId, RangeStrength, Variant};
+use crate::model::{CharacterId, Effect, HazardId, HazardSet, RangeStrength, Variant};
 
 use super::geometry::side_between;
 
@@ -63,6 +63,13 @@ struct Changes {
 }
 
 impl Changes {
+    const NONE: Changes = Changes {
+        skill: 0,
+        dice: 0,
+        bonus_skill: 0,
+        bonus_dice: 0,
+    };
+
     fn add(&mut self, skill: i8, dice: i8, forgo: bool) {
         // A player may forgo hazard bonuses to keep carry-over open
         // (reference sheet, "Strike Phase").
@@ -88,12 +95,7 @@ fn hazard_changes(
     path: &[HexId],
     forgo: bool,
 ) -> Changes {
-    let mut ch = Changes {
-        skill: 0,
-        dice: 0,
-        bonus_skill: 0,
-        bonus_dice: 0,
-    };
+    let mut ch = Changes::NONE;
     let native = |f: &Traits, h: HazardId| f.natives.contains(h);
     let mut apply = |hazard: HazardId, place: At| {
         for e in &variant.hazard(hazard).effects {
@@ -186,6 +188,42 @@ fn hazard_changes(
     ch
 }
 
+/// Whether no hazard effect can change a strike from `from` at `to` (a
+/// rangestrike along `path` when `ranged`), whoever strikes whom: each
+/// nativity of striker and target gives no change, and no bonus (so no
+/// effects cancelling out). Each effect's `Who` looks only at nativity to its
+/// own hazard, which these four cases cover, so for any fighters the
+/// effects that apply are those of one case: none.
+pub(super) fn calm(
+    variant: &Variant,
+    land: &Battleland,
+    (from, to): (HexId, HexId),
+    ranged: bool,
+    path: &[HexId],
+) -> bool {
+    let fighter = |hex| Fighter {
+        character: CharacterId(0),
+        power: 0,
+        hex,
+    };
+    let traits = |natives| Traits { skill: 0, natives };
+    let (none, all) = (HazardSet(0), HazardSet(u64::MAX));
+    [(none, none), (none, all), (all, none), (all, all)]
+        .into_iter()
+        .all(|(sn, tn)| {
+            let ch = hazard_changes(
+                variant,
+                land,
+                (fighter(from), traits(sn)),
+                (fighter(to), traits(tn)),
+                ranged,
+                path,
+                false,
+            );
+            (ch.skill, ch.dice, ch.bonus_skill, ch.bonus_dice) == (0, 0, 0, 0)
+        })
+}
+
 /// A normal strike of `s` at `t` (in contact).
 pub fn strike(
     variant: &Variant,
@@ -209,7 +247,24 @@ pub fn strike_as(
     (t, tt): (Fighter, Traits),
     forgo: bool,
 ) -> StrikeParams {
-    let ch = hazard_changes(variant, land, (s, st), (t, tt), false, &[], forgo);
+    strike_with(variant, land, (s, st), (t, tt), forgo, false)
+}
+
+/// [`strike_as`], told whether no hazard of either hex (nor of a hexside of
+/// the striker's) changes a strike (`calm`: the hazards are not read).
+pub(super) fn strike_with(
+    variant: &Variant,
+    land: &Battleland,
+    (s, st): (Fighter, Traits),
+    (t, tt): (Fighter, Traits),
+    forgo: bool,
+    calm: bool,
+) -> StrikeParams {
+    let ch = if calm {
+        Changes::NONE
+    } else {
+        hazard_changes(variant, land, (s, st), (t, tt), false, &[], forgo)
+    };
     let chart = &variant.rules.strike_chart;
     StrikeParams {
         strike_number: chart.strike_number(
@@ -262,13 +317,40 @@ pub fn rangestrike_as(
     strength: u8,
     magic: bool,
 ) -> StrikeParams {
+    rangestrike_with(
+        variant,
+        land,
+        (s, st),
+        (t, tt),
+        path,
+        strength,
+        magic,
+        false,
+    )
+}
+
+/// [`rangestrike_as`], told whether no hazard of the line's hexes or their
+/// hexsides changes a rangestrike (`calm`: the hazards are not read).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rangestrike_with(
+    variant: &Variant,
+    land: &Battleland,
+    (s, st): (Fighter, Traits),
+    (t, tt): (Fighter, Traits),
+    path: &[HexId],
+    strength: u8,
+    magic: bool,
+    calm: bool,
+) -> StrikeParams {
     let rules = &variant.rules.battle;
     let range = path.len() as u8;
     let (mut skill, mut dice) = (0i32, 0i32);
     if !magic {
-        let ch = hazard_changes(variant, land, (s, st), (t, tt), true, path, false);
-        skill += i32::from(ch.skill);
-        dice += i32::from(ch.dice);
+        if !calm {
+            let ch = hazard_changes(variant, land, (s, st), (t, tt), true, path, false);
+            skill += i32::from(ch.skill);
+            dice += i32::from(ch.dice);
+        }
         if range >= rules.long_range {
             // Law of the Battlelands 27.C: a distance of four loses a factor.
             skill += i32::from(rules.long_range_skill);

@@ -182,7 +182,17 @@ impl<'v> Battle<'v> {
     ) -> Result<StrikeParams, BattleError> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
         let (at, tt) = (self.traits(s, unit), self.traits(s, target));
-        let p = strike::strike_as(&self.variant, self.land_in(s), (a, at), (t, tt), forgo);
+        let calm = (self.tables_in(s).strike_calm)
+            .get(a.hex.0 as usize)
+            .is_some_and(|&m| m & bit(t.hex) != 0);
+        let p = strike::strike_with(
+            &self.variant,
+            self.land_in(s),
+            (a, at),
+            (t, tt),
+            forgo,
+            calm,
+        );
         self.abilities(s, (unit, target), (a, at), (t, tt), false, p)
     }
 
@@ -494,18 +504,24 @@ impl<'v> Battle<'v> {
             a.hex = from;
             // The open readings (magic: the first; Law of the Battlelands 27.F).
             let (first, second) = geometry::lines_between(from, to);
-            let paths: [Option<&'static [HexId]>; 2] = if rs.magic {
-                [Some(first), None]
+            // Each with whether no hazard along it changes a rangestrike.
+            let paths: [Option<(&'static [HexId], bool)>; 2] = if rs.magic {
+                [Some((first, false)), None]
             } else {
                 let m = self.tables_in(s).sight(from, to);
                 let open = |m: u32| m & (occupied | tables::BLOCKED) == 0;
+                let calm = |m: u32| m & tables::CALM != 0;
                 [
-                    Some(first).filter(|p| open(m[0]) && self.open_to(s, unit, p)),
-                    second.filter(|p| open(m[1]) && self.open_to(s, unit, p)),
+                    Some(first)
+                        .filter(|p| open(m[0]) && self.open_to(s, unit, p))
+                        .map(|p| (p, calm(m[0]))),
+                    second
+                        .filter(|p| open(m[1]) && self.open_to(s, unit, p))
+                        .map(|p| (p, calm(m[1]))),
                 ]
             };
-            for path in paths.into_iter().flatten() {
-                let p = strike::rangestrike_as(
+            for (path, calm) in paths.into_iter().flatten() {
+                let p = strike::rangestrike_with(
                     v,
                     self.land_in(s),
                     (a, self.traits(s, unit)),
@@ -513,6 +529,7 @@ impl<'v> Battle<'v> {
                     path,
                     strength,
                     rs.magic,
+                    calm,
                 );
                 let better = best.as_ref().is_none_or(|(b, _, _)| {
                     (p.strike_number, std::cmp::Reverse(p.dice))

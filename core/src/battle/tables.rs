@@ -19,6 +19,12 @@ pub const ALL_HEXES: HexSet = (1 << HEX_COUNT) - 1;
 /// the line whoever stands on it.
 pub const BLOCKED: u32 = 1 << 31;
 
+/// Set in a [`LandTables::sight`] entry when no hex of the line (ends
+/// included) nor any hexside of one has a hazard that changes a
+/// rangestrike (`Rangestrike`, `RangestrikeThrough`): its parameters are
+/// then the chart's and the range's alone.
+pub const CALM: u32 = 1 << 30;
+
 /// The hex of `h` as a set; empty for an id off the battleland (user input
 /// may name one: it is then in no set, so refused).
 pub fn bit(h: HexId) -> HexSet {
@@ -76,6 +82,9 @@ pub struct LandTables {
     /// The hexes whose hazard keeps some characters standing in them out of
     /// contact (`NoContactIn`): contact then depends on who stands there.
     pub aloof: HexSet,
+    /// `strike_calm[hex]`: the neighbours a strike from `hex` at one of
+    /// them is the chart's alone for, whoever strikes ([`super::strike::calm`]).
+    pub strike_calm: [HexSet; HEX_COUNT],
     /// Whether a hazard of this battleland blocks sight for some
     /// rangestrikers only (`BlocksSight(For(..))`): not in [`Self::sight`],
     /// checked per rangestriker.
@@ -241,6 +250,29 @@ impl LandTables {
                     || land.hex(h).sides.iter().flatten().any(|s| hooks(s.hazard))
             })
             .fold(0, |m, h| m | bit(h));
+        let mut strike_calm = [0; HEX_COUNT];
+        for a in HexId::all() {
+            for b in land.hex(a).neighbours.into_iter().flatten() {
+                if super::strike::calm(variant, land, (a, b), false, &[]) {
+                    strike_calm[a.0 as usize] |= bit(b);
+                }
+            }
+        }
+        // The hexes whose hazard and hexside hazards change no rangestrike.
+        let range_calm = HexId::all()
+            .filter(|&h| {
+                let calm = |hz| {
+                    !variant.hazard(hz).effects.iter().any(|e| {
+                        matches!(
+                            e,
+                            Effect::Rangestrike { .. } | Effect::RangestrikeThrough { .. }
+                        )
+                    })
+                };
+                calm(land.hex(h).hazard)
+                    && land.hex(h).sides.iter().flatten().all(|s| calm(s.hazard))
+            })
+            .fold(0, |m, h| m | bit(h));
         let mut sight = Vec::with_capacity(HEX_COUNT * HEX_COUNT);
         for a in HexId::all() {
             for b in HexId::all() {
@@ -264,8 +296,15 @@ impl LandTables {
                     }
                     m
                 };
-                let m0 = mask(first);
-                sight.push([m0, second.map_or(m0, mask)]);
+                let calm = |m: u32, path: &[HexId]| {
+                    if path.iter().all(|&h| range_calm & bit(h) != 0) {
+                        m | CALM
+                    } else {
+                        m
+                    }
+                };
+                let m0 = calm(mask(first), first);
+                sight.push([m0, second.map_or(m0, |p| calm(mask(p), p))]);
             }
         }
         let aloof = HexId::all()
@@ -299,6 +338,7 @@ impl LandTables {
             hooked,
             hurts,
             aloof,
+            strike_calm,
             sight_by_who,
             sight,
         }
