@@ -252,6 +252,7 @@ pub fn strike_as(
 
 /// [`strike_as`], told whether no hazard of either hex (nor of a hexside of
 /// the striker's) changes a strike (`calm`: the hazards are not read).
+#[inline]
 pub(super) fn strike_with(
     variant: &Variant,
     land: &Battleland,

@@ -197,6 +197,7 @@ impl<'v> Battle<'v> {
     }
 
     /// Character abilities (Lua hooks) may change a strike.
+    #[inline]
     pub(super) fn abilities(
         &self,
         s: &State,
@@ -204,11 +205,26 @@ impl<'v> Battle<'v> {
         (a, at): (strike::Fighter, strike::Traits),
         (t, tt): (strike::Fighter, strike::Traits),
         ranged: bool,
+        p: StrikeParams,
+    ) -> Result<StrikeParams, BattleError> {
+        match self.lua.as_ref().filter(|_| self.use_hooks) {
+            None => Ok(p),
+            Some(lua) => self.abilities_with(lua, s, (unit, target), (a, at), (t, tt), ranged, p),
+        }
+    }
+
+    /// [`Battle::abilities`] with the battle's Lua.
+    #[allow(clippy::too_many_arguments)]
+    fn abilities_with(
+        &self,
+        lua: &Rc<LuaHost>,
+        s: &State,
+        (unit, target): (UnitId, UnitId),
+        (a, at): (strike::Fighter, strike::Traits),
+        (t, tt): (strike::Fighter, strike::Traits),
+        ranged: bool,
         mut p: StrikeParams,
     ) -> Result<StrikeParams, BattleError> {
-        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
-            return Ok(p);
-        };
         let v = &*self.variant;
         let (ac, tc) = (v.character(a.character), v.character(t.character));
         for (is_striker, c) in [(true, ac), (false, tc)] {
