@@ -3,7 +3,7 @@
 
 use crate::battleland::{Battleland, HexId};
 use crate::format::{At, Who};
-use crate::model::{CharacterId, Effect, HazardId, HazardSet, RangeStrength, Variant};
+use crate::model::{CharacterId, Effect, HazardId, RangeStrength, Variant};
 
 use super::geometry::side_between;
 
@@ -188,42 +188,6 @@ fn hazard_changes(
     ch
 }
 
-/// Whether no hazard effect can change a strike from `from` at `to` (a
-/// rangestrike along `path` when `ranged`), whoever strikes whom: each
-/// nativity of striker and target gives no change, and no bonus (so no
-/// effects cancelling out). Each effect's `Who` looks only at nativity to its
-/// own hazard, which these four cases cover, so for any fighters the
-/// effects that apply are those of one case: none.
-pub(super) fn calm(
-    variant: &Variant,
-    land: &Battleland,
-    (from, to): (HexId, HexId),
-    ranged: bool,
-    path: &[HexId],
-) -> bool {
-    let fighter = |hex| Fighter {
-        character: CharacterId(0),
-        power: 0,
-        hex,
-    };
-    let traits = |natives| Traits { skill: 0, natives };
-    let (none, all) = (HazardSet(0), HazardSet(u64::MAX));
-    [(none, none), (none, all), (all, none), (all, all)]
-        .into_iter()
-        .all(|(sn, tn)| {
-            let ch = hazard_changes(
-                variant,
-                land,
-                (fighter(from), traits(sn)),
-                (fighter(to), traits(tn)),
-                ranged,
-                path,
-                false,
-            );
-            (ch.skill, ch.dice, ch.bonus_skill, ch.bonus_dice) == (0, 0, 0, 0)
-        })
-}
-
 /// A normal strike of `s` at `t` (in contact).
 pub fn strike(
     variant: &Variant,
@@ -247,32 +211,46 @@ pub fn strike_as(
     (t, tt): (Fighter, Traits),
     forgo: bool,
 ) -> StrikeParams {
-    strike_with(variant, land, (s, st), (t, tt), forgo, false)
+    let ch = hazard_changes(variant, land, (s, st), (t, tt), false, &[], forgo);
+    strike_from(variant, s.power, (st, tt), &ch)
 }
 
-/// [`strike_as`], told whether no hazard of either hex (nor of a hexside of
-/// the striker's) changes a strike (`calm`: the hazards are not read).
+/// [`strike_as`] with the hazard effects that may apply given, those a
+/// battleland's tables keep for the two hexes
+/// ([`super::tables::LandTables::strike_fx`]): the hazards are not read.
 #[inline]
-pub(super) fn strike_with(
+pub(super) fn strike_by(
     variant: &Variant,
-    land: &Battleland,
     (s, st): (Fighter, Traits),
-    (t, tt): (Fighter, Traits),
+    tt: Traits,
+    fx: &[super::tables::StrikeFx],
     forgo: bool,
-    calm: bool,
 ) -> StrikeParams {
-    let ch = if calm {
-        Changes::NONE
-    } else {
-        hazard_changes(variant, land, (s, st), (t, tt), false, &[], forgo)
-    };
+    let mut ch = Changes::NONE;
+    for e in fx {
+        if who(e.striker, st.natives.contains(e.hazard))
+            && who(e.target, tt.natives.contains(e.hazard))
+        {
+            ch.add(e.skill, e.dice, forgo);
+        }
+    }
+    strike_from(variant, s.power, (st, tt), &ch)
+}
+
+/// A strike's parameters from the hazards' changes.
+fn strike_from(
+    variant: &Variant,
+    power: u8,
+    (st, tt): (Traits, Traits),
+    ch: &Changes,
+) -> StrikeParams {
     let chart = &variant.rules.strike_chart;
     StrikeParams {
         strike_number: chart.strike_number(
             i32::from(st.skill) + i32::from(ch.skill),
             i32::from(tt.skill),
         ),
-        dice: (i32::from(s.power) + i32::from(ch.dice)).max(0) as u8,
+        dice: (i32::from(power) + i32::from(ch.dice)).max(0) as u8,
         bonus_skill: ch.bonus_skill,
         bonus_dice: ch.bonus_dice,
     }

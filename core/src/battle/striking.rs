@@ -182,22 +182,15 @@ impl<'v> Battle<'v> {
     ) -> Result<StrikeParams, BattleError> {
         let (a, t) = (self.fighter(s, unit), self.fighter(s, target));
         let (at, tt) = (self.traits(s, unit), self.traits(s, target));
-        let calm = (self.tables_in(s).strike_calm)
-            .get(a.hex.0 as usize)
-            .is_some_and(|&m| m & bit(t.hex) != 0);
-        let p = strike::strike_with(
-            &self.variant,
-            self.land_in(s),
-            (a, at),
-            (t, tt),
-            forgo,
-            calm,
-        );
+        let p = match self.tables_in(s).strike_fx(a.hex, t.hex) {
+            Some(fx) => strike::strike_by(&self.variant, (a, at), tt, fx, forgo),
+            None => strike::strike_as(&self.variant, self.land_in(s), (a, at), (t, tt), forgo),
+        };
         self.abilities(s, (unit, target), (a, at), (t, tt), false, p)
     }
 
     /// Character abilities (Lua hooks) may change a strike.
-    #[inline]
+    #[inline(always)]
     pub(super) fn abilities(
         &self,
         s: &State,

@@ -4,8 +4,8 @@
 //! data at each decision (issue 8).
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId};
-use crate::format::{Crossing, Move, Side};
-use crate::model::{Effect, HazardSet, Variant};
+use crate::format::{At, Crossing, Move, Side, Who};
+use crate::model::{Effect, HazardId, HazardSet, Variant};
 
 use super::geometry::{self, lines_between};
 
@@ -64,6 +64,17 @@ impl std::fmt::Debug for BattleTables {
     }
 }
 
+/// A hazard's `Strike` effect on a strike between two given hexes (where it
+/// applies: [`LandTables::strike_fx`]).
+#[derive(Clone, Copy, Debug)]
+pub struct StrikeFx {
+    pub hazard: HazardId,
+    pub striker: Who,
+    pub target: Who,
+    pub skill: i8,
+    pub dice: i8,
+}
+
 /// One battleland's tables.
 #[derive(Clone)]
 pub struct LandTables {
@@ -82,9 +93,12 @@ pub struct LandTables {
     /// The hexes whose hazard keeps some characters standing in them out of
     /// contact (`NoContactIn`): contact then depends on who stands there.
     pub aloof: HexSet,
-    /// `strike_calm[hex]`: the neighbours a strike from `hex` at one of
-    /// them is the chart's alone for, whoever strikes ([`super::strike::calm`]).
-    pub strike_calm: [HexSet; HEX_COUNT],
+    /// The hazard effects that may change a normal strike, by pair of
+    /// hexes ([`LandTables::strike_fx`]).
+    strike_fx: Vec<StrikeFx>,
+    /// `strike_fx[strike_at[i]..strike_at[i + 1]]` for the strike from `a`
+    /// at `b`, `i = a * HEX_COUNT + b`.
+    strike_at: Vec<u16>,
     /// Whether a hazard of this battleland blocks sight for some
     /// rangestrikers only (`BlocksSight(For(..))`): not in [`Self::sight`],
     /// checked per rangestriker.
@@ -250,12 +264,45 @@ impl LandTables {
                     || land.hex(h).sides.iter().flatten().any(|s| hooks(s.hazard))
             })
             .fold(0, |m, h| m | bit(h));
-        let mut strike_calm = [0; HEX_COUNT];
+        // The `Strike` effects `strike::hazard_changes` would look at, in
+        // its order: the striker's hex, the target's, the hexside crossed.
+        let (mut strike_fx, mut strike_at) = (Vec::new(), vec![0u16]);
         for a in HexId::all() {
-            for b in land.hex(a).neighbours.into_iter().flatten() {
-                if super::strike::calm(variant, land, (a, b), false, &[]) {
-                    strike_calm[a.0 as usize] |= bit(b);
+            for b in HexId::all() {
+                let mut push = |hz: HazardId, place: At| {
+                    for e in &variant.hazard(hz).effects {
+                        if let Effect::Strike {
+                            at,
+                            striker,
+                            target,
+                            skill,
+                            dice,
+                        } = *e
+                            && at == place
+                        {
+                            strike_fx.push(StrikeFx {
+                                hazard: hz,
+                                striker,
+                                target,
+                                skill,
+                                dice,
+                            });
+                        }
+                    }
+                };
+                push(land.hex(a).hazard, At::StrikerIn);
+                push(land.hex(b).hazard, At::TargetIn);
+                if let Some(side) = geometry::side_between(land, a, b)
+                    && let Some(hs) = land.hexside(a, side)
+                {
+                    let place = if hs.top {
+                        At::StrikingDown
+                    } else {
+                        At::StrikingUp
+                    };
+                    push(hs.hazard, place);
                 }
+                strike_at.push(u16::try_from(strike_fx.len()).expect("few strike effects"));
             }
         }
         // The hexes whose hazard and hexside hazards change no rangestrike.
@@ -338,10 +385,24 @@ impl LandTables {
             hooked,
             hurts,
             aloof,
-            strike_calm,
+            strike_fx,
+            strike_at,
             sight_by_who,
             sight,
         }
+    }
+
+    /// The hazard effects that may change a normal strike from `a` at `b`
+    /// (whether they do depends on who is native to their hazard), in the
+    /// order the hazards are read; `None` for a hex off the battleland.
+    #[inline]
+    pub fn strike_fx(&self, a: HexId, b: HexId) -> Option<&[StrikeFx]> {
+        if usize::from(a.0) >= HEX_COUNT || usize::from(b.0) >= HEX_COUNT {
+            return None;
+        }
+        let i = usize::from(a.0) * HEX_COUNT + usize::from(b.0);
+        let (from, to) = (self.strike_at[i], self.strike_at[i + 1]);
+        self.strike_fx.get(usize::from(from)..usize::from(to))
     }
 
     /// The sight entry of the line from `a` to `b`.
