@@ -282,34 +282,10 @@ impl<'v> Battle<'v> {
             }
             Phase::Maneuver => {
                 let occupied = self.occupied_now();
-                let moving = s.moving;
-                for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
-                    let u = &s.units[i];
-                    let Some(from) = self.move_origin(s, u) else {
-                        continue;
-                    };
-                    if s.extra.is_empty() && from != From::Area {
-                        // Kept for `apply` to check the move against.
-                        let set = self.memo_reach(s, i, u.character, from, occupied);
-                        out.moves(i as UnitId, set);
-                    } else if s.extra.is_empty()
-                        || from == From::Area && s.extra(i).may_move.is_none()
-                    {
-                        self.each_reached(s, u.character, from, occupied, |h| {
-                            out.push(Action::Move {
-                                unit: i as UnitId,
-                                to: h,
-                            })
-                        });
-                    } else {
-                        // A script changed some unit: its own reach.
-                        for h in hexes(self.unit_reach(s, i, from, occupied)) {
-                            out.push(Action::Move {
-                                unit: i as UnitId,
-                                to: h,
-                            });
-                        }
-                    }
+                if s.extra.is_empty() && s.overlay.is_none() {
+                    self.list_plain_moves(s, occupied, out);
+                } else {
+                    self.list_moves(s, occupied, out);
                 }
                 if self.may_summon(s) {
                     for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
@@ -419,6 +395,89 @@ impl<'v> Battle<'v> {
             }
         }
         self.script_actions(out);
+    }
+
+    /// The moves of a maneuver decision in general: a unit a script changed
+    /// moves by its own reach.
+    fn list_moves(&self, s: &State, occupied: HexSet, out: &mut impl ActionSink) {
+        let moving = s.moving;
+        for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
+            let u = &s.units[i];
+            let Some(from) = self.move_origin(s, u) else {
+                continue;
+            };
+            if s.extra.is_empty() && from != From::Area {
+                // Kept for `apply` to check the move against.
+                let set = self.memo_reach(s, i, u.character, from, occupied);
+                out.moves(i as UnitId, set);
+            } else if s.extra.is_empty() || from == From::Area && s.extra(i).may_move.is_none() {
+                self.each_reached(s, u.character, from, occupied, |h| {
+                    out.push(Action::Move {
+                        unit: i as UnitId,
+                        to: h,
+                    })
+                });
+            } else {
+                // A script changed some unit: its own reach.
+                for h in hexes(self.unit_reach(s, i, from, occupied)) {
+                    out.push(Action::Move {
+                        unit: i as UnitId,
+                        to: h,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The moves of a maneuver decision when no script changed a unit or
+    /// the battleland: each mover's reach from the variant's tables,
+    /// remembered per unit as [`Battle::memo_reach`] does, with the memo
+    /// and the tables looked up once for the decision rather than per unit.
+    fn list_plain_moves(&self, s: &State, occupied: HexSet, out: &mut impl ActionSink) {
+        let moving = s.moving;
+        let bt = &self.variant.battle_tables;
+        let tables = bt.land(self.setup.terrain.index());
+        let land = self.land();
+        let mut memo = self.reach_memo.borrow_mut();
+        if memo.len() < s.units.len() {
+            memo.resize(s.units.len(), None);
+        }
+        for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
+            let u = &s.units[i];
+            let from = match u.status {
+                Status::OnBoard(h) => From::Hex(h),
+                _ => match self.move_origin(s, u) {
+                    Some(From::Area) => {
+                        self.each_reached(s, u.character, From::Area, occupied, |h| {
+                            out.push(Action::Move {
+                                unit: i as UnitId,
+                                to: h,
+                            })
+                        });
+                        continue;
+                    }
+                    Some(from) => from,
+                    None => continue,
+                },
+            };
+            let key = ReachKey {
+                character: u.character,
+                from,
+                occupied,
+            };
+            let set = match memo[i] {
+                Some((k, set)) if k == key => set,
+                _ => {
+                    let c = self.variant.character(u.character);
+                    let moves = &tables.moves[bt.move_class(u.character)];
+                    let set =
+                        geometry::reach_set_with(land, moves, c.skill, c.flies, from, occupied);
+                    memo[i] = Some((key, set));
+                    set
+                }
+            };
+            out.moves(i as UnitId, set);
+        }
     }
 
     /// Calls `f` with every hex `character` may move to from `from`, in the
