@@ -168,11 +168,25 @@ pub(super) enum Run {
     Other(u32),
 }
 
+impl Run {
+    /// The actions the run stands for.
+    pub(super) fn count(&self) -> usize {
+        match *self {
+            Run::Moves(_, set) => set.count_ones() as usize,
+            _ => 1,
+        }
+    }
+}
+
 /// The lists [`Battle::pick_action`] fills, kept between calls.
 #[derive(Debug, Default)]
 pub(super) struct PickLists {
-    runs: Vec<Run>,
-    others: Vec<Action>,
+    pub runs: Vec<Run>,
+    pub others: Vec<Action>,
+    /// The generation of the state the runs list (`Battle::generation`).
+    pub listed: Option<u64>,
+    /// How the next listing derives from these runs (see `relist`).
+    pub relist: Option<super::relist::Relist>,
 }
 
 impl ActionSink for Runs<'_> {
@@ -234,21 +248,25 @@ impl<'v> Battle<'v> {
     /// player that draws the index draws as it would over the whole list.
     pub fn pick_action(&self, pick: impl FnOnce(usize) -> usize) -> Option<Action> {
         let mut lists = self.pick_lists.borrow_mut();
-        let PickLists { runs, others } = &mut *lists;
-        runs.clear();
-        others.clear();
-        let mut sink = Runs { runs, others, n: 0 };
-        self.list(&mut sink);
-        let n = sink.n;
+        let n = if self.relist(&mut lists) {
+            lists.runs.iter().map(|r| r.count()).sum()
+        } else {
+            let PickLists { runs, others, .. } = &mut *lists;
+            runs.clear();
+            others.clear();
+            let mut sink = Runs { runs, others, n: 0 };
+            self.list(&mut sink);
+            let n = sink.n;
+            lists.listed = Some(self.generation.get());
+            n
+        };
+        let PickLists { runs, others, .. } = &mut *lists;
         if n == 0 {
             return None;
         }
         let mut k = pick(n);
         for &run in runs.iter() {
-            let c = match run {
-                Run::Moves(_, set) => set.count_ones() as usize,
-                _ => 1,
-            };
+            let c = run.count();
             if k >= c {
                 k -= c;
                 continue;
@@ -635,6 +653,7 @@ impl<'v> Battle<'v> {
             .check_ids(&self.variant)
             .map_err(BattleError::Refused)?;
         let listed = events.len();
+        let generation = self.generation.get();
         // The generator's position, not a copy of it: restoring is rare
         // (only when the action is refused after a draw).
         let (seed, pos) = {
@@ -665,6 +684,9 @@ impl<'v> Battle<'v> {
                 }
                 self.occupied_now.set(self.occupied_next.take());
                 self.undoable = true;
+                if let Some(before) = &*self.spare.borrow() {
+                    self.note_relist(before, &action, generation);
+                }
                 Ok(())
             }
             Err(e) => {

@@ -42,6 +42,7 @@ pub mod geometry;
 pub mod overlay;
 mod phases;
 pub mod position;
+mod relist;
 mod seen;
 pub mod strike;
 mod striking;
@@ -718,6 +719,9 @@ pub struct Battle<'v> {
     /// it knows them (a move without scripts): `occupied_now` once the
     /// action succeeds.
     occupied_next: std::cell::Cell<Option<HexSet>>,
+    /// Counts the changes of the state (`state_changed`): what a derived
+    /// value was worked out for (see `relist`).
+    generation: std::cell::Cell<u64>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -974,6 +978,7 @@ impl<'v> Battle<'v> {
             ends_freely: std::cell::Cell::new(false),
             occupied_now: std::cell::Cell::new(None),
             occupied_next: std::cell::Cell::new(None),
+            generation: std::cell::Cell::new(0),
         })
     }
 
@@ -1367,6 +1372,7 @@ impl Battle<'_> {
     fn state_changed(&self) {
         self.ends_freely.set(false);
         self.occupied_now.set(None);
+        self.generation.set(self.generation.get().wrapping_add(1));
     }
 
     /// [`occupied_set`] of the current state, remembered until it changes.

@@ -1,0 +1,115 @@
+//! The next strike decision's listing, derived from the last one.
+//!
+//! A random player lists every decision ([`Battle::pick_action`]). In a
+//! strike phase without scripts, a strike or rangestrike that slays nobody
+//! and leaves no carry-over changes nothing the listing reads but whether
+//! its striker may strike again: the same living enemies on the same hexes,
+//! the same contacts, the same lines of sight. So the next listing is the
+//! last one less the striker's runs (once it has no strike left), with
+//! `EndStrikes` offered again only when no character in contact is left to
+//! strike. [`Battle::note_relist`] checks, after such an action, that this
+//! holds of the two states unit by unit; [`Battle::relist`] then derives the
+//! runs instead of listing. Anything else that changes the state clears the
+//! derivation (a new generation, `Battle::state_changed`), so a derived
+//! listing is always the one a full listing would give, in the same order.
+
+use super::actions::{PickLists, Run};
+use super::*;
+
+/// What the runs [`PickLists`] holds need to become the listing of the
+/// state of `generation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Relist {
+    pub generation: u64,
+    /// This striker's runs go: it has no strike left.
+    pub drop: Option<UnitId>,
+}
+
+impl Battle<'_> {
+    /// After `action` changed `before` into the current state (and the
+    /// generation moved on): remembers that the next listing derives from
+    /// the runs listed for `before`, when it may. A stale note needs no
+    /// clearing: it names the generation it is for.
+    #[inline]
+    pub(super) fn note_relist(&self, before: &State, action: &Action, listed_before: u64) {
+        let (i, j) = match *action {
+            Action::Strike { unit, target, .. } | Action::Rangestrike { unit, target } => {
+                (usize::from(unit), usize::from(target))
+            }
+            _ => return,
+        };
+        let s = &*self.state;
+        let plain = self.lua.is_none()
+            && matches!(s.phase, Phase::Strike { .. })
+            && s.phase == before.phase
+            && s.carry.is_none()
+            && s.result.is_none()
+            && s.extra.is_empty()
+            && s.overlay.is_none()
+            && s.units.len() == before.units.len()
+            && s.units.get(j).is_some_and(|t| !t.is_slain())
+            && self.variant.actions.is_empty();
+        if !plain {
+            return;
+        }
+        // Without scripts a strike that slays nobody changes only its
+        // striker's strikes left and its target's hits (checked in debug
+        // builds, which every test runs).
+        debug_assert!(
+            s.units
+                .iter()
+                .zip(&before.units)
+                .enumerate()
+                .all(|(k, (now, was))| {
+                    let mut was = was.clone();
+                    if k == i {
+                        was.strikes_left = now.strikes_left;
+                    }
+                    if k == j {
+                        was.damage = now.damage;
+                    }
+                    *now == was
+                }),
+            "a plain strike changed more than its striker and target"
+        );
+        let mut lists = self.pick_lists.borrow_mut();
+        if lists.listed != Some(listed_before) {
+            return;
+        }
+        let exhausted = s.units.get(i).is_some_and(|u| u.strikes_left == 0);
+        lists.relist = Some(Relist {
+            generation: self.generation.get(),
+            drop: exhausted.then_some(i as UnitId),
+        });
+    }
+
+    /// Makes `lists` the listing of the current state from the last one,
+    /// when [`Battle::note_relist`] found that it may; false otherwise.
+    pub(super) fn relist(&self, lists: &mut PickLists) -> bool {
+        let generation = self.generation.get();
+        let Some(relist) = lists.relist.take() else {
+            return false;
+        };
+        if relist.generation != generation {
+            return false;
+        }
+        let PickLists { runs, others, .. } = lists;
+        // Only `EndStrikes` among the others: it is listed again below.
+        if others.iter().any(|a| *a != Action::EndStrikes) {
+            return false;
+        }
+        others.clear();
+        runs.retain(|r| match *r {
+            Run::Strike(u, _) | Run::Rangestrike(u, _) => Some(u) != relist.drop,
+            Run::Moves(..) | Run::Other(_) => false,
+        });
+        let must = runs.iter().any(|r| matches!(r, Run::Strike(..)));
+        if !must {
+            others.push(Action::EndStrikes);
+            runs.push(Run::Other(0));
+            self.ends_freely.set(true);
+        }
+        lists.listed = Some(generation);
+        true
+    }
+}
