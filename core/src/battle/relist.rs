@@ -1,13 +1,15 @@
 //! The next strike decision's listing, derived from the last one.
 //!
 //! A random player lists every decision ([`Battle::pick_action`]). In a
-//! strike phase without scripts, a strike or rangestrike that slays nobody
-//! and leaves no carry-over changes nothing the listing reads but whether
-//! its striker may strike again: the same living enemies on the same hexes,
-//! the same contacts, the same lines of sight. So the next listing is the
-//! last one less the striker's runs (once it has no strike left), with
-//! `EndStrikes` offered again only when no character in contact is left to
-//! strike. [`Battle::note_relist`] checks, after such an action, that this
+//! strike phase without scripts, a strike or rangestrike that leaves no
+//! carry-over changes nothing the listing reads but whether its striker may
+//! strike again and whether its target still lives: the same hexes
+//! occupied (the slain leave only at the phase's end), the same contacts,
+//! the same lines of sight. So the next listing is the last one less the
+//! striker's runs (once it has no strike left) and the strikes at a target
+//! now slain, with `EndStrikes` offered again only when no character in
+//! contact is left to strike. A character whose every target was slain is
+//! out of contact and may now rangestrike: then the listing is made anew. [`Battle::note_relist`] checks, after such an action, that this
 //! holds of the two states unit by unit; [`Battle::relist`] then derives the
 //! runs instead of listing. Anything else that changes the state clears the
 //! derivation (a new generation, `Battle::state_changed`), so a derived
@@ -23,6 +25,8 @@ pub(super) struct Relist {
     pub generation: u64,
     /// This striker's runs go: it has no strike left.
     pub drop: Option<UnitId>,
+    /// The runs at this target go: it was slain.
+    pub slain: Option<UnitId>,
 }
 
 impl Battle<'_> {
@@ -47,14 +51,14 @@ impl Battle<'_> {
             && s.extra.is_empty()
             && s.overlay.is_none()
             && s.units.len() == before.units.len()
-            && s.units.get(j).is_some_and(|t| !t.is_slain())
+            && j < s.units.len()
             && self.variant.actions.is_empty();
         if !plain {
             return;
         }
-        // Without scripts a strike that slays nobody changes only its
-        // striker's strikes left and its target's hits (checked in debug
-        // builds, which every test runs).
+        // Without scripts a strike changes only its striker's strikes left
+        // and its target's hits (checked in debug builds, which every test
+        // runs).
         debug_assert!(
             s.units
                 .iter()
@@ -80,6 +84,7 @@ impl Battle<'_> {
         lists.relist = Some(Relist {
             generation: self.generation.get(),
             drop: exhausted.then_some(i as UnitId),
+            slain: s.units[j].is_slain().then_some(j as UnitId),
         });
     }
 
@@ -99,10 +104,26 @@ impl Battle<'_> {
             return false;
         }
         others.clear();
+        // The strikers in contact, before and after (unit ids past 64:
+        // listed anew).
+        let (mut before, mut after) = (0u64, 0u64);
+        let mut wide = false;
         runs.retain(|r| match *r {
-            Run::Strike(u, _) | Run::Rangestrike(u, _) => Some(u) != relist.drop,
+            Run::Strike(u, t) => {
+                wide |= u >= 64;
+                before |= 1u64.wrapping_shl(u32::from(u));
+                let keep = Some(u) != relist.drop && Some(t) != relist.slain;
+                after |= u64::from(keep).wrapping_shl(u32::from(u));
+                keep
+            }
+            Run::Rangestrike(u, t) => Some(u) != relist.drop && Some(t) != relist.slain,
             Run::Moves(..) | Run::Other(_) => false,
         });
+        let dropped = relist.drop.map_or(0, |u| 1u64.wrapping_shl(u32::from(u)));
+        if wide || before & !dropped != after {
+            // Some character lost its last target in contact.
+            return false;
+        }
         let must = runs.iter().any(|r| matches!(r, Run::Strike(..)));
         if !must {
             others.push(Action::EndStrikes);
