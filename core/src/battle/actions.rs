@@ -59,13 +59,52 @@ impl State {
     }
 }
 
-/// What a unit's reach depends on when no script changed the unit or the
-/// battleland (see [`Battle::memo_reach`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct ReachKey {
-    character: CharacterId,
-    from: From,
-    occupied: HexSet,
+/// The reaches of the units worked out for the state of one generation
+/// (`Battle::generation`), when no script changed a unit or the
+/// battleland: listing a maneuver decision works them out, and `apply`
+/// checks the chosen move against them.
+#[derive(Debug)]
+pub(super) struct ReachMemo {
+    generation: u64,
+    /// `reach[i]`, for each unit `i` whose bit is set (units past 64 are
+    /// not remembered).
+    reach: [HexSet; 64],
+    known: u64,
+}
+
+impl Default for ReachMemo {
+    fn default() -> ReachMemo {
+        ReachMemo {
+            generation: 0,
+            reach: [0; 64],
+            known: 0,
+        }
+    }
+}
+
+impl ReachMemo {
+    /// The memo for the state of `generation`: emptied if it was another's.
+    #[inline]
+    fn of(&mut self, generation: u64) -> &mut ReachMemo {
+        if self.generation != generation {
+            self.generation = generation;
+            self.known = 0;
+        }
+        self
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<HexSet> {
+        (i < 64 && self.known >> i & 1 != 0).then(|| self.reach[i])
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, set: HexSet) {
+        if i < 64 {
+            self.reach[i] = set;
+            self.known |= 1 << i;
+        }
+    }
 }
 
 /// The living enemies of a striking side on the battleland (one per hex),
@@ -457,9 +496,7 @@ impl<'v> Battle<'v> {
         let tables = bt.land(self.setup.terrain.index());
         let land = self.land();
         let mut memo = self.reach_memo.borrow_mut();
-        if memo.len() < s.units.len() {
-            memo.resize(s.units.len(), None);
-        }
+        let memo = memo.of(self.generation.get());
         for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
             let u = &s.units[i];
             let from = match u.status {
@@ -478,19 +515,14 @@ impl<'v> Battle<'v> {
                     None => continue,
                 },
             };
-            let key = ReachKey {
-                character: u.character,
-                from,
-                occupied,
-            };
-            let set = match memo[i] {
-                Some((k, set)) if k == key => set,
-                _ => {
+            let set = match memo.get(i) {
+                Some(set) => set,
+                None => {
                     let c = self.variant.character(u.character);
                     let moves = &tables.moves[bt.move_class(u.character)];
                     let set =
                         geometry::reach_set_with(land, moves, c.skill, c.flies, from, occupied);
-                    memo[i] = Some((key, set));
+                    memo.put(i, set);
                     set
                 }
             };
@@ -529,10 +561,10 @@ impl<'v> Battle<'v> {
     }
 
     /// The reach of unit `i` (with no script changes, on the variant's
-    /// tables) from `from` among `occupied`, remembered per unit: listing
-    /// the actions works it out and `apply` checks the chosen move against
-    /// it. The key is everything the reach depends on, so a remembered
-    /// reach is always right.
+    /// tables) from `from` among `occupied`, remembered for the current
+    /// state's generation ([`ReachMemo`]): listing the actions works it out
+    /// and `apply` checks the chosen move against it. `s` is the current
+    /// state (or `apply`'s copy of it, not yet changed).
     fn memo_reach(
         &self,
         s: &State,
@@ -546,16 +578,10 @@ impl<'v> Battle<'v> {
             let (land, tables) = (self.land_in(s), self.tables_in(s));
             return geometry::reach_set_in(&self.variant, land, tables, character, from, occupied);
         }
-        let key = ReachKey {
-            character,
-            from,
-            occupied,
-        };
         let mut memo = self.reach_memo.borrow_mut();
-        if let Some(Some((k, set))) = memo.get(i)
-            && *k == key
-        {
-            return *set;
+        let memo = memo.of(self.generation.get());
+        if let Some(set) = memo.get(i) {
+            return set;
         }
         let set = geometry::reach_set_in(
             &self.variant,
@@ -565,10 +591,7 @@ impl<'v> Battle<'v> {
             from,
             occupied,
         );
-        if memo.len() <= i {
-            memo.resize(i + 1, None);
-        }
-        memo[i] = Some((key, set));
+        memo.put(i, set);
         set
     }
 

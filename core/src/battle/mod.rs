@@ -695,9 +695,9 @@ pub struct Battle<'v> {
     /// The spare state is the state before the action `apply` last carried
     /// out, which [`Battle::take_back`] may put back.
     undoable: bool,
-    /// The reach of each unit last worked out, with what it depends on
-    /// (see `Battle::memo_reach`); derived, not part of the battle.
-    reach_memo: RefCell<Vec<Option<(actions::ReachKey, HexSet)>>>,
+    /// The reaches worked out for the current state (see
+    /// `Battle::memo_reach`); derived, not part of the battle.
+    reach_memo: RefCell<actions::ReachMemo>,
     /// The hexes each unit was found to see, with the hexes asked and
     /// what the answers depend on (see `Battle::memo_sight`); derived.
     sight_memo: RefCell<Vec<Option<SightMemo>>>,
@@ -971,7 +971,7 @@ impl<'v> Battle<'v> {
             caretaker: None,
             spare: RefCell::new(None),
             undoable: false,
-            reach_memo: RefCell::new(Vec::new()),
+            reach_memo: RefCell::default(),
             sight_memo: RefCell::new(Vec::new()),
             pick_lists: RefCell::default(),
             listing_failure: RefCell::default(),
