@@ -176,6 +176,9 @@ pub(super) struct PickLists {
 }
 
 impl ActionSink for Runs<'_> {
+    // Inlined: an action is some 50 bytes to pass, and a strike listed
+    // becomes its run directly.
+    #[inline(always)]
     fn push(&mut self, a: Action) {
         let run = match a {
             Action::Strike {
