@@ -36,6 +36,7 @@
 //! ```
 
 mod actions;
+mod dice;
 mod events;
 pub mod extra;
 pub mod geometry;
@@ -59,6 +60,7 @@ use crate::model::{CharacterId, Effect, RangeStrength, TerrainId, Variant};
 use crate::rng::GameRng;
 
 pub(crate) use actions::RngMark;
+pub use dice::{Dice, DiceIter};
 use geometry::{From, Geometry};
 pub use position::Position;
 use strike::StrikeParams;
@@ -397,7 +399,8 @@ pub enum BattleEvent {
         target: UnitId,
         ranged: bool,
         strike_number: u8,
-        rolls: Vec<u8>,
+        /// Printed and (de)serialized as a `Vec<u8>`.
+        rolls: Dice,
         hits: u8,
     },
     CarriedOver {

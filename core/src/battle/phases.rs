@@ -526,22 +526,24 @@ impl<'v> Battle<'v> {
         hits - applied
     }
 
-    pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Vec<u8>, u8) {
-        let dice = usize::from(dice);
-        let mut rolls = Vec::with_capacity(dice);
+    pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Dice, u8) {
+        let mut rolls = Dice::zeroed(usize::from(dice));
+        let d = rolls.as_mut_slice();
         // The fixed dice first (tests), then the generator, borrowed once.
-        while rolls.len() < dice
-            && let Some(d) = s.fixed_dice.pop_front()
+        let mut k = 0;
+        while k < d.len()
+            && let Some(x) = s.fixed_dice.pop_front()
         {
-            rolls.push(d);
+            d[k] = x;
+            k += 1;
         }
-        if rolls.len() < dice {
+        if k < d.len() {
             let mut rng = self.rng.borrow_mut();
-            for _ in rolls.len()..dice {
-                rolls.push(rng.roll(6) as u8);
+            for x in &mut d[k..] {
+                *x = rng.roll(6) as u8;
             }
         }
-        let hits = rolls.iter().map(|&r| u8::from(r >= strike_number)).sum();
+        let hits = d.iter().map(|&r| u8::from(r >= strike_number)).sum();
         (rolls, hits)
     }
 }
