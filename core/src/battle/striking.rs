@@ -309,13 +309,50 @@ impl<'v> Battle<'v> {
             Some(e) if e.0 == key => e,
             slot => slot.insert((key, 0, 0)),
         };
-        for to in tables::hexes(foes & !entry.1) {
-            if self.sees_hex(s, i as UnitId, from, to, occupied) {
-                entry.2 |= bit(to);
-            }
+        let ask = foes & !entry.1;
+        if ask != 0 {
+            entry.2 |= self.sees_hexes(s, i, from, ask, occupied);
         }
         entry.1 |= foes;
         entry.2 & foes
+    }
+
+    /// The hexes of `hexes` that [`Battle::sees_hex`] finds unit `i` may
+    /// see from `from`, on [`Battle::memo_sight`]'s common path: the
+    /// character, its range and the hexes in contact read once, not per hex.
+    fn sees_hexes(
+        &self,
+        s: &State,
+        i: usize,
+        from: HexId,
+        hexes: HexSet,
+        occupied: HexSet,
+    ) -> HexSet {
+        let v = &*self.variant;
+        let Some(rs) = &v.character(s.units[i].character).rangestrike else {
+            return 0;
+        };
+        let tables = self.tables_in(s);
+        if tables.sight_by_who {
+            // Hazards that block some rangestrikers only: the full reading.
+            return tables::hexes(hexes)
+                .filter(|&to| self.sees_hex(s, i as UnitId, from, to, occupied))
+                .fold(0, |m, to| m | bit(to));
+        }
+        let max = u32::from(self.skill_of(s, i).min(v.rules.battle.max_range));
+        let blocked = occupied | tables::BLOCKED;
+        let mut out = 0;
+        for to in tables::hexes(hexes & !self.contact_at(s, from)) {
+            let range = geometry::distance(from, to) + 1;
+            if range < 2 || range > max {
+                continue;
+            }
+            let m = tables.sight(from, to);
+            if rs.magic || m[0] & blocked == 0 || m[1] & blocked == 0 {
+                out |= bit(to);
+            }
+        }
+        out
     }
 
     /// The hexes `unit`'s rangestrikes may begin from: its own, then the
