@@ -1069,15 +1069,17 @@ impl<'v> Battle<'v> {
                         s.place(u as usize).map(HexId::label).unwrap_or_default()
                     ));
                 }
-                self.fire(
-                    s,
-                    ev,
-                    "battle_phase_end",
-                    &[
-                        ("phase", F::W("strike")),
-                        ("side", F::W(crate::script::side_name(striking))),
-                    ],
-                )?;
+                if self.hooks().is_some() {
+                    self.fire(
+                        s,
+                        ev,
+                        "battle_phase_end",
+                        &[
+                            ("phase", F::W("strike")),
+                            ("side", F::W(crate::script::side_name(striking))),
+                        ],
+                    )?;
+                }
                 if s.phase == Phase::Over {
                     return Ok(());
                 }

@@ -358,6 +358,10 @@ impl<'v> Battle<'v> {
         ev: &mut Vec<BattleEvent>,
         from: usize,
     ) -> Result<(), BattleError> {
+        // Without scripts, no handler to tell: the events are not read.
+        if self.hooks().is_none() {
+            return Ok(());
+        }
         let mut i = from;
         while i < ev.len() {
             if let BattleEvent::Slain { unit } = ev[i] {

@@ -39,15 +39,18 @@ impl<'v> Battle<'v> {
             moving,
             defender_maneuver: s.defender_maneuver,
         });
-        self.fire(
-            s,
-            ev,
-            "battle_phase_start",
-            &[
-                ("phase", F::W("maneuver")),
-                ("side", F::W(crate::script::side_name(moving))),
-            ],
-        )?;
+        // (The fields are built only for a script: see `fire`.)
+        if self.hooks().is_some() {
+            self.fire(
+                s,
+                ev,
+                "battle_phase_start",
+                &[
+                    ("phase", F::W("maneuver")),
+                    ("side", F::W(crate::script::side_name(moving))),
+                ],
+            )?;
+        }
         Ok(())
     }
 
@@ -109,15 +112,17 @@ impl<'v> Battle<'v> {
             moving: s.moving,
             defender_maneuver: s.defender_maneuver,
         });
-        self.fire(
-            s,
-            ev,
-            "battle_phase_start",
-            &[
-                ("phase", F::W("strike")),
-                ("side", F::W(crate::script::side_name(striking))),
-            ],
-        )?;
+        if self.hooks().is_some() {
+            self.fire(
+                s,
+                ev,
+                "battle_phase_start",
+                &[
+                    ("phase", F::W("strike")),
+                    ("side", F::W(crate::script::side_name(striking))),
+                ],
+            )?;
+        }
         Ok(())
     }
 
