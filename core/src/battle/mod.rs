@@ -721,6 +721,9 @@ pub struct Battle<'v> {
     /// it knows them (a move without scripts): `occupied_now` once the
     /// action succeeds.
     occupied_next: std::cell::Cell<Option<HexSet>>,
+    /// The strike listing's enemies of the current state, when known
+    /// (`actions::Foes`); derived, cleared by whatever changes the state.
+    foes_now: std::cell::Cell<Option<actions::Foes>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -977,6 +980,7 @@ impl<'v> Battle<'v> {
             ends_freely: std::cell::Cell::new(false),
             occupied_now: std::cell::Cell::new(None),
             occupied_next: std::cell::Cell::new(None),
+            foes_now: std::cell::Cell::new(None),
         })
     }
 
@@ -1370,6 +1374,7 @@ impl Battle<'_> {
     fn state_changed(&self) {
         self.ends_freely.set(false);
         self.occupied_now.set(None);
+        self.foes_now.set(None);
     }
 
     /// [`occupied_set`] of the current state, remembered until it changes.
