@@ -1030,7 +1030,7 @@ impl<'v> Battle<'v> {
                         forgo: *forgo_bonus,
                         first: *target,
                     };
-                    if !self.carry_targets(s, c)?.is_empty() {
+                    if self.carries_any(s, c)? {
                         s.carry = Some(c);
                     }
                 }
@@ -1061,7 +1061,7 @@ impl<'v> Battle<'v> {
                     }
                     if excess > 0 {
                         let c2 = Carry { hits: excess, ..c };
-                        if !self.carry_targets(s, c2)?.is_empty() {
+                        if self.carries_any(s, c2)? {
                             s.carry = Some(c2);
                         }
                     }

@@ -164,11 +164,16 @@ impl<'v> Battle<'v> {
     }
 
     /// A unit's skill and natives as the rules read them now.
+    #[inline(always)]
     pub(super) fn traits(&self, s: &State, unit: UnitId) -> strike::Traits {
         let i = unit as usize;
-        strike::Traits {
-            skill: self.skill_of(s, i),
-            natives: self.natives_of(s, i),
+        match s.extra.get(i) {
+            // No script changed the unit: the chart's, read once.
+            None => strike::Traits::of(&self.variant, s.units[i].character),
+            Some(_) => strike::Traits {
+                skill: self.skill_of(s, i),
+                natives: self.natives_of(s, i),
+            },
         }
     }
 
@@ -252,18 +257,38 @@ impl<'v> Battle<'v> {
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
         for t in self.each_contact_target(s, c.striker) {
-            if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
-                continue;
-            }
-            let p = self.strike_params(s, c.striker, t, c.forgo)?;
-            if p.strike_number <= c.strike_number
-                && p.bonus_skill >= c.bonus_skill
-                && p.bonus_dice >= c.bonus_dice
-            {
+            if self.carries_to(s, c, t)? {
                 out.push(t);
             }
         }
         Ok(out)
+    }
+
+    /// Whether [`Battle::carry_targets`] would list some target. Without
+    /// scripts nothing in it fails, so it stops at the first (and builds
+    /// no list); with them every target is asked, as the list asks them.
+    pub(super) fn carries_any(&self, s: &State, c: Carry) -> Result<bool, BattleError> {
+        if self.hooks().is_some() {
+            return Ok(!self.carry_targets(s, c)?.is_empty());
+        }
+        for t in self.each_contact_target(s, c.striker) {
+            if self.carries_to(s, c, t)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the hits of `c` may be carried to `t` (a living enemy in
+    /// contact with the striker).
+    fn carries_to(&self, s: &State, c: Carry, t: UnitId) -> Result<bool, BattleError> {
+        if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
+            return Ok(false);
+        }
+        let p = self.strike_params(s, c.striker, t, c.forgo)?;
+        Ok(p.strike_number <= c.strike_number
+            && p.bonus_skill >= c.bonus_skill
+            && p.bonus_dice >= c.bonus_dice)
     }
 
     /// A quick test that [`Battle::sight`] would find an open line from
