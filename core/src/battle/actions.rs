@@ -1013,7 +1013,7 @@ impl<'v> Battle<'v> {
                 if !carry {
                     excess = 0;
                 }
-                if self.titan_check(s, ev) {
+                if self.titan_check_hit(s, ev, *target) {
                     return Ok(());
                 }
                 self.after_strike(s, ev, *unit, *target, false, hits, excess)?;
@@ -1056,7 +1056,7 @@ impl<'v> Battle<'v> {
                         return Ok(());
                     }
                     let excess = self.damage(s, *t, dealt, ev);
-                    if self.titan_check(s, ev) {
+                    if self.titan_check_hit(s, ev, *t) {
                         return Ok(());
                     }
                     if excess > 0 {
@@ -1108,7 +1108,7 @@ impl<'v> Battle<'v> {
                     return Ok(());
                 }
                 self.damage(s, *target, dealt, ev);
-                if self.titan_check(s, ev) {
+                if self.titan_check_hit(s, ev, *target) {
                     return Ok(());
                 }
                 self.after_strike(s, ev, *unit, *target, true, hits, 0)?;

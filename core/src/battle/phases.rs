@@ -230,7 +230,7 @@ impl<'v> Battle<'v> {
                 return Ok(());
             }
             self.damage(s, i as UnitId, hits, ev);
-            if self.titan_check(s, ev) {
+            if self.titan_check_hit(s, ev, i as UnitId) {
                 return Ok(());
             }
         }
@@ -303,6 +303,29 @@ impl<'v> Battle<'v> {
         };
         self.finish(s, ev, Some(winner));
         true
+    }
+
+    /// [`Battle::titan_check`] just after `unit` took hits. Without scripts
+    /// only it can have fallen: every other damage was checked as it was
+    /// dealt, and a position holds nobody slain.
+    #[inline(always)]
+    pub(super) fn titan_check_hit(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+    ) -> bool {
+        if self.hooks().is_none() {
+            let titan = self.variant.rules.titan.character;
+            let fallen = s
+                .units
+                .get(unit as usize)
+                .is_some_and(|u| u.character == titan && u.on_field() && u.is_slain());
+            if !fallen {
+                return false;
+            }
+        }
+        self.titan_check(s, ev)
     }
 
     /// A slain Titan ends the battle at once (reference sheet, "Titans").
