@@ -652,19 +652,16 @@ impl<'v> Battle<'v> {
     /// strike, rangestrike or carry-over without scripts moves and adds
     /// nobody, so only the enemies it slew leave them. None when unknown.
     fn foes_after(&self, s: &State, action: &Action) -> Option<Foes> {
-        let mut f = self.foes_now.get()?;
         let strike = matches!(
             action,
             Action::Strike { .. } | Action::Rangestrike { .. } | Action::CarryOver { .. }
         );
-        if !strike
-            || self.hooks().is_some()
-            || s.phase
-                != (Phase::Strike {
-                    striking: f.striking,
-                })
-            || s.units.len() != self.state.units.len()
-        {
+        if !strike || self.hooks().is_some() {
+            return None;
+        }
+        let mut f = self.foes_now.get()?;
+        let striking = f.striking;
+        if s.phase != (Phase::Strike { striking }) || s.units.len() != self.state.units.len() {
             return None;
         }
         let mut n = 0;
