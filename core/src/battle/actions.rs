@@ -109,8 +109,11 @@ impl ReachMemo {
 
 /// The living enemies of a striking side on the battleland (one per hex),
 /// and the occupied hexes, found in one walk of the units per strike
-/// decision.
-struct Foes {
+/// phase: a strike without scripts changes them only by slaying (see
+/// [`Battle::foes_after`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Foes {
+    striking: BattleSide,
     hexes: HexSet,
     /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
     at: [UnitId; HEX_COUNT + 1],
@@ -124,6 +127,7 @@ struct Foes {
 impl Foes {
     fn of(s: &State, striking: BattleSide) -> Foes {
         let mut foes = Foes {
+            striking,
             hexes: 0,
             at: [0; HEX_COUNT + 1],
             list: [0; HEX_COUNT + 1],
@@ -162,6 +166,13 @@ impl Foes {
     /// Every enemy, in unit order.
     fn all(&self) -> &[UnitId] {
         &self.list[..self.n]
+    }
+
+    /// The same as [`Foes::of`] would find (the `at` of hexes left out
+    /// aside), for the checks of debug builds.
+    fn same(&self, other: &Foes) -> bool {
+        (self.striking, self.hexes, self.occupied, self.all())
+            == (other.striking, other.hexes, other.occupied, other.all())
     }
 }
 
@@ -229,6 +240,9 @@ pub(super) struct PickLists {
 }
 
 impl ActionSink for Runs<'_> {
+    // Inlined: an action is some 50 bytes to pass, and a strike listed
+    // becomes its run directly.
+    #[inline(always)]
     fn push(&mut self, a: Action) {
         let run = match a {
             Action::Strike {
@@ -379,9 +393,20 @@ impl<'v> Battle<'v> {
                     out.push(Action::CarryOver { target: None });
                     return;
                 }
-                // Built once for the decision: the living enemies' hexes
-                // and who stands on each.
-                let foes = Foes::of(s, striking);
+                // The living enemies' hexes and who stands on each: built
+                // at the phase's first decision, carried over by strikes
+                // without scripts (`foes_after`).
+                let foes = match self.foes_now.get() {
+                    Some(f) if f.striking == striking => {
+                        debug_assert!(f.same(&Foes::of(s, striking)));
+                        f
+                    }
+                    _ => {
+                        let f = Foes::of(s, striking);
+                        self.foes_now.set(Some(f));
+                        f
+                    }
+                };
                 let (enemies, occupied) = (foes.hexes, foes.occupied);
                 // A character in contact that has not struck (as `must_strike`).
                 let mut must = false;
@@ -697,7 +722,12 @@ impl<'v> Battle<'v> {
             };
             self.occupied_next.set(None);
             let done = self.step(next, &action, events);
+            let foes = done
+                .as_ref()
+                .ok()
+                .and_then(|_| self.foes_after(next, &action));
             self.state_changed();
+            self.foes_now.set(foes);
             done
         };
         match done {
@@ -719,6 +749,37 @@ impl<'v> Battle<'v> {
                 Err(e)
             }
         }
+    }
+
+    /// The listing's [`Foes`] of the state `s` that `action` (carried out
+    /// on the current state) led to, from those of the current state: a
+    /// strike, rangestrike or carry-over without scripts moves and adds
+    /// nobody, so only the enemies it slew leave them. None when unknown.
+    fn foes_after(&self, s: &State, action: &Action) -> Option<Foes> {
+        let strike = matches!(
+            action,
+            Action::Strike { .. } | Action::Rangestrike { .. } | Action::CarryOver { .. }
+        );
+        if !strike || self.hooks().is_some() {
+            return None;
+        }
+        let mut f = self.foes_now.get()?;
+        let striking = f.striking;
+        if s.phase != (Phase::Strike { striking }) || s.units.len() != self.state.units.len() {
+            return None;
+        }
+        let mut n = 0;
+        for k in 0..f.n {
+            let t = &s.units[f.list[k] as usize];
+            if t.damage < t.power {
+                f.list[n] = f.list[k];
+                n += 1;
+            } else {
+                f.hexes &= !t.hex_bit();
+            }
+        }
+        f.n = n;
+        Some(f)
     }
 
     /// Where the battle's generator is, for [`Battle::take_back`].
@@ -1053,7 +1114,7 @@ impl<'v> Battle<'v> {
                 if !carry {
                     excess = 0;
                 }
-                if self.titan_check(s, ev) {
+                if self.titan_check_hit(s, ev, *target) {
                     return Ok(());
                 }
                 self.after_strike(s, ev, *unit, *target, false, hits, excess)?;
@@ -1070,7 +1131,7 @@ impl<'v> Battle<'v> {
                         forgo: *forgo_bonus,
                         first: *target,
                     };
-                    if !self.carry_targets(s, c)?.is_empty() {
+                    if self.carries_any(s, c)? {
                         s.carry = Some(c);
                     }
                 }
@@ -1096,12 +1157,12 @@ impl<'v> Battle<'v> {
                         return Ok(());
                     }
                     let excess = self.damage(s, *t, dealt, ev);
-                    if self.titan_check(s, ev) {
+                    if self.titan_check_hit(s, ev, *t) {
                         return Ok(());
                     }
                     if excess > 0 {
                         let c2 = Carry { hits: excess, ..c };
-                        if !self.carry_targets(s, c2)?.is_empty() {
+                        if self.carries_any(s, c2)? {
                             s.carry = Some(c2);
                         }
                     }
@@ -1148,7 +1209,7 @@ impl<'v> Battle<'v> {
                     return Ok(());
                 }
                 self.damage(s, *target, dealt, ev);
-                if self.titan_check(s, ev) {
+                if self.titan_check_hit(s, ev, *target) {
                     return Ok(());
                 }
                 self.after_strike(s, ev, *unit, *target, true, hits, 0)?;
@@ -1170,15 +1231,17 @@ impl<'v> Battle<'v> {
                         s.place(u as usize).map(HexId::label).unwrap_or_default()
                     ));
                 }
-                self.fire(
-                    s,
-                    ev,
-                    "battle_phase_end",
-                    &[
-                        ("phase", F::W("strike")),
-                        ("side", F::W(crate::script::side_name(striking))),
-                    ],
-                )?;
+                if self.hooks().is_some() {
+                    self.fire(
+                        s,
+                        ev,
+                        "battle_phase_end",
+                        &[
+                            ("phase", F::W("strike")),
+                            ("side", F::W(crate::script::side_name(striking))),
+                        ],
+                    )?;
+                }
                 if s.phase == Phase::Over {
                     return Ok(());
                 }

@@ -14,7 +14,7 @@ impl<'v> Battle<'v> {
             .is_some_and(|lua| self.use_hooks && lua.has_handlers(event))
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn fire(
         &self,
         s: &mut State,
@@ -22,14 +22,21 @@ impl<'v> Battle<'v> {
         event: &'static str,
         fields: &[(&'static str, F)],
     ) -> Result<Option<mlua::Table>, BattleError> {
-        // Inlined so that a battle without scripts neither calls nor builds
-        // the fields.
-        match self.lua.as_ref() {
-            Some(lua) if self.use_hooks => self.fire_in(lua, s, ev, event, fields),
-            _ => Ok(None),
+        // Inlined (always: `#[inline]` was not taken) so that a battle
+        // without scripts neither calls nor builds the fields.
+        match self.hooks() {
+            Some(lua) => self.fire_in(lua, s, ev, event, fields),
+            None => Ok(None),
         }
     }
 
+    /// The battle's Lua, when its handlers and hooks are called.
+    #[inline(always)]
+    pub(super) fn hooks(&self) -> Option<&LuaHost> {
+        self.lua.as_deref().filter(|_| self.use_hooks)
+    }
+
+    #[inline(never)]
     fn fire_in(
         &self,
         lua: &LuaHost,
@@ -351,6 +358,10 @@ impl<'v> Battle<'v> {
         ev: &mut Vec<BattleEvent>,
         from: usize,
     ) -> Result<(), BattleError> {
+        // Without scripts, no handler to tell: the events are not read.
+        if self.hooks().is_none() {
+            return Ok(());
+        }
         let mut i = from;
         while i < ev.len() {
             if let BattleEvent::Slain { unit } = ev[i] {
@@ -373,7 +384,27 @@ impl<'v> Battle<'v> {
     /// `ctx.dice`, or set `ctx.cancel` (the strike is spent, no dice
     /// rolled). None when cancelled.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(super) fn before_strike(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        strike_number: u8,
+        dice: u8,
+    ) -> Result<Option<(u8, u8, bool)>, BattleError> {
+        // Without scripts, inline and nothing to ask.
+        if self.hooks().is_none() {
+            return Ok(Some((strike_number, dice, true)));
+        }
+        self.before_strike_in(s, ev, unit, target, ranged, strike_number, dice)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn before_strike_in(
         &self,
         s: &mut State,
         ev: &mut Vec<BattleEvent>,
@@ -468,6 +499,7 @@ impl<'v> Battle<'v> {
     /// `may_target`: may `unit` strike (or rangestrike) `target` at all?
     /// A handler returning `false` removes the target from the legal
     /// actions (a refusal, not a spent strike).
+    #[inline(always)]
     pub(super) fn may_target(
         &self,
         s: &State,
@@ -480,6 +512,7 @@ impl<'v> Battle<'v> {
 
     /// [`Battle::may_target`], asked for hits carried over from the strike
     /// at `carry_from` (the handlers' `ctx.carry_from`).
+    #[inline(always)]
     pub(super) fn may_target_as(
         &self,
         s: &State,
@@ -488,9 +521,23 @@ impl<'v> Battle<'v> {
         ranged: bool,
         carry_from: Option<UnitId>,
     ) -> Result<bool, BattleError> {
-        let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {
-            return Ok(true);
-        };
+        // Inline: without scripts, every target may be struck.
+        match self.hooks() {
+            None => Ok(true),
+            Some(lua) => self.may_target_in(lua, s, unit, target, ranged, carry_from),
+        }
+    }
+
+    #[inline(never)]
+    fn may_target_in(
+        &self,
+        lua: &LuaHost,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+        carry_from: Option<UnitId>,
+    ) -> Result<bool, BattleError> {
         if !lua.has_handlers("may_target") {
             return Ok(true);
         }
@@ -522,6 +569,7 @@ impl<'v> Battle<'v> {
     /// about to take from `source` (`"strike"`, `"rangestrike"`,
     /// `"carry_over"`, `"hazard"`; `striker` none for a hazard). The hits to
     /// deal: 0 when the unit left the battleland or the battle ended.
+    #[inline(always)]
     pub(super) fn before_damage(
         &self,
         s: &mut State,
@@ -531,7 +579,23 @@ impl<'v> Battle<'v> {
         source: &'static str,
         striker: Option<UnitId>,
     ) -> Result<u8, BattleError> {
-        if hits == 0 || !self.hooked("before_damage") {
+        if hits == 0 || self.hooks().is_none() {
+            return Ok(hits);
+        }
+        self.before_damage_in(s, ev, unit, hits, source, striker)
+    }
+
+    #[inline(never)]
+    fn before_damage_in(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+        hits: u8,
+        source: &'static str,
+        striker: Option<UnitId>,
+    ) -> Result<u8, BattleError> {
+        if !self.hooked("before_damage") {
             return Ok(hits);
         }
         let mut fields = vec![
@@ -573,6 +637,7 @@ impl<'v> Battle<'v> {
 
     /// `after_strike`: the hits and the hits left to carry over.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(super) fn after_strike(
         &self,
         s: &mut State,
@@ -583,6 +648,9 @@ impl<'v> Battle<'v> {
         hits: u8,
         carry: u8,
     ) -> Result<(), BattleError> {
+        if self.hooks().is_none() {
+            return Ok(());
+        }
         self.fire(
             s,
             ev,

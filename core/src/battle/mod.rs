@@ -36,6 +36,7 @@
 //! ```
 
 mod actions;
+mod dice;
 mod events;
 pub mod extra;
 pub mod geometry;
@@ -60,6 +61,7 @@ use crate::model::{CharacterId, Effect, RangeStrength, TerrainId, Variant};
 use crate::rng::GameRng;
 
 pub(crate) use actions::RngMark;
+pub use dice::{Dice, DiceIter};
 use geometry::{From, Geometry};
 pub use position::Position;
 use strike::StrikeParams;
@@ -398,7 +400,8 @@ pub enum BattleEvent {
         target: UnitId,
         ranged: bool,
         strike_number: u8,
-        rolls: Vec<u8>,
+        /// Printed and (de)serialized as a `Vec<u8>`.
+        rolls: Dice,
         hits: u8,
     },
     CarriedOver {
@@ -722,6 +725,9 @@ pub struct Battle<'v> {
     /// Counts the changes of the state (`state_changed`): what a derived
     /// value was worked out for (see `relist`).
     generation: std::cell::Cell<u64>,
+    /// The strike listing's enemies of the current state, when known
+    /// (`actions::Foes`); derived, cleared by whatever changes the state.
+    foes_now: std::cell::Cell<Option<actions::Foes>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -979,6 +985,7 @@ impl<'v> Battle<'v> {
             occupied_now: std::cell::Cell::new(None),
             occupied_next: std::cell::Cell::new(None),
             generation: std::cell::Cell::new(0),
+            foes_now: std::cell::Cell::new(None),
         })
     }
 
@@ -1373,6 +1380,7 @@ impl Battle<'_> {
         self.ends_freely.set(false);
         self.occupied_now.set(None);
         self.generation.set(self.generation.get().wrapping_add(1));
+        self.foes_now.set(None);
     }
 
     /// [`occupied_set`] of the current state, remembered until it changes.

@@ -39,15 +39,18 @@ impl<'v> Battle<'v> {
             moving,
             defender_maneuver: s.defender_maneuver,
         });
-        self.fire(
-            s,
-            ev,
-            "battle_phase_start",
-            &[
-                ("phase", F::W("maneuver")),
-                ("side", F::W(crate::script::side_name(moving))),
-            ],
-        )?;
+        // (The fields are built only for a script: see `fire`.)
+        if self.hooks().is_some() {
+            self.fire(
+                s,
+                ev,
+                "battle_phase_start",
+                &[
+                    ("phase", F::W("maneuver")),
+                    ("side", F::W(crate::script::side_name(moving))),
+                ],
+            )?;
+        }
         Ok(())
     }
 
@@ -109,15 +112,17 @@ impl<'v> Battle<'v> {
             moving: s.moving,
             defender_maneuver: s.defender_maneuver,
         });
-        self.fire(
-            s,
-            ev,
-            "battle_phase_start",
-            &[
-                ("phase", F::W("strike")),
-                ("side", F::W(crate::script::side_name(striking))),
-            ],
-        )?;
+        if self.hooks().is_some() {
+            self.fire(
+                s,
+                ev,
+                "battle_phase_start",
+                &[
+                    ("phase", F::W("strike")),
+                    ("side", F::W(crate::script::side_name(striking))),
+                ],
+            )?;
+        }
         Ok(())
     }
 
@@ -225,7 +230,7 @@ impl<'v> Battle<'v> {
                 return Ok(());
             }
             self.damage(s, i as UnitId, hits, ev);
-            if self.titan_check(s, ev) {
+            if self.titan_check_hit(s, ev, i as UnitId) {
                 return Ok(());
             }
         }
@@ -298,6 +303,29 @@ impl<'v> Battle<'v> {
         };
         self.finish(s, ev, Some(winner));
         true
+    }
+
+    /// [`Battle::titan_check`] just after `unit` took hits. Without scripts
+    /// only it can have fallen: every other damage was checked as it was
+    /// dealt, and a position holds nobody slain.
+    #[inline(always)]
+    pub(super) fn titan_check_hit(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        unit: UnitId,
+    ) -> bool {
+        if self.hooks().is_none() {
+            let titan = self.variant.rules.titan.character;
+            let fallen = s
+                .units
+                .get(unit as usize)
+                .is_some_and(|u| u.character == titan && u.on_field() && u.is_slain());
+            if !fallen {
+                return false;
+            }
+        }
+        self.titan_check(s, ev)
     }
 
     /// A slain Titan ends the battle at once (reference sheet, "Titans").
@@ -526,22 +554,24 @@ impl<'v> Battle<'v> {
         hits - applied
     }
 
-    pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Vec<u8>, u8) {
-        let dice = usize::from(dice);
-        let mut rolls = Vec::with_capacity(dice);
+    pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Dice, u8) {
+        let mut rolls = Dice::zeroed(usize::from(dice));
+        let d = rolls.as_mut_slice();
         // The fixed dice first (tests), then the generator, borrowed once.
-        while rolls.len() < dice
-            && let Some(d) = s.fixed_dice.pop_front()
+        let mut k = 0;
+        while k < d.len()
+            && let Some(x) = s.fixed_dice.pop_front()
         {
-            rolls.push(d);
+            d[k] = x;
+            k += 1;
         }
-        if rolls.len() < dice {
+        if k < d.len() {
             let mut rng = self.rng.borrow_mut();
-            for _ in rolls.len()..dice {
-                rolls.push(rng.roll(6) as u8);
+            for x in &mut d[k..] {
+                *x = rng.roll(6) as u8;
             }
         }
-        let hits = rolls.iter().map(|&r| u8::from(r >= strike_number)).sum();
+        let hits = d.iter().map(|&r| u8::from(r >= strike_number)).sum();
         (rolls, hits)
     }
 }

@@ -164,11 +164,16 @@ impl<'v> Battle<'v> {
     }
 
     /// A unit's skill and natives as the rules read them now.
+    #[inline(always)]
     pub(super) fn traits(&self, s: &State, unit: UnitId) -> strike::Traits {
         let i = unit as usize;
-        strike::Traits {
-            skill: self.skill_of(s, i),
-            natives: self.natives_of(s, i),
+        match s.extra.get(i) {
+            // No script changed the unit: the chart's, read once.
+            None => strike::Traits::of(&self.variant, s.units[i].character),
+            Some(_) => strike::Traits {
+                skill: self.skill_of(s, i),
+                natives: self.natives_of(s, i),
+            },
         }
     }
 
@@ -252,18 +257,38 @@ impl<'v> Battle<'v> {
     pub(super) fn carry_targets(&self, s: &State, c: Carry) -> Result<Vec<UnitId>, BattleError> {
         let mut out = Vec::new();
         for t in self.each_contact_target(s, c.striker) {
-            if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
-                continue;
-            }
-            let p = self.strike_params(s, c.striker, t, c.forgo)?;
-            if p.strike_number <= c.strike_number
-                && p.bonus_skill >= c.bonus_skill
-                && p.bonus_dice >= c.bonus_dice
-            {
+            if self.carries_to(s, c, t)? {
                 out.push(t);
             }
         }
         Ok(out)
+    }
+
+    /// Whether [`Battle::carry_targets`] would list some target. Without
+    /// scripts nothing in it fails, so it stops at the first (and builds
+    /// no list); with them every target is asked, as the list asks them.
+    pub(super) fn carries_any(&self, s: &State, c: Carry) -> Result<bool, BattleError> {
+        if self.hooks().is_some() {
+            return Ok(!self.carry_targets(s, c)?.is_empty());
+        }
+        for t in self.each_contact_target(s, c.striker) {
+            if self.carries_to(s, c, t)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the hits of `c` may be carried to `t` (a living enemy in
+    /// contact with the striker).
+    fn carries_to(&self, s: &State, c: Carry, t: UnitId) -> Result<bool, BattleError> {
+        if !self.may_target_as(s, c.striker, t, false, Some(c.first))? {
+            return Ok(false);
+        }
+        let p = self.strike_params(s, c.striker, t, c.forgo)?;
+        Ok(p.strike_number <= c.strike_number
+            && p.bonus_skill >= c.bonus_skill
+            && p.bonus_dice >= c.bonus_dice)
     }
 
     /// A quick test that [`Battle::sight`] would find an open line from
@@ -309,13 +334,50 @@ impl<'v> Battle<'v> {
             Some(e) if e.0 == key => e,
             slot => slot.insert((key, 0, 0)),
         };
-        for to in tables::hexes(foes & !entry.1) {
-            if self.sees_hex(s, i as UnitId, from, to, occupied) {
-                entry.2 |= bit(to);
-            }
+        let ask = foes & !entry.1;
+        if ask != 0 {
+            entry.2 |= self.sees_hexes(s, i, from, ask, occupied);
         }
         entry.1 |= foes;
         entry.2 & foes
+    }
+
+    /// The hexes of `hexes` that [`Battle::sees_hex`] finds unit `i` may
+    /// see from `from`, on [`Battle::memo_sight`]'s common path: the
+    /// character, its range and the hexes in contact read once, not per hex.
+    fn sees_hexes(
+        &self,
+        s: &State,
+        i: usize,
+        from: HexId,
+        hexes: HexSet,
+        occupied: HexSet,
+    ) -> HexSet {
+        let v = &*self.variant;
+        let Some(rs) = &v.character(s.units[i].character).rangestrike else {
+            return 0;
+        };
+        let tables = self.tables_in(s);
+        if tables.sight_by_who {
+            // Hazards that block some rangestrikers only: the full reading.
+            return tables::hexes(hexes)
+                .filter(|&to| self.sees_hex(s, i as UnitId, from, to, occupied))
+                .fold(0, |m, to| m | bit(to));
+        }
+        let max = u32::from(self.skill_of(s, i).min(v.rules.battle.max_range));
+        let blocked = occupied | tables::BLOCKED;
+        let mut out = 0;
+        for to in tables::hexes(hexes & !self.contact_at(s, from)) {
+            let range = geometry::distance(from, to) + 1;
+            if range < 2 || range > max {
+                continue;
+            }
+            let m = tables.sight(from, to);
+            if rs.magic || m[0] & blocked == 0 || m[1] & blocked == 0 {
+                out |= bit(to);
+            }
+        }
+        out
     }
 
     /// The hexes `unit`'s rangestrikes may begin from: its own, then the
