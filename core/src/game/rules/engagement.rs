@@ -562,7 +562,7 @@ pub(super) fn finish_engagement(
 
 pub(super) fn end_engagement(game: &mut Game, events: &mut Vec<Event>) {
     game.state.engagement = None;
-    if game.state.phase == Phase::Engage && engaged_lands(game).is_empty() {
+    if game.state.phase == Phase::Engage && !any_engaged(game) {
         game.state.phase = Phase::Muster;
     }
     // A mover whose Titan fell waited for the winner to finish: play passes.

@@ -3,10 +3,53 @@
 
 use super::*;
 
-/// What stands where, seen by `player`.
-pub(in crate::game) fn occupancy(game: &Game, player: PlayerId) -> Vec<Occupancy> {
-    let mut occ = vec![Occupancy::Empty; game.variant.board.land_count()];
-    let mut owners: Vec<Option<PlayerId>> = vec![None; occ.len()];
+/// Lists the rules reuse between calls, kept per thread: listing and
+/// checking moves at every action would otherwise allocate them each time.
+#[derive(Default)]
+pub(in crate::game) struct Scratch {
+    /// What stands where ([`occupancy_into`]), and who (its helper).
+    pub(in crate::game) occ: Vec<Occupancy>,
+    owners: Vec<Option<PlayerId>>,
+    /// A legion's moves.
+    pub(in crate::game) moves: Vec<MoveTarget>,
+    /// Which legions (by index in the state) can still move.
+    movable: Vec<bool>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+/// Calls `f` with the thread's [`Scratch`] (a fresh one if a caller up the
+/// stack holds it).
+pub(in crate::game) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = SCRATCH.take();
+    let r = f(&mut scratch);
+    SCRATCH.set(scratch);
+    r
+}
+
+/// Calls `f` with what stands where, seen by `player` (indexed by land),
+/// and a list for moves, both kept between calls.
+pub(in crate::game) fn with_occupancy<R>(
+    game: &Game,
+    player: PlayerId,
+    f: impl FnOnce(&[Occupancy], &mut Vec<MoveTarget>) -> R,
+) -> R {
+    with_scratch(|sc| {
+        occupancy_into(game, player, sc);
+        f(&sc.occ, &mut sc.moves)
+    })
+}
+
+/// What stands where, seen by `player`, into `sc.occ`.
+fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
+    let n = game.variant.board.land_count();
+    let (occ, owners) = (&mut sc.occ, &mut sc.owners);
+    occ.clear();
+    occ.resize(n, Occupancy::Empty);
+    owners.clear();
+    owners.resize(n, None);
     for l in &game.state.legions {
         let i = l.land.index();
         occ[i] = match (occ[i], owners[i]) {
@@ -22,7 +65,6 @@ pub(in crate::game) fn occupancy(game: &Game, player: PlayerId) -> Vec<Occupancy
         };
         owners[i] = Some(l.owner);
     }
-    occ
 }
 
 /// Lands holding legions of two players.
@@ -39,6 +81,16 @@ pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
     lands
 }
 
+/// Whether [`engaged_lands`] lists any, without listing.
+pub(in crate::game) fn any_engaged(game: &Game) -> bool {
+    let legions = &game.state.legions;
+    legions.iter().enumerate().any(|(i, a)| {
+        legions[i + 1..]
+            .iter()
+            .any(|b| a.land == b.land && a.owner != b.owner)
+    })
+}
+
 pub(super) fn movement_roll_rule(game: &Game) -> bool {
     game.variant.rules.movement.chosen_distance
 }
@@ -51,15 +103,20 @@ pub(super) fn mulligan_allowed(game: &Game) -> bool {
     }
 }
 
-/// Teleports a legion may make with the current roll.
-pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<Action> {
-    let mut out = Vec::new();
+/// Hands the teleports a legion may make with the current roll to `f`
+/// until it returns true (stop); returns whether it stopped.
+pub(super) fn visit_teleports(
+    game: &Game,
+    legion: &Legion,
+    occ: &[Occupancy],
+    f: &mut dyn FnMut(Action) -> bool,
+) -> bool {
     let Some(roll) = game.state.roll else {
-        return out;
+        return false;
     };
     let rules = &game.variant.rules.movement;
     if legion.moved || game.state.teleports >= rules.teleports_per_turn {
-        return out;
+        return false;
     }
     let vacant = |l: LandId| occ[l.index()] == Occupancy::Empty;
     if let Some(tt) = &rules.tower_teleport
@@ -67,35 +124,27 @@ pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<
         && game.exits.is_tower(legion.land)
         && has_lord(game, legion)
     {
-        let mut targets: Vec<LandId> = game
-            .variant
-            .board
-            .lands()
-            .filter(|&l| game.exits.is_tower(l) && l != legion.land && vacant(l))
-            .collect();
-        targets.extend(
-            game.exits
-                .within(legion.land, tt.range)
-                .into_iter()
-                .filter(|&l| vacant(l)),
-        );
-        targets.sort_unstable();
-        targets.dedup();
-        let mut lords: Vec<CharacterId> = legion
-            .characters
-            .iter()
-            .copied()
-            .filter(|&c| game.variant.class(class_of(game, c)).tower_teleport)
-            .collect();
-        lords.dedup();
-        for to in targets {
-            for &lord in &lords {
-                out.push(Action::Teleport {
+        let lord = |c: CharacterId| game.variant.class(class_of(game, c)).tower_teleport;
+        for &to in game.exits.tower_targets(legion.land) {
+            if !vacant(to) {
+                continue;
+            }
+            // Each kind of lord once (the characters are sorted).
+            let mut last = None;
+            for &c in &legion.characters {
+                if last == Some(c) || !lord(c) {
+                    continue;
+                }
+                last = Some(c);
+                let a = Action::Teleport {
                     legion: legion.marker,
                     to,
                     kind: TeleportKind::Tower,
-                    lord,
-                });
+                    lord: c,
+                };
+                if f(a) {
+                    return true;
+                }
             }
         }
     }
@@ -105,28 +154,41 @@ pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<
         if roll == tt.roll && score >= tt.min_score && legion.characters.contains(&titan) {
             for l in game.variant.board.lands() {
                 if occ[l.index()] == Occupancy::Enemy {
-                    out.push(Action::Teleport {
+                    let a = Action::Teleport {
                         legion: legion.marker,
                         to: l,
                         kind: TeleportKind::Titan,
                         lord: titan,
-                    });
+                    };
+                    if f(a) {
+                        return true;
+                    }
                 }
             }
         }
     }
-    out
+    false
 }
 
-pub(super) fn normal_moves(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<MoveTarget> {
+/// A legion's normal moves with the current roll, into `out`.
+pub(super) fn normal_moves_into(
+    game: &Game,
+    legion: &Legion,
+    occ: &[Occupancy],
+    out: &mut Vec<MoveTarget>,
+) {
     match game.state.roll {
-        Some(roll) if !legion.moved => game.exits.moves(legion.land, roll, occ),
-        _ => Vec::new(),
+        Some(roll) if !legion.moved => game.exits.moves_into(legion.land, roll, occ, out),
+        _ => out.clear(),
     }
 }
 
 pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
-    !normal_moves(game, legion, occ).is_empty() || !teleports(game, legion, occ).is_empty()
+    let normal = match game.state.roll {
+        Some(roll) if !legion.moved => game.exits.can_move(legion.land, roll, occ),
+        _ => false,
+    };
+    normal || visit_teleports(game, legion, occ, &mut |_| true)
 }
 
 /// Every way to divide `pool` into `groups` lists with the same number of
@@ -419,7 +481,7 @@ pub(in crate::game) fn is_to_act(game: &Game, player: PlayerId) -> bool {
 }
 
 /// [`to_act`] in an array: at most the two engaged players decide at once.
-fn acting(game: &Game) -> ([PlayerId; 2], usize) {
+pub(in crate::game) fn acting(game: &Game) -> ([PlayerId; 2], usize) {
     let s = &game.state;
     let none = ([PlayerId(0); 2], 0);
     let one = |p: Option<PlayerId>| match p {
@@ -458,17 +520,24 @@ fn acting(game: &Game) -> ([PlayerId; 2], usize) {
 }
 
 pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Action> {
-    let s = &game.state;
     // Most lists are short: one allocation, not four growing ones.
     let mut out = Vec::with_capacity(16);
+    legal_actions_into(game, player, &mut out);
+    out
+}
+
+/// [`legal_actions`] appended to `out` (a caller that lists at every
+/// action keeps one list).
+pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &mut Vec<Action>) {
+    let s = &game.state;
     if s.phase == Phase::Over || !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
-        return out;
+        return;
     }
     if !is_to_act(game, player) {
         out.push(Action::ConcedeGame);
-        return out;
+        return;
     }
-    crate::game::events::script_actions(game, player, &mut out);
+    crate::game::events::script_actions(game, player, out);
     match s.phase {
         Phase::Over => {}
         Phase::InitialSplit => {
@@ -498,35 +567,42 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                     out.push(Action::Roll { distance: None });
                 }
             }
-            Some(_) => {
-                let occ = occupancy(game, player);
-                let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
+            Some(_) => with_scratch(|sc| {
+                occupancy_into(game, player, sc);
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
                 }
                 // Which legions can move, for the DoneMoving check (from the
                 // lists just made rather than listing every move again).
-                let mut movable = Vec::with_capacity(mine.len());
-                for l in &mine {
+                sc.movable.clear();
+                sc.movable.resize(s.legions.len(), false);
+                for (i, l) in s.legions.iter().enumerate() {
+                    if l.owner != player {
+                        continue;
+                    }
                     let before = out.len();
-                    for t in normal_moves(game, l, &occ) {
+                    normal_moves_into(game, l, &sc.occ, &mut sc.moves);
+                    for t in &sc.moves {
                         out.push(Action::Move {
                             legion: l.marker,
                             to: t.land,
                             entered_from: t.entered_from,
                         });
                     }
-                    out.extend(teleports(game, l, &occ));
-                    movable.push(out.len() > before);
+                    visit_teleports(game, l, &sc.occ, &mut |a| {
+                        out.push(a);
+                        false
+                    });
+                    sc.movable[i] = out.len() > before;
                 }
-                if done_moving_allowed(&mine, &movable).is_ok() {
+                if done_moving_blocked(game, player, |i, _| sc.movable[i]).is_none() {
                     out.push(Action::DoneMoving);
                 }
-            }
+            }),
         },
         Phase::Engage | Phase::Muster => {
             if let Some(e) = &s.engagement {
-                engagement_actions(game, player, e, &mut out);
+                engagement_actions(game, player, e, out);
             } else if s.phase == Phase::Engage {
                 for land in engaged_lands(game) {
                     out.push(Action::Engage { land });
@@ -552,7 +628,6 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
         }
     }
     out.push(Action::ConcedeGame);
-    out
 }
 
 pub(super) fn engagement_actions(
@@ -722,35 +797,56 @@ pub(super) fn mulligan_available(game: &Game) -> bool {
 
 /// May the mover end the movement phase now?
 pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), RuleError> {
-    let s = &game.state;
-    if s.roll.is_none() {
+    if game.state.roll.is_none() {
         return refuse(MOVEMENT, "roll for movement first");
     }
-    let occ = occupancy(game, player);
-    let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
-    let movable: Vec<bool> = mine.iter().map(|l| can_move(game, l, &occ)).collect();
-    done_moving_allowed(&mine, &movable)
+    let blocked = with_occupancy(game, player, |occ, _| {
+        done_moving_blocked(game, player, |_, l| can_move(game, l, occ))
+    });
+    match blocked {
+        None => Ok(()),
+        Some(NotDone::NoneMoved) => refuse(MOVEMENT, "you must move at least one legion"),
+        Some(NotDone::Together(marker)) => refuse(
+            COMMENCEMENT,
+            format!(
+                "legion {marker} shares its land with a legion it split from and can still move: split legions must end in different lands if possible"
+            ),
+        ),
+    }
 }
 
-/// [`done_moving_check`] once the roll is made, given the mover's legions
-/// and which of them can still move.
-fn done_moving_allowed(mine: &[&Legion], movable: &[bool]) -> Result<(), RuleError> {
-    if !mine.iter().any(|l| l.moved) && movable.iter().any(|&m| m) {
-        return refuse(MOVEMENT, "you must move at least one legion");
-    }
-    for (l, &can_move) in mine.iter().zip(movable) {
-        let together = mine
+/// Why the mover may not end the movement phase yet.
+enum NotDone {
+    /// No legion has moved, and one can.
+    NoneMoved,
+    /// This legion shares its land with one it split from, and can move.
+    Together(Marker),
+}
+
+/// [`done_moving_check`] once the roll is made, given which of the mover's
+/// legions can still move (`movable`, with the legion's index in the
+/// state): None when the mover may end the phase (no message is written
+/// for the listing, which only asks).
+fn done_moving_blocked(
+    game: &Game,
+    player: PlayerId,
+    movable: impl Fn(usize, &Legion) -> bool,
+) -> Option<NotDone> {
+    let legions = &game.state.legions;
+    let mine = || {
+        legions
             .iter()
-            .any(|o| o.marker != l.marker && o.land == l.land);
-        if together && !l.moved && can_move {
-            return refuse(
-                COMMENCEMENT,
-                format!(
-                    "legion {} shares its land with a legion it split from and can still move: split legions must end in different lands if possible",
-                    l.marker
-                ),
-            );
+            .enumerate()
+            .filter(move |(_, l)| l.owner == player)
+    };
+    if !mine().any(|(_, l)| l.moved) && mine().any(|(i, l)| movable(i, l)) {
+        return Some(NotDone::NoneMoved);
+    }
+    for (i, l) in mine() {
+        let together = mine().any(|(_, o)| o.marker != l.marker && o.land == l.land);
+        if together && !l.moved && movable(i, l) {
+            return Some(NotDone::Together(l.marker));
         }
     }
-    Ok(())
+    None
 }

@@ -249,15 +249,18 @@ pub(super) fn move_legion(
     if game.state.roll.is_none() {
         return refuse(MOVEMENT, "roll for movement first");
     }
-    let occ = occupancy(game, player);
-    let targets = normal_moves(game, legion, &occ);
     let target = MoveTarget {
         land: to,
         entered_from: from,
     };
-    if !targets.contains(&target) {
-        return Err(refusal::why_not_move(game, legion, to, from, &occ));
-    }
+    let roll = game.state.roll.unwrap_or(0);
+    with_occupancy(game, player, |occ, _| {
+        if game.exits.reaches(legion.land, roll, occ, target) {
+            Ok(())
+        } else {
+            Err(refusal::why_not_move(game, legion, to, from, occ))
+        }
+    })?;
     let start = legion.land;
     // The first change, after which nothing refuses: `Game::apply` copies
     // no state before a move (`Undo::Lazy`).
@@ -284,17 +287,20 @@ pub(super) fn teleport(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     let i = owned_legion(game, player, marker)?;
-    let occ = occupancy(game, player);
     let wanted = Action::Teleport {
         legion: marker,
         to,
         kind,
         lord,
     };
-    if !teleports(game, &game.state.legions[i], &occ).contains(&wanted) {
+    with_occupancy(game, player, |occ, _| {
         let l = &game.state.legions[i];
-        return Err(refusal::why_not_teleport(game, l, to, kind, lord, &occ));
-    }
+        if visit_teleports(game, l, occ, &mut |a| a == wanted) {
+            Ok(())
+        } else {
+            Err(refusal::why_not_teleport(game, l, to, kind, lord, occ))
+        }
+    })?;
     let from = game.state.legions[i].land;
     game.state.teleports += 1;
     let l = &mut game.state.legions[i];
@@ -341,14 +347,9 @@ pub(super) fn done_moving(
     // all of the player's legions in one land join the one they split from.
     loop {
         let pair = {
-            let mine: Vec<&Legion> = game
-                .state
-                .legions
-                .iter()
-                .filter(|l| l.owner == player)
-                .collect();
-            mine.iter().find_map(|a| {
-                mine.iter()
+            let mine = || game.state.legions.iter().filter(|l| l.owner == player);
+            mine().find_map(|a| {
+                mine()
                     .find(|b| {
                         b.marker != a.marker
                             && b.land == a.land
@@ -384,7 +385,7 @@ pub(super) fn done_moving(
         l.split_from = None;
     }
     game.state.phase = Phase::Engage;
-    if engaged_lands(game).is_empty() {
+    if !any_engaged(game) {
         game.state.phase = Phase::Muster;
     }
     Ok(())
