@@ -845,15 +845,31 @@ impl Game {
         // A battle action without scripts changes the state only when it
         // ends the battle: the state is copied then ([`Game::save_state`]),
         // not before every battle action.
-        // Nor before a move or the end of splitting, which change the state
-        // only once nothing can refuse them (see `turn::move_legion`).
-        self.undo = if self.hooks.is_none()
+        // Nor before the turn's own steps outside an engagement (a split,
+        // the roll, a move or teleport, the end of splitting or moving, an
+        // engagement chosen, a muster, the end of the turn), which change
+        // the state only once nothing can refuse them (see
+        // `turn::move_legion`). Not the mulligan, which may refuse after.
+        let lazy_step = self.state.engagement.is_none()
             && matches!(
                 (self.state.phase, action),
-                (_, Action::Battle { .. })
-                    | (Phase::Move, Action::Move { .. })
-                    | (Phase::Split, Action::DoneSplitting)
-            ) {
+                (Phase::Split, Action::Split { .. } | Action::DoneSplitting)
+                    | (
+                        Phase::Move,
+                        Action::Roll { .. }
+                            | Action::Move { .. }
+                            | Action::Teleport { .. }
+                            | Action::DoneMoving
+                    )
+                    | (Phase::Engage, Action::Engage { .. })
+                    | (Phase::Muster, Action::Muster { .. } | Action::EndTurn)
+            );
+        self.undo = if self.hooks.is_none()
+            && (lazy_step
+                || matches!(
+                    (self.state.phase, action),
+                    (_, Action::Battle { .. }) | (Phase::Move, Action::Move { .. })
+                )) {
             Undo::Lazy
         } else {
             Undo::Saved(self.copy_state())

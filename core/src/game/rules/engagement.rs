@@ -21,6 +21,7 @@ pub(super) fn engage(
     };
     let (a, d) = (att.marker, def.marker);
     let (ao, dow) = (att.owner, def.owner);
+    // No refusal from here on (`Undo::Lazy`).
     let step = if may_flee(game, def) {
         EngagementStep::DefenderChoice
     } else {

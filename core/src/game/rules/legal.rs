@@ -357,8 +357,10 @@ fn visit_splits(game: &Game, legion: &Legion, markers: usize, f: &mut SplitVisit
     let three = rules.max_split_parts >= 3 && markers >= 2;
     let mut rest = Vec::with_capacity(n);
     let mut second = Vec::with_capacity(n);
+    let mut current = Vec::with_capacity(n);
     for size in min..=n - min {
-        let stop = visit_sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut |part| {
+        current.clear();
+        let stop = visit_sub_multisets(&legion.characters, size, &mut current, 0, &mut |part| {
             if f(part, None) {
                 return true;
             }
@@ -413,23 +415,71 @@ fn split_action(legion: &Legion, part: &[CharacterId], second: Option<&[Characte
 /// How many `Split` actions [`legal_actions`] lists for `player`.
 pub(in crate::game) fn split_count(game: &Game, player: PlayerId) -> usize {
     let markers = game.state.players[player.0 as usize].markers.len();
-    let mut n = 0;
-    for l in splittable(game, player) {
-        visit_splits(game, l, markers, &mut |_, _| {
+    splittable(game, player)
+        .map(|l| legion_split_count(game, l, markers))
+        .sum()
+}
+
+/// How many splits [`visit_splits`] visits for `legion`. The count depends
+/// only on the legion's characters and the split rules, so it is counted
+/// once per thread for each (in a cache emptied when full; a legion too
+/// tall for the cache's key is counted each time).
+fn legion_split_count(game: &Game, legion: &Legion, markers: usize) -> usize {
+    let rules = &game.variant.rules.legions;
+    let min = rules.min_split_size;
+    if markers == 0 || legion.height() < 2 * min as usize {
+        return 0;
+    }
+    let three = rules.max_split_parts >= 3 && markers >= 2;
+    let count = || {
+        let mut n = 0;
+        visit_splits(game, legion, markers, &mut |_, _| {
             n += 1;
             false
         });
+        n
+    };
+    // The key: each character's id (plus one) in 17 bits, then the rules.
+    if legion.height() > 7 {
+        return count();
     }
+    let key = legion
+        .characters
+        .iter()
+        .fold(0u128, |k, c| (k << 17) | (u128::from(c.0) + 1))
+        | (u128::from(three) << 119)
+        | (u128::from(min) << 120);
+    thread_local! {
+        static COUNTS: RefCell<std::collections::HashMap<u128, usize>> =
+            RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(n) = COUNTS.with(|c| c.borrow().get(&key).copied()) {
+        return n;
+    }
+    let n = count();
+    COUNTS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 4096 {
+            c.clear();
+        }
+        c.insert(key, n);
+    });
     n
 }
 
 /// The `k`-th `Split` action [`legal_actions`] lists for `player`.
-pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, k: usize) -> Option<Action> {
+pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, mut k: usize) -> Option<Action> {
     let markers = game.state.players[player.0 as usize].markers.len();
-    let mut i = 0;
-    let mut found = None;
     for l in splittable(game, player) {
-        let stop = visit_splits(game, l, markers, &mut |part, second| {
+        // Only the legion the split is of is gone through.
+        let n = legion_split_count(game, l, markers);
+        if k >= n {
+            k -= n;
+            continue;
+        }
+        let mut i = 0;
+        let mut found = None;
+        visit_splits(game, l, markers, &mut |part, second| {
             if i == k {
                 found = Some(split_action(l, part, second));
                 return true;
@@ -437,11 +487,9 @@ pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, k: usize) -> Opt
             i += 1;
             false
         });
-        if stop {
-            break;
-        }
+        return found;
     }
-    found
+    None
 }
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {

@@ -179,6 +179,7 @@ pub(super) fn split(
     }
     let land = legion.land;
     let mut into = Vec::new();
+    // The first change, after which nothing refuses (`Undo::Lazy`).
     {
         let l = &mut game.state.legions[i];
         remove_all(&mut l.characters, &all);
@@ -225,6 +226,7 @@ pub(super) fn roll(
         }
         game.rng.roll(u32::from(die)) as u8
     };
+    // The only change, after which nothing refuses (`Undo::Lazy`).
     game.state.roll = Some(r);
     events.push(Event::Rolled { player, roll: r });
     Ok(())
@@ -302,6 +304,7 @@ pub(super) fn teleport(
         }
     })?;
     let from = game.state.legions[i].land;
+    // The first change, after which nothing refuses (`Undo::Lazy`).
     game.state.teleports += 1;
     let l = &mut game.state.legions[i];
     l.land = to;
@@ -343,6 +346,7 @@ pub(super) fn done_moving(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     done_moving_check(game, player)?;
+    // Nothing refuses after the check (`Undo::Lazy`).
     // Split legions that could not part recombine (reference sheet, Commencement):
     // all of the player's legions in one land join the one they split from.
     loop {
@@ -425,6 +429,7 @@ pub(super) fn muster(
     if !muster_options(game, l).contains(&option) {
         return Err(refusal::why_not_muster(game, l, &option));
     }
+    // The first change, after which nothing refuses (`Undo::Lazy`).
     do_muster(game, marker, option, events);
     Ok(())
 }
@@ -460,6 +465,7 @@ pub(super) fn do_muster(
     });
 }
 
+/// Refuses nothing (`Undo::Lazy`).
 pub(super) fn end_turn(game: &mut Game, events: &mut Vec<Event>) {
     // "For a Shorter Game": a point total ends the game at the end of that turn.
     let limit = match game.option("point_limit") {
