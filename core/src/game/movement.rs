@@ -50,6 +50,9 @@ struct LandExits {
     arch: Vec<u32>,
     arrow: Vec<u32>,
     triple: Vec<u32>,
+    /// [`Exits::starting`] and [`Exits::continuing`], listed once.
+    start: Vec<u32>,
+    next: Vec<u32>,
 }
 
 impl Exits {
@@ -83,10 +86,27 @@ impl Exits {
             }
             adjacent[l].sort_unstable();
         }
-        let tower = board
+        let tower: Vec<bool> = board
             .lands()
             .map(|l| variant.terrains[board.land(l).terrain.index()].tower)
             .collect();
+        for (ex, &tower) in lands.iter_mut().zip(&tower) {
+            // A block must be followed; otherwise any arch or triple arrow,
+            // and from a tower any arrow.
+            ex.start = if !ex.block.is_empty() {
+                ex.block.clone()
+            } else if tower {
+                [&ex.arch[..], &ex.triple, &ex.arrow].concat()
+            } else {
+                [&ex.arch[..], &ex.triple].concat()
+            };
+            // A triple arrow must be followed; otherwise any single arrow.
+            ex.next = if ex.triple.is_empty() {
+                ex.arrow.clone()
+            } else {
+                ex.triple.clone()
+            };
+        }
         let mut exits = Exits {
             lands,
             tower,
@@ -130,27 +150,14 @@ impl Exits {
     /// Where a legion starting on `land` may begin its move (reference sheet,
     /// "Movement Signs"): a block must be followed; otherwise any arch or
     /// triple arrow, and from a tower any arrow.
-    fn starting(&self, land: usize) -> impl Iterator<Item = u32> + '_ {
-        let ex = &self.lands[land];
-        let (a, b, c): (&[u32], &[u32], &[u32]) = if !ex.block.is_empty() {
-            (&ex.block, &[], &[])
-        } else if self.tower[land] {
-            (&ex.arch, &ex.triple, &ex.arrow)
-        } else {
-            (&ex.arch, &ex.triple, &[])
-        };
-        a.iter().chain(b).chain(c).copied()
+    fn starting(&self, land: usize) -> &[u32] {
+        &self.lands[land].start
     }
 
     /// Where a legion passing through `land` may go on: a triple arrow must
     /// be followed; otherwise any single arrow.
     fn continuing(&self, land: usize) -> &[u32] {
-        let ex = &self.lands[land];
-        if ex.triple.is_empty() {
-            &ex.arrow
-        } else {
-            &ex.triple
-        }
+        &self.lands[land].next
     }
 
     /// Every place a legion on `start` can end a move of exactly `roll` lands
@@ -212,7 +219,8 @@ impl Exits {
         }
         let s = start.index();
         self.starting(s)
-            .any(|next| self.step(next as usize, s, roll - 1, occ, f))
+            .iter()
+            .any(|&next| self.step(next as usize, s, roll - 1, occ, f))
     }
 
     fn step(

@@ -597,9 +597,11 @@ pub(super) fn move_character(
     }
     if let Some(j) = legion_index(game, to) {
         let l = &mut game.state.legions[j];
-        l.characters = sorted([l.characters.clone(), vec![c]].concat());
+        l.characters.push(c);
+        l.characters.sort_unstable();
         // Everybody sees the newcomer: one more of its kind is known.
-        l.revealed = sorted([l.revealed.clone(), vec![c]].concat());
+        l.revealed.push(c);
+        l.revealed.sort_unstable();
     }
     events.push(Event::Summoned {
         legion: to,
@@ -612,8 +614,10 @@ pub(super) fn add_from_caretaker(game: &mut Game, to: Marker, c: CharacterId) {
     game.state.caretaker[c.index()] = game.state.caretaker[c.index()].saturating_sub(1);
     if let Some(j) = legion_index(game, to) {
         let l = &mut game.state.legions[j];
-        l.characters = sorted([l.characters.clone(), vec![c]].concat());
+        l.characters.push(c);
+        l.characters.sort_unstable();
         // Everybody sees the newcomer: one more of its kind is known.
-        l.revealed = sorted([l.revealed.clone(), vec![c]].concat());
+        l.revealed.push(c);
+        l.revealed.sort_unstable();
     }
 }

@@ -9,7 +9,8 @@ use super::*;
 pub(in crate::game) struct Scratch {
     /// What stands where ([`occupancy_into`]), and who (its helper).
     pub(in crate::game) occ: Vec<Occupancy>,
-    owners: Vec<Option<PlayerId>>,
+    /// By land, the seat (plus one) of the last legion seen there.
+    owners: Vec<u16>,
     /// A legion's moves.
     pub(in crate::game) moves: Vec<MoveTarget>,
     /// Which legions (by index in the state) can still move.
@@ -46,24 +47,21 @@ pub(in crate::game) fn with_occupancy<R>(
 fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
     let n = game.variant.board.land_count();
     let (occ, owners) = (&mut sc.occ, &mut sc.owners);
-    occ.clear();
+    // Filled, not rebuilt: a memset.
     occ.resize(n, Occupancy::Empty);
-    owners.clear();
-    owners.resize(n, None);
+    occ.fill(Occupancy::Empty);
+    owners.resize(n, 0);
+    owners.fill(0);
     for l in &game.state.legions {
         let i = l.land.index();
-        occ[i] = match (occ[i], owners[i]) {
-            (Occupancy::Empty, _) => {
-                if l.owner == player {
-                    Occupancy::Friendly
-                } else {
-                    Occupancy::Enemy
-                }
-            }
-            (_, Some(o)) if o != l.owner => Occupancy::Engaged,
-            (o, _) => o,
+        let owner = u16::from(l.owner.0) + 1;
+        occ[i] = match occ[i] {
+            Occupancy::Empty if l.owner == player => Occupancy::Friendly,
+            Occupancy::Empty => Occupancy::Enemy,
+            _ if owners[i] != owner => Occupancy::Engaged,
+            o => o,
         };
-        owners[i] = Some(l.owner);
+        owners[i] = owner;
     }
 }
 

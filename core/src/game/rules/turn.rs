@@ -311,7 +311,7 @@ pub(super) fn teleport(
     l.moved = true;
     l.entered_from = None;
     // Teleportation: "The Mover must reveal the identity of the Lord".
-    l.revealed = merge_revealed(&l.revealed, &[lord]);
+    merge_revealed(&mut l.revealed, &[lord]);
     events.push(Event::Teleported {
         legion: marker,
         from,
@@ -326,18 +326,19 @@ pub(super) fn teleport(
 }
 
 /// The revealed multiset grown by `shown`, keeping counts no larger than
-/// what was shown at once.
-pub(super) fn merge_revealed(revealed: &[CharacterId], shown: &[CharacterId]) -> Vec<CharacterId> {
-    let mut out = revealed.to_vec();
-    let mut kinds = shown.to_vec();
-    kinds.sort_unstable();
-    kinds.dedup();
-    for k in kinds {
+/// what was shown at once (sorted; in place).
+pub(super) fn merge_revealed(revealed: &mut Vec<CharacterId>, shown: &[CharacterId]) {
+    let before = revealed.len();
+    for (i, &k) in shown.iter().enumerate() {
+        // Each kind once.
+        if shown[..i].contains(&k) {
+            continue;
+        }
         let need = shown.iter().filter(|&&c| c == k).count();
-        let have = out.iter().filter(|&&c| c == k).count();
-        out.extend(std::iter::repeat_n(k, need.saturating_sub(have)));
+        let have = revealed[..before].iter().filter(|&&c| c == k).count();
+        revealed.extend(std::iter::repeat_n(k, need.saturating_sub(have)));
     }
-    sorted(out)
+    revealed.sort_unstable();
 }
 
 pub(super) fn done_moving(
@@ -444,7 +445,7 @@ pub(super) fn do_muster(
     // (shown too), so it is added after them, not merged with them.
     if let Some(i) = legion_index(game, marker) {
         let l = &mut game.state.legions[i];
-        l.revealed = merge_revealed(&l.revealed, &option.reveal);
+        merge_revealed(&mut l.revealed, &option.reveal);
     }
     add_from_caretaker(game, marker, option.recruit);
     if let Some(i) = legion_index(game, marker) {
@@ -472,25 +473,26 @@ pub(super) fn end_turn(game: &mut Game, events: &mut Vec<Event>) {
         Some(OptionValue::Int(n)) if *n > 0 => Some(*n as u32),
         _ => None,
     };
-    let alive: Vec<PlayerId> = (0..game.state.players.len() as u8)
-        .map(PlayerId)
-        .filter(|p| game.state.players[p.0 as usize].alive)
-        .collect();
-    let best = alive
-        .iter()
-        .map(|p| game.state.players[p.0 as usize].score)
-        .max()
-        .unwrap_or(0);
-    let args = (game.state.turn, alive.len() as u32, best);
+    // Seats are numbered by a byte.
+    let seats = usize::from(game.state.players.len() as u8);
+    let alive = |game: &Game| {
+        (0..seats)
+            .map(|i| PlayerId(i as u8))
+            .filter(|p| game.state.players[p.0 as usize].alive)
+            .collect::<Vec<PlayerId>>()
+    };
+    let living = || game.state.players[..seats].iter().filter(|p| p.alive);
+    let best = living().map(|p| p.score).max().unwrap_or(0);
+    let args = (game.state.turn, living().count() as u32, best);
     let hooked = call_hook_advancing::<_, Option<u8>>(game, hook::GAME_OVER, args);
     if let Some(Some(w)) = hooked
-        && alive.contains(&PlayerId(w))
+        && alive(game).contains(&PlayerId(w))
     {
         game_over(game, Outcome::Winner(PlayerId(w)), events);
         return;
     }
     if limit.is_some_and(|l| best >= l) {
-        let leaders: Vec<PlayerId> = alive
+        let leaders: Vec<PlayerId> = alive(game)
             .into_iter()
             .filter(|p| game.state.players[p.0 as usize].score == best)
             .collect();
