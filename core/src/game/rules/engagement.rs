@@ -504,7 +504,7 @@ pub(super) fn after_step(
                 recruit: *recruit,
                 reveal: sorted(reveal.clone()),
             };
-            if !muster_options(game, winner).contains(&option) {
+            if !may_muster(game, winner, &option) {
                 return Err(refusal::why_not_muster(game, winner, &option));
             }
             do_muster(game, a.winner, option, events);

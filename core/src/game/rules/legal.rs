@@ -15,6 +15,8 @@ pub(in crate::game) struct Scratch {
     pub(in crate::game) moves: Vec<MoveTarget>,
     /// Which legions (by index in the state) can still move.
     movable: Vec<bool>,
+    /// A legion's ways to muster.
+    ways: Vec<muster::Way>,
 }
 
 thread_local! {
@@ -492,7 +494,51 @@ pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, mut k: usize) ->
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
     let terrain = game.variant.board.land(legion.land).terrain;
-    let mut judge = |h: crate::model::HookId, recruit: CharacterId, chars: &[CharacterId]| {
+    muster::options(
+        &game.variant,
+        terrain,
+        &legion.characters,
+        &mut muster_judge(game, legion),
+    )
+    .into_iter()
+    .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
+    .collect()
+}
+
+/// [`muster_options`] as [`muster::Way`]s handed to `f` in its order,
+/// listed in a kept list.
+pub(super) fn muster_ways(game: &Game, legion: &Legion, mut f: impl FnMut(muster::Way)) {
+    let terrain = game.variant.board.land(legion.land).terrain;
+    with_scratch(|sc| {
+        let judge = &mut muster_judge(game, legion);
+        muster::ways_into(
+            &game.variant,
+            terrain,
+            &legion.characters,
+            judge,
+            &mut sc.ways,
+        );
+        for &w in &sc.ways {
+            if game.state.caretaker[w.recruit.index()] > 0 {
+                f(w);
+            }
+        }
+    });
+}
+
+/// Whether [`muster_options`] lists `option`, without listing.
+pub(super) fn may_muster(game: &Game, legion: &Legion, option: &MusterOption) -> bool {
+    let mut found = false;
+    muster_ways(game, legion, |w| found |= w.is(option));
+    found
+}
+
+/// Decides a mustering table's `Hook` needs for `legion` by its script.
+fn muster_judge<'g>(
+    game: &'g Game,
+    legion: &'g Legion,
+) -> impl FnMut(crate::model::HookId, CharacterId, &[CharacterId]) -> bool + 'g {
+    move |h, recruit, chars| {
         let name = &game.variant.hooks[h.index()];
         let args: Vec<u16> = std::iter::once(recruit.0)
             .chain(chars.iter().map(|c| c.0))
@@ -507,11 +553,7 @@ pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> 
         ];
         call_hook_implicit_ctx::<_, bool>(game, name, &fields, mlua::Variadic::from_iter(args))
             .unwrap_or(false)
-    };
-    muster::options(&game.variant, terrain, &legion.characters, &mut judge)
-        .into_iter()
-        .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
-        .collect()
+    }
 }
 
 /// The players who have a decision to make.
@@ -660,13 +702,13 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                         && game.variant.legion_size(l.characters.iter().copied())
                             < game.variant.rules.legions.max_size as usize
                     {
-                        for o in muster_options(game, l) {
+                        muster_ways(game, l, |w| {
                             out.push(Action::Muster {
                                 legion: l.marker,
-                                recruit: o.recruit,
-                                reveal: o.reveal,
+                                recruit: w.recruit,
+                                reveal: w.reveal(),
                             });
-                        }
+                        });
                     }
                 }
                 out.push(Action::EndTurn);
@@ -771,12 +813,12 @@ pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
         }
     }
     if room && a.reinforce && !winner.mustered {
-        for o in muster_options(game, winner) {
+        muster_ways(game, winner, |w| {
             out.push(Action::Reinforce {
-                recruit: o.recruit,
-                reveal: o.reveal,
+                recruit: w.recruit,
+                reveal: w.reveal(),
             });
-        }
+        });
     }
     out.push(Action::DoneAfter);
 }

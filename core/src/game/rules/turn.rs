@@ -427,7 +427,7 @@ pub(super) fn muster(
         recruit,
         reveal: sorted(reveal.to_vec()),
     };
-    if !muster_options(game, l).contains(&option) {
+    if !may_muster(game, l, &option) {
         return Err(refusal::why_not_muster(game, l, &option));
     }
     // The first change, after which nothing refuses (`Undo::Lazy`).
