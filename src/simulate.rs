@@ -601,6 +601,8 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
     // The length in turns of each finished game (for the histogram).
     let mut lengths: Vec<u32> = Vec::new();
     let mut errors: Vec<Value> = Vec::new();
+    // The events of an action, unread: one list kept for all.
+    let mut events = Vec::new();
     let clock = Clock::start();
     for i in 0..common.n {
         let seed = common.seed.wrapping_add(i);
@@ -627,7 +629,8 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
             if matches!(action, titan_core::game::Action::Fight) {
                 battles += 1;
             }
-            if let Err(e) = game.apply(player, &action) {
+            events.clear();
+            if let Err(e) = game.apply_into(player, &action, &mut events) {
                 // As the engine writes it (names, labels), by the player as
                 // the outcome lines count them.
                 break Some(format!(

@@ -835,6 +835,20 @@ impl Game {
     /// Checks `action` by `player` against the rules and carries it out; on
     /// error the game is unchanged.
     pub fn apply(&mut self, player: PlayerId, action: &Action) -> Result<Vec<Event>, RuleError> {
+        let mut events = Vec::new();
+        self.apply_into(player, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::apply`] with the events appended to `events` (a caller that
+    /// plays many actions can keep one list); on error the game and
+    /// `events` are unchanged.
+    pub fn apply_into(
+        &mut self,
+        player: PlayerId,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), RuleError> {
         if let Err(message) = action.check_ids(&self.variant) {
             return refuse(NO_SUCH_ID, message);
         }
@@ -845,15 +859,31 @@ impl Game {
         // A battle action without scripts changes the state only when it
         // ends the battle: the state is copied then ([`Game::save_state`]),
         // not before every battle action.
-        // Nor before a move or the end of splitting, which change the state
-        // only once nothing can refuse them (see `turn::move_legion`).
-        self.undo = if self.hooks.is_none()
+        // Nor before the turn's own steps outside an engagement (a split,
+        // the roll, a move or teleport, the end of splitting or moving, an
+        // engagement chosen, a muster, the end of the turn), which change
+        // the state only once nothing can refuse them (see
+        // `turn::move_legion`). Not the mulligan, which may refuse after.
+        let lazy_step = self.state.engagement.is_none()
             && matches!(
                 (self.state.phase, action),
-                (_, Action::Battle { .. })
-                    | (Phase::Move, Action::Move { .. })
-                    | (Phase::Split, Action::DoneSplitting)
-            ) {
+                (Phase::Split, Action::Split { .. } | Action::DoneSplitting)
+                    | (
+                        Phase::Move,
+                        Action::Roll { .. }
+                            | Action::Move { .. }
+                            | Action::Teleport { .. }
+                            | Action::DoneMoving
+                    )
+                    | (Phase::Engage, Action::Engage { .. })
+                    | (Phase::Muster, Action::Muster { .. } | Action::EndTurn)
+            );
+        self.undo = if self.hooks.is_none()
+            && (lazy_step
+                || matches!(
+                    (self.state.phase, action),
+                    (_, Action::Battle { .. }) | (Phase::Move, Action::Move { .. })
+                )) {
             Undo::Lazy
         } else {
             Undo::Saved(self.copy_state())
@@ -865,15 +895,22 @@ impl Game {
         let had_battle = self.battle.get_mut().is_some();
         self.battle_undo = None;
         self.take_script_failure();
-        let before = events::Before::of(self);
-        let events = rules::apply(self, player, action).map(|mut ev| {
-            events::fire_after(self, &before, action, &mut ev);
-            ev
-        });
+        let listed = events.len();
+        let applied = if self.hooks.is_some() {
+            // The scripts' events fire for this action's events alone.
+            let before = events::Before::of(self);
+            let mut ev = Vec::new();
+            rules::apply(self, player, action, &mut ev).map(|()| {
+                events::fire_after(self, &before, action, &mut ev);
+                events.append(&mut ev);
+            })
+        } else {
+            rules::apply(self, player, action, events)
+        };
         let undo = std::mem::replace(&mut self.undo, Undo::Idle);
         let battle_undo = self.battle_undo.take();
-        let result = match (self.take_script_failure(), events) {
-            (None, Ok(events)) => Ok(events),
+        let result = match (self.take_script_failure(), applied) {
+            (None, Ok(())) => Ok(()),
             (Some(e), _) => refuse(
                 SCRIPT_FAILURE,
                 format!(
@@ -884,16 +921,17 @@ impl Game {
             (None, Err(e)) => Err(e),
         };
         match (result, undo) {
-            (Ok(events), undo) => {
+            (Ok(()), undo) => {
                 self.state.rng_pos = self.rng.word_pos() as u64;
                 self.prune_vars();
                 self.history.push((player, action.clone()));
                 if let Undo::Saved(state) = undo {
                     SPARE_STATE.set(Some(state));
                 }
-                Ok(events)
+                Ok(())
             }
             (Err(e), undo) => {
+                events.truncate(listed);
                 // `Lazy`: the action was refused before it changed the state.
                 if let Undo::Saved(mut state) = undo {
                     std::mem::swap(&mut self.state, &mut *state);

@@ -2,7 +2,9 @@
 //!
 //! This is a hot path (every legal-move query of every legion), so it works
 //! on a compact table of exits built once per variant ([`Exits`]) and a
-//! per-land occupancy array, with no allocation but the result.
+//! per-land occupancy array, with no allocation but the result (none at all
+//! for the callers that keep a list, [`Exits::moves_into`], or only ask
+//! whether a move exists).
 
 use crate::format::Sign;
 use crate::model::{LandId, Variant};
@@ -36,6 +38,10 @@ pub struct Exits {
     tower: Vec<bool>,
     /// Neighbours whatever the signs, both directions (for tower teleport).
     adjacent: Vec<Vec<u32>>,
+    /// By tower land, where the variant's tower teleport may go from it
+    /// whatever stands there: the other towers and the lands within its
+    /// range, sorted (listed at every roll that allows it).
+    tower_targets: Vec<Vec<LandId>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -44,6 +50,9 @@ struct LandExits {
     arch: Vec<u32>,
     arrow: Vec<u32>,
     triple: Vec<u32>,
+    /// [`Exits::starting`] and [`Exits::continuing`], listed once.
+    start: Vec<u32>,
+    next: Vec<u32>,
 }
 
 impl Exits {
@@ -77,15 +86,61 @@ impl Exits {
             }
             adjacent[l].sort_unstable();
         }
-        let tower = board
+        let tower: Vec<bool> = board
             .lands()
             .map(|l| variant.terrains[board.land(l).terrain.index()].tower)
             .collect();
-        Exits {
+        for (ex, &tower) in lands.iter_mut().zip(&tower) {
+            // A block must be followed; otherwise any arch or triple arrow,
+            // and from a tower any arrow.
+            ex.start = if !ex.block.is_empty() {
+                ex.block.clone()
+            } else if tower {
+                [&ex.arch[..], &ex.triple, &ex.arrow].concat()
+            } else {
+                [&ex.arch[..], &ex.triple].concat()
+            };
+            // A triple arrow must be followed; otherwise any single arrow.
+            ex.next = if ex.triple.is_empty() {
+                ex.arrow.clone()
+            } else {
+                ex.triple.clone()
+            };
+        }
+        let mut exits = Exits {
             lands,
             tower,
             adjacent,
+            tower_targets: Vec::new(),
+        };
+        if let Some(tt) = &variant.rules.movement.tower_teleport {
+            exits.tower_targets = board
+                .lands()
+                .map(|from| {
+                    if !exits.is_tower(from) {
+                        return Vec::new();
+                    }
+                    let mut targets: Vec<LandId> = board
+                        .lands()
+                        .filter(|&l| exits.is_tower(l) && l != from)
+                        .collect();
+                    targets.extend(exits.within(from, tt.range));
+                    targets.sort_unstable();
+                    targets.dedup();
+                    targets
+                })
+                .collect();
         }
+        exits
+    }
+
+    /// Where the variant's tower teleport may go from `land` (a tower)
+    /// whatever stands there: the other towers and the lands within its
+    /// range, sorted; nothing from another land.
+    pub fn tower_targets(&self, land: LandId) -> &[LandId] {
+        self.tower_targets
+            .get(land.index())
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn is_tower(&self, land: LandId) -> bool {
@@ -95,27 +150,14 @@ impl Exits {
     /// Where a legion starting on `land` may begin its move (reference sheet,
     /// "Movement Signs"): a block must be followed; otherwise any arch or
     /// triple arrow, and from a tower any arrow.
-    fn starting(&self, land: usize) -> impl Iterator<Item = u32> + '_ {
-        let ex = &self.lands[land];
-        let (a, b, c): (&[u32], &[u32], &[u32]) = if !ex.block.is_empty() {
-            (&ex.block, &[], &[])
-        } else if self.tower[land] {
-            (&ex.arch, &ex.triple, &ex.arrow)
-        } else {
-            (&ex.arch, &ex.triple, &[])
-        };
-        a.iter().chain(b).chain(c).copied()
+    fn starting(&self, land: usize) -> &[u32] {
+        &self.lands[land].start
     }
 
     /// Where a legion passing through `land` may go on: a triple arrow must
     /// be followed; otherwise any single arrow.
     fn continuing(&self, land: usize) -> &[u32] {
-        let ex = &self.lands[land];
-        if ex.triple.is_empty() {
-            &ex.arrow
-        } else {
-            &ex.triple
-        }
+        &self.lands[land].next
     }
 
     /// Every place a legion on `start` can end a move of exactly `roll` lands
@@ -125,16 +167,60 @@ impl Exits {
     /// `entered_from` lands; the result is sorted and has no duplicates.
     pub fn moves(&self, start: LandId, roll: u8, occupancy: &[Occupancy]) -> Vec<MoveTarget> {
         let mut out = Vec::new();
-        if roll == 0 {
-            return out;
-        }
-        let s = start.index();
-        for next in self.starting(s) {
-            self.step(next as usize, s, roll - 1, occupancy, &mut out);
-        }
+        self.moves_into(start, roll, occupancy, &mut out);
+        out
+    }
+
+    /// [`Exits::moves`] into `out` (cleared first): a caller that lists
+    /// moves at every action keeps one list.
+    pub fn moves_into(
+        &self,
+        start: LandId,
+        roll: u8,
+        occupancy: &[Occupancy],
+        out: &mut Vec<MoveTarget>,
+    ) {
+        out.clear();
+        self.visit_moves(start, roll, occupancy, &mut |t| {
+            out.push(t);
+            false
+        });
         out.sort_unstable();
         out.dedup();
-        out
+    }
+
+    /// Whether [`Exits::moves`] would list anything, without listing.
+    pub fn can_move(&self, start: LandId, roll: u8, occupancy: &[Occupancy]) -> bool {
+        self.visit_moves(start, roll, occupancy, &mut |_| true)
+    }
+
+    /// Whether [`Exits::moves`] would list `target`, without listing.
+    pub fn reaches(
+        &self,
+        start: LandId,
+        roll: u8,
+        occupancy: &[Occupancy],
+        target: MoveTarget,
+    ) -> bool {
+        self.visit_moves(start, roll, occupancy, &mut |t| t == target)
+    }
+
+    /// Hands every end of a move (unsorted, maybe repeated) to `f` until it
+    /// returns true (stop); returns whether it stopped.
+    fn visit_moves(
+        &self,
+        start: LandId,
+        roll: u8,
+        occ: &[Occupancy],
+        f: &mut impl FnMut(MoveTarget) -> bool,
+    ) -> bool {
+        if roll == 0 {
+            return false;
+        }
+        let s = start.index();
+        self.starting(s)
+            .iter()
+            .any(|&next| self.step(next as usize, s, roll - 1, occ, f))
     }
 
     fn step(
@@ -143,31 +229,23 @@ impl Exits {
         from: usize,
         left: u8,
         occ: &[Occupancy],
-        out: &mut Vec<MoveTarget>,
-    ) {
-        let target = MoveTarget {
+        f: &mut impl FnMut(MoveTarget) -> bool,
+    ) -> bool {
+        let target = || MoveTarget {
             land: LandId::new(land),
             entered_from: LandId::new(from),
         };
         match occ.get(land).copied().unwrap_or_default() {
-            Occupancy::Engaged => return,
-            Occupancy::Enemy => {
-                out.push(target);
-                return;
-            }
-            Occupancy::Friendly if left == 0 => return,
-            Occupancy::Empty if left == 0 => {
-                out.push(target);
-                return;
-            }
+            Occupancy::Engaged => return false,
+            Occupancy::Enemy => return f(target()),
+            Occupancy::Friendly if left == 0 => return false,
+            Occupancy::Empty if left == 0 => return f(target()),
             _ => {}
         }
-        for &next in self.continuing(land) {
-            // No backtracking.
-            if next as usize != from {
-                self.step(next as usize, land, left - 1, occ, out);
-            }
-        }
+        // No backtracking.
+        self.continuing(land)
+            .iter()
+            .any(|&next| next as usize != from && self.step(next as usize, land, left - 1, occ, f))
     }
 
     /// Lands within `range` of `start` counting any border, whatever the

@@ -36,18 +36,109 @@ pub fn options(
     legion: &[CharacterId],
     judge: HookJudge<'_>,
 ) -> Vec<MusterOption> {
-    let table = &variant.mustering[terrain.index()];
     let mut out = Vec::new();
+    visit(variant, terrain, legion, judge, &mut |recruit, shown| {
+        out.push(MusterOption {
+            recruit,
+            reveal: shown.to_vec(),
+        });
+    });
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// One way to muster without its list: the recruit and the characters
+/// shown, `count` of `shown` (every way shows one kind). Ordered as
+/// [`MusterOption`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Way {
+    pub(crate) recruit: CharacterId,
+    pub(crate) shown: CharacterId,
+    pub(crate) count: u8,
+}
+
+impl Way {
+    /// The characters shown, as [`MusterOption::reveal`] lists them.
+    pub(crate) fn reveal(&self) -> Vec<CharacterId> {
+        vec![self.shown; usize::from(self.count)]
+    }
+
+    /// Whether this is `o`.
+    pub(crate) fn is(&self, o: &MusterOption) -> bool {
+        self.recruit == o.recruit
+            && o.reveal.len() == usize::from(self.count)
+            && o.reveal.iter().all(|&c| c == self.shown)
+    }
+}
+
+impl Ord for Way {
+    fn cmp(&self, other: &Way) -> std::cmp::Ordering {
+        // As the lists compare: none shown first, then by kind, then count.
+        let shown = |w: &Way| (w.count > 0, if w.count > 0 { w.shown.0 } else { 0 });
+        (self.recruit, shown(self), self.count).cmp(&(other.recruit, shown(other), other.count))
+    }
+}
+
+impl PartialOrd for Way {
+    fn partial_cmp(&self, other: &Way) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// [`options`] into `out` (cleared first) as [`Way`]s: sorted, no
+/// duplicates, nothing allocated once `out` has room.
+pub(crate) fn ways_into(
+    variant: &Variant,
+    terrain: TerrainId,
+    legion: &[CharacterId],
+    judge: HookJudge<'_>,
+    out: &mut Vec<Way>,
+) {
+    out.clear();
+    visit(variant, terrain, legion, judge, &mut |recruit, shown| {
+        out.push(Way {
+            recruit,
+            shown: shown.first().copied().unwrap_or(recruit),
+            count: shown.len() as u8,
+        });
+    });
+    out.sort();
+    out.dedup();
+}
+
+/// Hands every way `legion` may muster in `terrain` to `f` (the recruit
+/// and the characters shown, all of one kind), in the tables' order, with
+/// repeats.
+fn visit(
+    variant: &Variant,
+    terrain: TerrainId,
+    legion: &[CharacterId],
+    judge: HookJudge<'_>,
+    f: &mut dyn FnMut(CharacterId, &[CharacterId]),
+) {
+    // Room for the most shown at once; more (no table asks it) is listed.
+    let mut many = Vec::new();
+    let mut offer = |recruit: CharacterId, c: CharacterId, n: usize| {
+        const ROOM: usize = 16;
+        if n <= ROOM {
+            f(recruit, &[c; ROOM][..n]);
+        } else {
+            many.clear();
+            many.resize(n, c);
+            f(recruit, &many);
+        }
+    };
+    let table = &variant.mustering[terrain.index()];
     for (i, row) in table.rows.iter().enumerate() {
         let recruit = row.character;
-        let mut offer = |reveal: Vec<CharacterId>| out.push(MusterOption { recruit, reveal });
         if row.like && count(legion, recruit) > 0 {
-            offer(vec![recruit]);
+            offer(recruit, recruit, 1);
         }
         if table.ladder && row.ladder {
             for higher in &table.rows[i + 1..] {
                 if higher.character != recruit && count(legion, higher.character) > 0 {
-                    offer(vec![higher.character]);
+                    offer(recruit, higher.character, 1);
                 }
             }
         }
@@ -57,18 +148,19 @@ pub fn options(
                     if let Some(prev) = i.checked_sub(1).map(|p| table.rows[p].character)
                         && count(legion, prev) >= n as usize
                     {
-                        offer(vec![prev; n as usize]);
+                        offer(recruit, prev, n as usize);
                     }
                 }
-                Needs::Free => offer(Vec::new()),
+                Needs::Free => offer(recruit, recruit, 0),
                 Needs::Identical { count: n, class } => {
-                    let mut kinds: Vec<CharacterId> = legion.to_vec();
-                    kinds.sort_unstable();
-                    kinds.dedup();
-                    for k in kinds {
+                    // Each kind once.
+                    for (j, &k) in legion.iter().enumerate() {
+                        if legion[..j].contains(&k) {
+                            continue;
+                        }
                         let fits = class.is_none_or(|cl| variant.character(k).class == cl);
                         if fits && count(legion, k) >= n as usize {
-                            offer(vec![k; n as usize]);
+                            offer(recruit, k, n as usize);
                         }
                     }
                 }
@@ -77,18 +169,15 @@ pub fn options(
                     count: n,
                 } => {
                     if count(legion, character) >= n as usize {
-                        offer(vec![character; n as usize]);
+                        offer(recruit, character, n as usize);
                     }
                 }
                 Needs::Hook(h) => {
                     if judge(h, recruit, legion) {
-                        offer(Vec::new());
+                        offer(recruit, recruit, 0);
                     }
                 }
             }
         }
     }
-    out.sort();
-    out.dedup();
-    out
 }

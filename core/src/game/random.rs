@@ -7,18 +7,30 @@ use crate::rng::GameRng;
 /// One random legal action of a player who has a decision to make, or None
 /// when the game is over. Conceding the game is picked only rarely.
 pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action)> {
-    let players = game.to_act();
-    if players.is_empty() {
+    // `Game::to_act` without its list.
+    let (players, n) = super::rules::acting(game);
+    if n == 0 {
         return None;
     }
-    let player = players[rng.int_in(0, players.len() as i64 - 1) as usize];
+    let player = players[rng.int_in(0, n as i64 - 1) as usize];
     if let Some(a) = split_shortcut(game, player, rng) {
         return Some((player, a));
     }
     if let Some(a) = battle_shortcut(game, player, rng) {
         return a.map(|a| (player, a));
     }
-    choose(game.legal_actions(player), rng).map(|a| (player, a))
+    // One list kept per thread, listed into and emptied at every action.
+    let mut actions = ACTIONS.take();
+    super::rules::legal_actions_into(game, player, &mut actions);
+    let chosen = choose_in(&mut actions, rng);
+    actions.clear();
+    ACTIONS.set(actions);
+    chosen.map(|a| (player, a))
+}
+
+thread_local! {
+    /// The list [`random_action`] lists a player's actions into.
+    static ACTIONS: std::cell::Cell<Vec<Action>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// At a decision in the battle being fought the list is the script
@@ -151,6 +163,12 @@ fn split_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Ac
 /// The random player's choice among a player's legal actions: conceding the
 /// game or a battle only rarely, splitting mostly passed.
 pub fn choose(mut actions: Vec<Action>, rng: &mut GameRng) -> Option<Action> {
+    choose_in(&mut actions, rng)
+}
+
+/// [`choose`] taking the action chosen out of `actions` (the rest left in
+/// some order, for the caller to clear).
+fn choose_in(actions: &mut Vec<Action>, rng: &mut GameRng) -> Option<Action> {
     let concede = actions
         .iter()
         .position(|a| matches!(a, Action::ConcedeGame));

@@ -334,19 +334,41 @@ pub(super) fn new_game(
 /// first (Law of Titan 1982 5.1); play then goes clockwise around the table
 /// (6.0), that is in the order the players were given (their seats). The
 /// option `tower_order` plays by tower instead, highest number first.
-pub(super) fn turn_order(game: &Game) -> Vec<PlayerId> {
-    let mut order: Vec<PlayerId> = (0..game.state.players.len() as u8).map(PlayerId).collect();
+pub(super) fn turn_order(game: &Game) -> TurnOrder {
+    let n = usize::from(game.state.players.len() as u8);
+    let mut order = TurnOrder {
+        seats: [PlayerId(0); 256],
+        len: n,
+    };
+    for (i, p) in order.seats[..n].iter_mut().enumerate() {
+        *p = PlayerId(i as u8);
+    }
+    let order_mut = &mut order.seats[..n];
     let number = |p: &PlayerId| {
         game.state.players[p.0 as usize]
             .tower
             .map_or(0, |t| game.variant.board.land(t).number)
     };
     if matches!(game.option("tower_order"), Some(OptionValue::Bool(true))) {
-        order.sort_by_key(|p| std::cmp::Reverse(number(p)));
-    } else if let Some(first) = order.iter().copied().max_by_key(|p| number(p)) {
-        order.rotate_left(first.0 as usize);
+        order_mut.sort_by_key(|p| std::cmp::Reverse(number(p)));
+    } else if let Some(first) = order_mut.iter().copied().max_by_key(|p| number(p)) {
+        order_mut.rotate_left(first.0 as usize);
     }
     order
+}
+
+/// [`turn_order`]'s list, in an array (asked at every turn's end: seats are
+/// numbered by a byte, so there are at most 256).
+pub(super) struct TurnOrder {
+    seats: [PlayerId; 256],
+    len: usize,
+}
+
+impl std::ops::Deref for TurnOrder {
+    type Target = [PlayerId];
+    fn deref(&self) -> &[PlayerId] {
+        &self.seats[..self.len]
+    }
 }
 
 pub(super) fn titan_power(game: &Game, player: PlayerId) -> u8 {
@@ -500,11 +522,14 @@ fn sorted(mut v: Vec<CharacterId>) -> Vec<CharacterId> {
     v
 }
 
+/// Carries out `action`, its events appended to `events` (on error some
+/// may have been: the caller drops them).
 pub(super) fn apply(
     game: &mut Game,
     player: PlayerId,
     action: &Action,
-) -> Result<Vec<Event>, RuleError> {
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
     let s = &game.state;
     if s.phase == Phase::Over {
         return refuse(TURN, "the game is over");
@@ -513,10 +538,9 @@ pub(super) fn apply(
         return refuse(TURN, "you are not in the game");
     }
     if let Action::ConcedeGame = action {
-        let mut events = Vec::new();
-        eliminate_player(game, player, None, &mut events);
-        after_elimination(game, &mut events);
-        return Ok(events);
+        eliminate_player(game, player, None, events);
+        after_elimination(game, events);
+        return Ok(());
     }
     if !is_to_act(game, player) {
         return refuse(
@@ -527,21 +551,20 @@ pub(super) fn apply(
             ),
         );
     }
-    let mut events = Vec::new();
     match (s.phase, action) {
         (_, Action::Script { name, args }) => {
-            super::events::apply_script(game, player, name, args, &mut events)?
+            super::events::apply_script(game, player, name, args, events)?
         }
         (Phase::InitialSplit, Action::InitialSplit { legions }) => {
-            initial_split(game, player, legions, &mut events)?
+            initial_split(game, player, legions, events)?
         }
         (Phase::Split, Action::Split { legion, parts }) => {
-            split(game, player, *legion, parts, &mut events)?
+            split(game, player, *legion, parts, events)?
         }
         // Refused by nothing: `Game::apply` copies no state before it
         // (`Undo::Lazy`).
         (Phase::Split, Action::DoneSplitting) => game.state.phase = Phase::Move,
-        (Phase::Move, Action::Roll { distance }) => roll(game, player, *distance, &mut events)?,
+        (Phase::Move, Action::Roll { distance }) => roll(game, player, *distance, events)?,
         (Phase::Move, Action::Mulligan) => {
             if !mulligan_available(game) {
                 return refuse(
@@ -551,7 +574,7 @@ pub(super) fn apply(
             }
             game.state.mulligan_used = true;
             game.state.roll = None;
-            roll(game, player, None, &mut events)?;
+            roll(game, player, None, events)?;
         }
         (
             Phase::Move,
@@ -560,7 +583,7 @@ pub(super) fn apply(
                 to,
                 entered_from,
             },
-        ) => move_legion(game, player, *legion, *to, *entered_from, &mut events)?,
+        ) => move_legion(game, player, *legion, *to, *entered_from, events)?,
         (
             Phase::Move,
             Action::Teleport {
@@ -569,12 +592,12 @@ pub(super) fn apply(
                 kind,
                 lord,
             },
-        ) => teleport(game, player, *legion, *to, *kind, *lord, &mut events)?,
-        (Phase::Move, Action::DoneMoving) => done_moving(game, player, &mut events)?,
+        ) => teleport(game, player, *legion, *to, *kind, *lord, events)?,
+        (Phase::Move, Action::DoneMoving) => done_moving(game, player, events)?,
         (Phase::Engage, _) | (Phase::Muster, _) if game.state.engagement.is_some() => {
-            engagement_step(game, player, action, &mut events)?
+            engagement_step(game, player, action, events)?
         }
-        (Phase::Engage, Action::Engage { land }) => engage(game, player, *land, &mut events)?,
+        (Phase::Engage, Action::Engage { land }) => engage(game, player, *land, events)?,
         (
             Phase::Muster,
             Action::Muster {
@@ -582,8 +605,8 @@ pub(super) fn apply(
                 recruit,
                 reveal,
             },
-        ) => muster(game, player, *legion, *recruit, reveal, &mut events)?,
-        (Phase::Muster, Action::EndTurn) => end_turn(game, &mut events),
+        ) => muster(game, player, *legion, *recruit, reveal, events)?,
+        (Phase::Muster, Action::EndTurn) => end_turn(game, events),
         (phase, action) => {
             return refuse(
                 TURN,
@@ -594,7 +617,7 @@ pub(super) fn apply(
             );
         }
     }
-    Ok(events)
+    Ok(())
 }
 
 pub(super) fn check_invariants(game: &Game) -> Result<(), String> {

@@ -21,6 +21,7 @@ pub(super) fn engage(
     };
     let (a, d) = (att.marker, def.marker);
     let (ao, dow) = (att.owner, def.owner);
+    // No refusal from here on (`Undo::Lazy`).
     let step = if may_flee(game, def) {
         EngagementStep::DefenderChoice
     } else {
@@ -503,7 +504,7 @@ pub(super) fn after_step(
                 recruit: *recruit,
                 reveal: sorted(reveal.clone()),
             };
-            if !muster_options(game, winner).contains(&option) {
+            if !may_muster(game, winner, &option) {
                 return Err(refusal::why_not_muster(game, winner, &option));
             }
             do_muster(game, a.winner, option, events);
@@ -562,7 +563,7 @@ pub(super) fn finish_engagement(
 
 pub(super) fn end_engagement(game: &mut Game, events: &mut Vec<Event>) {
     game.state.engagement = None;
-    if game.state.phase == Phase::Engage && engaged_lands(game).is_empty() {
+    if game.state.phase == Phase::Engage && !any_engaged(game) {
         game.state.phase = Phase::Muster;
     }
     // A mover whose Titan fell waited for the winner to finish: play passes.
@@ -596,9 +597,11 @@ pub(super) fn move_character(
     }
     if let Some(j) = legion_index(game, to) {
         let l = &mut game.state.legions[j];
-        l.characters = sorted([l.characters.clone(), vec![c]].concat());
+        l.characters.push(c);
+        l.characters.sort_unstable();
         // Everybody sees the newcomer: one more of its kind is known.
-        l.revealed = sorted([l.revealed.clone(), vec![c]].concat());
+        l.revealed.push(c);
+        l.revealed.sort_unstable();
     }
     events.push(Event::Summoned {
         legion: to,
@@ -611,8 +614,10 @@ pub(super) fn add_from_caretaker(game: &mut Game, to: Marker, c: CharacterId) {
     game.state.caretaker[c.index()] = game.state.caretaker[c.index()].saturating_sub(1);
     if let Some(j) = legion_index(game, to) {
         let l = &mut game.state.legions[j];
-        l.characters = sorted([l.characters.clone(), vec![c]].concat());
+        l.characters.push(c);
+        l.characters.sort_unstable();
         // Everybody sees the newcomer: one more of its kind is known.
-        l.revealed = sorted([l.revealed.clone(), vec![c]].concat());
+        l.revealed.push(c);
+        l.revealed.sort_unstable();
     }
 }

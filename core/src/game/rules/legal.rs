@@ -3,26 +3,68 @@
 
 use super::*;
 
-/// What stands where, seen by `player`.
-pub(in crate::game) fn occupancy(game: &Game, player: PlayerId) -> Vec<Occupancy> {
-    let mut occ = vec![Occupancy::Empty; game.variant.board.land_count()];
-    let mut owners: Vec<Option<PlayerId>> = vec![None; occ.len()];
+/// Lists the rules reuse between calls, kept per thread: listing and
+/// checking moves at every action would otherwise allocate them each time.
+#[derive(Default)]
+pub(in crate::game) struct Scratch {
+    /// What stands where ([`occupancy_into`]), and who (its helper).
+    pub(in crate::game) occ: Vec<Occupancy>,
+    /// By land, the seat (plus one) of the last legion seen there.
+    owners: Vec<u16>,
+    /// A legion's moves.
+    pub(in crate::game) moves: Vec<MoveTarget>,
+    /// Which legions (by index in the state) can still move.
+    movable: Vec<bool>,
+    /// A legion's ways to muster.
+    ways: Vec<muster::Way>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
+}
+
+/// Calls `f` with the thread's [`Scratch`] (a fresh one if a caller up the
+/// stack holds it).
+pub(in crate::game) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = SCRATCH.take();
+    let r = f(&mut scratch);
+    SCRATCH.set(scratch);
+    r
+}
+
+/// Calls `f` with what stands where, seen by `player` (indexed by land),
+/// and a list for moves, both kept between calls.
+pub(in crate::game) fn with_occupancy<R>(
+    game: &Game,
+    player: PlayerId,
+    f: impl FnOnce(&[Occupancy], &mut Vec<MoveTarget>) -> R,
+) -> R {
+    with_scratch(|sc| {
+        occupancy_into(game, player, sc);
+        f(&sc.occ, &mut sc.moves)
+    })
+}
+
+/// What stands where, seen by `player`, into `sc.occ`.
+fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
+    let n = game.variant.board.land_count();
+    let (occ, owners) = (&mut sc.occ, &mut sc.owners);
+    // Filled, not rebuilt: a memset.
+    occ.resize(n, Occupancy::Empty);
+    occ.fill(Occupancy::Empty);
+    owners.resize(n, 0);
+    owners.fill(0);
     for l in &game.state.legions {
         let i = l.land.index();
-        occ[i] = match (occ[i], owners[i]) {
-            (Occupancy::Empty, _) => {
-                if l.owner == player {
-                    Occupancy::Friendly
-                } else {
-                    Occupancy::Enemy
-                }
-            }
-            (_, Some(o)) if o != l.owner => Occupancy::Engaged,
-            (o, _) => o,
+        let owner = u16::from(l.owner.0) + 1;
+        occ[i] = match occ[i] {
+            Occupancy::Empty if l.owner == player => Occupancy::Friendly,
+            Occupancy::Empty => Occupancy::Enemy,
+            _ if owners[i] != owner => Occupancy::Engaged,
+            o => o,
         };
-        owners[i] = Some(l.owner);
+        owners[i] = owner;
     }
-    occ
 }
 
 /// Lands holding legions of two players.
@@ -39,6 +81,16 @@ pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
     lands
 }
 
+/// Whether [`engaged_lands`] lists any, without listing.
+pub(in crate::game) fn any_engaged(game: &Game) -> bool {
+    let legions = &game.state.legions;
+    legions.iter().enumerate().any(|(i, a)| {
+        legions[i + 1..]
+            .iter()
+            .any(|b| a.land == b.land && a.owner != b.owner)
+    })
+}
+
 pub(super) fn movement_roll_rule(game: &Game) -> bool {
     game.variant.rules.movement.chosen_distance
 }
@@ -51,15 +103,20 @@ pub(super) fn mulligan_allowed(game: &Game) -> bool {
     }
 }
 
-/// Teleports a legion may make with the current roll.
-pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<Action> {
-    let mut out = Vec::new();
+/// Hands the teleports a legion may make with the current roll to `f`
+/// until it returns true (stop); returns whether it stopped.
+pub(super) fn visit_teleports(
+    game: &Game,
+    legion: &Legion,
+    occ: &[Occupancy],
+    f: &mut dyn FnMut(Action) -> bool,
+) -> bool {
     let Some(roll) = game.state.roll else {
-        return out;
+        return false;
     };
     let rules = &game.variant.rules.movement;
     if legion.moved || game.state.teleports >= rules.teleports_per_turn {
-        return out;
+        return false;
     }
     let vacant = |l: LandId| occ[l.index()] == Occupancy::Empty;
     if let Some(tt) = &rules.tower_teleport
@@ -67,35 +124,27 @@ pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<
         && game.exits.is_tower(legion.land)
         && has_lord(game, legion)
     {
-        let mut targets: Vec<LandId> = game
-            .variant
-            .board
-            .lands()
-            .filter(|&l| game.exits.is_tower(l) && l != legion.land && vacant(l))
-            .collect();
-        targets.extend(
-            game.exits
-                .within(legion.land, tt.range)
-                .into_iter()
-                .filter(|&l| vacant(l)),
-        );
-        targets.sort_unstable();
-        targets.dedup();
-        let mut lords: Vec<CharacterId> = legion
-            .characters
-            .iter()
-            .copied()
-            .filter(|&c| game.variant.class(class_of(game, c)).tower_teleport)
-            .collect();
-        lords.dedup();
-        for to in targets {
-            for &lord in &lords {
-                out.push(Action::Teleport {
+        let lord = |c: CharacterId| game.variant.class(class_of(game, c)).tower_teleport;
+        for &to in game.exits.tower_targets(legion.land) {
+            if !vacant(to) {
+                continue;
+            }
+            // Each kind of lord once (the characters are sorted).
+            let mut last = None;
+            for &c in &legion.characters {
+                if last == Some(c) || !lord(c) {
+                    continue;
+                }
+                last = Some(c);
+                let a = Action::Teleport {
                     legion: legion.marker,
                     to,
                     kind: TeleportKind::Tower,
-                    lord,
-                });
+                    lord: c,
+                };
+                if f(a) {
+                    return true;
+                }
             }
         }
     }
@@ -105,28 +154,41 @@ pub(super) fn teleports(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<
         if roll == tt.roll && score >= tt.min_score && legion.characters.contains(&titan) {
             for l in game.variant.board.lands() {
                 if occ[l.index()] == Occupancy::Enemy {
-                    out.push(Action::Teleport {
+                    let a = Action::Teleport {
                         legion: legion.marker,
                         to: l,
                         kind: TeleportKind::Titan,
                         lord: titan,
-                    });
+                    };
+                    if f(a) {
+                        return true;
+                    }
                 }
             }
         }
     }
-    out
+    false
 }
 
-pub(super) fn normal_moves(game: &Game, legion: &Legion, occ: &[Occupancy]) -> Vec<MoveTarget> {
+/// A legion's normal moves with the current roll, into `out`.
+pub(super) fn normal_moves_into(
+    game: &Game,
+    legion: &Legion,
+    occ: &[Occupancy],
+    out: &mut Vec<MoveTarget>,
+) {
     match game.state.roll {
-        Some(roll) if !legion.moved => game.exits.moves(legion.land, roll, occ),
-        _ => Vec::new(),
+        Some(roll) if !legion.moved => game.exits.moves_into(legion.land, roll, occ, out),
+        _ => out.clear(),
     }
 }
 
 pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
-    !normal_moves(game, legion, occ).is_empty() || !teleports(game, legion, occ).is_empty()
+    let normal = match game.state.roll {
+        Some(roll) if !legion.moved => game.exits.can_move(legion.land, roll, occ),
+        _ => false,
+    };
+    normal || visit_teleports(game, legion, occ, &mut |_| true)
 }
 
 /// Every way to divide `pool` into `groups` lists with the same number of
@@ -295,8 +357,10 @@ fn visit_splits(game: &Game, legion: &Legion, markers: usize, f: &mut SplitVisit
     let three = rules.max_split_parts >= 3 && markers >= 2;
     let mut rest = Vec::with_capacity(n);
     let mut second = Vec::with_capacity(n);
+    let mut current = Vec::with_capacity(n);
     for size in min..=n - min {
-        let stop = visit_sub_multisets(&legion.characters, size, &mut Vec::new(), 0, &mut |part| {
+        current.clear();
+        let stop = visit_sub_multisets(&legion.characters, size, &mut current, 0, &mut |part| {
             if f(part, None) {
                 return true;
             }
@@ -351,23 +415,71 @@ fn split_action(legion: &Legion, part: &[CharacterId], second: Option<&[Characte
 /// How many `Split` actions [`legal_actions`] lists for `player`.
 pub(in crate::game) fn split_count(game: &Game, player: PlayerId) -> usize {
     let markers = game.state.players[player.0 as usize].markers.len();
-    let mut n = 0;
-    for l in splittable(game, player) {
-        visit_splits(game, l, markers, &mut |_, _| {
+    splittable(game, player)
+        .map(|l| legion_split_count(game, l, markers))
+        .sum()
+}
+
+/// How many splits [`visit_splits`] visits for `legion`. The count depends
+/// only on the legion's characters and the split rules, so it is counted
+/// once per thread for each (in a cache emptied when full; a legion too
+/// tall for the cache's key is counted each time).
+fn legion_split_count(game: &Game, legion: &Legion, markers: usize) -> usize {
+    let rules = &game.variant.rules.legions;
+    let min = rules.min_split_size;
+    if markers == 0 || legion.height() < 2 * min as usize {
+        return 0;
+    }
+    let three = rules.max_split_parts >= 3 && markers >= 2;
+    let count = || {
+        let mut n = 0;
+        visit_splits(game, legion, markers, &mut |_, _| {
             n += 1;
             false
         });
+        n
+    };
+    // The key: each character's id (plus one) in 17 bits, then the rules.
+    if legion.height() > 7 {
+        return count();
     }
+    let key = legion
+        .characters
+        .iter()
+        .fold(0u128, |k, c| (k << 17) | (u128::from(c.0) + 1))
+        | (u128::from(three) << 119)
+        | (u128::from(min) << 120);
+    thread_local! {
+        static COUNTS: RefCell<std::collections::HashMap<u128, usize>> =
+            RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(n) = COUNTS.with(|c| c.borrow().get(&key).copied()) {
+        return n;
+    }
+    let n = count();
+    COUNTS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= 4096 {
+            c.clear();
+        }
+        c.insert(key, n);
+    });
     n
 }
 
 /// The `k`-th `Split` action [`legal_actions`] lists for `player`.
-pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, k: usize) -> Option<Action> {
+pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, mut k: usize) -> Option<Action> {
     let markers = game.state.players[player.0 as usize].markers.len();
-    let mut i = 0;
-    let mut found = None;
     for l in splittable(game, player) {
-        let stop = visit_splits(game, l, markers, &mut |part, second| {
+        // Only the legion the split is of is gone through.
+        let n = legion_split_count(game, l, markers);
+        if k >= n {
+            k -= n;
+            continue;
+        }
+        let mut i = 0;
+        let mut found = None;
+        visit_splits(game, l, markers, &mut |part, second| {
             if i == k {
                 found = Some(split_action(l, part, second));
                 return true;
@@ -375,16 +487,58 @@ pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, k: usize) -> Opt
             i += 1;
             false
         });
-        if stop {
-            break;
-        }
+        return found;
     }
-    found
+    None
 }
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
     let terrain = game.variant.board.land(legion.land).terrain;
-    let mut judge = |h: crate::model::HookId, recruit: CharacterId, chars: &[CharacterId]| {
+    muster::options(
+        &game.variant,
+        terrain,
+        &legion.characters,
+        &mut muster_judge(game, legion),
+    )
+    .into_iter()
+    .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
+    .collect()
+}
+
+/// [`muster_options`] as [`muster::Way`]s handed to `f` in its order,
+/// listed in a kept list.
+pub(super) fn muster_ways(game: &Game, legion: &Legion, mut f: impl FnMut(muster::Way)) {
+    let terrain = game.variant.board.land(legion.land).terrain;
+    with_scratch(|sc| {
+        let judge = &mut muster_judge(game, legion);
+        muster::ways_into(
+            &game.variant,
+            terrain,
+            &legion.characters,
+            judge,
+            &mut sc.ways,
+        );
+        for &w in &sc.ways {
+            if game.state.caretaker[w.recruit.index()] > 0 {
+                f(w);
+            }
+        }
+    });
+}
+
+/// Whether [`muster_options`] lists `option`, without listing.
+pub(super) fn may_muster(game: &Game, legion: &Legion, option: &MusterOption) -> bool {
+    let mut found = false;
+    muster_ways(game, legion, |w| found |= w.is(option));
+    found
+}
+
+/// Decides a mustering table's `Hook` needs for `legion` by its script.
+fn muster_judge<'g>(
+    game: &'g Game,
+    legion: &'g Legion,
+) -> impl FnMut(crate::model::HookId, CharacterId, &[CharacterId]) -> bool + 'g {
+    move |h, recruit, chars| {
         let name = &game.variant.hooks[h.index()];
         let args: Vec<u16> = std::iter::once(recruit.0)
             .chain(chars.iter().map(|c| c.0))
@@ -399,11 +553,7 @@ pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> 
         ];
         call_hook_implicit_ctx::<_, bool>(game, name, &fields, mlua::Variadic::from_iter(args))
             .unwrap_or(false)
-    };
-    muster::options(&game.variant, terrain, &legion.characters, &mut judge)
-        .into_iter()
-        .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
-        .collect()
+    }
 }
 
 /// The players who have a decision to make.
@@ -419,7 +569,7 @@ pub(in crate::game) fn is_to_act(game: &Game, player: PlayerId) -> bool {
 }
 
 /// [`to_act`] in an array: at most the two engaged players decide at once.
-fn acting(game: &Game) -> ([PlayerId; 2], usize) {
+pub(in crate::game) fn acting(game: &Game) -> ([PlayerId; 2], usize) {
     let s = &game.state;
     let none = ([PlayerId(0); 2], 0);
     let one = |p: Option<PlayerId>| match p {
@@ -458,17 +608,24 @@ fn acting(game: &Game) -> ([PlayerId; 2], usize) {
 }
 
 pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Action> {
-    let s = &game.state;
     // Most lists are short: one allocation, not four growing ones.
     let mut out = Vec::with_capacity(16);
+    legal_actions_into(game, player, &mut out);
+    out
+}
+
+/// [`legal_actions`] appended to `out` (a caller that lists at every
+/// action keeps one list).
+pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &mut Vec<Action>) {
+    let s = &game.state;
     if s.phase == Phase::Over || !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
-        return out;
+        return;
     }
     if !is_to_act(game, player) {
         out.push(Action::ConcedeGame);
-        return out;
+        return;
     }
-    crate::game::events::script_actions(game, player, &mut out);
+    crate::game::events::script_actions(game, player, out);
     match s.phase {
         Phase::Over => {}
         Phase::InitialSplit => {
@@ -498,35 +655,42 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                     out.push(Action::Roll { distance: None });
                 }
             }
-            Some(_) => {
-                let occ = occupancy(game, player);
-                let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
+            Some(_) => with_scratch(|sc| {
+                occupancy_into(game, player, sc);
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
                 }
                 // Which legions can move, for the DoneMoving check (from the
                 // lists just made rather than listing every move again).
-                let mut movable = Vec::with_capacity(mine.len());
-                for l in &mine {
+                sc.movable.clear();
+                sc.movable.resize(s.legions.len(), false);
+                for (i, l) in s.legions.iter().enumerate() {
+                    if l.owner != player {
+                        continue;
+                    }
                     let before = out.len();
-                    for t in normal_moves(game, l, &occ) {
+                    normal_moves_into(game, l, &sc.occ, &mut sc.moves);
+                    for t in &sc.moves {
                         out.push(Action::Move {
                             legion: l.marker,
                             to: t.land,
                             entered_from: t.entered_from,
                         });
                     }
-                    out.extend(teleports(game, l, &occ));
-                    movable.push(out.len() > before);
+                    visit_teleports(game, l, &sc.occ, &mut |a| {
+                        out.push(a);
+                        false
+                    });
+                    sc.movable[i] = out.len() > before;
                 }
-                if done_moving_allowed(&mine, &movable).is_ok() {
+                if done_moving_blocked(game, player, |i, _| sc.movable[i]).is_none() {
                     out.push(Action::DoneMoving);
                 }
-            }
+            }),
         },
         Phase::Engage | Phase::Muster => {
             if let Some(e) = &s.engagement {
-                engagement_actions(game, player, e, &mut out);
+                engagement_actions(game, player, e, out);
             } else if s.phase == Phase::Engage {
                 for land in engaged_lands(game) {
                     out.push(Action::Engage { land });
@@ -538,13 +702,13 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
                         && game.variant.legion_size(l.characters.iter().copied())
                             < game.variant.rules.legions.max_size as usize
                     {
-                        for o in muster_options(game, l) {
+                        muster_ways(game, l, |w| {
                             out.push(Action::Muster {
                                 legion: l.marker,
-                                recruit: o.recruit,
-                                reveal: o.reveal,
+                                recruit: w.recruit,
+                                reveal: w.reveal(),
                             });
-                        }
+                        });
                     }
                 }
                 out.push(Action::EndTurn);
@@ -552,7 +716,6 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
         }
     }
     out.push(Action::ConcedeGame);
-    out
 }
 
 pub(super) fn engagement_actions(
@@ -650,12 +813,12 @@ pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
         }
     }
     if room && a.reinforce && !winner.mustered {
-        for o in muster_options(game, winner) {
+        muster_ways(game, winner, |w| {
             out.push(Action::Reinforce {
-                recruit: o.recruit,
-                reveal: o.reveal,
+                recruit: w.recruit,
+                reveal: w.reveal(),
             });
-        }
+        });
     }
     out.push(Action::DoneAfter);
 }
@@ -722,35 +885,56 @@ pub(super) fn mulligan_available(game: &Game) -> bool {
 
 /// May the mover end the movement phase now?
 pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), RuleError> {
-    let s = &game.state;
-    if s.roll.is_none() {
+    if game.state.roll.is_none() {
         return refuse(MOVEMENT, "roll for movement first");
     }
-    let occ = occupancy(game, player);
-    let mine: Vec<&Legion> = s.legions.iter().filter(|l| l.owner == player).collect();
-    let movable: Vec<bool> = mine.iter().map(|l| can_move(game, l, &occ)).collect();
-    done_moving_allowed(&mine, &movable)
+    let blocked = with_occupancy(game, player, |occ, _| {
+        done_moving_blocked(game, player, |_, l| can_move(game, l, occ))
+    });
+    match blocked {
+        None => Ok(()),
+        Some(NotDone::NoneMoved) => refuse(MOVEMENT, "you must move at least one legion"),
+        Some(NotDone::Together(marker)) => refuse(
+            COMMENCEMENT,
+            format!(
+                "legion {marker} shares its land with a legion it split from and can still move: split legions must end in different lands if possible"
+            ),
+        ),
+    }
 }
 
-/// [`done_moving_check`] once the roll is made, given the mover's legions
-/// and which of them can still move.
-fn done_moving_allowed(mine: &[&Legion], movable: &[bool]) -> Result<(), RuleError> {
-    if !mine.iter().any(|l| l.moved) && movable.iter().any(|&m| m) {
-        return refuse(MOVEMENT, "you must move at least one legion");
-    }
-    for (l, &can_move) in mine.iter().zip(movable) {
-        let together = mine
+/// Why the mover may not end the movement phase yet.
+enum NotDone {
+    /// No legion has moved, and one can.
+    NoneMoved,
+    /// This legion shares its land with one it split from, and can move.
+    Together(Marker),
+}
+
+/// [`done_moving_check`] once the roll is made, given which of the mover's
+/// legions can still move (`movable`, with the legion's index in the
+/// state): None when the mover may end the phase (no message is written
+/// for the listing, which only asks).
+fn done_moving_blocked(
+    game: &Game,
+    player: PlayerId,
+    movable: impl Fn(usize, &Legion) -> bool,
+) -> Option<NotDone> {
+    let legions = &game.state.legions;
+    let mine = || {
+        legions
             .iter()
-            .any(|o| o.marker != l.marker && o.land == l.land);
-        if together && !l.moved && can_move {
-            return refuse(
-                COMMENCEMENT,
-                format!(
-                    "legion {} shares its land with a legion it split from and can still move: split legions must end in different lands if possible",
-                    l.marker
-                ),
-            );
+            .enumerate()
+            .filter(move |(_, l)| l.owner == player)
+    };
+    if !mine().any(|(_, l)| l.moved) && mine().any(|(i, l)| movable(i, l)) {
+        return Some(NotDone::NoneMoved);
+    }
+    for (i, l) in mine() {
+        let together = mine().any(|(_, o)| o.marker != l.marker && o.land == l.land);
+        if together && !l.moved && movable(i, l) {
+            return Some(NotDone::Together(l.marker));
         }
     }
-    Ok(())
+    None
 }

@@ -263,7 +263,7 @@ pub(super) fn after_elimination(game: &mut Game, events: &mut Vec<Event>) {
         }
     } else if game.state.phase == Phase::Engage
         && game.state.engagement.is_none()
-        && engaged_lands(game).is_empty()
+        && !any_engaged(game)
     {
         game.state.phase = Phase::Muster;
     }

@@ -179,6 +179,7 @@ pub(super) fn split(
     }
     let land = legion.land;
     let mut into = Vec::new();
+    // The first change, after which nothing refuses (`Undo::Lazy`).
     {
         let l = &mut game.state.legions[i];
         remove_all(&mut l.characters, &all);
@@ -225,6 +226,7 @@ pub(super) fn roll(
         }
         game.rng.roll(u32::from(die)) as u8
     };
+    // The only change, after which nothing refuses (`Undo::Lazy`).
     game.state.roll = Some(r);
     events.push(Event::Rolled { player, roll: r });
     Ok(())
@@ -249,15 +251,18 @@ pub(super) fn move_legion(
     if game.state.roll.is_none() {
         return refuse(MOVEMENT, "roll for movement first");
     }
-    let occ = occupancy(game, player);
-    let targets = normal_moves(game, legion, &occ);
     let target = MoveTarget {
         land: to,
         entered_from: from,
     };
-    if !targets.contains(&target) {
-        return Err(refusal::why_not_move(game, legion, to, from, &occ));
-    }
+    let roll = game.state.roll.unwrap_or(0);
+    with_occupancy(game, player, |occ, _| {
+        if game.exits.reaches(legion.land, roll, occ, target) {
+            Ok(())
+        } else {
+            Err(refusal::why_not_move(game, legion, to, from, occ))
+        }
+    })?;
     let start = legion.land;
     // The first change, after which nothing refuses: `Game::apply` copies
     // no state before a move (`Undo::Lazy`).
@@ -284,25 +289,29 @@ pub(super) fn teleport(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     let i = owned_legion(game, player, marker)?;
-    let occ = occupancy(game, player);
     let wanted = Action::Teleport {
         legion: marker,
         to,
         kind,
         lord,
     };
-    if !teleports(game, &game.state.legions[i], &occ).contains(&wanted) {
+    with_occupancy(game, player, |occ, _| {
         let l = &game.state.legions[i];
-        return Err(refusal::why_not_teleport(game, l, to, kind, lord, &occ));
-    }
+        if visit_teleports(game, l, occ, &mut |a| a == wanted) {
+            Ok(())
+        } else {
+            Err(refusal::why_not_teleport(game, l, to, kind, lord, occ))
+        }
+    })?;
     let from = game.state.legions[i].land;
+    // The first change, after which nothing refuses (`Undo::Lazy`).
     game.state.teleports += 1;
     let l = &mut game.state.legions[i];
     l.land = to;
     l.moved = true;
     l.entered_from = None;
     // Teleportation: "The Mover must reveal the identity of the Lord".
-    l.revealed = merge_revealed(&l.revealed, &[lord]);
+    merge_revealed(&mut l.revealed, &[lord]);
     events.push(Event::Teleported {
         legion: marker,
         from,
@@ -317,18 +326,19 @@ pub(super) fn teleport(
 }
 
 /// The revealed multiset grown by `shown`, keeping counts no larger than
-/// what was shown at once.
-pub(super) fn merge_revealed(revealed: &[CharacterId], shown: &[CharacterId]) -> Vec<CharacterId> {
-    let mut out = revealed.to_vec();
-    let mut kinds = shown.to_vec();
-    kinds.sort_unstable();
-    kinds.dedup();
-    for k in kinds {
+/// what was shown at once (sorted; in place).
+pub(super) fn merge_revealed(revealed: &mut Vec<CharacterId>, shown: &[CharacterId]) {
+    let before = revealed.len();
+    for (i, &k) in shown.iter().enumerate() {
+        // Each kind once.
+        if shown[..i].contains(&k) {
+            continue;
+        }
         let need = shown.iter().filter(|&&c| c == k).count();
-        let have = out.iter().filter(|&&c| c == k).count();
-        out.extend(std::iter::repeat_n(k, need.saturating_sub(have)));
+        let have = revealed[..before].iter().filter(|&&c| c == k).count();
+        revealed.extend(std::iter::repeat_n(k, need.saturating_sub(have)));
     }
-    sorted(out)
+    revealed.sort_unstable();
 }
 
 pub(super) fn done_moving(
@@ -337,18 +347,14 @@ pub(super) fn done_moving(
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     done_moving_check(game, player)?;
+    // Nothing refuses after the check (`Undo::Lazy`).
     // Split legions that could not part recombine (reference sheet, Commencement):
     // all of the player's legions in one land join the one they split from.
     loop {
         let pair = {
-            let mine: Vec<&Legion> = game
-                .state
-                .legions
-                .iter()
-                .filter(|l| l.owner == player)
-                .collect();
-            mine.iter().find_map(|a| {
-                mine.iter()
+            let mine = || game.state.legions.iter().filter(|l| l.owner == player);
+            mine().find_map(|a| {
+                mine()
                     .find(|b| {
                         b.marker != a.marker
                             && b.land == a.land
@@ -384,7 +390,7 @@ pub(super) fn done_moving(
         l.split_from = None;
     }
     game.state.phase = Phase::Engage;
-    if engaged_lands(game).is_empty() {
+    if !any_engaged(game) {
         game.state.phase = Phase::Muster;
     }
     Ok(())
@@ -421,9 +427,10 @@ pub(super) fn muster(
         recruit,
         reveal: sorted(reveal.to_vec()),
     };
-    if !muster_options(game, l).contains(&option) {
+    if !may_muster(game, l, &option) {
         return Err(refusal::why_not_muster(game, l, &option));
     }
+    // The first change, after which nothing refuses (`Undo::Lazy`).
     do_muster(game, marker, option, events);
     Ok(())
 }
@@ -438,7 +445,7 @@ pub(super) fn do_muster(
     // (shown too), so it is added after them, not merged with them.
     if let Some(i) = legion_index(game, marker) {
         let l = &mut game.state.legions[i];
-        l.revealed = merge_revealed(&l.revealed, &option.reveal);
+        merge_revealed(&mut l.revealed, &option.reveal);
     }
     add_from_caretaker(game, marker, option.recruit);
     if let Some(i) = legion_index(game, marker) {
@@ -459,31 +466,33 @@ pub(super) fn do_muster(
     });
 }
 
+/// Refuses nothing (`Undo::Lazy`).
 pub(super) fn end_turn(game: &mut Game, events: &mut Vec<Event>) {
     // "For a Shorter Game": a point total ends the game at the end of that turn.
     let limit = match game.option("point_limit") {
         Some(OptionValue::Int(n)) if *n > 0 => Some(*n as u32),
         _ => None,
     };
-    let alive: Vec<PlayerId> = (0..game.state.players.len() as u8)
-        .map(PlayerId)
-        .filter(|p| game.state.players[p.0 as usize].alive)
-        .collect();
-    let best = alive
-        .iter()
-        .map(|p| game.state.players[p.0 as usize].score)
-        .max()
-        .unwrap_or(0);
-    let args = (game.state.turn, alive.len() as u32, best);
+    // Seats are numbered by a byte.
+    let seats = usize::from(game.state.players.len() as u8);
+    let alive = |game: &Game| {
+        (0..seats)
+            .map(|i| PlayerId(i as u8))
+            .filter(|p| game.state.players[p.0 as usize].alive)
+            .collect::<Vec<PlayerId>>()
+    };
+    let living = || game.state.players[..seats].iter().filter(|p| p.alive);
+    let best = living().map(|p| p.score).max().unwrap_or(0);
+    let args = (game.state.turn, living().count() as u32, best);
     let hooked = call_hook_advancing::<_, Option<u8>>(game, hook::GAME_OVER, args);
     if let Some(Some(w)) = hooked
-        && alive.contains(&PlayerId(w))
+        && alive(game).contains(&PlayerId(w))
     {
         game_over(game, Outcome::Winner(PlayerId(w)), events);
         return;
     }
     if limit.is_some_and(|l| best >= l) {
-        let leaders: Vec<PlayerId> = alive
+        let leaders: Vec<PlayerId> = alive(game)
             .into_iter()
             .filter(|p| game.state.players[p.0 as usize].score == best)
             .collect();
