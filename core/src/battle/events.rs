@@ -771,7 +771,7 @@ impl<'v> Battle<'v> {
     /// The script actions the side to act may take now (an action whose
     /// `legal` fails is left out here, and the error kept for
     /// [`Battle::take_script_failure`]; taking it reports the error).
-    pub(super) fn script_actions(&self, out: &mut impl actions::ActionSink) {
+    pub(super) fn script_actions(&self, out: &mut impl listing::ActionSink) {
         let s = &self.state;
         let Some(when) = Self::script_when(s) else {
             return;

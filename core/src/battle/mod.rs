@@ -40,6 +40,7 @@ mod dice;
 mod events;
 pub mod extra;
 pub mod geometry;
+mod listing;
 pub mod overlay;
 mod phases;
 pub mod position;
@@ -700,12 +701,12 @@ pub struct Battle<'v> {
     undoable: bool,
     /// The reaches worked out for the current state (see
     /// `Battle::memo_reach`); derived, not part of the battle.
-    reach_memo: RefCell<actions::ReachMemo>,
+    reach_memo: RefCell<listing::ReachMemo>,
     /// The hexes each unit was found to see, with the hexes asked and
     /// what the answers depend on (see `Battle::memo_sight`); derived.
     sight_memo: RefCell<Vec<Option<SightMemo>>>,
     /// The runs [`Battle::pick_action`] lists into, kept between calls.
-    pick_lists: RefCell<actions::PickLists>,
+    pick_lists: RefCell<listing::PickLists>,
     /// The first script action's `legal` that failed while actions were
     /// listed (its action left out), until [`Battle::take_script_failure`].
     listing_failure: RefCell<Option<ScriptError>>,
@@ -726,8 +727,8 @@ pub struct Battle<'v> {
     /// value was worked out for (see `relist`).
     generation: std::cell::Cell<u64>,
     /// The strike listing's enemies of the current state, when known
-    /// (`actions::Foes`); derived, cleared by whatever changes the state.
-    foes_now: std::cell::Cell<Option<actions::Foes>>,
+    /// (`listing::Foes`); derived, cleared by whatever changes the state.
+    foes_now: std::cell::Cell<Option<listing::Foes>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {

@@ -15,7 +15,7 @@
 //! derivation (a new generation, `Battle::state_changed`), so a derived
 //! listing is always the one a full listing would give, in the same order.
 
-use super::actions::{PickLists, Run};
+use super::listing::{PickLists, Run};
 use super::*;
 
 /// What the runs [`PickLists`] holds need to become the listing of the
