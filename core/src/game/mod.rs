@@ -715,6 +715,8 @@ pub struct Game {
     /// How the game began, and every action since: what a save records.
     pub start: save::Start,
     pub history: Vec<(PlayerId, Action)>,
+    /// Lists and caches the rules keep between actions (derived).
+    kept: rules::Kept,
 }
 
 impl Clone for Game {
@@ -733,6 +735,7 @@ impl Clone for Game {
             battle_undo: None,
             start: self.start.clone(),
             history: self.history.clone(),
+            kept: Default::default(),
         };
         let battle = self
             .battle
@@ -777,12 +780,6 @@ pub mod hook {
     pub const REINFORCEMENTS: &str = "reinforcements";
 }
 
-thread_local! {
-    /// A copy of a game state `apply` no longer needs, whose buffers the
-    /// next action's copy reuses (see `copy.rs`).
-    static SPARE_STATE: std::cell::Cell<Option<Box<GameState>>> = const { std::cell::Cell::new(None) };
-}
-
 impl Game {
     /// A new game of `variant` for these players, from `seed`: the tower
     /// rolls are made and the first player found; players then divide their
@@ -824,6 +821,7 @@ impl Game {
             undo: Undo::Idle,
             battle_undo: None,
             history: Vec::new(),
+            kept: Default::default(),
         })
     }
 
@@ -926,7 +924,7 @@ impl Game {
                 self.prune_vars();
                 self.history.push((player, action.clone()));
                 if let Undo::Saved(state) = undo {
-                    SPARE_STATE.set(Some(state));
+                    self.kept.spare_state.set(Some(state));
                 }
                 Ok(())
             }
@@ -935,7 +933,7 @@ impl Game {
                 // `Lazy`: the action was refused before it changed the state.
                 if let Undo::Saved(mut state) = undo {
                     std::mem::swap(&mut self.state, &mut *state);
-                    SPARE_STATE.set(Some(state));
+                    self.kept.spare_state.set(Some(state));
                 }
                 if (self.rng.seed(), self.rng.word_pos()) != rng_mark {
                     self.rng = GameRng::at(rng_mark.0, rng_mark.1);
@@ -962,7 +960,7 @@ impl Game {
     /// A copy of the state, into a spare one kept from the last action so
     /// that the copy reuses its buffers instead of allocating.
     fn copy_state(&self) -> Box<GameState> {
-        match SPARE_STATE.take() {
+        match self.kept.spare_state.take() {
             Some(mut spare) => {
                 (*spare).clone_from(&self.state);
                 spare

@@ -19,18 +19,13 @@ pub fn random_action(game: &Game, rng: &mut GameRng) -> Option<(PlayerId, Action
     if let Some(a) = battle_shortcut(game, player, rng) {
         return a.map(|a| (player, a));
     }
-    // One list kept per thread, listed into and emptied at every action.
-    let mut actions = ACTIONS.take();
+    // One list kept by the game, listed into and emptied at every action.
+    let mut actions = game.kept.random_list.take();
     super::rules::legal_actions_into(game, player, &mut actions);
     let chosen = choose_in(&mut actions, rng);
     actions.clear();
-    ACTIONS.set(actions);
+    game.kept.random_list.set(actions);
     chosen.map(|a| (player, a))
-}
-
-thread_local! {
-    /// The list [`random_action`] lists a player's actions into.
-    static ACTIONS: std::cell::Cell<Vec<Action>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// At a decision in the battle being fought the list is the script

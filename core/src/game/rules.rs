@@ -21,6 +21,27 @@ use crate::lua::LuaHost;
 use crate::model::ClassId;
 
 mod battles;
+
+/// The lists and caches the rules keep between actions, so that listing
+/// and checking allocate nothing on the common path: derived, owned by the
+/// game rather than by the thread, never saved, compared or copied (a copy
+/// of the game starts with empty ones).
+#[derive(Default)]
+pub(super) struct Kept {
+    /// Occupancy, moves and musters ([`legal::Scratch`]).
+    pub(super) scratch: std::cell::Cell<legal::Scratch>,
+    /// The random player's list of a player's actions.
+    pub(super) random_list: std::cell::Cell<Vec<Action>>,
+    /// The list a battle's legal actions are listed into.
+    pub(super) battle_list: std::cell::Cell<Vec<crate::battle::Action>>,
+    /// A legion's number of splits by composition and split rules (see
+    /// `legion_split_count`), emptied when full.
+    pub(super) split_counts: RefCell<std::collections::HashMap<u128, usize>>,
+    /// A copy of the state `apply` no longer needs, whose buffers the next
+    /// action's copy reuses (see `copy.rs`).
+    pub(super) spare_state: std::cell::Cell<Option<Box<GameState>>>,
+}
+
 pub use battles::attacker_entry_edge;
 mod engagement;
 mod legal;
@@ -292,6 +313,7 @@ pub(super) fn new_game(
         undo: Undo::Idle,
         battle_undo: None,
         history: Vec::new(),
+        kept: Default::default(),
     };
     // Setup 4 (Law of Titan 1982 5.1): each player rolls for a tower. Players
     // whose rolls tie, or whose roll gives a tower already assigned, roll

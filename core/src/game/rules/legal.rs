@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// Lists the rules reuse between calls, kept per thread: listing and
-/// checking moves at every action would otherwise allocate them each time.
+/// Lists the rules reuse between calls, kept by the game ([`super::Kept`]):
+/// listing and checking moves at every action would otherwise allocate them
+/// each time.
 #[derive(Default)]
 pub(in crate::game) struct Scratch {
     /// What stands where ([`occupancy_into`]), and who (its helper).
@@ -19,16 +20,12 @@ pub(in crate::game) struct Scratch {
     ways: Vec<muster::Way>,
 }
 
-thread_local! {
-    static SCRATCH: std::cell::Cell<Scratch> = std::cell::Cell::new(Scratch::default());
-}
-
-/// Calls `f` with the thread's [`Scratch`] (a fresh one if a caller up the
+/// Calls `f` with the game's [`Scratch`] (a fresh one if a caller up the
 /// stack holds it).
-pub(in crate::game) fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    let mut scratch = SCRATCH.take();
+pub(in crate::game) fn with_scratch<R>(game: &Game, f: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = game.kept.scratch.take();
     let r = f(&mut scratch);
-    SCRATCH.set(scratch);
+    game.kept.scratch.set(scratch);
     r
 }
 
@@ -39,7 +36,7 @@ pub(in crate::game) fn with_occupancy<R>(
     player: PlayerId,
     f: impl FnOnce(&[Occupancy], &mut Vec<MoveTarget>) -> R,
 ) -> R {
-    with_scratch(|sc| {
+    with_scratch(game, |sc| {
         occupancy_into(game, player, sc);
         f(&sc.occ, &mut sc.moves)
     })
@@ -422,8 +419,8 @@ pub(in crate::game) fn split_count(game: &Game, player: PlayerId) -> usize {
 
 /// How many splits [`visit_splits`] visits for `legion`. The count depends
 /// only on the legion's characters and the split rules, so it is counted
-/// once per thread for each (in a cache emptied when full; a legion too
-/// tall for the cache's key is counted each time).
+/// once per game for each (in the game's cache, emptied when full; a legion
+/// too tall for the cache's key is counted each time).
 fn legion_split_count(game: &Game, legion: &Legion, markers: usize) -> usize {
     let rules = &game.variant.rules.legions;
     let min = rules.min_split_size;
@@ -449,21 +446,15 @@ fn legion_split_count(game: &Game, legion: &Legion, markers: usize) -> usize {
         .fold(0u128, |k, c| (k << 17) | (u128::from(c.0) + 1))
         | (u128::from(three) << 119)
         | (u128::from(min) << 120);
-    thread_local! {
-        static COUNTS: RefCell<std::collections::HashMap<u128, usize>> =
-            RefCell::new(std::collections::HashMap::new());
-    }
-    if let Some(n) = COUNTS.with(|c| c.borrow().get(&key).copied()) {
+    if let Some(&n) = game.kept.split_counts.borrow().get(&key) {
         return n;
     }
     let n = count();
-    COUNTS.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= 4096 {
-            c.clear();
-        }
-        c.insert(key, n);
-    });
+    let mut counts = game.kept.split_counts.borrow_mut();
+    if counts.len() >= 4096 {
+        counts.clear();
+    }
+    counts.insert(key, n);
     n
 }
 
@@ -509,7 +500,7 @@ pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> 
 /// listed in a kept list.
 pub(super) fn muster_ways(game: &Game, legion: &Legion, mut f: impl FnMut(muster::Way)) {
     let terrain = game.variant.board.land(legion.land).terrain;
-    with_scratch(|sc| {
+    with_scratch(game, |sc| {
         let judge = &mut muster_judge(game, legion);
         muster::ways_into(
             &game.variant,
@@ -655,7 +646,7 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                     out.push(Action::Roll { distance: None });
                 }
             }
-            Some(_) => with_scratch(|sc| {
+            Some(_) => with_scratch(game, |sc| {
                 occupancy_into(game, player, sc);
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
@@ -761,8 +752,8 @@ pub(super) fn engagement_actions(
         }
         EngagementStep::Battle => {
             let listed = with_battle(game, |battle| {
-                // One list kept per thread, as the random player's.
-                let mut actions = BATTLE_LIST.take();
+                // One list kept by the game, as the random player's.
+                let mut actions = game.kept.battle_list.take();
                 actions.clear();
                 battle.legal_actions_into(&mut actions);
                 // Reference sheet, Engagement: a player may concede the
@@ -774,7 +765,7 @@ pub(super) fn engagement_actions(
                 for a in actions.drain(..) {
                     out.push(Action::Battle { battle: a });
                 }
-                BATTLE_LIST.set(actions);
+                game.kept.battle_list.set(actions);
                 if concede {
                     out.push(Action::Battle {
                         battle: crate::battle::Action::Concede(side),
@@ -787,12 +778,6 @@ pub(super) fn engagement_actions(
         }
         EngagementStep::After(_) => {}
     }
-}
-
-thread_local! {
-    /// The list a battle's legal actions are listed into, kept between calls.
-    static BATTLE_LIST: std::cell::Cell<Vec<crate::battle::Action>> =
-        const { std::cell::Cell::new(Vec::new()) };
 }
 
 pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
