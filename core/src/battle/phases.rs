@@ -87,17 +87,27 @@ impl<'v> Battle<'v> {
             s.defender_slain_now = false;
         }
         let touched = !s.extra.is_empty();
-        for (i, u) in s.units.iter_mut().enumerate() {
-            if u.side == striking {
-                u.strikes_left = self
-                    .variant
-                    .character(u.character)
-                    .rangestrike
-                    .as_ref()
-                    .map_or(1, |r| r.strikes.max(1));
+        let tables = &self.variant.battle_tables;
+        if !touched {
+            // The common path: the strikes from the variant's table, set
+            // without a branch on the side (see `units_where`).
+            for u in s.units.iter_mut() {
+                let n = tables.strikes(u.character);
+                u.strikes_left = if u.side == striking {
+                    n
+                } else {
+                    u.strikes_left
+                };
+            }
+        } else {
+            for (i, u) in s.units.iter_mut().enumerate() {
+                if u.side != striking {
+                    continue;
+                }
+                u.strikes_left = tables.strikes(u.character);
                 // A script's `may_strike = false` (`ctx:set_unit`); its
                 // `strikes` held for the strike phase it was set in.
-                if touched && let Some(e) = s.extra.get_mut(i) {
+                if let Some(e) = s.extra.get_mut(i) {
                     e.strikes_set = false;
                     e.origins = 0;
                     if e.may_strike == Some(false) {

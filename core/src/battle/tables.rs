@@ -50,6 +50,9 @@ pub struct BattleTables {
     /// [`LandTables::moves`] (characters native to the same hazards move
     /// alike).
     move_class: Vec<u8>,
+    /// By character: the strikes it has each strike phase (its
+    /// rangestrike's `strikes`, at least one).
+    strikes: Vec<u8>,
     /// By terrain.
     lands: Vec<LandTables>,
     /// The natives of each movement class (to compute a changed
@@ -192,6 +195,11 @@ impl BattleTables {
                 }
             })
             .collect();
+        let strikes = variant
+            .characters
+            .iter()
+            .map(|c| c.rangestrike.as_ref().map_or(1, |r| r.strikes.max(1)))
+            .collect();
         let lands = variant
             .battlelands
             .iter()
@@ -199,6 +207,7 @@ impl BattleTables {
             .collect();
         BattleTables {
             move_class,
+            strikes,
             lands,
             classes,
         }
@@ -219,6 +228,12 @@ impl BattleTables {
     /// The tables of the battleland at `index` (its terrain's).
     pub fn land(&self, index: usize) -> &LandTables {
         &self.lands[index]
+    }
+
+    /// The strikes a character has each strike phase.
+    #[inline]
+    pub fn strikes(&self, character: crate::model::CharacterId) -> u8 {
+        self.strikes.get(character.index()).copied().unwrap_or(1)
     }
 
     /// The movement class of a character.
