@@ -222,29 +222,6 @@ pub fn random_battle_action(
     picked
 }
 
-/// [`random_battle_action`] over the whole list, as it chose before it
-/// counted (for the test that they agree).
-#[cfg(test)]
-fn random_battle_action_listed(
-    battle: &crate::battle::Battle<'_>,
-    rng: &mut GameRng,
-) -> Option<crate::battle::Action> {
-    if battle.result().is_some() {
-        return None;
-    }
-    let mut actions = battle.legal_actions();
-    let fight = |a: &crate::battle::Action| !matches!(a, crate::battle::Action::Concede(_));
-    if actions.iter().any(|a| !fight(a)) && actions.iter().any(fight) && rng.roll(200) > 1 {
-        actions.retain(fight);
-    }
-    if actions.is_empty() {
-        None
-    } else {
-        let pick = rng.int_in(0, actions.len() as i64 - 1) as usize;
-        Some(actions.swap_remove(pick))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,49 +245,6 @@ mod tests {
         };
         assert_eq!(play(3), play(3));
         assert_ne!(play(3), play(4));
-    }
-
-    /// `random_battle_action` counts the battle's actions and builds only
-    /// the one it picks: it draws and chooses as over the whole list, on
-    /// every battleland, with summons, reinforcements and strikes.
-    #[test]
-    fn random_battle_action_chooses_as_over_the_whole_list() {
-        use crate::battle::{Battle, BattleSetup, Fighter};
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
-        let v = crate::load(&dir, &Default::default()).unwrap();
-        let by = |names: &[&str]| Fighter::named(&v, names).unwrap();
-        let angel = v.character_by_name("Angel").unwrap();
-        let mut decisions = 0;
-        for (t, terrain) in v.terrains.iter().enumerate() {
-            let setup = BattleSetup {
-                terrain: crate::model::TerrainId(t as _),
-                attacker: by(&["Ogre", "Troll", "Lion", "Minotaur", "Giant", "Dragon"]),
-                defender: by(&["Cyclops", "Warbear", "Unicorn", "Gorgon", "Ranger"]),
-                attacker_edge: v.rules.battle.attacker_edges[0],
-                summonable: vec![(1, angel)],
-                reinforcements: vec![v.character_by_name("Centaur").unwrap()],
-                teleported: false,
-            };
-            let mut b = Battle::new(&v, setup, GameRng::new(t as u64)).unwrap();
-            let mut rng = GameRng::new(17 + t as u64);
-            loop {
-                let mut whole = rng.clone();
-                let expected = random_battle_action_listed(&b, &mut whole);
-                let got = random_battle_action(&b, &mut rng);
-                assert_eq!(got, expected, "{}", terrain.name);
-                assert_eq!(rng.word_pos(), whole.word_pos());
-                // Every index picks the action listed there (now and then).
-                if decisions % 5 == 0 {
-                    for (i, a) in b.legal_actions().into_iter().enumerate() {
-                        assert_eq!(b.pick_action(|_| i), Some(a));
-                    }
-                }
-                let Some(a) = got else { break };
-                b.apply(a).unwrap();
-                decisions += 1;
-            }
-        }
-        assert!(decisions > 500, "{decisions}");
     }
 
     /// The shortcuts of `random_action` draw and choose as `choose` over
