@@ -257,15 +257,13 @@ pub fn reach_set_with(
         let new = here & !done;
         done |= here;
         let [one, two, stop1, stop2] = moves.steps_from(new);
-        let (two, stop) = if rem >= 2 {
-            (two, stop1 | stop2)
-        } else {
-            (0, stop1)
-        };
+        // Steps costing two only while two are left: by mask, as which
+        // level is the last varies from unit to unit.
+        let deep = HexSet::from(rem >= 2).wrapping_neg();
         here = next | (one & free);
-        next = after | (two & free);
+        next = after | (two & deep & free);
         after = 0;
-        stopped |= stop & free;
+        stopped |= (stop1 | stop2 & deep) & free;
     }
     // `here` is now the level with nothing left.
     let walked = done | here | stopped;

@@ -89,7 +89,8 @@ impl Foes {
             foes.hexes |= b & (foe as HexSet).wrapping_neg();
             // Off the battleland: the spare last entry.
             let h = (b.trailing_zeros() as usize).min(HEX_COUNT);
-            foes.at[h] = if foe { j as UnitId } else { foes.at[h] };
+            // Not an enemy: written to the spare last entry.
+            foes.at[if foe { h } else { HEX_COUNT }] = j as UnitId;
             foes.list[foes.n] = j as UnitId;
             foes.n += usize::from(foe);
         }
@@ -349,7 +350,11 @@ impl Battle<'_> {
                 let (enemies, occupied) = (foes.hexes, foes.occupied);
                 // A character in contact that has not struck (as `must_strike`).
                 let mut must = false;
-                for i in units_where(&s.units, |u| (u.side == striking) & (u.strikes_left > 0)) {
+                // Those off the battleland are left out by the mask: they keep
+                // their strikes, and a guessed branch would skip them.
+                let strikers =
+                    |u: &Unit| (u.side == striking) & (u.strikes_left > 0) & u.on_field();
+                for i in units_where(&s.units, strikers) {
                     let u = &s.units[i];
                     // A rider strikes by its mount's hex.
                     let Some(h) = s.place(i) else { continue };
@@ -600,15 +605,14 @@ impl Battle<'_> {
         if s.phase != (Phase::Strike { striking }) || s.units.len() != self.state.units.len() {
             return None;
         }
+        // Kept or dropped without a branch: which fell is a coin's guess.
         let mut n = 0;
         for k in 0..f.n {
             let t = &s.units[f.list[k] as usize];
-            if t.damage < t.power {
-                f.list[n] = f.list[k];
-                n += 1;
-            } else {
-                f.hexes &= !t.hex_bit();
-            }
+            let lives = t.damage < t.power;
+            f.list[n] = f.list[k];
+            n += usize::from(lives);
+            f.hexes &= !(t.hex_bit() & HexSet::from(!lives).wrapping_neg());
         }
         f.n = n;
         Some(f)

@@ -246,11 +246,23 @@ impl Unit {
     /// that each decision makes.
     #[inline]
     pub(crate) fn hex_bit(&self) -> HexSet {
-        let (on, h) = match self.status {
-            Status::OnBoard(h) => (1, h.0),
-            _ => (0, 0),
+        let (on, h) = self.hex_parts();
+        HexSet::from(on) << h
+    }
+    /// Whether it stands on a hex of its own, and that hex's index (0 when
+    /// not), without a branch: every variant's payload is one byte at the
+    /// same place, so reading it for all of them compiles to a load and a
+    /// select rather than a guessed branch.
+    #[inline]
+    pub(crate) fn hex_parts(&self) -> (bool, u8) {
+        let h = match self.status {
+            Status::OnBoard(h) => h.0,
+            Status::Riding(m) => m,
+            Status::Gone(f) => f as u8,
+            Status::Waiting => 0,
         };
-        on << h
+        let on = matches!(self.status, Status::OnBoard(_));
+        (on, h & u8::from(on).wrapping_neg())
     }
     /// Hits at least its power: slain, leaving at the end of the strike phase.
     pub fn is_slain(&self) -> bool {

@@ -23,12 +23,9 @@ impl<'v> Battle<'v> {
             // The common path (no script changed a unit, no hex keeps anyone
             // out of contact): each lock without a branch (see `units_where`).
             for u in s.units.iter_mut() {
-                let (on, h) = match u.status {
-                    Status::OnBoard(h) => (true, h.0 as usize),
-                    _ => (false, 0),
-                };
+                let (on, h) = u.hex_parts();
                 u.moved = false;
-                u.locked = (u.side == moving) & on & (contact[h] & enemies != 0);
+                u.locked = (u.side == moving) & on & (contact[usize::from(h)] & enemies != 0);
             }
         } else {
             let contact = *contact;
@@ -92,12 +89,9 @@ impl<'v> Battle<'v> {
             // The common path: the strikes from the variant's table, set
             // without a branch on the side (see `units_where`).
             for u in s.units.iter_mut() {
-                let n = tables.strikes(u.character);
-                u.strikes_left = if u.side == striking {
-                    n
-                } else {
-                    u.strikes_left
-                };
+                // A select by mask: a conditional store would be a branch.
+                let keep = u8::from(u.side == striking).wrapping_sub(1);
+                u.strikes_left = tables.strikes(u.character) & !keep | u.strikes_left & keep;
             }
         } else {
             for (i, u) in s.units.iter_mut().enumerate() {
@@ -247,15 +241,18 @@ impl<'v> Battle<'v> {
         // The slain leave at the end of the strike phase (Law of the
         // Battlelands 25.F).
         let mut defender_slain = false;
-        for i in 0..s.units.len() {
-            let u = &s.units[i];
-            if u.on_field() && u.is_slain() {
-                // A slain mount's rider is set down on its hex.
-                s.set_down(i, ev);
-                let u = &mut s.units[i];
-                u.status = Status::Gone(Fate::Slain);
-                defender_slain |= u.side == BattleSide::Defender;
-            }
+        // Found by mask (see `units_where`): few of the units are slain.
+        let slain = |u: &Unit| u.on_field() & u.is_slain();
+        let mut next = units_where(&s.units, slain).next();
+        while let Some(i) = next {
+            // A slain mount's rider is set down on its hex.
+            s.set_down(i, ev);
+            let u = &mut s.units[i];
+            u.status = Status::Gone(Fate::Slain);
+            defender_slain |= u.side == BattleSide::Defender;
+            next = units_where(&s.units[i + 1..], slain)
+                .next()
+                .map(|k| i + 1 + k);
         }
         if self.check_end(s, ev) {
             return Ok(());

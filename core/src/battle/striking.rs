@@ -98,16 +98,10 @@ impl<'v> Battle<'v> {
             Some(h) => (u.side, self.contact_at(s, h)),
             None => (u.side, 0),
         };
-        s.units
-            .iter()
-            .enumerate()
-            .filter(move |(_, t)| {
-                contact != 0
-                    && t.side != side
-                    && !t.is_slain()
-                    && t.hex().is_some_and(|th| contact & bit(th) != 0)
-            })
-            .map(|(i, _)| i as UnitId)
+        units_where(&s.units, move |t| {
+            (t.side != side) & (t.damage < t.power) & (contact & t.hex_bit() != 0)
+        })
+        .map(|i| i as UnitId)
     }
 
     /// Is `target` a living enemy in contact with `unit` (as
