@@ -19,6 +19,32 @@ use rand_chacha::ChaCha8Rng;
 pub struct GameRng {
     seed: u64,
     inner: ChaCha8Rng,
+    /// The generator's word position, counted as words are drawn: the
+    /// generator's own reckoning costs more than a battle action's other
+    /// book-keeping, and every action takes it to be able to rewind.
+    pos: u128,
+}
+
+/// The generator as `rand` sees it, counting the 32-bit words drawn.
+struct Counted<'a> {
+    inner: &'a mut ChaCha8Rng,
+    pos: &'a mut u128,
+}
+
+impl RngCore for Counted<'_> {
+    fn next_u32(&mut self) -> u32 {
+        *self.pos += 1;
+        self.inner.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        // Two words, whether or not they straddle a block.
+        *self.pos += 2;
+        self.inner.next_u64()
+    }
+    fn fill_bytes(&mut self, dst: &mut [u8]) {
+        self.inner.fill_bytes(dst);
+        *self.pos = self.inner.get_word_pos();
+    }
 }
 
 impl GameRng {
@@ -27,6 +53,7 @@ impl GameRng {
         Self {
             seed,
             inner: ChaCha8Rng::seed_from_u64(seed),
+            pos: 0,
         }
     }
 
@@ -38,13 +65,22 @@ impl GameRng {
     /// How many 32-bit words have been drawn so far: with the seed, this
     /// restores the generator exactly (see [`GameRng::at`]).
     pub fn word_pos(&self) -> u128 {
-        self.inner.get_word_pos()
+        debug_assert_eq!(self.pos, self.inner.get_word_pos());
+        self.pos
+    }
+
+    fn counted(&mut self) -> Counted<'_> {
+        Counted {
+            inner: &mut self.inner,
+            pos: &mut self.pos,
+        }
     }
 
     /// The generator started from `seed` after `word_pos` words were drawn.
     pub fn at(seed: u64, word_pos: u128) -> Self {
         let mut rng = Self::new(seed);
         rng.inner.set_word_pos(word_pos);
+        rng.pos = rng.inner.get_word_pos();
         rng
     }
 
@@ -56,9 +92,11 @@ impl GameRng {
     /// a few hundred dice; a test checks it against `random_range`.
     pub fn roll(&mut self, sides: u32) -> u32 {
         let range = sides.max(1);
+        self.pos += 1;
         let m = u64::from(self.inner.next_u32()) * u64::from(range);
         let (mut result, low) = ((m >> 32) as u32, m as u32);
         if low > range.wrapping_neg() {
+            self.pos += 1;
             let next = ((u64::from(self.inner.next_u32()) * u64::from(range)) >> 32) as u32;
             result += u32::from(low.checked_add(next).is_none());
         }
@@ -72,24 +110,24 @@ impl GameRng {
         } else {
             (high, low)
         };
-        self.inner.random_range(lo..=hi)
+        self.counted().random_range(lo..=hi)
     }
 
     /// A float in `[0, 1)`.
     pub fn unit(&mut self) -> f64 {
-        self.inner.random::<f64>()
+        self.counted().random::<f64>()
     }
 
     /// A raw 64-bit draw.
     pub fn next_u64(&mut self) -> u64 {
-        self.inner.next_u64()
+        self.counted().next_u64()
     }
 }
 
 #[cfg(test)]
 impl GameRng {
     fn next_u32_for_test(&mut self) -> u32 {
-        self.inner.next_u32()
+        self.counted().next_u32()
     }
 }
 
@@ -154,6 +192,24 @@ mod tests {
             }
         }
         assert!(found, "no first word needing a second one in the search");
+    }
+
+    #[test]
+    fn counted_position_is_the_generators_own() {
+        // Mixed draws, across many blocks, from a fresh and a restored one.
+        for start in [GameRng::new(3), GameRng::at(5, 61)] {
+            let mut a = start;
+            for k in 0..2000u32 {
+                match k % 5 {
+                    0 => _ = a.roll(6),
+                    1 => _ = a.int_in(-3, i64::from(k)),
+                    2 => _ = a.unit(),
+                    3 => _ = a.next_u64(),
+                    _ => _ = a.roll(u32::MAX - k),
+                }
+                assert_eq!(a.pos, a.inner.get_word_pos(), "after draw {k}");
+            }
+        }
     }
 
     #[test]

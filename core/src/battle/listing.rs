@@ -593,11 +593,14 @@ impl Battle<'_> {
     /// strike, rangestrike or carry-over without scripts moves and adds
     /// nobody, so only the enemies it slew leave them. None when unknown.
     pub(super) fn foes_after(&self, s: &State, action: &Action) -> Option<Foes> {
-        let strike = matches!(
-            action,
-            Action::Strike { .. } | Action::Rangestrike { .. } | Action::CarryOver { .. }
-        );
-        if !strike || self.hooks().is_some() {
+        // Without scripts only the one struck can have fallen (the debug
+        // check of `list` compares the result with a fresh walk).
+        let target = match *action {
+            Action::Strike { target, .. } | Action::Rangestrike { target, .. } => Some(target),
+            Action::CarryOver { target } => target,
+            _ => return None,
+        };
+        if self.hooks().is_some() {
             return None;
         }
         let mut f = self.foes_now.get()?;
@@ -605,16 +608,15 @@ impl Battle<'_> {
         if s.phase != (Phase::Strike { striking }) || s.units.len() != self.state.units.len() {
             return None;
         }
-        // Kept or dropped without a branch: which fell is a coin's guess.
-        let mut n = 0;
-        for k in 0..f.n {
-            let t = &s.units[f.list[k] as usize];
-            let lives = t.damage < t.power;
-            f.list[n] = f.list[k];
-            n += usize::from(lives);
-            f.hexes &= !(t.hex_bit() & HexSet::from(!lives).wrapping_neg());
+        let Some(t) = target.filter(|&t| s.units.get(usize::from(t)).is_some_and(Unit::is_slain))
+        else {
+            return Some(f);
+        };
+        if let Some(k) = f.all().iter().position(|&j| j == t) {
+            f.list.copy_within(k + 1..f.n, k);
+            f.n -= 1;
+            f.hexes &= !s.units[usize::from(t)].hex_bit();
         }
-        f.n = n;
         Some(f)
     }
 }

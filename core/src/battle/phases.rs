@@ -578,7 +578,7 @@ impl<'v> Battle<'v> {
                 *x = rng.roll(6) as u8;
             }
         }
-        let hits = d.iter().map(|&r| u8::from(r >= strike_number)).sum();
+        let hits = rolls.at_least(strike_number);
         (rolls, hits)
     }
 }
