@@ -161,6 +161,10 @@ pub(super) enum Run {
     Strike(UnitId, UnitId),
     Rangestrike(UnitId, UnitId),
     Moves(UnitId, HexSet),
+    /// The end of the maneuver or strikes: the commonest of the others,
+    /// picked without copying an action from `others`.
+    EndManeuver,
+    EndStrikes,
     /// Any other action: `others[i]`.
     Other(u32),
 }
@@ -199,6 +203,8 @@ impl ActionSink for Runs<'_> {
                 forgo_bonus: false,
             } => Run::Strike(unit, target),
             Action::Rangestrike { unit, target } => Run::Rangestrike(unit, target),
+            Action::EndManeuver => Run::EndManeuver,
+            Action::EndStrikes => Run::EndStrikes,
             a => {
                 self.others.push(a);
                 Run::Other((self.others.len() - 1) as u32)
@@ -272,7 +278,12 @@ impl Battle<'_> {
                     forgo_bonus: false,
                 }),
                 Run::Rangestrike(unit, target) => Some(Action::Rangestrike { unit, target }),
-                Run::Moves(unit, set) => hexes(set).nth(k).map(|h| Action::Move { unit, to: h }),
+                Run::Moves(unit, set) => Some(Action::Move {
+                    unit,
+                    to: HexId(tables::nth_hex(set, k as u32)),
+                }),
+                Run::EndManeuver => Some(Action::EndManeuver),
+                Run::EndStrikes => Some(Action::EndStrikes),
                 Run::Other(i) => others.get(i as usize).cloned(),
             };
         }
@@ -468,9 +479,10 @@ impl Battle<'_> {
         let memo = memo.of(self.generation.get());
         for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
             let u = &s.units[i];
-            let from = match u.status {
-                Status::OnBoard(h) => From::Hex(h),
-                _ => match self.move_origin(s, u) {
+            let (on, h) = u.hex_parts();
+            let from = match on {
+                true => From::Hex(HexId(h)),
+                false => match self.move_origin(s, u) {
                     Some(From::Area) => {
                         self.each_reached(s, u.character, From::Area, occupied, |h| {
                             out.push(Action::Move {

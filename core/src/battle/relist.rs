@@ -99,11 +99,10 @@ impl Battle<'_> {
             return false;
         }
         let PickLists { runs, others, .. } = lists;
-        // Only `EndStrikes` among the others: it is listed again below.
-        if others.iter().any(|a| *a != Action::EndStrikes) {
+        // No other action than `EndStrikes`, listed again below.
+        if !others.is_empty() {
             return false;
         }
-        others.clear();
         // The strikers in contact, before and after (unit ids past 64:
         // listed anew).
         let (mut before, mut after) = (0u64, 0u64);
@@ -117,7 +116,7 @@ impl Battle<'_> {
                 keep
             }
             Run::Rangestrike(u, t) => Some(u) != relist.drop && Some(t) != relist.slain,
-            Run::Moves(..) | Run::Other(_) => false,
+            Run::Moves(..) | Run::EndManeuver | Run::EndStrikes | Run::Other(_) => false,
         });
         let dropped = relist.drop.map_or(0, |u| 1u64.wrapping_shl(u32::from(u)));
         if wide || before & !dropped != after {
@@ -126,8 +125,7 @@ impl Battle<'_> {
         }
         let must = runs.iter().any(|r| matches!(r, Run::Strike(..)));
         if !must {
-            others.push(Action::EndStrikes);
-            runs.push(Run::Other(0));
+            runs.push(Run::EndStrikes);
             self.ends_freely.set(true);
         }
         lists.listed = Some(generation);
