@@ -164,6 +164,7 @@ impl<'v> Battle<'v> {
                 if let Some(before) = &*self.spare.borrow() {
                     self.note_relist(before, &action, generation);
                 }
+                self.note_movers(&action, generation);
                 Ok(())
             }
             Err(e) => {

@@ -476,8 +476,9 @@ impl Battle<'_> {
         let tables = bt.land(self.setup.terrain.index());
         let land = self.land();
         let mut memo = self.reach_memo.borrow_mut();
-        let memo = memo.of(self.generation.get());
-        for i in units_where(&s.units, |u| (u.side == moving) & !u.moved & !u.locked) {
+        let generation = self.generation.get();
+        let memo = memo.of(generation);
+        let mut visit = |i: usize| {
             let u = &s.units[i];
             let (on, h) = u.hex_parts();
             let from = match on {
@@ -490,10 +491,10 @@ impl Battle<'_> {
                                 to: h,
                             })
                         });
-                        continue;
+                        return;
                     }
                     Some(from) => from,
-                    None => continue,
+                    None => return,
                 },
             };
             let set = match memo.get(i) {
@@ -508,6 +509,52 @@ impl Battle<'_> {
                 }
             };
             out.moves(i as UnitId, set);
+        };
+        // The movers by mask: derived from the last decision's after a move
+        // (`note_movers`), else found in a walk.
+        let movers = |u: &Unit| (u.side == moving) & !u.moved & !u.locked;
+        let mask = match self.movers.get() {
+            Some((g, m)) if g == generation => {
+                debug_assert_eq!(Some(m), units_mask(&s.units, movers));
+                Some(m)
+            }
+            _ => {
+                let m = units_mask(&s.units, movers);
+                self.movers.set(m.map(|m| (generation, m)));
+                m
+            }
+        };
+        match mask {
+            Some(mut m) => {
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    visit(i);
+                }
+            }
+            None => units_where(&s.units, movers).for_each(visit),
+        }
+    }
+
+    /// After `action` changed the state of generation `before` into the
+    /// current one: when it was a move without scripts, the movers of the
+    /// next decision are the last ones less the unit moved (a move changes
+    /// no other unit's side, `moved` or `locked`; checked in debug builds
+    /// by the next listing).
+    pub(super) fn note_movers(&self, action: &Action, before: u64) {
+        let Action::Move { unit, .. } = *action else {
+            return;
+        };
+        let s = &*self.state;
+        if let Some((g, m)) = self.movers.get()
+            && g == before
+            && self.lua.is_none()
+            && s.phase == Phase::Maneuver
+            && s.extra.is_empty()
+            && s.overlay.is_none()
+        {
+            let moved = 1u64.checked_shl(u32::from(unit)).unwrap_or(0);
+            self.movers.set(Some((self.generation.get(), m & !moved)));
         }
     }
 

@@ -741,6 +741,9 @@ pub struct Battle<'v> {
     /// The strike listing's enemies of the current state, when known
     /// (`listing::Foes`); derived, cleared by whatever changes the state.
     foes_now: std::cell::Cell<Option<listing::Foes>>,
+    /// The units that may move at a maneuver decision, by mask, and the
+    /// generation of the state they are of (`listing::note_movers`).
+    movers: std::cell::Cell<Option<(u64, u64)>>,
 }
 
 impl std::fmt::Debug for Battle<'_> {
@@ -999,6 +1002,7 @@ impl<'v> Battle<'v> {
             occupied_next: std::cell::Cell::new(None),
             generation: std::cell::Cell::new(0),
             foes_now: std::cell::Cell::new(None),
+            movers: std::cell::Cell::new(None),
         })
     }
 
@@ -1345,6 +1349,17 @@ pub(crate) fn units_where<P: Fn(&Unit) -> bool>(units: &[Unit], pred: P) -> Unit
     };
     it.mask = it.chunk_mask();
     it
+}
+
+/// The units for which `pred` holds as a mask, when there are at most 64
+/// (see [`units_where`]).
+pub(crate) fn units_mask<P: Fn(&Unit) -> bool>(units: &[Unit], pred: P) -> Option<u64> {
+    (units.len() <= 64).then(|| {
+        units
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, u)| m | u64::from(pred(u)) << k)
+    })
 }
 
 /// See [`units_where`].
