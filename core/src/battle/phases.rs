@@ -143,11 +143,15 @@ impl<'v> Battle<'v> {
         // Most strike phases end with nobody where a hazard hurts or a hook
         // decides: then there is nothing to look at.
         let tables = self.tables_in(s);
-        let living_on = s.units.iter().fold(0, |m, u| {
-            m | u.hex_bit() & HexSet::from(u.damage < u.power).wrapping_neg()
-        });
+        // The living's hexes walked for only when some hex hurts or hooks.
+        let living_on = || {
+            s.units.iter().fold(0, |m, u| {
+                m | u.hex_bit() & HexSet::from(u.damage < u.power).wrapping_neg()
+            })
+        };
         let untouched = s.extra.iter().all(|e| e.natives.is_none());
-        let units = if untouched && living_on & (tables.hurts | tables.hooked) == 0 {
+        let watched = tables.hurts | tables.hooked;
+        let units = if untouched && (watched == 0 || living_on() & watched == 0) {
             &[][..]
         } else {
             &s.units[..]
@@ -243,16 +247,32 @@ impl<'v> Battle<'v> {
         let mut defender_slain = false;
         // Found by mask (see `units_where`): few of the units are slain.
         let slain = |u: &Unit| u.on_field() & u.is_slain();
-        let mut next = units_where(&s.units, slain).next();
-        while let Some(i) = next {
-            // A slain mount's rider is set down on its hex.
-            s.set_down(i, ev);
-            let u = &mut s.units[i];
-            u.status = Status::Gone(Fate::Slain);
-            defender_slain |= u.side == BattleSide::Defender;
-            next = units_where(&s.units[i + 1..], slain)
-                .next()
-                .map(|k| i + 1 + k);
+        // With nobody riding (`ctx:mount`) nobody is set down: one mask serves.
+        let riding = |u: &Unit| matches!(u.status, Status::Riding(_));
+        let plain = units_mask(&s.units, riding) == Some(0);
+        match units_mask(&s.units, slain).filter(|_| plain) {
+            Some(mut m) => {
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let u = &mut s.units[i];
+                    u.status = Status::Gone(Fate::Slain);
+                    defender_slain |= u.side == BattleSide::Defender;
+                }
+            }
+            None => {
+                let mut next = units_where(&s.units, slain).next();
+                while let Some(i) = next {
+                    // A slain mount's rider is set down on its hex.
+                    s.set_down(i, ev);
+                    let u = &mut s.units[i];
+                    u.status = Status::Gone(Fate::Slain);
+                    defender_slain |= u.side == BattleSide::Defender;
+                    next = units_where(&s.units[i + 1..], slain)
+                        .next()
+                        .map(|k| i + 1 + k);
+                }
+            }
         }
         if self.check_end(s, ev) {
             return Ok(());
