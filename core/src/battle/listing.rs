@@ -180,7 +180,7 @@ impl Run {
 }
 
 /// The lists [`Battle::pick_action`] fills, kept between calls.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct PickLists {
     pub runs: Vec<Run>,
     pub others: Vec<Action>,
@@ -188,6 +188,19 @@ pub(super) struct PickLists {
     pub listed: Option<u64>,
     /// How the next listing derives from these runs (see `relist`).
     pub relist: Option<super::relist::Relist>,
+}
+
+impl Default for PickLists {
+    /// With room for a decision's runs, so that a battle's first listings
+    /// do not regrow them.
+    fn default() -> PickLists {
+        PickLists {
+            runs: Vec::with_capacity(32),
+            others: Vec::new(),
+            listed: None,
+            relist: None,
+        }
+    }
 }
 
 impl ActionSink for Runs<'_> {
@@ -475,10 +488,30 @@ impl Battle<'_> {
         let bt = &self.variant.battle_tables;
         let tables = bt.land(self.setup.terrain.index());
         let land = self.land();
-        let mut memo = self.reach_memo.borrow_mut();
         let generation = self.generation.get();
+        // The movers by mask: derived from the last decision's after a move
+        // (`note_movers`), else found in a walk.
+        let movers = |u: &Unit| (u.side == moving) & !u.moved & !u.locked;
+        let mask = match self.movers.get() {
+            Some((g, m)) if g == generation => {
+                debug_assert_eq!(Some(m), units_mask(&s.units, movers));
+                m
+            }
+            _ => {
+                let Some(m) = units_mask(&s.units, movers) else {
+                    // Past 64 units: the general listing, the same moves.
+                    return self.list_moves(s, occupied, out);
+                };
+                self.movers.set(Some((generation, m)));
+                m
+            }
+        };
+        let mut memo = self.reach_memo.borrow_mut();
         let memo = memo.of(generation);
-        let mut visit = |i: usize| {
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
             let u = &s.units[i];
             let (on, h) = u.hex_parts();
             let from = match on {
@@ -491,10 +524,10 @@ impl Battle<'_> {
                                 to: h,
                             })
                         });
-                        return;
+                        continue;
                     }
                     Some(from) => from,
-                    None => return,
+                    None => continue,
                 },
             };
             let set = match memo.get(i) {
@@ -509,30 +542,6 @@ impl Battle<'_> {
                 }
             };
             out.moves(i as UnitId, set);
-        };
-        // The movers by mask: derived from the last decision's after a move
-        // (`note_movers`), else found in a walk.
-        let movers = |u: &Unit| (u.side == moving) & !u.moved & !u.locked;
-        let mask = match self.movers.get() {
-            Some((g, m)) if g == generation => {
-                debug_assert_eq!(Some(m), units_mask(&s.units, movers));
-                Some(m)
-            }
-            _ => {
-                let m = units_mask(&s.units, movers);
-                self.movers.set(m.map(|m| (generation, m)));
-                m
-            }
-        };
-        match mask {
-            Some(mut m) => {
-                while m != 0 {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    visit(i);
-                }
-            }
-            None => units_where(&s.units, movers).for_each(visit),
         }
     }
 
