@@ -467,7 +467,7 @@ fn battles(
             };
             // One list of events for every action (they are not looked at).
             events.clear();
-            if let Err(e) = battle.apply_into(action.clone(), &mut events) {
+            if let Err(e) = battle.apply_into(&action, &mut events) {
                 break Some(format!("{action:?}: {e}"));
             }
             n += 1;

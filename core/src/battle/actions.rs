@@ -115,10 +115,19 @@ impl<'v> Battle<'v> {
 
     /// [`Battle::apply`] with the events appended to `events` (a caller
     /// that plays many actions can keep one list); on error the battle and
-    /// `events` are unchanged.
+    /// `events` are unchanged. The action may be lent (`&action`), so that
+    /// a caller that keeps it copies nothing.
     pub fn apply_into(
         &mut self,
-        action: Action,
+        action: impl std::borrow::Borrow<Action>,
+        events: &mut Vec<BattleEvent>,
+    ) -> Result<(), BattleError> {
+        self.apply_action(action.borrow(), events)
+    }
+
+    fn apply_action(
+        &mut self,
+        action: &Action,
         events: &mut Vec<BattleEvent>,
     ) -> Result<(), BattleError> {
         action
@@ -145,11 +154,11 @@ impl<'v> Battle<'v> {
                 None => spare.insert(Box::new((*self.state).clone())),
             };
             self.occupied_next.set(None);
-            let done = self.step(next, &action, events);
+            let done = self.step(next, action, events);
             let foes = done
                 .as_ref()
                 .ok()
-                .and_then(|_| self.foes_after(next, &action));
+                .and_then(|_| self.foes_after(next, action));
             self.state_changed();
             self.foes_now.set(foes);
             done
@@ -161,10 +170,16 @@ impl<'v> Battle<'v> {
                 }
                 self.occupied_now.set(self.occupied_next.take());
                 self.undoable = true;
-                if let Some(before) = &*self.spare.borrow() {
-                    self.note_relist(before, &action, generation);
+                // What the next listing may derive from this one.
+                match action {
+                    Action::Move { .. } => self.note_movers(action, generation),
+                    Action::Strike { .. } | Action::Rangestrike { .. } => {
+                        if let Some(before) = &*self.spare.borrow() {
+                            self.note_relist(before, action, generation);
+                        }
+                    }
+                    _ => {}
                 }
-                self.note_movers(&action, generation);
                 Ok(())
             }
             Err(e) => {
