@@ -660,7 +660,7 @@ impl Battle<'_> {
     /// on the current state) led to, from those of the current state: a
     /// strike, rangestrike or carry-over without scripts moves and adds
     /// nobody, so only the enemies it slew leave them. None when unknown.
-    pub(super) fn foes_after(&self, s: &State, action: &Action) -> Option<Foes> {
+    pub(super) fn foes_after(&self, s: &State, action: &Action, before_len: usize) -> Option<Foes> {
         // Without scripts only the one struck can have fallen (the debug
         // check of `list` compares the result with a fresh walk).
         let target = match *action {
@@ -673,7 +673,7 @@ impl Battle<'_> {
         }
         let mut f = self.foes_now.get()?;
         let striking = f.striking;
-        if s.phase != (Phase::Strike { striking }) || s.units.len() != self.state.units.len() {
+        if s.phase != (Phase::Strike { striking }) || s.units.len() != before_len {
             return None;
         }
         let Some(t) = target.filter(|&t| s.units.get(usize::from(t)).is_some_and(Unit::is_slain))

@@ -711,6 +711,10 @@ pub struct Battle<'v> {
     /// The spare state is the state before the action `apply` last carried
     /// out, which [`Battle::take_back`] may put back.
     undoable: bool,
+    /// Its owner may take an action back ([`Battle::keep_undo`]): every
+    /// action changes a copy. Otherwise a listed action without scripts
+    /// changes the state in place (`apply_in_place`).
+    keep_undo: bool,
     /// The reaches worked out for the current state (see
     /// `Battle::memo_reach`); derived, not part of the battle.
     reach_memo: RefCell<listing::ReachMemo>,
@@ -993,6 +997,7 @@ impl<'v> Battle<'v> {
             caretaker: None,
             spare: RefCell::new(None),
             undoable: false,
+            keep_undo: false,
             reach_memo: RefCell::default(),
             sight_memo: RefCell::new(Vec::new()),
             pick_lists: RefCell::default(),
@@ -1529,6 +1534,77 @@ mod tests {
     /// `take_back` puts the battle back as it was before the last action
     /// (state and generator), once; a battle held shared plays as one held
     /// borrowed.
+    /// A battle nobody takes back changes its state in place for the
+    /// actions `pick_action` listed; one whose owner may take back
+    /// (`keep_undo`, as a game's) copies it: the same battles, and only the
+    /// copying one can take its last action back.
+    #[test]
+    fn actions_changed_in_place_play_as_copied() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = crate::load(&dir, &Default::default()).unwrap();
+        let titan = v.rules.titan.character;
+        let pool: Vec<CharacterId> = (0..v.characters.len())
+            .map(|i| CharacterId(i as u16))
+            .filter(|&c| c != titan && v.character(c).count > 0)
+            .collect();
+        let (mut actions, mut changed_in_place) = (0, 0);
+        for seed in 0..40u64 {
+            let mut draw = GameRng::new(seed);
+            let mut legion = || -> Vec<Fighter> {
+                (0..7)
+                    .map(|_| {
+                        let c = pool[draw.int_in(0, pool.len() as i64 - 1) as usize];
+                        Fighter {
+                            character: c,
+                            power: v.character(c).power,
+                        }
+                    })
+                    .collect()
+            };
+            let setup = BattleSetup {
+                terrain: TerrainId((seed % v.terrains.len() as u64) as u8),
+                attacker: legion(),
+                defender: legion(),
+                attacker_edge: v.rules.battle.attacker_edges[0],
+                summonable: vec![],
+                reinforcements: vec![],
+                teleported: false,
+            };
+            let mut in_place = Battle::new(&v, setup.clone(), GameRng::new(seed)).unwrap();
+            let mut copied = Battle::new(&v, setup, GameRng::new(seed)).unwrap();
+            copied.keep_undo();
+            let (mut p, mut q) = (GameRng::new(seed ^ 7), GameRng::new(seed ^ 7));
+            while in_place.result().is_none() {
+                let a = crate::game::random::random_battle_action(&in_place, &mut p).unwrap();
+                let b = crate::game::random::random_battle_action(&copied, &mut q).unwrap();
+                assert_eq!(a, b);
+                let (mark, copied_mark) = (in_place.rng_mark(), copied.rng_mark());
+                let before = copied.fingerprint();
+                let first = copied.apply(b.clone()).unwrap();
+                if actions % 9 == 0 {
+                    // Taken back and carried out again.
+                    assert!(copied.take_back(copied_mark));
+                    assert_eq!(copied.fingerprint(), before);
+                    assert_eq!(copied.apply(b).unwrap(), first);
+                }
+                assert_eq!(in_place.apply(a).unwrap(), first);
+                assert_eq!(in_place.fingerprint(), copied.fingerprint());
+                // Changed in place: nothing kept to take back.
+                if !in_place.undoable {
+                    changed_in_place += 1;
+                    assert!(!in_place.take_back(mark));
+                }
+                actions += 1;
+            }
+        }
+        assert!(actions > 1000, "{actions}");
+        // All but the moves into a defender's area and the carry-overs.
+        assert!(
+            changed_in_place > actions * 9 / 10,
+            "{changed_in_place} of {actions}"
+        );
+    }
+
     #[test]
     fn an_action_taken_back_leaves_the_battle_as_before() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");

@@ -35,7 +35,15 @@ impl Battle<'_> {
     /// the runs listed for `before`, when it may. A stale note needs no
     /// clearing: it names the generation it is for.
     #[inline]
-    pub(super) fn note_relist(&self, before: &State, action: &Action, listed_before: u64) {
+    /// `before`: the phase and number of units before, and (for the checks
+    /// of debug builds) the state itself when kept.
+    pub(super) fn note_relist(
+        &self,
+        before: (Phase, usize, Option<&State>),
+        action: &Action,
+        listed_before: u64,
+    ) {
+        let (before_phase, before_len, before) = before;
         let (i, j) = match *action {
             Action::Strike { unit, target, .. } | Action::Rangestrike { unit, target } => {
                 (usize::from(unit), usize::from(target))
@@ -45,12 +53,12 @@ impl Battle<'_> {
         let s = &*self.state;
         let plain = self.lua.is_none()
             && matches!(s.phase, Phase::Strike { .. })
-            && s.phase == before.phase
+            && s.phase == before_phase
             && s.carry.is_none()
             && s.result.is_none()
             && s.extra.is_empty()
             && s.overlay.is_none()
-            && s.units.len() == before.units.len()
+            && s.units.len() == before_len
             && j < s.units.len()
             && self.variant.actions.is_empty();
         if !plain {
@@ -60,11 +68,8 @@ impl Battle<'_> {
         // and its target's hits (checked in debug builds, which every test
         // runs).
         debug_assert!(
-            s.units
-                .iter()
-                .zip(&before.units)
-                .enumerate()
-                .all(|(k, (now, was))| {
+            before.is_none_or(|before| s.units.iter().zip(&before.units).enumerate().all(
+                |(k, (now, was))| {
                     let mut was = was.clone();
                     if k == i {
                         was.strikes_left = now.strikes_left;
@@ -73,7 +78,8 @@ impl Battle<'_> {
                         was.damage = now.damage;
                     }
                     *now == was
-                }),
+                }
+            )),
             "a plain strike changed more than its striker and target"
         );
         let mut lists = self.pick_lists.borrow_mut();

@@ -169,10 +169,12 @@ impl LiveBattle {
     /// Keeps `battle`, which draws from `rng` (the game's shared cell when
     /// `scripts`).
     fn new(
-        battle: crate::battle::Battle<'static>,
+        mut battle: crate::battle::Battle<'static>,
         rng: Rc<RefCell<GameRng>>,
         scripts: bool,
     ) -> LiveBattle {
+        // The game takes a battle action back when its own is refused after it.
+        battle.keep_undo();
         let shared = scripts.then(|| {
             let own = rng.borrow().clone();
             (rng, RefCell::new(own))
