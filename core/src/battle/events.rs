@@ -772,6 +772,9 @@ impl<'v> Battle<'v> {
     /// `legal` fails is left out here, and the error kept for
     /// [`Battle::take_script_failure`]; taking it reports the error).
     pub(super) fn script_actions(&self, out: &mut impl listing::ActionSink) {
+        if self.variant.actions.is_empty() {
+            return;
+        }
         let s = &self.state;
         let Some(when) = Self::script_when(s) else {
             return;

@@ -68,6 +68,9 @@ pub(super) struct Foes {
     n: usize,
     /// The hexes holding a character (as `occupied_set`).
     occupied: HexSet,
+    /// The striking side's characters on the battleland with a strike
+    /// left, by unit (found in the same walk; all of them past 64 units).
+    strikers: u64,
 }
 
 impl Foes {
@@ -79,18 +82,20 @@ impl Foes {
             list: [0; HEX_COUNT + 1],
             n: 0,
             occupied: 0,
+            strikers: 0,
         };
         // Without a branch per unit: which units are enemies is what a
         // predictor cannot guess.
         for (j, t) in s.units.iter().enumerate() {
-            let b = t.hex_bit();
+            let (on, h) = t.hex_parts();
+            let b = HexSet::from(on) << h;
             foes.occupied |= b;
-            let foe = (b != 0) & (t.side != striking) & (t.damage < t.power);
+            let striker = (t.side == striking) & (t.strikes_left > 0) & t.on_field();
+            foes.strikers |= u64::from(striker).wrapping_shl(j as u32);
+            let foe = on & (t.side != striking) & (t.damage < t.power);
             foes.hexes |= b & (foe as HexSet).wrapping_neg();
-            // Off the battleland: the spare last entry.
-            let h = (b.trailing_zeros() as usize).min(HEX_COUNT);
-            // Not an enemy: written to the spare last entry.
-            foes.at[if foe { h } else { HEX_COUNT }] = j as UnitId;
+            // Not an enemy on the battleland: written to the spare last entry.
+            foes.at[if foe { usize::from(h) } else { HEX_COUNT }] = j as UnitId;
             foes.list[foes.n] = j as UnitId;
             foes.n += usize::from(foe);
         }
@@ -118,8 +123,19 @@ impl Foes {
     /// The same as [`Foes::of`] would find (the `at` of hexes left out
     /// aside), for the checks of debug builds.
     fn same(&self, other: &Foes) -> bool {
-        (self.striking, self.hexes, self.occupied, self.all())
-            == (other.striking, other.hexes, other.occupied, other.all())
+        (
+            self.striking,
+            self.hexes,
+            self.occupied,
+            self.all(),
+            self.strikers,
+        ) == (
+            other.striking,
+            other.hexes,
+            other.occupied,
+            other.all(),
+            other.strikers,
+        )
     }
 }
 
@@ -374,11 +390,29 @@ impl Battle<'_> {
                 let (enemies, occupied) = (foes.hexes, foes.occupied);
                 // A character in contact that has not struck (as `must_strike`).
                 let mut must = false;
-                // Those off the battleland are left out by the mask: they keep
-                // their strikes, and a guessed branch would skip them.
+                // The strikers, found in `Foes::of`'s walk (past 64 units, in
+                // a walk of their own). Those off the battleland are left out
+                // by the mask: they keep their strikes, and a guessed branch
+                // would skip them.
                 let strikers =
                     |u: &Unit| (u.side == striking) & (u.strikes_left > 0) & u.on_field();
-                for i in units_where(&s.units, strikers) {
+                let narrow = s.units.len() <= 64;
+                let mut mask = if narrow { foes.strikers } else { 0 };
+                let mut wide = (!narrow).then(|| units_where(&s.units, strikers));
+                loop {
+                    let i = if narrow {
+                        if mask == 0 {
+                            break;
+                        }
+                        let i = mask.trailing_zeros() as usize;
+                        mask &= mask - 1;
+                        i
+                    } else {
+                        match wide.as_mut().and_then(Iterator::next) {
+                            Some(i) => i,
+                            None => break,
+                        }
+                    };
                     let u = &s.units[i];
                     // A rider strikes by its mount's hex.
                     let Some(h) = s.place(i) else { continue };
@@ -663,9 +697,11 @@ impl Battle<'_> {
     pub(super) fn foes_after(&self, s: &State, action: &Action, before_len: usize) -> Option<Foes> {
         // Without scripts only the one struck can have fallen (the debug
         // check of `list` compares the result with a fresh walk).
-        let target = match *action {
-            Action::Strike { target, .. } | Action::Rangestrike { target, .. } => Some(target),
-            Action::CarryOver { target } => target,
+        let (striker, target) = match *action {
+            Action::Strike { unit, target, .. } | Action::Rangestrike { unit, target } => {
+                (Some(unit), Some(target))
+            }
+            Action::CarryOver { target } => (None, target),
             _ => return None,
         };
         if self.hooks().is_some() {
@@ -675,6 +711,14 @@ impl Battle<'_> {
         let striking = f.striking;
         if s.phase != (Phase::Strike { striking }) || s.units.len() != before_len {
             return None;
+        }
+        // A striker with no strike left is one no more.
+        if let Some(u) = striker
+            && s.units
+                .get(usize::from(u))
+                .is_some_and(|u| u.strikes_left == 0)
+        {
+            f.strikers &= !1u64.wrapping_shl(u32::from(u));
         }
         let Some(t) = target.filter(|&t| s.units.get(usize::from(t)).is_some_and(Unit::is_slain))
         else {
