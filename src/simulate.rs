@@ -453,7 +453,7 @@ fn battles(
         };
         let mut n = 0u64;
         let failed = loop {
-            if battle.result().is_some() {
+            if battle.result_ref().is_some() {
                 break None;
             }
             let listed = random_battle_action(&battle, &mut pick);
@@ -477,7 +477,7 @@ fn battles(
             errors.push(json!({"seed": seed, "error": error}));
             continue;
         }
-        let result = battle.result().expect("the battle ended");
+        let result = battle.result_ref().expect("the battle ended");
         match result.winner {
             Winner::Attacker => attacker_wins += 1,
             Winner::Defender => defender_wins += 1,

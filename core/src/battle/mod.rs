@@ -1201,6 +1201,12 @@ impl<'v> Battle<'v> {
         self.state.result.clone()
     }
 
+    /// [`Battle::result`] lent rather than copied (a caller that plays many
+    /// battles looks at each result once).
+    pub fn result_ref(&self) -> Option<&BattleResult> {
+        self.state.result.as_ref()
+    }
+
     /// What `side` sees.
     pub fn view(&self, side: BattleSide) -> BattleView {
         let v = &*self.variant;
