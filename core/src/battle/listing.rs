@@ -62,9 +62,9 @@ pub(super) struct Foes {
     striking: BattleSide,
     hexes: HexSet,
     /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
-    at: [UnitId; HEX_COUNT + 1],
+    at: [UnitId; 32],
     /// The enemies in unit order (`list[..n]`): at most one per hex.
-    list: [UnitId; HEX_COUNT + 1],
+    list: [UnitId; 32],
     n: usize,
     /// The hexes holding a character (as `occupied_set`).
     occupied: HexSet,
@@ -73,13 +73,16 @@ pub(super) struct Foes {
     strikers: u64,
 }
 
+// `Foes` indexes its 32 places by masked hexes and counts.
+const _: () = assert!(HEX_COUNT < 32);
+
 impl Foes {
     fn of(s: &State, striking: BattleSide) -> Foes {
         let mut foes = Foes {
             striking,
             hexes: 0,
-            at: [0; HEX_COUNT + 1],
-            list: [0; HEX_COUNT + 1],
+            at: [0; 32],
+            list: [0; 32],
             n: 0,
             occupied: 0,
             strikers: 0,
@@ -95,8 +98,9 @@ impl Foes {
             let foe = on & (t.side != striking) & (t.damage < t.power);
             foes.hexes |= b & (foe as HexSet).wrapping_neg();
             // Not an enemy on the battleland: written to the spare last entry.
-            foes.at[if foe { usize::from(h) } else { HEX_COUNT }] = j as UnitId;
-            foes.list[foes.n] = j as UnitId;
+            // (32 places, so that the masked indices need no bounds check.)
+            foes.at[if foe { usize::from(h) } else { HEX_COUNT } & 31] = j as UnitId;
+            foes.list[foes.n & 31] = j as UnitId;
             foes.n += usize::from(foe);
         }
         foes
