@@ -37,19 +37,8 @@ fn main() {
         for seed in 0..n {
             let mut pick = GameRng::new(seed ^ 0x5eed);
             let terrain = TerrainId(pick.int_in(0, v.terrains.len() as i64 - 1) as u8);
-            let legion = |pick: &mut GameRng| -> Vec<Fighter> {
-                (0..7)
-                    .map(|_| {
-                        let c = pool[pick.int_in(0, pool.len() as i64 - 1) as usize];
-                        Fighter {
-                            character: c,
-                            power: v.character(c).power,
-                        }
-                    })
-                    .collect()
-            };
-            let attacker = legion(&mut pick);
-            let defender = legion(&mut pick);
+            let attacker = Fighter::drawn(&v, &pool, 7, &mut pick);
+            let defender = Fighter::drawn(&v, &pool, 7, &mut pick);
             let setup = BattleSetup {
                 terrain,
                 attacker,

@@ -94,6 +94,20 @@ impl Fighter {
             })
             .collect()
     }
+
+    /// `n` characters drawn from `pool` by `rng`, each as likely, at their
+    /// chart power: a random legion for simulations and tests.
+    pub fn drawn(v: &Variant, pool: &[CharacterId], n: usize, rng: &mut GameRng) -> Vec<Fighter> {
+        (0..n)
+            .map(|_| {
+                let c = pool[rng.int_in(0, pool.len() as i64 - 1) as usize];
+                Fighter {
+                    character: c,
+                    power: v.character(c).power,
+                }
+            })
+            .collect()
+    }
 }
 
 /// What masterplay hands to the battle engine.
@@ -1556,21 +1570,10 @@ mod tests {
         let (mut actions, mut changed_in_place) = (0, 0);
         for seed in 0..40u64 {
             let mut draw = GameRng::new(seed);
-            let mut legion = || -> Vec<Fighter> {
-                (0..7)
-                    .map(|_| {
-                        let c = pool[draw.int_in(0, pool.len() as i64 - 1) as usize];
-                        Fighter {
-                            character: c,
-                            power: v.character(c).power,
-                        }
-                    })
-                    .collect()
-            };
             let setup = BattleSetup {
                 terrain: TerrainId((seed % v.terrains.len() as u64) as u8),
-                attacker: legion(),
-                defender: legion(),
+                attacker: Fighter::drawn(&v, &pool, 7, &mut draw),
+                defender: Fighter::drawn(&v, &pool, 7, &mut draw),
                 attacker_edge: v.rules.battle.attacker_edges[0],
                 summonable: vec![],
                 reinforcements: vec![],
