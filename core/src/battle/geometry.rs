@@ -278,7 +278,11 @@ pub fn reach_set_with(
         }
         out |= land_on & free & !walked & !start;
     }
-    out | dive(land, moves, from, skill, usize::MAX) & free & !start
+    // Most battlelands' movement tables have nothing to dive in: no call.
+    if moves.dive != 0 {
+        out |= dive(land, moves, from, skill, usize::MAX) & free & !start;
+    }
+    out
 }
 
 /// The hexes a flight from `from` reaches with at most `points` of

@@ -698,7 +698,20 @@ impl Battle<'_> {
     /// on the current state) led to, from those of the current state: a
     /// strike, rangestrike or carry-over without scripts moves and adds
     /// nobody, so only the enemies it slew leave them. None when unknown.
+    #[inline]
     pub(super) fn foes_after(&self, s: &State, action: &Action, before_len: usize) -> Option<Foes> {
+        // Looked at here, so that the commoner actions make no call.
+        let strike = matches!(
+            action,
+            Action::Strike { .. } | Action::Rangestrike { .. } | Action::CarryOver { .. }
+        );
+        if !strike {
+            return None;
+        }
+        self.foes_after_strike(s, action, before_len)
+    }
+
+    fn foes_after_strike(&self, s: &State, action: &Action, before_len: usize) -> Option<Foes> {
         // Without scripts only the one struck can have fallen (the debug
         // check of `list` compares the result with a fresh walk).
         let (striker, target) = match *action {
