@@ -1503,6 +1503,16 @@ pub struct CarryReport {
 mod tests {
     use super::*;
 
+    /// The characters a random legion is drawn from: every one the chart
+    /// counts but the Titan (the tests name none of a variant's).
+    fn pool(v: &Variant) -> Vec<CharacterId> {
+        let titan = v.rules.titan.character;
+        (0..v.characters.len())
+            .map(|i| CharacterId(i as u16))
+            .filter(|&c| c != titan && v.character(c).count > 0)
+            .collect()
+    }
+
     #[test]
     fn units_where_visits_the_units_that_qualify_in_order() {
         // More than one mask's worth, so the chunks join up.
@@ -1562,11 +1572,7 @@ mod tests {
     fn actions_changed_in_place_play_as_copied() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let v = crate::load(&dir, &Default::default()).unwrap();
-        let titan = v.rules.titan.character;
-        let pool: Vec<CharacterId> = (0..v.characters.len())
-            .map(|i| CharacterId(i as u16))
-            .filter(|&c| c != titan && v.character(c).count > 0)
-            .collect();
+        let pool = pool(&v);
         let (mut actions, mut changed_in_place) = (0, 0);
         for seed in 0..40u64 {
             let mut draw = GameRng::new(seed);
@@ -1618,11 +1624,14 @@ mod tests {
     fn an_action_taken_back_leaves_the_battle_as_before() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let v = std::sync::Arc::new(crate::load(&dir, &Default::default()).unwrap());
-        let by = |names: &[&str]| Fighter::named(&v, names).unwrap();
+        // Four characters a side drawn from the chart, on the first
+        // battleland: core names none of a variant's.
+        let pool = pool(&v);
+        let mut draw = GameRng::new(3);
         let setup = BattleSetup {
-            terrain: v.terrain_by_name("Mountains").unwrap(),
-            attacker: by(&["Ogre", "Troll", "Lion", "Giant"]),
-            defender: by(&["Cyclops", "Warbear", "Gorgon", "Ranger"]),
+            terrain: TerrainId(0),
+            attacker: Fighter::drawn(&v, &pool, 4, &mut draw),
+            defender: Fighter::drawn(&v, &pool, 4, &mut draw),
             attacker_edge: v.rules.battle.attacker_edges[0],
             summonable: vec![],
             reinforcements: vec![],

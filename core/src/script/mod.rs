@@ -305,7 +305,7 @@ fn unit_filter(event: &str, v: &Value, has_side: bool) -> Result<UnitFilter, Str
     const KEYS: &str = "character, class, side, status, alive, damaged";
     let Value::Table(t) = v else {
         return Err(format!(
-            "filter unit of {event:?} is a table such as {{ character = \"Troll\", damaged = true }}, not {}",
+            "filter unit of {event:?} is a table such as {{ side = \"event\", damaged = true }}, not {}",
             a_type(v)
         ));
     };
