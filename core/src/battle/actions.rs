@@ -512,15 +512,7 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::EndManeuver) => {
                 let side = s.moving;
-                self.fire(
-                    s,
-                    ev,
-                    "battle_phase_end",
-                    &[
-                        ("phase", F::W("maneuver")),
-                        ("side", F::W(crate::script::side_name(side))),
-                    ],
-                )?;
+                self.fire_phase(s, ev, "battle_phase_end", "maneuver", side)?;
                 if s.phase == Phase::Over {
                     return Ok(());
                 }
@@ -724,17 +716,7 @@ impl<'v> Battle<'v> {
                         s.place(u as usize).map(HexId::label).unwrap_or_default()
                     ));
                 }
-                if self.hooks().is_some() {
-                    self.fire(
-                        s,
-                        ev,
-                        "battle_phase_end",
-                        &[
-                            ("phase", F::W("strike")),
-                            ("side", F::W(crate::script::side_name(striking))),
-                        ],
-                    )?;
-                }
+                self.fire_phase(s, ev, "battle_phase_end", "strike", striking)?;
                 if s.phase == Phase::Over {
                     return Ok(());
                 }

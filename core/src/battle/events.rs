@@ -14,6 +14,28 @@ impl<'v> Battle<'v> {
             .is_some_and(|lua| self.use_hooks && lua.has_handlers(event))
     }
 
+    /// Fires `battle_phase_start` or `battle_phase_end` (`event`) for
+    /// `phase` ("maneuver" or "strike") of `side`; as [`Battle::fire`],
+    /// without scripts nothing is built.
+    #[inline(always)]
+    pub(super) fn fire_phase(
+        &self,
+        s: &mut State,
+        ev: &mut Vec<BattleEvent>,
+        event: &'static str,
+        phase: &'static str,
+        side: BattleSide,
+    ) -> Result<(), BattleError> {
+        let side = crate::script::side_name(side);
+        self.fire(
+            s,
+            ev,
+            event,
+            &[("phase", F::W(phase)), ("side", F::W(side))],
+        )
+        .map(drop)
+    }
+
     #[inline(always)]
     pub(super) fn fire(
         &self,

@@ -36,18 +36,7 @@ impl<'v> Battle<'v> {
             moving,
             defender_maneuver: s.defender_maneuver,
         });
-        // (The fields are built only for a script: see `fire`.)
-        if self.hooks().is_some() {
-            self.fire(
-                s,
-                ev,
-                "battle_phase_start",
-                &[
-                    ("phase", F::W("maneuver")),
-                    ("side", F::W(crate::script::side_name(moving))),
-                ],
-            )?;
-        }
+        self.fire_phase(s, ev, "battle_phase_start", "maneuver", moving)?;
         Ok(())
     }
 
@@ -116,17 +105,7 @@ impl<'v> Battle<'v> {
             moving: s.moving,
             defender_maneuver: s.defender_maneuver,
         });
-        if self.hooks().is_some() {
-            self.fire(
-                s,
-                ev,
-                "battle_phase_start",
-                &[
-                    ("phase", F::W("strike")),
-                    ("side", F::W(crate::script::side_name(striking))),
-                ],
-            )?;
-        }
+        self.fire_phase(s, ev, "battle_phase_start", "strike", striking)?;
         Ok(())
     }
 
@@ -247,10 +226,17 @@ impl<'v> Battle<'v> {
         let mut defender_slain = false;
         // Found by mask (see `units_where`): few of the units are slain.
         let slain = |u: &Unit| u.on_field() & u.is_slain();
-        // With nobody riding (`ctx:mount`) nobody is set down: one mask serves.
-        let riding = |u: &Unit| matches!(u.status, Status::Riding(_));
-        let plain = units_mask(&s.units, riding) == Some(0);
-        match units_mask(&s.units, slain).filter(|_| plain) {
+        // With nobody riding (`ctx:mount`) nobody is set down: one mask
+        // serves, found in the same walk.
+        let (mask, rides) = s
+            .units
+            .iter()
+            .enumerate()
+            .fold((0u64, false), |(m, r), (k, u)| {
+                let bit = u64::from(slain(u)).wrapping_shl(k as u32);
+                (m | bit, r | matches!(u.status, Status::Riding(_)))
+            });
+        match (s.units.len() <= 64 && !rides).then_some(mask) {
             Some(mut m) => {
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
