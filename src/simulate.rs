@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use titan_core::Variant;
 use titan_core::battle::{Battle, BattleSetup, Fighter, Winner};
 use titan_core::format::Edge;
-use titan_core::game::random::{random_action, random_battle_action};
+use titan_core::game::random::{play_random_battle_action, random_action};
 use titan_core::game::{Game, Outcome};
 use titan_core::model::{CharacterId, TerrainId};
 use titan_core::rng::GameRng;
@@ -456,21 +456,20 @@ fn battles(
             if battle.result_ref().is_some() {
                 break None;
             }
-            let listed = random_battle_action(&battle, &mut pick);
+            // One list of events for every action (they are not looked at).
+            events.clear();
+            let played = play_random_battle_action(&mut battle, &mut pick, &mut events);
             // A script action's `legal` that failed while the actions were
-            // listed left its action out: a script error all the same.
+            // listed left its action out: a script error all the same (and
+            // the one reported, whatever became of the action picked).
             if let Some(e) = battle.take_script_failure() {
                 break Some(format!("listing the legal actions: script error: {e}"));
             }
-            let Some(action) = listed else {
-                break Some("no legal action before the battle ended".to_string());
-            };
-            // One list of events for every action (they are not looked at).
-            events.clear();
-            if let Err(e) = battle.apply_into(&action, &mut events) {
-                break Some(format!("{action:?}: {e}"));
+            match played {
+                Ok(true) => n += 1,
+                Ok(false) => break Some("no legal action before the battle ended".to_string()),
+                Err(refused) => break Some(format!("{:?}: {}", refused.0, refused.1)),
             }
-            n += 1;
         };
         bar.inc(1);
         if let Some(error) = failed {

@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use titan_core::battle::{Battle, BattleSetup, Fighter};
 use titan_core::format::Edge;
-use titan_core::game::random::random_battle_action;
+use titan_core::game::random::play_random_battle_action;
 use titan_core::lua::LuaHost;
 use titan_core::rng::GameRng;
 use titan_core::{LoadOptions, Variant};
@@ -86,8 +86,10 @@ fn play(v: &Variant, seed: u64, lua: Lua, shared: &Shared) -> usize {
     };
     let mut pick = GameRng::new(seed ^ 0xbeef);
     let mut n = 0;
-    while let Some(a) = random_battle_action(&b, &mut pick) {
-        b.apply(a).expect("legal");
+    // One list of events for the battle, as a playout keeps.
+    let mut events = Vec::new();
+    while play_random_battle_action(&mut b, &mut pick, &mut events).expect("legal") {
+        events.clear();
         n += 1;
     }
     n

@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use titan_core::battle::{Battle, BattleSetup, Fighter};
-use titan_core::game::random::random_battle_action;
+use titan_core::game::random::{play_random_battle_action, random_battle_action};
 use titan_core::model::{CharacterId, TerrainId};
 use titan_core::rng::GameRng;
 
@@ -127,9 +127,8 @@ fn time(root: &Path, n: u64) {
         };
         let mut b = Battle::new(&v, setup, GameRng::new(seed)).expect("battle");
         let mut pick = GameRng::new(seed ^ 0xbeef);
-        while let Some(a) = random_battle_action(&b, &mut pick) {
+        while play_random_battle_action(&mut b, &mut pick, &mut events).expect("legal") {
             events.clear();
-            b.apply_into(a, &mut events).expect("legal");
             actions += 1;
         }
     }

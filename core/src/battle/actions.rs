@@ -158,7 +158,7 @@ impl<'v> Battle<'v> {
                 None => spare.insert(Box::new((*self.state).clone())),
             };
             self.occupied_next.set(None);
-            let done = self.step(next, action, events);
+            let done = self.step(next, action, events, false);
             let foes = done
                 .as_ref()
                 .ok()
@@ -193,6 +193,33 @@ impl<'v> Battle<'v> {
                 self.rewind(RngMark { seed, pos });
                 Err(e)
             }
+        }
+    }
+
+    /// Picks an action as [`Battle::pick_action`] does and carries it out
+    /// as [`Battle::apply_into`] does: whether there was one to pick, or
+    /// the action and why it was not carried out. For a random player's or
+    /// a search's playouts: in a battle changed in place (not marked
+    /// [`Battle::keep_undo`], without scripts) the action is known to be
+    /// listed, so neither its place in the listing is looked up nor the
+    /// checks listing made are made again.
+    pub fn play_picked(
+        &mut self,
+        pick: impl FnOnce(usize) -> usize,
+        events: &mut Vec<BattleEvent>,
+    ) -> Result<bool, Box<(Action, BattleError)>> {
+        let Some((action, found)) = self.pick_listed(pick) else {
+            return Ok(false);
+        };
+        let done = if found && !self.keep_undo && self.lua.is_none() {
+            debug_assert!(self.is_listed(&action));
+            self.apply_in_place(&action, events)
+        } else {
+            self.apply_action(&action, events)
+        };
+        match done {
+            Ok(()) => Ok(true),
+            Err(e) => Err(Box::new((action, e))),
         }
     }
 
@@ -249,7 +276,7 @@ impl<'v> Battle<'v> {
         };
         let mut state = std::mem::replace(&mut self.state, stand_in);
         self.occupied_next.set(None);
-        let done = self.step(&mut state, action, events);
+        let done = self.step(&mut state, action, events, true);
         let foes = done
             .as_ref()
             .ok()
@@ -309,13 +336,18 @@ impl<'v> Battle<'v> {
         true
     }
 
+    /// Carries `action` out on `s`. `listed`: the action was listed for
+    /// `s` without scripts ([`Battle::is_listed`]), so the checks that
+    /// listing made already (whose unit, which hexes it reaches, who is in
+    /// contact) are not made again; debug builds make them all the same.
     pub(super) fn step(
         &self,
         s: &mut State,
         action: &Action,
         ev: &mut Vec<BattleEvent>,
+        listed: bool,
     ) -> Result<(), BattleError> {
-        self.step_rules(s, action, ev)?;
+        self.step_rules(s, action, ev, listed)?;
         self.fire_slain(s, ev, 0)
     }
 
@@ -324,6 +356,7 @@ impl<'v> Battle<'v> {
         s: &mut State,
         action: &Action,
         ev: &mut Vec<BattleEvent>,
+        listed: bool,
     ) -> Result<(), BattleError> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
@@ -375,49 +408,23 @@ impl<'v> Battle<'v> {
                 self.begin_maneuver(s, ev)?;
             }
             (Phase::Maneuver, Action::Move { unit, to }) => {
-                let u = s
-                    .units
-                    .get(*unit as usize)
-                    .ok_or(BattleError::NoUnit(*unit))?;
-                if u.side != s.moving {
-                    return refuse(
-                        "only the moving player's characters move (Law of the Battlelands 26.A)",
-                    );
-                }
-                let Some(from) = self.move_origin(s, u) else {
-                    return refuse(if matches!(u.status, Status::Riding(_)) {
-                        "a rider moves only with its mount (it has no move of its own)"
-                    } else if u.moved {
-                        "a character moves once per maneuver phase (Law of the Battlelands 26.A)"
-                    } else if u.locked {
-                        "a character in contact at the start of the maneuver phase cannot move (Law of the Battlelands 26.C)"
-                    } else {
-                        match u.status {
-                            Status::Gone(Fate::NotEntered) => {
-                                "this character failed to enter in its side's first maneuver phase and is out of the battle (Law of the Battlelands 25.D)"
-                            }
-                            Status::Gone(_) => "this character is out of the battle",
-                            _ => {
-                                "characters enter only in their side's first maneuver phase (Law of the Battlelands 25.D)"
-                            }
-                        }
-                    });
-                };
                 // `s` is still the current state: its occupancy is known
                 // when the listing just worked it out.
                 let occupied = self.occupied_now.get().unwrap_or_else(|| occupied_set(s));
-                if self.move_reach(s, *unit as usize, from, occupied) & bit(*to) == 0 {
-                    return refuse(format!(
-                        "{} cannot reach {} this phase",
-                        self.variant.character(u.character).name,
-                        to.label()
-                    ));
-                }
+                let from = if listed {
+                    debug_assert!(self.check_move(s, *unit, *to, occupied).is_ok());
+                    None
+                } else {
+                    Some(self.check_move(s, *unit, *to, occupied)?)
+                };
+                let u = &s.units[*unit as usize];
                 let old = u.hex();
                 // The path's length is worked out only for a script that listens.
                 let steps = self
                     .hooked("unit_moved")
-                    .then(|| self.unit_steps(s, *unit as usize, from, occupied, *to));
+                    .then(|| from.or_else(|| self.move_origin(s, u)))
+                    .flatten()
+                    .map(|from| self.unit_steps(s, *unit as usize, from, occupied, *to));
                 let u = &mut s.units[*unit as usize];
                 u.status = Status::OnBoard(*to);
                 u.moved = true;
@@ -547,12 +554,10 @@ impl<'v> Battle<'v> {
                 if s.carry.is_some() {
                     return refuse("carry-over hits are pending");
                 }
-                self.check_striker(s, striking, *unit)?;
-                if !self.is_contact_target(s, *unit, *target) {
-                    Self::not_a_rider(s, *target)?;
-                    return refuse(
-                        "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
-                    );
+                if listed {
+                    debug_assert!(self.check_strike(s, striking, *unit, *target).is_ok());
+                } else {
+                    self.check_strike(s, striking, *unit, *target)?;
                 }
                 let p = self.strike_params(s, *unit, *target, *forgo_bonus)?;
                 let sn = match strike_number {
@@ -659,12 +664,14 @@ impl<'v> Battle<'v> {
                 if s.carry.is_some() {
                     return refuse("carry-over hits are pending");
                 }
-                self.check_striker(s, striking, *unit)?;
-                Self::not_a_rider(s, *target)?;
-                if striking != s.moving {
-                    return refuse(
-                        "only the moving player rangestrikes (Law of the Battlelands 27.A)",
-                    );
+                if !listed {
+                    self.check_striker(s, striking, *unit)?;
+                    Self::not_a_rider(s, *target)?;
+                    if striking != s.moving {
+                        return refuse(
+                            "only the moving player rangestrikes (Law of the Battlelands 27.A)",
+                        );
+                    }
                 }
                 let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
                 if !self.may_target(s, *unit, *target, true)? {
@@ -736,6 +743,71 @@ impl<'v> Battle<'v> {
                     "{action:?} is not an action of the {phase:?} phase"
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses a move the rules forbid; else where the unit moves from.
+    fn check_move(
+        &self,
+        s: &State,
+        unit: UnitId,
+        to: HexId,
+        occupied: HexSet,
+    ) -> Result<From, BattleError> {
+        let u = s
+            .units
+            .get(unit as usize)
+            .ok_or(BattleError::NoUnit(unit))?;
+        if u.side != s.moving {
+            return refuse(
+                "only the moving player's characters move (Law of the Battlelands 26.A)",
+            );
+        }
+        let Some(from) = self.move_origin(s, u) else {
+            return refuse(if matches!(u.status, Status::Riding(_)) {
+                "a rider moves only with its mount (it has no move of its own)"
+            } else if u.moved {
+                "a character moves once per maneuver phase (Law of the Battlelands 26.A)"
+            } else if u.locked {
+                "a character in contact at the start of the maneuver phase cannot move (Law of the Battlelands 26.C)"
+            } else {
+                match u.status {
+                    Status::Gone(Fate::NotEntered) => {
+                        "this character failed to enter in its side's first maneuver phase and is out of the battle (Law of the Battlelands 25.D)"
+                    }
+                    Status::Gone(_) => "this character is out of the battle",
+                    _ => {
+                        "characters enter only in their side's first maneuver phase (Law of the Battlelands 25.D)"
+                    }
+                }
+            });
+        };
+        if self.move_reach(s, unit as usize, from, occupied) & bit(to) == 0 {
+            return refuse(format!(
+                "{} cannot reach {} this phase",
+                self.variant.character(u.character).name,
+                to.label()
+            ));
+        }
+        Ok(from)
+    }
+
+    /// Refuses a strike by `unit` at `target` that is not a striker's at a
+    /// living enemy in contact.
+    fn check_strike(
+        &self,
+        s: &State,
+        striking: BattleSide,
+        unit: UnitId,
+        target: UnitId,
+    ) -> Result<(), BattleError> {
+        self.check_striker(s, striking, unit)?;
+        if !self.is_contact_target(s, unit, target) {
+            Self::not_a_rider(s, target)?;
+            return refuse(
+                "a strike needs a living enemy in contact (reference sheet, \"Strike Phase\")",
+            );
         }
         Ok(())
     }

@@ -279,6 +279,14 @@ impl Battle<'_> {
     /// that one: a maneuver's moves are counted by reach set. A random
     /// player that draws the index draws as it would over the whole list.
     pub fn pick_action(&self, pick: impl FnOnce(usize) -> usize) -> Option<Action> {
+        self.pick_listed(pick).map(|(a, _)| a)
+    }
+
+    /// [`Battle::pick_action`], and whether the action is one
+    /// [`Battle::is_listed`] finds (a move, strike, rangestrike or end of
+    /// the maneuver or strikes, listed as such).
+    #[inline]
+    pub(super) fn pick_listed(&self, pick: impl FnOnce(usize) -> usize) -> Option<(Action, bool)> {
         let mut lists = self.pick_lists.borrow_mut();
         let n = if self.relist(&mut lists) {
             lists.runs.iter().map(|r| r.count()).sum()
@@ -303,22 +311,23 @@ impl Battle<'_> {
                 k -= c;
                 continue;
             }
-            return match run {
-                Run::Strike(unit, target) => Some(Action::Strike {
+            let action = match run {
+                Run::Strike(unit, target) => Action::Strike {
                     unit,
                     target,
                     strike_number: None,
                     forgo_bonus: false,
-                }),
-                Run::Rangestrike(unit, target) => Some(Action::Rangestrike { unit, target }),
-                Run::Moves(unit, set) => Some(Action::Move {
+                },
+                Run::Rangestrike(unit, target) => Action::Rangestrike { unit, target },
+                Run::Moves(unit, set) => Action::Move {
                     unit,
                     to: HexId(tables::nth_hex(set, k as u32)),
-                }),
-                Run::EndManeuver => Some(Action::EndManeuver),
-                Run::EndStrikes => Some(Action::EndStrikes),
-                Run::Other(i) => others.get(i as usize).cloned(),
+                },
+                Run::EndManeuver => Action::EndManeuver,
+                Run::EndStrikes => Action::EndStrikes,
+                Run::Other(i) => return others.get(i as usize).cloned().map(|a| (a, false)),
             };
+            return Some((action, true));
         }
         None
     }

@@ -1567,7 +1567,8 @@ mod tests {
     /// A battle nobody takes back changes its state in place for the
     /// actions `pick_action` listed; one whose owner may take back
     /// (`keep_undo`, as a game's) copies it: the same battles, and only the
-    /// copying one can take its last action back.
+    /// copying one can take its last action back. `play_picked`, which
+    /// makes none of the checks listing made, plays the same battles too.
     #[test]
     fn actions_changed_in_place_play_as_copied() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
@@ -1586,9 +1587,12 @@ mod tests {
                 teleported: false,
             };
             let mut in_place = Battle::new(&v, setup.clone(), GameRng::new(seed)).unwrap();
+            let mut played = Battle::new(&v, setup.clone(), GameRng::new(seed)).unwrap();
             let mut copied = Battle::new(&v, setup, GameRng::new(seed)).unwrap();
             copied.keep_undo();
             let (mut p, mut q) = (GameRng::new(seed ^ 7), GameRng::new(seed ^ 7));
+            let mut r = GameRng::new(seed ^ 7);
+            let mut events = Vec::new();
             while in_place.result().is_none() {
                 let a = crate::game::random::random_battle_action(&in_place, &mut p).unwrap();
                 let b = crate::game::random::random_battle_action(&copied, &mut q).unwrap();
@@ -1602,8 +1606,17 @@ mod tests {
                     assert_eq!(copied.fingerprint(), before);
                     assert_eq!(copied.apply(b).unwrap(), first);
                 }
-                assert_eq!(in_place.apply(a).unwrap(), first);
+                assert_eq!(in_place.apply(a.clone()).unwrap(), first);
                 assert_eq!(in_place.fingerprint(), copied.fingerprint());
+                events.clear();
+                let done = crate::game::random::play_random_battle_action(
+                    &mut played,
+                    &mut r,
+                    &mut events,
+                );
+                assert!(matches!(done, Ok(true)), "{done:?}");
+                assert_eq!(events, first);
+                assert_eq!(played.fingerprint(), copied.fingerprint());
                 // Changed in place: nothing kept to take back.
                 if !in_place.undoable {
                     changed_in_place += 1;

@@ -222,6 +222,18 @@ pub fn random_battle_action(
     picked
 }
 
+/// [`random_battle_action`] carried out in the same call
+/// ([`crate::battle::Battle::play_picked`]): the same draws and the same
+/// action, without the checks a listed action needs not. Whether the battle
+/// had an action to pick, or the action and why it was not carried out.
+pub fn play_random_battle_action(
+    battle: &mut crate::battle::Battle<'_>,
+    rng: &mut GameRng,
+    events: &mut Vec<crate::battle::BattleEvent>,
+) -> Result<bool, Box<(crate::battle::Action, crate::battle::BattleError)>> {
+    battle.play_picked(|n| rng.int_in(0, n as i64 - 1) as usize, events)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
