@@ -63,9 +63,6 @@ pub(super) struct Foes {
     hexes: HexSet,
     /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
     at: [UnitId; 32],
-    /// The enemies in unit order (`list[..n]`): at most one per hex.
-    list: [UnitId; 32],
-    n: usize,
     /// The hexes holding a character (as `occupied_set`).
     occupied: HexSet,
     /// The striking side's characters on the battleland with a strike
@@ -78,32 +75,29 @@ const _: () = assert!(HEX_COUNT < 32);
 
 impl Foes {
     fn of(s: &State, striking: BattleSide) -> Foes {
-        let mut foes = Foes {
-            striking,
-            hexes: 0,
-            at: [0; 32],
-            list: [0; 32],
-            n: 0,
-            occupied: 0,
-            strikers: 0,
-        };
+        let mut at = [0; 32];
+        let (mut hexes, mut occupied, mut strikers) = (0, 0, 0);
         // Without a branch per unit: which units are enemies is what a
         // predictor cannot guess.
         for (j, t) in s.units.iter().enumerate() {
             let (on, h) = t.hex_parts();
             let b = HexSet::from(on) << h;
-            foes.occupied |= b;
+            occupied |= b;
             let striker = (t.side == striking) & (t.strikes_left > 0) & t.on_field();
-            foes.strikers |= u64::from(striker).wrapping_shl(j as u32);
+            strikers |= u64::from(striker).wrapping_shl(j as u32);
             let foe = on & (t.side != striking) & (t.damage < t.power);
-            foes.hexes |= b & (foe as HexSet).wrapping_neg();
+            hexes |= b & (foe as HexSet).wrapping_neg();
             // Not an enemy on the battleland: written to the spare last entry.
             // (32 places, so that the masked indices need no bounds check.)
-            foes.at[if foe { usize::from(h) } else { HEX_COUNT } & 31] = j as UnitId;
-            foes.list[foes.n & 31] = j as UnitId;
-            foes.n += usize::from(foe);
+            at[if foe { usize::from(h) } else { HEX_COUNT } & 31] = j as UnitId;
         }
-        foes
+        Foes {
+            striking,
+            hexes,
+            at,
+            occupied,
+            strikers,
+        }
     }
 
     /// The enemies on `hexes` (some of [`Foes::hexes`]), in unit order as
@@ -120,26 +114,16 @@ impl Foes {
     }
 
     /// Every enemy, in unit order.
-    fn all(&self) -> &[UnitId] {
-        &self.list[..self.n]
+    fn all(&self) -> impl Iterator<Item = UnitId> {
+        self.on(self.hexes)
     }
 
     /// The same as [`Foes::of`] would find (the `at` of hexes left out
     /// aside), for the checks of debug builds.
     fn same(&self, other: &Foes) -> bool {
-        (
-            self.striking,
-            self.hexes,
-            self.occupied,
-            self.all(),
-            self.strikers,
-        ) == (
-            other.striking,
-            other.hexes,
-            other.occupied,
-            other.all(),
-            other.strikers,
-        )
+        (self.striking, self.hexes, self.occupied, self.strikers)
+            == (other.striking, other.hexes, other.occupied, other.strikers)
+            && self.all().eq(other.all())
     }
 }
 
@@ -452,7 +436,7 @@ impl Battle<'_> {
                             // The common path: the hexes seen, remembered
                             // through the strike phase.
                             let seen = self.memo_sight(s, i, h, occupied, enemies);
-                            for &j in foes.all() {
+                            for j in foes.all() {
                                 if seen & s.units[j as usize].hex_bit() != 0
                                     && self.may_rangestrike_seen(s, i as UnitId, j)
                                     && self.may_target(s, i as UnitId, j, true).unwrap_or(false)
@@ -465,7 +449,7 @@ impl Battle<'_> {
                             }
                             continue;
                         }
-                        for &j in foes.all() {
+                        for j in foes.all() {
                             if self.may_rangestrike(s, i as UnitId, j, occupied)
                                 && self.may_target(s, i as UnitId, j, true).unwrap_or(false)
                             {
@@ -750,11 +734,8 @@ impl Battle<'_> {
         else {
             return Some(f);
         };
-        if let Some(k) = f.all().iter().position(|&j| j == t) {
-            f.list.copy_within(k + 1..f.n, k);
-            f.n -= 1;
-            f.hexes &= !s.units[usize::from(t)].hex_bit();
-        }
+        // An enemy stands on a hex of its own: its hex goes.
+        f.hexes &= !s.units[usize::from(t)].hex_bit();
         Some(f)
     }
 }

@@ -1161,7 +1161,13 @@ impl<'v> Battle<'v> {
     /// rather than fail), cleared: a script error of the variant all the
     /// same, for `titan check --play` and `titan simulate` to report.
     pub fn take_script_failure(&self) -> Option<ScriptError> {
-        self.listing_failure.borrow_mut().take()
+        // Looked at before it is taken: a script error is large to move,
+        // and a random player asks after every decision.
+        let mut failure = self.listing_failure.borrow_mut();
+        if failure.is_none() {
+            return None;
+        }
+        failure.take()
     }
 
     pub fn defender_maneuver(&self) -> u8 {
@@ -1438,6 +1444,12 @@ impl Battle<'_> {
 
     /// [`occupied_set`] of the current state, remembered until it changes.
     fn occupied_now(&self) -> HexSet {
+        debug_assert!(
+            self.occupied_now
+                .get()
+                .is_none_or(|o| o == occupied_set(&self.state)),
+            "the occupied hexes carried over"
+        );
         self.occupied_now.get().unwrap_or_else(|| {
             let o = occupied_set(&self.state);
             self.occupied_now.set(Some(o));
