@@ -522,7 +522,11 @@ impl Battle<'_> {
         let generation = self.generation.get();
         // The movers by mask: derived from the last decision's after a move
         // (`note_movers`), else found in a walk.
-        let movers = |u: &Unit| (u.side == moving) & !u.moved & !u.locked;
+        // The slain of past phases left out: they would be looked at, to
+        // move nowhere, at every decision of the battle.
+        let movers = |u: &Unit| {
+            (u.side == moving) & !u.moved & !u.locked & !matches!(u.status, Status::Gone(_))
+        };
         let mask = match self.movers.get() {
             Some((g, m)) if g == generation => {
                 debug_assert_eq!(Some(m), units_mask(&s.units, movers));

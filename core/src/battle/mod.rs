@@ -912,7 +912,7 @@ impl<'v> Battle<'v> {
                 setup.attacker_edge
             }
         };
-        let mut units = Vec::new();
+        let mut units = Vec::with_capacity(setup.attacker.len() + setup.defender.len());
         for (side, list) in [
             (BattleSide::Attacker, &setup.attacker),
             (BattleSide::Defender, &setup.defender),

@@ -425,8 +425,10 @@ impl<'v> Battle<'v> {
         // side's legion while it has room, else leaves unscored; units a
         // script added join from the caretaker the same way, or (temporary)
         // leave no trace.
-        let mut left = [Vec::new(), Vec::new()];
-        let mut slain = [Vec::new(), Vec::new()];
+        // Sized once: most characters end left or slain.
+        let room = || Vec::with_capacity(s.units.len());
+        let mut left = [room(), room()];
+        let mut slain = [room(), room()];
         let mut removed = [Vec::new(), Vec::new()];
         let mut joined = [Vec::new(), Vec::new()];
         let mut added = [Vec::new(), Vec::new()];
