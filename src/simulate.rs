@@ -422,6 +422,7 @@ fn battles(
     let rng = Rc::new(RefCell::new(GameRng::new(common.seed)));
     let lua = Battle::start_scripts(&variant, &rng)
         .map_err(|e| format!("the scripts of {} cannot start: {e}", variant.id))?;
+    let mut kept: Option<Battle> = None;
     for i in 0..common.n {
         // Moved on every 32 battles: a battle is short, and the bar's
         // book-keeping costs a few per cent of one.
@@ -448,13 +449,17 @@ fn battles(
             teleported: false,
         };
         *rng.borrow_mut() = GameRng::new(seed);
-        let mut battle = match Battle::with_scripts(&variant, setup, rng.clone(), lua.clone()) {
-            Ok(b) => b,
-            Err(e) => {
-                errors.push(json!({"seed": seed, "error": e.to_string()}));
-                continue;
-            }
+        // One battle, begun anew for each seed: its buffers are kept.
+        let started = match &mut kept {
+            Some(b) => b.restart(setup),
+            None => Battle::with_scripts(&variant, setup, rng.clone(), lua.clone())
+                .map(|b| kept = Some(b)),
         };
+        if let Err(e) = started {
+            errors.push(json!({"seed": seed, "error": e.to_string()}));
+            continue;
+        }
+        let battle = kept.as_mut().expect("a battle begun");
         let mut n = 0u64;
         let failed = loop {
             if battle.result_ref().is_some() {
@@ -462,7 +467,7 @@ fn battles(
             }
             // One list of events for every action (they are not looked at).
             events.clear();
-            let played = play_random_battle_action(&mut battle, &mut pick, &mut events);
+            let played = play_random_battle_action(battle, &mut pick, &mut events);
             // A script action's `legal` that failed while the actions were
             // listed left its action out: a script error all the same (and
             // the one reported, whatever became of the action picked).

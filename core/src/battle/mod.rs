@@ -854,6 +854,97 @@ impl<'v> Battle<'v> {
         lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
         let variant = variant.into();
+        let land = Self::check_setup(&variant, &setup)?;
+        let state = Self::first_state(land, &setup, Vec::new());
+        Self::assemble(variant, setup, state, rng, lua)
+    }
+
+    /// Begins the battle of `setup` in this battle's place: the battle
+    /// [`Battle::with_scripts`] would begin with this battle's variant,
+    /// generator and Lua VM, as it stands (a simulation sets the generator
+    /// for each battle), reusing this one's buffers: a simulation's next
+    /// battle. A battle [`Battle::keep_undo`] marked stays marked. On a bad
+    /// setup, an error and the battle unchanged.
+    pub fn restart(&mut self, setup: BattleSetup) -> Result<(), BattleError> {
+        let land = Self::check_setup(&self.variant, &setup)?;
+        let units = std::mem::take(&mut self.state.units);
+        let state = Self::first_state(land, &setup, units);
+        self.geo = Geometry::new(&self.variant, land);
+        *self.state = state;
+        self.setup = setup;
+        self.undoable = false;
+        // What was derived from the last battle goes (the memos keyed by
+        // the generation with it).
+        self.sight_memo.get_mut().clear();
+        let lists = self.pick_lists.get_mut();
+        lists.listed = None;
+        lists.relist = None;
+        *self.listing_failure.get_mut() = None;
+        self.occupied_next.set(None);
+        self.movers.set(None);
+        self.state_changed();
+        Ok(())
+    }
+
+    /// The state a battle of `setup` (checked) on `land` begins in, its
+    /// units in `units` (emptied first).
+    fn first_state(land: &Battleland, setup: &BattleSetup, mut units: Vec<Unit>) -> State {
+        let attacker_edge = land.attacker_edge.unwrap_or(setup.attacker_edge);
+        units.clear();
+        units.reserve(setup.attacker.len() + setup.defender.len());
+        for (side, list) in [
+            (BattleSide::Attacker, &setup.attacker),
+            (BattleSide::Defender, &setup.defender),
+        ] {
+            for f in list {
+                units.push(Unit {
+                    character: f.character,
+                    side,
+                    power: f.power,
+                    status: Status::Waiting,
+                    damage: 0,
+                    moved: false,
+                    locked: false,
+                    strikes_left: 0,
+                });
+            }
+        }
+        let choose = setup.teleported && land.attacker_edge.is_none();
+        State {
+            units,
+            phase: if choose {
+                Phase::ChooseEdge
+            } else {
+                Phase::Maneuver
+            },
+            moving: if choose {
+                BattleSide::Attacker
+            } else {
+                BattleSide::Defender
+            },
+            defender_maneuver: 1,
+            entered: [false; 2],
+            attacker_edge,
+            summon: SummonState::NotYet,
+            defender_slain_now: false,
+            summoned: None,
+            reinforced: None,
+            carry: None,
+            result: None,
+            fixed_dice: VecDeque::new(),
+            conceded: None,
+            vars: Default::default(),
+            overlay: None,
+            extra: Vec::new(),
+            reinforcement_round: None,
+        }
+    }
+
+    /// Refuses a setup the variant cannot fight; else its battleland.
+    fn check_setup<'a>(
+        variant: &'a Variant,
+        setup: &BattleSetup,
+    ) -> Result<&'a Battleland, BattleError> {
         let land = variant
             .battlelands
             .get(setup.terrain.index())
@@ -894,72 +985,20 @@ impl<'v> Battle<'v> {
                 return Err(BattleError::Setup(format!("no character {}", c.0)));
             }
         }
-        let attacker_edge = match land.attacker_edge {
-            Some(e) => e,
-            None => {
-                if !setup.teleported
-                    && !variant
-                        .rules
-                        .battle
-                        .attacker_edges
-                        .contains(&setup.attacker_edge)
-                {
-                    return Err(BattleError::Setup(format!(
-                        "the attacker may enter only by {:?} (Law of the Battlelands 25.A)",
-                        variant.rules.battle.attacker_edges
-                    )));
-                }
-                setup.attacker_edge
-            }
-        };
-        let mut units = Vec::with_capacity(setup.attacker.len() + setup.defender.len());
-        for (side, list) in [
-            (BattleSide::Attacker, &setup.attacker),
-            (BattleSide::Defender, &setup.defender),
-        ] {
-            for f in list {
-                units.push(Unit {
-                    character: f.character,
-                    side,
-                    power: f.power,
-                    status: Status::Waiting,
-                    damage: 0,
-                    moved: false,
-                    locked: false,
-                    strikes_left: 0,
-                });
-            }
+        if land.attacker_edge.is_none()
+            && !setup.teleported
+            && !variant
+                .rules
+                .battle
+                .attacker_edges
+                .contains(&setup.attacker_edge)
+        {
+            return Err(BattleError::Setup(format!(
+                "the attacker may enter only by {:?} (Law of the Battlelands 25.A)",
+                variant.rules.battle.attacker_edges
+            )));
         }
-        let choose = setup.teleported && land.attacker_edge.is_none();
-        let state = State {
-            units,
-            phase: if choose {
-                Phase::ChooseEdge
-            } else {
-                Phase::Maneuver
-            },
-            moving: if choose {
-                BattleSide::Attacker
-            } else {
-                BattleSide::Defender
-            },
-            defender_maneuver: 1,
-            entered: [false; 2],
-            attacker_edge,
-            summon: SummonState::NotYet,
-            defender_slain_now: false,
-            summoned: None,
-            reinforced: None,
-            carry: None,
-            result: None,
-            fixed_dice: VecDeque::new(),
-            conceded: None,
-            vars: Default::default(),
-            overlay: None,
-            extra: Vec::new(),
-            reinforcement_round: None,
-        };
-        Self::assemble(variant, setup, state, rng, lua)
+        Ok(land)
     }
 
     /// Starts a Lua VM with the variant's scripts, drawing from `rng`; `None`
@@ -1643,6 +1682,61 @@ mod tests {
             changed_in_place > actions * 9 / 10,
             "{changed_in_place} of {actions}"
         );
+    }
+
+    /// A battle begun anew in another's place (`restart`) plays as one
+    /// begun on its own, whatever the battle before it (another
+    /// battleland, another line-up, unfinished); a setup the variant cannot
+    /// fight is refused and leaves the battle as it was.
+    #[test]
+    fn a_battle_restarted_plays_as_one_begun_anew() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
+        let v = crate::load(&dir, &Default::default()).unwrap();
+        let pool = pool(&v);
+        let setup = |seed: u64| {
+            let mut draw = GameRng::new(seed);
+            BattleSetup {
+                terrain: TerrainId((seed % v.terrains.len() as u64) as u8),
+                attacker: Fighter::drawn(&v, &pool, 1 + seed as usize % 7, &mut draw),
+                defender: Fighter::drawn(&v, &pool, 7, &mut draw),
+                attacker_edge: v.rules.battle.attacker_edges[0],
+                summonable: vec![],
+                reinforcements: vec![],
+                teleported: seed % 5 == 0,
+            }
+        };
+        let rng = Rc::new(RefCell::new(GameRng::new(0)));
+        let mut again = Battle::with_scripts(&v, setup(100), rng.clone(), None).unwrap();
+        for seed in 0..30u64 {
+            let mut fresh = Battle::new(&v, setup(seed), GameRng::new(seed)).unwrap();
+            *rng.borrow_mut() = GameRng::new(seed);
+            again.restart(setup(seed)).unwrap();
+            assert_eq!(again.fingerprint(), fresh.fingerprint());
+            let (mut p, mut q) = (GameRng::new(seed ^ 3), GameRng::new(seed ^ 3));
+            let (mut e, mut f) = (Vec::new(), Vec::new());
+            // Every fourth battle is left unfinished.
+            let mut left = if seed % 4 == 0 { 20 } else { usize::MAX };
+            while left > 0 {
+                left -= 1;
+                e.clear();
+                f.clear();
+                let a = crate::game::random::play_random_battle_action(&mut fresh, &mut p, &mut e);
+                let b = crate::game::random::play_random_battle_action(&mut again, &mut q, &mut f);
+                assert!(matches!((&a, &b), (Ok(x), Ok(y)) if x == y), "{a:?} {b:?}");
+                assert_eq!(e, f);
+                assert_eq!(again.fingerprint(), fresh.fingerprint());
+                if a.is_ok_and(|played| !played) {
+                    break;
+                }
+            }
+            assert_eq!(again.result(), fresh.result());
+            assert!(fresh.result().is_some() || seed % 4 == 0, "{seed}");
+        }
+        let before = again.fingerprint();
+        let mut bad = setup(1);
+        bad.defender.clear();
+        assert!(matches!(again.restart(bad), Err(BattleError::Setup(_))));
+        assert_eq!(again.fingerprint(), before);
     }
 
     #[test]
