@@ -43,24 +43,6 @@ impl Dice {
         }
     }
 
-    /// How many dice show at least `x`: over the whole inline array, so
-    /// that the count is a fixed loop (the number of dice varies from strike
-    /// to strike, and a loop of that length ends on a guessed branch).
-    #[inline]
-    pub(crate) fn at_least(&self, x: u8) -> u8 {
-        match &self.0 {
-            Repr::Inline(n, d) => {
-                // Byte lanes the compiler can do side by side.
-                let mut hits = 0u8;
-                for (i, &r) in (0u8..).zip(d.iter()) {
-                    hits = hits.wrapping_add(u8::from(i < *n) & u8::from(r >= x));
-                }
-                hits
-            }
-            Repr::Heap(v) => v.iter().map(|&r| u8::from(r >= x)).sum(),
-        }
-    }
-
     pub fn to_vec(&self) -> Vec<u8> {
         self.as_slice().to_vec()
     }
@@ -208,22 +190,6 @@ impl<'de> serde::Deserialize<'de> for Dice {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `at_least` counts only the dice rolled, inline or not, whatever the
-    /// number asked (0 too, which the unused inline places would meet).
-    #[test]
-    fn at_least_counts_the_dice_rolled() {
-        for n in [0, 1, 5, INLINE, INLINE + 3] {
-            let mut dice = Dice::zeroed(n);
-            for (i, d) in dice.as_mut_slice().iter_mut().enumerate() {
-                *d = (i % 6 + 1) as u8;
-            }
-            for x in 0..=7 {
-                let want = dice.iter().filter(|&&r| r >= x).count() as u8;
-                assert_eq!(dice.at_least(x), want, "{n} dice, at least {x}");
-            }
-        }
-    }
 
     /// Printed and (de)serialized exactly as the `Vec<u8>` it replaces,
     /// inline or not.
