@@ -453,7 +453,7 @@ fn battles(
         let started = match &mut kept {
             Some(b) => b.restart(setup),
             None => Battle::with_scripts(&variant, setup, rng.clone(), lua.clone())
-                .map(|b| kept = Some(b)),
+                .map(|b| kept = Some(b.without_events())),
         };
         if let Err(e) = started {
             errors.push(json!({"seed": seed, "error": e.to_string()}));
@@ -465,7 +465,8 @@ fn battles(
             if battle.result_ref().is_some() {
                 break None;
             }
-            // One list of events for every action (they are not looked at).
+            // The events are not looked at: a battle without scripts records
+            // none, one with scripts into one list for every action.
             events.clear();
             let played = play_random_battle_action(battle, &mut pick, &mut events);
             // A script action's `legal` that failed while the actions were

@@ -75,7 +75,11 @@ fn play(v: &Variant, seed: u64, lua: Lua, shared: &Shared) -> usize {
         teleported: false,
     };
     let mut b = match lua {
-        Lua::Own => Battle::new(v, setup, GameRng::new(seed)).expect("battle"),
+        // The playout reads no events (a battle with scripts records them
+        // all the same).
+        Lua::Own => Battle::new(v, setup, GameRng::new(seed))
+            .expect("battle")
+            .without_events(),
         Lua::Off => Battle::new(v, setup, GameRng::new(seed))
             .expect("battle")
             .without_hooks(),

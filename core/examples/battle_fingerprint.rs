@@ -125,7 +125,9 @@ fn time(root: &Path, n: u64) {
             reinforcements: vec![],
             teleported: false,
         };
-        let mut b = Battle::new(&v, setup, GameRng::new(seed)).expect("battle");
+        let mut b = Battle::new(&v, setup, GameRng::new(seed))
+            .expect("battle")
+            .without_events();
         let mut pick = GameRng::new(seed ^ 0xbeef);
         while play_random_battle_action(&mut b, &mut pick, &mut events).expect("legal") {
             events.clear();

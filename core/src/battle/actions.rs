@@ -365,7 +365,7 @@ impl<'v> Battle<'v> {
             if s.carry.is_some() {
                 return refuse("carry-over hits are pending: carry them over or drop them first");
             }
-            ev.push(BattleEvent::Conceded(*side));
+            self.record(ev, || BattleEvent::Conceded(*side));
             s.conceded = Some(*side);
             // A unit of the other legion bound to fight for this side
             // (`bound`) is not of the conceding legion: it is spared, and
@@ -402,7 +402,7 @@ impl<'v> Battle<'v> {
                     ));
                 }
                 s.attacker_edge = *e;
-                ev.push(BattleEvent::EdgeChosen(*e));
+                self.record(ev, || BattleEvent::EdgeChosen(*e));
                 s.moving = BattleSide::Defender;
                 s.phase = Phase::Maneuver;
                 self.begin_maneuver(s, ev)?;
@@ -434,7 +434,7 @@ impl<'v> Battle<'v> {
                     let left = old.map_or(0, bit);
                     self.occupied_next.set(Some(occupied & !left | bit(*to)));
                 }
-                ev.push(BattleEvent::Moved {
+                self.record(ev, || BattleEvent::Moved {
                     unit: *unit,
                     from: old,
                     to: *to,
@@ -482,7 +482,7 @@ impl<'v> Battle<'v> {
                 self.enter_newcomer(s, ch, BattleSide::Attacker, *to, "a summoned character")?;
                 s.summoned = Some((legion, ch));
                 s.summon = SummonState::Done;
-                ev.push(BattleEvent::Summoned {
+                self.record(ev, || BattleEvent::Summoned {
                     unit: (s.units.len() - 1) as UnitId,
                     legion,
                 });
@@ -513,7 +513,7 @@ impl<'v> Battle<'v> {
                     .ok_or_else(|| BattleError::Refused(format!("no reinforcement {choice}")))?;
                 self.enter_newcomer(s, ch, BattleSide::Defender, *to, "a reinforcement")?;
                 s.reinforced = Some(ch);
-                ev.push(BattleEvent::Reinforced {
+                self.record(ev, || BattleEvent::Reinforced {
                     unit: (s.units.len() - 1) as UnitId,
                 });
             }
@@ -528,7 +528,7 @@ impl<'v> Battle<'v> {
                     for (i, u) in s.units.iter_mut().enumerate() {
                         if u.side == side && u.status == Status::Waiting {
                             u.status = Status::Gone(Fate::NotEntered);
-                            ev.push(BattleEvent::NotEntered { unit: i as UnitId });
+                            self.record(ev, || BattleEvent::NotEntered { unit: i as UnitId });
                         }
                     }
                     s.entered[side_index(side)] = true;
@@ -588,7 +588,7 @@ impl<'v> Battle<'v> {
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
                 Self::spend_strike(s, *unit);
-                ev.push(BattleEvent::Struck {
+                self.record(ev, || BattleEvent::Struck {
                     unit: *unit,
                     target: *target,
                     ranged: false,
@@ -637,7 +637,7 @@ impl<'v> Battle<'v> {
                         );
                     }
                     s.carry = None;
-                    ev.push(BattleEvent::CarriedOver {
+                    self.record(ev, || BattleEvent::CarriedOver {
                         target: *t,
                         hits: c.hits,
                     });
@@ -687,7 +687,7 @@ impl<'v> Battle<'v> {
                 };
                 let (rolls, hits) = self.roll(s, dice, sn);
                 s.units[*unit as usize].strikes_left -= 1;
-                ev.push(BattleEvent::Struck {
+                self.record(ev, || BattleEvent::Struck {
                     unit: *unit,
                     target: *target,
                     ranged: true,

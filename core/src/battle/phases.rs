@@ -31,7 +31,7 @@ impl<'v> Battle<'v> {
             let contact = *contact;
             self.lock_walk(s, &contact, enemies, aloof);
         }
-        ev.push(BattleEvent::PhaseBegan {
+        self.record(ev, || BattleEvent::PhaseBegan {
             phase: Phase::Maneuver,
             moving,
             defender_maneuver: s.defender_maneuver,
@@ -100,7 +100,7 @@ impl<'v> Battle<'v> {
             }
         }
         s.phase = Phase::Strike { striking };
-        ev.push(BattleEvent::PhaseBegan {
+        self.record(ev, || BattleEvent::PhaseBegan {
             phase: s.phase,
             moving: s.moving,
             defender_maneuver: s.defender_maneuver,
@@ -208,7 +208,7 @@ impl<'v> Battle<'v> {
             }
         }
         for (i, hits) in hurt {
-            ev.push(BattleEvent::HazardDamage {
+            self.record(ev, || BattleEvent::HazardDamage {
                 unit: i as UnitId,
                 hits,
             });
@@ -265,7 +265,7 @@ impl<'v> Battle<'v> {
         }
         if defender_slain && s.summon == SummonState::NotYet {
             s.summon = SummonState::Open;
-            ev.push(BattleEvent::SummonOpen);
+            self.record(ev, || BattleEvent::SummonOpen);
         }
         s.moving = s.moving.other();
         if s.moving == BattleSide::Defender {
@@ -416,7 +416,7 @@ impl<'v> Battle<'v> {
                     let u = &mut s.units[i];
                     u.damage = u.power;
                     u.status = Status::Gone(Fate::Slain);
-                    ev.push(BattleEvent::Slain { unit: i as UnitId });
+                    self.record(ev, || BattleEvent::Slain { unit: i as UnitId });
                 }
             }
         }
@@ -509,7 +509,7 @@ impl<'v> Battle<'v> {
         };
         s.phase = Phase::Over;
         s.carry = None;
-        ev.push(BattleEvent::Ended(winner));
+        self.record(ev, || BattleEvent::Ended(winner));
         s.result = Some(result);
     }
 
@@ -561,7 +561,7 @@ impl<'v> Battle<'v> {
         let applied = hits.min(room);
         u.damage += applied;
         if applied > 0 && u.is_slain() {
-            ev.push(BattleEvent::Slain { unit });
+            self.record(ev, || BattleEvent::Slain { unit });
             if u.side == BattleSide::Defender {
                 s.defender_slain_now = true;
             }
