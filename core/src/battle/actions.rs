@@ -250,7 +250,7 @@ impl<'v> Battle<'v> {
             | (Run::Rangestrike(u, t), &Action::Rangestrike { unit, target }) => {
                 (u, t) == (unit, target)
             }
-            (Run::Moves(u, set), &Action::Move { unit, to }) => u == unit && set & bit(to) != 0,
+            (Run::Moves(u, _, set), &Action::Move { unit, to }) => u == unit && set & bit(to) != 0,
             (Run::EndManeuver, Action::EndManeuver) | (Run::EndStrikes, Action::EndStrikes) => true,
             _ => false,
         })

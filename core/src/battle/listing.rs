@@ -164,7 +164,8 @@ pub(super) enum Run {
     /// A strike as listed (the number needed, hazard bonuses taken).
     Strike(UnitId, UnitId),
     Rangestrike(UnitId, UnitId),
-    Moves(UnitId, HexSet),
+    /// A unit's moves: the hexes, and how many (counted once).
+    Moves(UnitId, u8, HexSet),
     /// The end of the maneuver or strikes: the commonest of the others,
     /// picked without copying an action from `others`.
     EndManeuver,
@@ -177,7 +178,7 @@ impl Run {
     /// The actions the run stands for.
     pub(super) fn count(&self) -> usize {
         match *self {
-            Run::Moves(_, set) => set.count_ones() as usize,
+            Run::Moves(_, n, _) => usize::from(n),
             _ => 1,
         }
     }
@@ -232,8 +233,9 @@ impl ActionSink for Runs<'_> {
     }
     fn moves(&mut self, unit: UnitId, set: HexSet) {
         if set != 0 {
-            self.runs.push(Run::Moves(unit, set));
-            self.n += set.count_ones() as usize;
+            let n = set.count_ones();
+            self.runs.push(Run::Moves(unit, n as u8, set));
+            self.n += n as usize;
         }
     }
     fn len(&self) -> usize {
@@ -303,7 +305,7 @@ impl Battle<'_> {
                     forgo_bonus: false,
                 },
                 Run::Rangestrike(unit, target) => Action::Rangestrike { unit, target },
-                Run::Moves(unit, set) => Action::Move {
+                Run::Moves(unit, _, set) => Action::Move {
                     unit,
                     to: HexId(tables::nth_hex(set, k as u32)),
                 },
@@ -578,6 +580,17 @@ impl Battle<'_> {
             };
             out.moves(i as UnitId, set);
         }
+    }
+
+    /// The hexes of the living enemies of `striking` on the battleland,
+    /// as the listing of the current state found them, when it did. In a
+    /// strike being carried out, the state before it: a strike without
+    /// scripts slays but moves nobody, so the enemies left are among them.
+    pub(super) fn foe_hexes_known(&self, striking: BattleSide) -> Option<HexSet> {
+        self.foes_now
+            .get()
+            .filter(|f| f.striking == striking)
+            .map(|f| f.hexes)
     }
 
     /// After `action` changed the state of generation `before` into the

@@ -1221,8 +1221,11 @@ impl<'v> Battle<'v> {
     /// rather than fail), cleared: a script error of the variant all the
     /// same, for `titan check --play` and `titan simulate` to report.
     pub fn take_script_failure(&self) -> Option<ScriptError> {
-        // Looked at before it is taken: a script error is large to move,
-        // and a random player asks after every decision.
+        // Only scripts fail. Looked at before it is taken: a script error
+        // is large to move, and a random player asks after every decision.
+        if self.lua.is_none() {
+            return None;
+        }
         let mut failure = self.listing_failure.borrow_mut();
         if failure.is_none() {
             return None;

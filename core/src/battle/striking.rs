@@ -265,6 +265,24 @@ impl<'v> Battle<'v> {
         if self.hooks().is_some() {
             return Ok(!self.carry_targets(s, c)?.is_empty());
         }
+        // Most strikes leave their striker no other enemy in contact: the
+        // listing's enemies say so without a walk of the units.
+        let u = &s.units[usize::from(c.striker)];
+        let first = &s.units[usize::from(c.first)];
+        if let Some(enemies) = self.foe_hexes_known(u.side)
+            && let Some(h) = s.place(usize::from(c.striker))
+        {
+            let slain = first.hex_bit() & HexSet::from(first.is_slain()).wrapping_neg();
+            if self.contact_at(s, h) & enemies & !slain == 0 {
+                debug_assert!(
+                    !self
+                        .each_contact_target(s, c.striker)
+                        .any(|t| self.carries_to(s, c, t).unwrap_or(true)),
+                    "no other enemy in contact"
+                );
+                return Ok(false);
+            }
+        }
         for t in self.each_contact_target(s, c.striker) {
             if self.carries_to(s, c, t)? {
                 return Ok(true);
