@@ -673,7 +673,7 @@ impl<'v> Battle<'v> {
                         );
                     }
                 }
-                let (p, _) = self.rangestrike_eval(s, *unit, *target)?;
+                let (p, _) = self.rangestrike_eval_as(s, *unit, *target, listed)?;
                 if !self.may_target(s, *unit, *target, true)? {
                     return refuse(
                         "the variant's rules do not let this character rangestrike that target (may_target)",

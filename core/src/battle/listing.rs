@@ -64,7 +64,7 @@ pub(super) struct Foes {
     /// `at[hex]`: the enemy on `hex`, when `hex` is in `hexes`.
     at: [UnitId; 32],
     /// The hexes holding a character (as `occupied_set`).
-    occupied: HexSet,
+    pub(super) occupied: HexSet,
     /// The striking side's characters on the battleland with a strike
     /// left, by unit (found in the same walk; all of them past 64 units).
     strikers: u64,

@@ -512,6 +512,19 @@ impl<'v> Battle<'v> {
         unit: UnitId,
         target: UnitId,
     ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
+        self.rangestrike_eval_as(s, unit, target, false)
+    }
+
+    /// [`Battle::rangestrike_eval`]; `listed`: the rangestrike was listed
+    /// for `s` without scripts, which found the rangestriker out of contact
+    /// and the target seen (checked again in debug builds only).
+    pub(super) fn rangestrike_eval_as(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        listed: bool,
+    ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
         let v = &*self.variant;
         let u = s
             .units
@@ -534,13 +547,21 @@ impl<'v> Battle<'v> {
         if t.side == u.side || t.is_slain() {
             return refuse("a rangestrike targets a living enemy");
         }
-        if self.in_contact_any(s, unit) {
+        // The listing's occupied hexes, when it found them: a rangestrike
+        // being carried out has moved nobody.
+        let occupied = match self.foes_now.get() {
+            Some(f) if listed => f.occupied,
+            _ => occupied_set(s),
+        };
+        debug_assert_eq!(occupied, occupied_set(s));
+        debug_assert!(!listed || !self.in_contact_any(s, unit));
+        debug_assert!(!listed || self.may_see(s, unit, target, occupied));
+        if !listed && self.in_contact_any(s, unit) {
             return refuse(
                 "a character in contact with an enemy cannot rangestrike (Law of the Battlelands 27.B)",
             );
         }
-        let occupied = occupied_set(s);
-        if !self.may_see(s, unit, target, occupied) {
+        if !listed && !self.may_see(s, unit, target, occupied) {
             // Word why (only here: `may_see` is false exactly where `sight`
             // finds no open line).
             let info = self.sight(s, unit, from, to, rs.magic, target);
