@@ -157,7 +157,7 @@ impl<'v> Battle<'v> {
                 }
                 None => spare.insert(Box::new((*self.state).clone())),
             };
-            self.occupied_next.set(None);
+            self.forget_next();
             let done = self.step(next, action, events, false);
             let foes = done
                 .as_ref()
@@ -172,7 +172,7 @@ impl<'v> Battle<'v> {
                 if let Some(next) = self.spare.get_mut() {
                     std::mem::swap(&mut self.state, next);
                 }
-                self.occupied_now.set(self.occupied_next.take());
+                self.take_next();
                 self.undoable = true;
                 // What the next listing may derive from this one.
                 match action {
@@ -220,6 +220,23 @@ impl<'v> Battle<'v> {
         match done {
             Ok(()) => Ok(true),
             Err(e) => Err(Box::new((action, e))),
+        }
+    }
+
+    /// Forgets what the last step found of the state it made.
+    fn forget_next(&self) {
+        self.occupied_next.set(None);
+        self.movers_next.set(None);
+    }
+
+    /// Keeps what the step just carried out found of the state it made
+    /// (its occupied hexes, the movers of the maneuver phase it began) for
+    /// the state's listing, once the action succeeded and the generation
+    /// moved on.
+    fn take_next(&self) {
+        self.occupied_now.set(self.occupied_next.take());
+        if let Some(m) = self.movers_next.take() {
+            self.movers.set(Some((self.generation.get(), m)));
         }
     }
 
@@ -275,7 +292,7 @@ impl<'v> Battle<'v> {
             None => Box::new((*self.state).clone()),
         };
         let mut state = std::mem::replace(&mut self.state, stand_in);
-        self.occupied_next.set(None);
+        self.forget_next();
         let done = self.step(&mut state, action, events, true);
         let foes = done
             .as_ref()
@@ -289,7 +306,7 @@ impl<'v> Battle<'v> {
         // A listed action is not refused: that is what listing means.
         debug_assert!(done.is_ok(), "a listed action was refused: {done:?}");
         done?;
-        self.occupied_now.set(self.occupied_next.take());
+        self.take_next();
         match action {
             Action::Move { .. } => self.note_movers(action, generation),
             Action::Strike { .. } | Action::Rangestrike { .. } => {

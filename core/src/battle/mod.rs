@@ -755,6 +755,10 @@ pub struct Battle<'v> {
     /// it knows them (a move without scripts): `occupied_now` once the
     /// action succeeds.
     occupied_next: std::cell::Cell<Option<HexSet>>,
+    /// The movers of the maneuver phase the action `apply` is carrying
+    /// out began, found in its walk of the units: `movers` once the action
+    /// succeeds.
+    movers_next: std::cell::Cell<Option<u64>>,
     /// Counts the changes of the state (`state_changed`): what a derived
     /// value was worked out for (see `relist`).
     generation: std::cell::Cell<u64>,
@@ -1061,6 +1065,7 @@ impl<'v> Battle<'v> {
             ends_freely: std::cell::Cell::new(false),
             occupied_now: std::cell::Cell::new(None),
             occupied_next: std::cell::Cell::new(None),
+            movers_next: std::cell::Cell::new(None),
             generation: std::cell::Cell::new(0),
             foes_now: std::cell::Cell::new(None),
             movers: std::cell::Cell::new(None),

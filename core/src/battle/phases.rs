@@ -22,10 +22,22 @@ impl<'v> Battle<'v> {
         if s.extra.is_empty() && aloof == 0 {
             // The common path (no script changed a unit, no hex keeps anyone
             // out of contact): each lock without a branch (see `units_where`).
-            for u in s.units.iter_mut() {
+            // The first listing's occupied hexes and movers are found in the
+            // same walk.
+            let (mut occupied, mut movers) = (0, 0u64);
+            for (j, u) in s.units.iter_mut().enumerate() {
                 let (on, h) = u.hex_parts();
                 u.moved = false;
                 u.locked = (u.side == moving) & on & (contact[usize::from(h)] & enemies != 0);
+                occupied |= HexSet::from(on) << h;
+                let mover = (u.side == moving) & !u.locked & !matches!(u.status, Status::Gone(_));
+                movers |= u64::from(mover).wrapping_shl(j as u32);
+            }
+            // Without scripts, nothing changes the state after.
+            if self.lua.is_none() {
+                self.occupied_next.set(Some(occupied));
+                self.movers_next
+                    .set((s.units.len() <= 64).then_some(movers));
             }
         } else {
             let contact = *contact;
