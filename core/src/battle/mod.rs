@@ -1225,6 +1225,7 @@ impl<'v> Battle<'v> {
     /// were listed since the last call (the listing left that action out
     /// rather than fail), cleared: a script error of the variant all the
     /// same, for `titan check --play` and `titan simulate` to report.
+    #[inline]
     pub fn take_script_failure(&self) -> Option<ScriptError> {
         // Only scripts fail. Looked at before it is taken: a script error
         // is large to move, and a random player asks after every decision.
