@@ -1229,9 +1229,7 @@ impl<'v> Battle<'v> {
     pub fn take_script_failure(&self) -> Option<ScriptError> {
         // Only scripts fail. Looked at before it is taken: a script error
         // is large to move, and a random player asks after every decision.
-        if self.lua.is_none() {
-            return None;
-        }
+        self.lua.as_ref()?;
         let mut failure = self.listing_failure.borrow_mut();
         if failure.is_none() {
             return None;
@@ -1733,7 +1731,7 @@ mod tests {
                 attacker_edge: v.rules.battle.attacker_edges[0],
                 summonable: vec![],
                 reinforcements: vec![],
-                teleported: seed % 5 == 0,
+                teleported: seed.is_multiple_of(5),
             }
         };
         let rng = Rc::new(RefCell::new(GameRng::new(0)));
