@@ -227,6 +227,7 @@ impl<'v> Battle<'v> {
     fn forget_next(&self) {
         self.occupied_next.set(None);
         self.movers_next.set(None);
+        self.gone_next.set(0);
     }
 
     /// Keeps what the step just carried out found of the state it made
@@ -238,6 +239,7 @@ impl<'v> Battle<'v> {
         if let Some(m) = self.movers_next.take() {
             self.movers.set(Some((self.generation.get(), m)));
         }
+        self.gone.set(self.gone.get() | self.gone_next.take());
     }
 
     /// Marks a battle whose owner may take its last action back
@@ -348,6 +350,8 @@ impl<'v> Battle<'v> {
         if let Some(prev) = self.spare.get_mut() {
             std::mem::swap(&mut self.state, prev);
         }
+        // The units the action removed are back.
+        self.gone.set(0);
         self.state_changed();
         self.rewind(mark);
         true
@@ -545,6 +549,7 @@ impl<'v> Battle<'v> {
                     for (i, u) in s.units.iter_mut().enumerate() {
                         if u.side == side && u.status == Status::Waiting {
                             u.status = Status::Gone(Fate::NotEntered);
+                            self.note_gone(1u64.checked_shl(i as u32).unwrap_or(0));
                             self.record(ev, || BattleEvent::NotEntered { unit: i as UnitId });
                         }
                     }

@@ -74,12 +74,14 @@ pub(super) struct Foes {
 const _: () = assert!(HEX_COUNT < 32);
 
 impl Foes {
-    fn of(s: &State, striking: BattleSide) -> Foes {
+    /// The enemies of `striking` in `s`; `gone`: units known to be out of
+    /// the battle for good (see `Battle::gone`), not walked.
+    fn of(s: &State, striking: BattleSide, gone: u64) -> Foes {
         let mut at = [0; 32];
         let (mut hexes, mut occupied, mut strikers) = (0, 0, 0);
         // Without a branch per unit: which units are enemies is what a
         // predictor cannot guess.
-        for (j, t) in s.units.iter().enumerate() {
+        let mut add = |j: usize, t: &Unit| {
             let (on, h) = t.hex_parts();
             let b = HexSet::from(on) << h;
             occupied |= b;
@@ -90,6 +92,18 @@ impl Foes {
             // Not an enemy on the battleland: written to the spare last entry.
             // (32 places, so that the masked indices need no bounds check.)
             at[if foe { usize::from(h) } else { HEX_COUNT } & 31] = j as UnitId;
+        };
+        match s.units.len() {
+            len @ 0..=64 => {
+                let all = 1u64.checked_shl(len as u32).map_or(u64::MAX, |b| b - 1);
+                let mut m = all & !gone;
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    add(j, &s.units[j]);
+                }
+            }
+            _ => s.units.iter().enumerate().for_each(|(j, t)| add(j, t)),
         }
         Foes {
             striking,
@@ -377,11 +391,11 @@ impl Battle<'_> {
                 // without scripts (`foes_after`).
                 let foes = match self.foes_now.get() {
                     Some(f) if f.striking == striking => {
-                        debug_assert!(f.same(&Foes::of(s, striking)));
+                        debug_assert!(f.same(&Foes::of(s, striking, 0)));
                         f
                     }
                     _ => {
-                        let f = Foes::of(s, striking);
+                        let f = Foes::of(s, striking, self.gone());
                         self.foes_now.set(Some(f));
                         f
                     }

@@ -759,6 +759,13 @@ pub struct Battle<'v> {
     /// out began, found in its walk of the units: `movers` once the action
     /// succeeds.
     movers_next: std::cell::Cell<Option<u64>>,
+    /// Units out of the battle for good, some of them: in a battle without
+    /// scripts nobody comes back, so a walk of the units may skip them
+    /// (`Battle::gone`). Added to as a step removes units (`gone_next`, kept
+    /// once the action succeeds); emptied by whatever may bring one back
+    /// (`take_back`, `restart`).
+    gone: std::cell::Cell<u64>,
+    gone_next: std::cell::Cell<u64>,
     /// Counts the changes of the state (`state_changed`): what a derived
     /// value was worked out for (see `relist`).
     generation: std::cell::Cell<u64>,
@@ -888,6 +895,7 @@ impl<'v> Battle<'v> {
         *self.listing_failure.get_mut() = None;
         self.occupied_next.set(None);
         self.movers.set(None);
+        self.gone.set(0);
         self.state_changed();
         Ok(())
     }
@@ -1066,6 +1074,8 @@ impl<'v> Battle<'v> {
             occupied_now: std::cell::Cell::new(None),
             occupied_next: std::cell::Cell::new(None),
             movers_next: std::cell::Cell::new(None),
+            gone: std::cell::Cell::new(0),
+            gone_next: std::cell::Cell::new(0),
             generation: std::cell::Cell::new(0),
             foes_now: std::cell::Cell::new(None),
             movers: std::cell::Cell::new(None),
@@ -1507,6 +1517,32 @@ impl Battle<'_> {
         self.occupied_now.set(None);
         self.generation.set(self.generation.get().wrapping_add(1));
         self.foes_now.set(None);
+    }
+
+    /// Units known to be out of the battle for good, which a walk of the
+    /// units may skip: none with scripts (a script may bring one back).
+    #[inline]
+    fn gone(&self) -> u64 {
+        let gone = if self.lua.is_none() {
+            self.gone.get()
+        } else {
+            0
+        };
+        debug_assert!(
+            self.state
+                .units
+                .iter()
+                .enumerate()
+                .all(|(i, u)| gone >> i & 1 == 0 || matches!(u.status, Status::Gone(_))),
+            "a unit taken for gone is not"
+        );
+        gone
+    }
+
+    /// Notes units the step under way removed for good (`mask`).
+    #[inline]
+    fn note_gone(&self, mask: u64) {
+        self.gone_next.set(self.gone_next.get() | mask);
     }
 
     /// [`occupied_set`] of the current state, remembered until it changes.

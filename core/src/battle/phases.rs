@@ -250,6 +250,7 @@ impl<'v> Battle<'v> {
             });
         match (s.units.len() <= 64 && !rides).then_some(mask) {
             Some(mut m) => {
+                self.note_gone(m);
                 while m != 0 {
                     let i = m.trailing_zeros() as usize;
                     m &= m - 1;
