@@ -395,7 +395,7 @@ impl Battle<'_> {
                         f
                     }
                     _ => {
-                        let f = Foes::of(s, striking, self.gone());
+                        let f = Foes::of(s, striking, self.gone(s));
                         self.foes_now.set(Some(f));
                         f
                     }

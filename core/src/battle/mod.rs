@@ -1470,6 +1470,26 @@ pub(crate) fn units_mask<P: Fn(&Unit) -> bool>(units: &[Unit], pred: P) -> Optio
     })
 }
 
+/// See [`Battle::present`]: the units by mask, then those past 64 (never
+/// taken for gone).
+pub(crate) struct Present {
+    mask: u64,
+    wide: std::ops::Range<usize>,
+}
+
+impl Iterator for Present {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.mask != 0 {
+            let j = self.mask.trailing_zeros() as usize;
+            self.mask &= self.mask - 1;
+            return Some(j);
+        }
+        self.wide.next()
+    }
+}
+
 /// See [`units_where`].
 pub(crate) struct UnitsWhere<'a, P> {
     units: &'a [Unit],
@@ -1520,23 +1540,34 @@ impl Battle<'_> {
     }
 
     /// Units known to be out of the battle for good, which a walk of the
-    /// units may skip: none with scripts (a script may bring one back).
+    /// units of `s` (the current state, or the one a step is making of it)
+    /// may skip: none with scripts (a script may bring one back).
     #[inline]
-    fn gone(&self) -> u64 {
+    fn gone(&self, s: &State) -> u64 {
         let gone = if self.lua.is_none() {
             self.gone.get()
         } else {
             0
         };
         debug_assert!(
-            self.state
-                .units
+            s.units
                 .iter()
                 .enumerate()
                 .all(|(i, u)| gone >> i & 1 == 0 || matches!(u.status, Status::Gone(_))),
             "a unit taken for gone is not"
         );
         gone
+    }
+
+    /// The units of `s` but those [`Battle::gone`] skips, in order.
+    #[inline]
+    fn present(&self, s: &State) -> Present {
+        let len = s.units.len();
+        let all = 1u64.checked_shl(len as u32).map_or(u64::MAX, |b| b - 1);
+        Present {
+            mask: all & !self.gone(s),
+            wide: len.min(64)..len,
+        }
     }
 
     /// Notes units the step under way removed for good (`mask`).

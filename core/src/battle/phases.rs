@@ -240,14 +240,12 @@ impl<'v> Battle<'v> {
         let slain = |u: &Unit| u.on_field() & u.is_slain();
         // With nobody riding (`ctx:mount`) nobody is set down: one mask
         // serves, found in the same walk.
-        let (mask, rides) = s
-            .units
-            .iter()
-            .enumerate()
-            .fold((0u64, false), |(m, r), (k, u)| {
-                let bit = u64::from(slain(u)).wrapping_shl(k as u32);
-                (m | bit, r | matches!(u.status, Status::Riding(_)))
-            });
+        // (The gone are neither.)
+        let (mask, rides) = self.present(s).fold((0u64, false), |(m, r), k| {
+            let u = &s.units[k];
+            let bit = u64::from(slain(u)).wrapping_shl(k as u32);
+            (m | bit, r | matches!(u.status, Status::Riding(_)))
+        });
         match (s.units.len() <= 64 && !rides).then_some(mask) {
             Some(mut m) => {
                 self.note_gone(m);

@@ -8,8 +8,9 @@ impl<'v> Battle<'v> {
     /// The hexes of the living enemies of `side` on the battleland (the
     /// slain stay until the end of the strike phase, out of contact).
     pub(super) fn enemy_hexes(&self, s: &State, side: BattleSide) -> HexSet {
-        // Without a branch per unit (see `units_where`).
-        s.units.iter().fold(0, |m, t| {
+        // Without a branch per unit (see `units_where`), the gone skipped.
+        self.present(s).fold(0, |m, j| {
+            let t = &s.units[j];
             let enemy = (t.side != side) & (t.damage < t.power);
             m | t.hex_bit() & HexSet::from(enemy).wrapping_neg()
         })
