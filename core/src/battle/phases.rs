@@ -24,8 +24,17 @@ impl<'v> Battle<'v> {
             // out of contact): each lock without a branch (see `units_where`).
             // The first listing's occupied hexes and movers are found in the
             // same walk.
+            // The units gone for good are skipped: their step reset their
+            // flags as it removed them, and nothing sets them again.
+            debug_assert!(
+                s.units
+                    .iter()
+                    .enumerate()
+                    .all(|(j, u)| { self.gone(s) >> j & 1 == 0 || !u.moved && !u.locked })
+            );
             let (mut occupied, mut movers) = (0, 0u64);
-            for (j, u) in s.units.iter_mut().enumerate() {
+            for j in self.present(s) {
+                let u = &mut s.units[j];
                 let (on, h) = u.hex_parts();
                 u.moved = false;
                 u.locked = (u.side == moving) & on & (contact[usize::from(h)] & enemies != 0);
