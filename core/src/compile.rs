@@ -37,20 +37,7 @@ pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
     }
 }
 
-/// The limits scripts run under, from `rules.scripts` when given.
-pub fn script_limits(rules: &format::RulesDef) -> LuaLimits {
-    match &rules.scripts {
-        Some(s) => LuaLimits {
-            // Clamped (and reported by `rules`) so that no variant runs unbounded.
-            memory_bytes: (s.memory_mib.min(crate::lua::MAX_MEMORY_MIB) as usize)
-                .saturating_mul(1 << 20),
-            instructions_per_call: s
-                .instructions_per_call
-                .min(crate::lua::MAX_INSTRUCTIONS_PER_CALL),
-        },
-        None => LuaLimits::default(),
-    }
-}
+pub use crate::lua::script_limits;
 
 /// Runs a variant's scripts in a fresh sandbox, as a game would.
 pub fn run_scripts(data: &format::VariantData, seed: u64) -> Result<LuaHost, ScriptError> {

@@ -287,6 +287,18 @@ pub enum Who {
     Others,
 }
 
+impl Who {
+    /// Whether an effect for `self` applies to a character native (or not)
+    /// to the hazard.
+    pub fn applies(self, native: bool) -> bool {
+        match self {
+            Who::Anyone => true,
+            Who::Natives => native,
+            Who::Others => !native,
+        }
+    }
+}
+
 /// Where the characters of a strike stand relative to the hazard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum At {
@@ -901,7 +913,7 @@ pub struct VariantData {
     pub masterboard: MasterboardDef,
     pub battlelands: Vec<BattlelandDef>,
     pub rules: RulesDef,
-    pub scripts: Vec<crate::lua::ScriptSource>,
+    pub scripts: Vec<ScriptSource>,
     pub variables: Vec<VariableDef>,
     pub actions: Vec<ActionDef>,
 }
@@ -1074,6 +1086,14 @@ pub struct ActionDef {
     pub limit: Option<ActionLimit>,
     #[serde(default)]
     pub cost: Option<ActionCost>,
+}
+
+/// One Lua file of a variant, named as it should appear in error messages
+/// (e.g. "variants/titan/hooks.lua").
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ScriptSource {
+    pub name: String,
+    pub code: String,
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ pub mod diag;
 pub mod files;
 pub mod format;
 pub mod game;
+pub mod ids;
 pub mod load;
 pub mod lua;
 pub mod model;

@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::diag::{Diagnostic, FileId, Sources};
+use crate::format::ScriptSource;
 use crate::format::{
     BattlelandDef, CharacterDef, HazardDef, Manifest, MasterboardDef, MusterTable, Needs, RulesDef,
     TerrainDef, VariableDef, VariantData,
 };
-use crate::lua::ScriptSource;
 
 /// The prefix of a script path that points into the shared `scripts/` folder.
 pub const SHARED_PREFIX: &str = "shared:";

@@ -48,13 +48,7 @@ use mlua::{
 
 use crate::rng::GameRng;
 
-/// One Lua file of a variant, named as it should appear in error messages
-/// (e.g. "variants/titan/hooks.lua").
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ScriptSource {
-    pub name: String,
-    pub code: String,
-}
+pub use crate::format::ScriptSource;
 
 /// What a VM may use: memory for all its scripts together, and Lua VM
 /// instructions for each run (a script's top level, or one hook call).
@@ -1534,6 +1528,18 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
         charge,
         on_event,
     ))
+}
+
+/// The limits scripts run under, from `rules.scripts` when given.
+pub fn script_limits(rules: &crate::format::RulesDef) -> LuaLimits {
+    match &rules.scripts {
+        Some(s) => LuaLimits {
+            // Clamped (and reported by `rules`) so that no variant runs unbounded.
+            memory_bytes: (s.memory_mib.min(MAX_MEMORY_MIB) as usize).saturating_mul(1 << 20),
+            instructions_per_call: s.instructions_per_call.min(MAX_INSTRUCTIONS_PER_CALL),
+        },
+        None => LuaLimits::default(),
+    }
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::format::{VarScope, VarValue, VariableDef, Visibility};
-use crate::game::{Marker, PlayerId};
-use crate::model::{CharacterId, LandId, Variant};
+use crate::ids::{CharacterId, LandId};
+use crate::ids::{Marker, PlayerId};
+use crate::model::Variant;
 
 /// What a value belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -49,7 +49,7 @@ mod seen;
 mod setup;
 pub mod strike;
 mod striking;
-pub mod tables;
+pub use crate::model::tables;
 mod variant_ref;
 mod walks;
 
@@ -135,24 +135,7 @@ pub struct BattleSetup {
     pub teleported: bool,
 }
 
-/// The two sides of a battle.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-pub enum BattleSide {
-    Attacker,
-    #[default]
-    Defender,
-}
-
-impl BattleSide {
-    pub fn other(self) -> BattleSide {
-        match self {
-            BattleSide::Attacker => BattleSide::Defender,
-            BattleSide::Defender => BattleSide::Attacker,
-        }
-    }
-}
+pub use crate::ids::BattleSide;
 
 /// Who won.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -204,8 +187,7 @@ pub struct BattleResult {
     pub points: u32,
 }
 
-/// A character in the battle, by its index in [`Battle::units`].
-pub type UnitId = u8;
+pub use crate::ids::UnitId;
 
 /// Where a character is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -1133,14 +1115,6 @@ impl<'v> Battle<'v> {
             }
         }
         Ok(())
-    }
-}
-
-fn strike_who(w: crate::format::Who, native: bool) -> bool {
-    match w {
-        crate::format::Who::Anyone => true,
-        crate::format::Who::Natives => native,
-        crate::format::Who::Others => !native,
     }
 }
 

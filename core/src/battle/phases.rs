@@ -178,9 +178,7 @@ impl<'v> Battle<'v> {
             let mut hits = 0u32;
             for e in &self.variant.hazard(hz).effects {
                 match e {
-                    Effect::Damage { who, hits: n } if strike_who(*who, native) => {
-                        hits += u32::from(*n)
-                    }
+                    Effect::Damage { who, hits: n } if who.applies(native) => hits += u32::from(*n),
                     Effect::Hook(hook) if self.use_hooks => {
                         if let Some(lua) = &self.lua {
                             let skill = self.skill_of(s, i);

@@ -190,10 +190,7 @@ impl<'v> Battle<'v> {
         if variant.scripts.is_empty() {
             return Ok(None);
         }
-        let mut host = LuaHost::new(
-            crate::compile::script_limits(&variant.data.rules),
-            rng.clone(),
-        )?;
+        let mut host = LuaHost::new(crate::lua::script_limits(&variant.data.rules), rng.clone())?;
         for s in &variant.scripts {
             host.load_script(s)?;
         }

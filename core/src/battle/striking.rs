@@ -66,7 +66,7 @@ impl<'v> Battle<'v> {
                 .hazard(hz)
                 .effects
                 .iter()
-                .any(|e| matches!(e, Effect::NoContactIn(who) if super::strike_who(*who, native)))
+                .any(|e| matches!(e, Effect::NoContactIn(who) if who.applies(native)))
             {
                 out |= bit(h);
             }

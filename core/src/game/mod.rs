@@ -37,61 +37,7 @@ pub use movement::{Exits, MoveTarget, Occupancy};
 pub use muster::MusterOption;
 pub use rules::{TeleportKind, attacker_entry_edge};
 
-/// A player, by seat: 0 is the first player given to [`Game::new`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct PlayerId(pub u8);
-
-/// A legion marker: player and number (1 to the markers per player). A legion
-/// is known by its marker. Written `"P1-03"` (player 1, marker 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Marker {
-    pub player: PlayerId,
-    pub number: u8,
-}
-
-impl fmt::Display for Marker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "P{}-{:02}", self.player.0 + 1, self.number)
-    }
-}
-
-impl std::str::FromStr for Marker {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("{s:?} is no legion marker (like \"P1-03\")");
-        let rest = s.strip_prefix('P').ok_or_else(bad)?;
-        let (p, n) = rest.split_once('-').ok_or_else(bad)?;
-        let p: u8 = p.parse().map_err(|_| bad())?;
-        let n: u8 = n.parse().map_err(|_| bad())?;
-        if p == 0 || n == 0 {
-            return Err(bad());
-        }
-        let m = Marker {
-            player: PlayerId(p - 1),
-            number: n,
-        };
-        // One spelling per marker: "P2-0001" or "P2-1" is not read as P2-01.
-        if m.to_string() != s {
-            return Err(format!("{s:?} is no legion marker: write it {m}"));
-        }
-        Ok(m)
-    }
-}
-
-impl Serialize for Marker {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Marker {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
+pub use crate::ids::{Marker, PlayerId};
 
 /// A player and what the player has.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]

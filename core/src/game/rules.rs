@@ -16,8 +16,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::*;
-use crate::compile::script_limits;
 use crate::lua::LuaHost;
+use crate::lua::script_limits;
 use crate::model::ClassId;
 
 mod battles;

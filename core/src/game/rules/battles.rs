@@ -495,7 +495,7 @@ mod tests {
     fn a_battle_action_refused_after_the_battle_acted_changes_nothing() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
         let mut v = crate::load(&dir, &Default::default()).unwrap();
-        v.scripts.push(crate::lua::ScriptSource {
+        v.scripts.push(crate::format::ScriptSource {
             name: "refuse.lua".into(),
             code: r#"titan.on("battle_end", function(ctx) error("no battle ends") end)"#.into(),
         });

@@ -8,8 +8,11 @@
 
 use hexx::Hex;
 
+pub mod hexset;
+pub mod shape;
+
 use crate::format::{Edge, Side};
-use crate::model::HazardId;
+use crate::ids::HazardId;
 
 /// How many hexes a battleland has.
 pub const HEX_COUNT: usize = 27;
@@ -196,7 +199,7 @@ pub struct BattleHex {
 /// A compiled battleland.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Battleland {
-    pub terrain: crate::model::TerrainId,
+    pub terrain: crate::ids::TerrainId,
     /// Indexed by [`HexId`].
     pub hexes: Vec<BattleHex>,
     pub attacker_edge: Option<Edge>,

@@ -6,71 +6,22 @@
 
 use std::collections::HashMap;
 
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::DiGraph;
 use petgraph::visit::EdgeRef;
 
 use crate::battleland::Battleland;
+
+pub mod sight;
+pub mod tables;
+use crate::format::ScriptSource;
 use crate::format::{
     At, Atop, GridPos, Move, Movement, OptionValue, Place, PlayerCount, Rgb, RuleOption, Sight,
     Sign, VariantData, Who,
 };
-use crate::lua::ScriptSource;
 
-macro_rules! id {
-    ($(#[$doc:meta])* $name:ident($ty:ty)) => {
-        $(#[$doc])*
-        #[derive(
-            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-        )]
-        #[serde(transparent)]
-        pub struct $name(pub $ty);
-        impl $name {
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-        }
-    };
-}
-
-id!(
-    /// A terrain: an index into [`Variant::terrains`].
-    TerrainId(u8)
-);
-id!(
-    /// A hazard: an index into [`Variant::hazards`].
-    HazardId(u8)
-);
-id!(
-    /// A character: an index into [`Variant::characters`].
-    CharacterId(u16)
-);
-id!(
-    /// A class of characters: an index into [`Variant::classes`].
-    ClassId(u8)
-);
-id!(
-    /// A Lua hook: an index into [`Variant::hooks`].
-    HookId(u16)
-);
-
-/// A land: a node of the masterboard graph.
-pub type LandId = NodeIndex<u32>;
-
-/// A set of hazards, one bit per [`HazardId`] (variants have at most 64).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct HazardSet(pub u64);
-
-impl HazardSet {
-    pub fn contains(self, h: HazardId) -> bool {
-        self.0 & (1 << h.0) != 0
-    }
-    pub fn insert(&mut self, h: HazardId) {
-        self.0 |= 1 << h.0;
-    }
-}
-
-/// The most hazards a variant may define (the width of [`HazardSet`]).
-pub const MAX_HAZARDS: usize = 64;
+pub use crate::ids::{
+    CharacterId, ClassId, HazardId, HazardSet, HookId, LandId, MAX_HAZARDS, TerrainId,
+};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Terrain {
@@ -398,7 +349,7 @@ pub struct Variant {
     /// The merged files this variant was compiled from.
     pub data: VariantData,
     /// Derived from the above when compiled: the battle's lookup tables.
-    pub battle_tables: crate::battle::tables::BattleTables,
+    pub battle_tables: tables::BattleTables,
 }
 
 /// Two variants are equal when they play the same: the files they came from
