@@ -216,9 +216,10 @@ fn the_id_is_echoed_exactly_as_sent() {
     }
 }
 
-/// A failing script is a script error, never a rule refusal (issue: "a Lua
-/// error names the script and line and is never confused with a rule
-/// refusal"); a query that met one says so beside its answer.
+/// A failing script is a script error, never a rule refusal: a Lua error
+/// names the script and line and is never confused with a rule refusal
+/// (docs/scripting.md, "Errors"); a query that met one says so beside its
+/// answer.
 #[test]
 fn failing_scripts_are_reported_as_script_errors() {
     let position = r#"{"players": [{"name": "Red", "tower": 100, "score": 150}, {"name": "Blue", "tower": 400, "score": 250}], "legions": [{"marker": "P1-01", "land": 20, "characters": ["Titan", "Ogre", "Ogre"], "moved": true, "entered_from": 19}, {"marker": "P1-02", "land": 100, "characters": ["Angel", "Centaur", "Centaur"]}, {"marker": "P2-01", "land": 20, "characters": ["Titan", "Lion", "Gargoyle"]}, {"marker": "P2-02", "land": 41, "characters": ["Angel", "Troll", "Troll"]}], "active": 0, "phase": "Engage", "turn": 9}"#;

@@ -1121,9 +1121,9 @@ fn one_summon_per_engagement_phase() {
 
 /// A unit a script adds to a battle from the caretaker (`ctx:add_unit(...,
 /// false)`) joins the legion of its side after the battle in a real game:
-/// docs/scripting.md, "Changing sides and adding units" (our reading, issue
-/// 9: a survivor from the caretaker joins its side's legion while it has
-/// room; `BattleResult::defender_added`), and the caretaker gives it up.
+/// docs/scripting.md, "Changing sides and adding units" (our reading: a
+/// survivor from the caretaker joins its side's legion while it has room;
+/// `BattleResult::defender_added`), and the caretaker gives it up.
 /// The attacker concedes (Law of the Battlelands 27.C: the defender wins).
 #[test]
 fn a_unit_added_in_battle_joins_its_legion_after_the_battle() {

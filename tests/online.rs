@@ -1,7 +1,7 @@
 //! `titan serve` as a process, killed with SIGKILL in the middle of three
 //! games and started again on the same database: the bots reconnect, every
 //! game resumes from its stored log and ends, and every action a bot was
-//! told was accepted is in the log once (issue 16, "Checks").
+//! told was accepted is in the log once.
 
 mod common;
 

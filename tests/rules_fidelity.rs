@@ -1,4 +1,4 @@
-//! Rules the audit of issue 15 found read differently from the rulebooks:
+//! Rules a rules audit found read differently from the rulebooks:
 //! tower rolls, turn order, entry sides. Each test names its rule.
 
 mod common;

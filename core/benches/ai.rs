@@ -1,5 +1,5 @@
 //! Computer players' speed: one `strong` battle decision in a 7-on-7
-//! battle at its default budget (the target: at most 50 ms), a
+//! battle at its default budget (the target: at most 50 ms), a
 //! `strong` masterboard decision (its whole-turn search: a split, where
 //! every split plan is valued over the rolls, and a move), and a whole
 //! 4-player game of four `simple` players (at most 0.5 s).

@@ -18,8 +18,8 @@
 //! and line, which `pcall` cannot catch. Errors leave the host usable.
 //!
 //! The hook registry (`titan.hook`) lives on the Rust side, so a script
-//! cannot replace it; the `titan` table itself is the scripts' API table and
-//! later engine issues add functions to it through [`LuaHost::api`].
+//! cannot replace it; the `titan` table itself is the scripts' API table,
+//! to which the engine adds functions through [`LuaHost::api`].
 //!
 //! The budget counts VM instructions, so the library functions whose C code
 //! could run for long inside one instruction are replaced (`lua/library.lua`):

@@ -1,4 +1,4 @@
-//! Headless tests of authoring in the editor (issue 13): egui_kittest
+//! Headless tests of authoring in the editor: egui_kittest
 //! drives the real app to create a variant, add, rename and delete
 //! characters and make one musterable, and the saved folder is then loaded
 //! and compiled as `titan check` does.

@@ -1,5 +1,5 @@
-//! The editor's end-to-end authoring test (issue 13, "Checks"): egui_kittest
-//! drives the real app, by clicks and typing only, to make a new game
+//! The editor's end-to-end authoring test: egui_kittest drives the real
+//! app, by clicks and typing only, to make a new game
 //! extending `titan`: a Lua script with an ability and a hazard hook, a new
 //! creature with that ability, a new terrain with a new hazard whose effect
 //! is the hook and whose native the creature is, its battleland painted, the
@@ -580,11 +580,10 @@ fn battle_on_the_new_terrain(v: &titan_core::Variant) {
     assert_eq!(b.phase(), Phase::Maneuver, "{events:?}");
 }
 
-/// Saved files stay formatted as an author writes them (issue 13, "Legends
-/// and polish"): a rules section changed in the app is written with a
-/// field per line and its list an item per line when it would not fit on
-/// one, not as one long run-on line; the unchanged sections are not
-/// written at all (they come from the base).
+/// Saved files stay formatted as an author writes them: a rules section
+/// changed in the app is written with a field per line and its list an item
+/// per line when it would not fit on one, not as one long run-on line; the
+/// unchanged sections are not written at all (they come from the base).
 #[test]
 fn a_changed_rules_section_is_written_a_field_per_line() {
     let tmp = workspace();

@@ -1,4 +1,4 @@
-//! Headless tests of Gods of Titan in the app (issue 12, "Checks"): the
+//! Headless tests of Gods of Titan in the app: the
 //! editor opens the variant and shows its characters, hazards and
 //! battlelands; the play window offers its spells and abilities through the
 //! generic battle action buttons, and one is taken by a click.

@@ -1,7 +1,7 @@
 //! The app's "Play online" against a game server started in the test (on
 //! loopback, SQLite in a temporary folder): sign up, see the lobby, create a
 //! game against a computer seat, open it and play on the usual screens
-//! through the remote session (issue 16, "kittest").
+//! through the remote session.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Headless tests of the "Try it" page (issue 13): random games of the
+//! Headless tests of the "Try it" page: random games of the
 //! variant as edited are played in the background with progress, their
 //! outcomes shown, and a script error links to its line.
 

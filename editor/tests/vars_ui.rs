@@ -1,4 +1,4 @@
-//! Headless test of the "Variables and actions" page (issue 13): a copy of
+//! Headless test of the "Variables and actions" page: a copy of
 //! house-spells gets a variable and an action through the page's forms, is
 //! saved, and the saved folder loads and is checked as `titan check` does;
 //! undo takes both away again.

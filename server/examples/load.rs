@@ -1,4 +1,4 @@
-//! The load test (issue 16, "Checks"): one server instance on loopback,
+//! The server's load test: one server instance on loopback,
 //! `N` concurrent games (default 200) of two bot clients each, to their end.
 //! Reports actions per second, p50 and p99 latency per action (send to
 //! answer), the process's peak memory, and checks that every game finished

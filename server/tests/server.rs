@@ -2,7 +2,7 @@
 //! `TITAN_TEST_POSTGRES` is set): whole games between bots, spectators,
 //! reconnects, computer seats and timeouts, two instances on one database,
 //! and bad input. Every pushed state is checked against a replay of the
-//! stored log (issue 16, "Checks").
+//! stored log.
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! The battle's actions: checking and carrying out one (maneuvers,
-//! entries, strikes, carries, concession) on a copy of the state. Listing
-//! them is `listing.rs`.
+//! entries, strikes, carries, concession) on a copy of the state, or in
+//! place where nothing can refuse it or take it back. Listing them is
+//! `listing.rs`.
 
 use super::listing::Run;
 use super::*;

@@ -555,8 +555,10 @@ pub enum SummonState {
     Done,
 }
 
-/// The battle's state: cloned before an action and kept only if it succeeds,
-/// so a refused action changes nothing.
+/// The battle's state. An action changes a copy of it (in the spare state,
+/// `State::copy_from`), kept only if it succeeds, so a refused action
+/// changes nothing; in a battle nobody takes back, an action listed without
+/// scripts changes it in place (`Battle::apply_in_place`).
 #[derive(Debug, Clone)]
 struct State {
     units: Vec<Unit>,

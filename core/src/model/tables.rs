@@ -1,7 +1,7 @@
 //! Per-battleland tables computed once per compiled variant (contact, the
 //! cost of every step by nativity, the fixed part of every line of sight), so
 //! the battle's hot paths index arrays and bitsets instead of walking hazard
-//! data at each decision (issue 8).
+//! data at each decision (see docs/battle.md, "Tables").
 
 use crate::battleland::{Battleland, HEX_COUNT, HexId};
 use crate::format::{At, Crossing, Move, Side, Who};
