@@ -42,7 +42,11 @@ pub use crate::lua::script_limits;
 /// Runs a variant's scripts in a fresh sandbox, as a game would.
 pub fn run_scripts(data: &format::VariantData, seed: u64) -> Result<LuaHost, ScriptError> {
     let rng = Rc::new(RefCell::new(GameRng::new(seed)));
-    let mut host = LuaHost::new(script_limits(&data.rules), rng)?;
+    let mut host = LuaHost::with_events(
+        script_limits(&data.rules),
+        rng,
+        &crate::script::EVENT_CATALOG,
+    )?;
     for script in &data.scripts {
         host.load_script(script)?;
     }
@@ -377,7 +381,14 @@ impl<'a> Compiler<'a> {
         match run_scripts(self.data, 0) {
             Ok(host) => {
                 self.hooks = host.hook_names();
-                self.unit_filters = host.unit_filters();
+                self.unit_filters = host
+                    .conditional_filters()
+                    .into_iter()
+                    .filter_map(|(script, line, event, f)| {
+                        let unit = f.condition::<crate::script::UnitFilter>()?.clone();
+                        Some((script, line, event, unit))
+                    })
+                    .collect();
                 self.scripts_ran = true;
             }
             Err(e) => self.errors.push(Diagnostic {

@@ -220,7 +220,47 @@ struct Hook {
     line: Option<u32>,
     /// A handler's filter: the words its event's fields must hold
     /// (`titan.on(event, { key = word }, fn)`).
-    filter: crate::script::Filter,
+    filter: HandlerFilter,
+}
+
+/// The events a host's scripts may handle with `titan.on`, and how a
+/// handler's filter table is read: given by the layer that fires the
+/// events. The host knows no event of its own; a host made without a
+/// catalog ([`LuaHost::new`]) refuses every `titan.on`.
+#[derive(Debug)]
+pub struct EventCatalog {
+    /// The event names, as scripts write them.
+    pub names: &'static [&'static str],
+    /// Reads `titan.on(event, filter, fn)`'s filter table; the error says
+    /// what is wrong with it (the host adds where).
+    pub read_filter: fn(event: &str, filter: &Table) -> Result<HandlerFilter, String>,
+}
+
+/// The catalog of a host that handles no events.
+pub const NO_EVENTS: EventCatalog = EventCatalog {
+    names: &[],
+    read_filter: |_, _| Ok(HandlerFilter::default()),
+};
+
+/// What a handler's filter asks of an event, as its [`EventCatalog`] read
+/// it: word-valued fields the event must carry, and a further condition
+/// the catalog's layer reads and checks itself (opaque here).
+#[derive(Debug, Clone, Default)]
+pub struct HandlerFilter {
+    /// (field, word) pairs, sorted by field.
+    pub fields: Vec<(&'static str, &'static str)>,
+    pub condition: Option<Rc<dyn std::any::Any>>,
+}
+
+impl HandlerFilter {
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty() && self.condition.is_none()
+    }
+
+    /// The condition, when it is a `T`.
+    pub fn condition<T: 'static>(&self) -> Option<&T> {
+        self.condition.as_deref()?.downcast_ref()
+    }
 }
 
 /// What a failing top-level run must undo.
@@ -266,6 +306,8 @@ struct Shared {
     limits: LuaLimits,
     interval: u32,
     rng: Rc<RefCell<GameRng>>,
+    /// The events `titan.on` takes.
+    events: &'static EventCatalog,
     /// Nesting of runs; the budget is reset when a run starts at depth 0.
     depth: Cell<u32>,
     used: Cell<u64>,
@@ -533,8 +575,9 @@ pub struct LuaHost {
     lua: Lua,
     shared: Rc<Shared>,
     api: Table,
-    /// The context API, set up once for the game (see `crate::script`).
-    pub(crate) platform: std::cell::OnceCell<crate::script::Platform>,
+    /// What a layer above keeps with this VM (the script platform's
+    /// context API, set up once for the game): see [`LuaHost::extension`].
+    extension: std::cell::OnceCell<Box<dyn std::any::Any>>,
 }
 
 impl fmt::Debug for LuaHost {
@@ -559,6 +602,15 @@ impl fmt::Debug for LuaHost {
 impl LuaHost {
     /// A fresh VM with the sandbox in place and no scripts.
     pub fn new(limits: LuaLimits, rng: Rc<RefCell<GameRng>>) -> Result<Self, ScriptError> {
+        Self::with_events(limits, rng, &NO_EVENTS)
+    }
+
+    /// A VM whose scripts may handle the events of `events` (`titan.on`).
+    pub fn with_events(
+        limits: LuaLimits,
+        rng: Rc<RefCell<GameRng>>,
+        events: &'static EventCatalog,
+    ) -> Result<Self, ScriptError> {
         let sandbox_error = |e: mlua::Error| ScriptError {
             script: SANDBOX.to_string(),
             line: None,
@@ -589,6 +641,7 @@ impl LuaHost {
             limits,
             interval,
             rng,
+            events,
             depth: Cell::new(0),
             used: Cell::new(0),
             deadline: Cell::new(None),
@@ -632,7 +685,7 @@ impl LuaHost {
             lua,
             shared,
             api,
-            platform: std::cell::OnceCell::new(),
+            extension: std::cell::OnceCell::new(),
         };
         let (unit, int_in, bits, log_line, register, check_failure, aborting, charge, on_event) =
             functions;
@@ -899,21 +952,20 @@ impl LuaHost {
         self.shared.generation.get()
     }
 
-    /// Every handler's unit filter (`titan.on(event, { unit = {...} }, fn)`)
-    /// with the script and line that registered it, for `titan check` to
-    /// tell a name the variant does not have.
-    pub(crate) fn unit_filters(
-        &self,
-    ) -> Vec<(String, Option<u32>, String, crate::script::UnitFilter)> {
+    /// Every handler's filter that has a condition (`titan.on(event,
+    /// { unit = {...} }, fn)`) with the script and line that registered it,
+    /// sorted by those, for `titan check` to tell a name the variant does
+    /// not have.
+    pub fn conditional_filters(&self) -> Vec<(String, Option<u32>, String, HandlerFilter)> {
         let handlers = self.shared.handlers.borrow();
         let mut out = Vec::new();
         for (event, list) in handlers.iter() {
             for h in list {
-                if let Some(f) = &h.filter.unit {
+                if h.filter.condition.is_some() {
                     let script = h
                         .script
                         .map_or_else(|| NO_SCRIPT.to_string(), |i| self.shared.script_name(i));
-                    out.push((script, h.line, event.clone(), f.clone()));
+                    out.push((script, h.line, event.clone(), h.filter.clone()));
                 }
             }
         }
@@ -921,8 +973,19 @@ impl LuaHost {
         out
     }
 
+    /// What a layer above keeps with this VM, when it is a `T`.
+    pub fn extension<T: 'static>(&self) -> Option<&T> {
+        self.extension.get()?.downcast_ref()
+    }
+
+    /// Keeps `value` with this VM (once: a later call changes nothing and
+    /// returns false).
+    pub fn set_extension<T: 'static>(&self, value: T) -> bool {
+        self.extension.set(Box::new(value)).is_ok()
+    }
+
     /// The handlers of `event` with their filters, in load order.
-    pub(crate) fn handler_functions(&self, event: &str) -> Vec<(Function, crate::script::Filter)> {
+    pub(crate) fn handler_functions(&self, event: &str) -> Vec<(Function, HandlerFilter)> {
         self.shared
             .handlers
             .borrow()
@@ -1423,7 +1486,7 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 func,
                 script,
                 line: at.and_then(|l| l.line),
-                filter: crate::script::Filter::default(),
+                filter: HandlerFilter::default(),
             },
         );
         if let Some(loading) = s.loading.borrow_mut().as_mut() {
@@ -1466,19 +1529,19 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 )));
             }
         };
-        if !crate::script::EVENTS.contains(&event.as_str()) {
+        if !s.events.names.contains(&event.as_str()) {
             return Ok(Some(format!(
                 "titan.on: no event {event:?} (the events: {})",
-                crate::script::EVENTS.join(", ")
+                s.events.names.join(", ")
             )));
         }
         // titan.on(event, fn) or titan.on(event, filter, fn).
         let (filter, func) = match (a, b) {
-            (Value::Table(t), func) => match crate::script::event_filter(&event, &t) {
+            (Value::Table(t), func) => match (s.events.read_filter)(&event, &t) {
                 Ok(filter) => (filter, func),
                 Err(problem) => return Ok(Some(format!("titan.on: {problem}"))),
             },
-            (func, Value::Nil) => (crate::script::Filter::default(), func),
+            (func, Value::Nil) => (HandlerFilter::default(), func),
             (other, _) => {
                 return Ok(Some(format!(
                     "titan.on: the filter of {event:?} must be a table such as {{ phase = \"strike\" }}, got {}",

@@ -505,7 +505,7 @@ impl<'v> Battle<'v> {
         fields: &[(&'static str, F)],
         args: A,
     ) -> Result<R, BattleError> {
-        if lua.platform.get().is_none() {
+        if crate::script::platform(lua).is_none() {
             return Ok(lua.call_hook(name, args)?);
         }
         let mut all = Vec::with_capacity(fields.len() + 2);

@@ -190,7 +190,11 @@ impl<'v> Battle<'v> {
         if variant.scripts.is_empty() {
             return Ok(None);
         }
-        let mut host = LuaHost::new(crate::lua::script_limits(&variant.data.rules), rng.clone())?;
+        let mut host = LuaHost::with_events(
+            crate::lua::script_limits(&variant.data.rules),
+            rng.clone(),
+            &crate::script::EVENT_CATALOG,
+        )?;
         for s in &variant.scripts {
             host.load_script(s)?;
         }

@@ -87,8 +87,12 @@ pub(super) fn hooks_for(
         return Ok(None);
     }
     let rng = Rc::new(RefCell::new(GameRng::new(0)));
-    let mut host = LuaHost::new(script_limits(&variant.data.rules), rng.clone())
-        .map_err(|e| SetupError(e.to_string()))?;
+    let mut host = LuaHost::with_events(
+        script_limits(&variant.data.rules),
+        rng.clone(),
+        &crate::script::EVENT_CATALOG,
+    )
+    .map_err(|e| SetupError(e.to_string()))?;
     for s in &variant.scripts {
         host.load_script(s).map_err(|e| SetupError(e.to_string()))?;
     }
@@ -163,7 +167,7 @@ fn call_hook_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
     if !hooks.host.has_hook(name) {
         return None;
     }
-    if hooks.host.platform.get().is_none() {
+    if crate::script::platform(&hooks.host).is_none() {
         return call_hook(game, name, args);
     }
     *hooks.rng.borrow_mut() = game.rng.clone();
@@ -194,7 +198,7 @@ pub(super) fn call_hook_implicit_ctx<A: mlua::IntoLuaMulti, R: mlua::FromLuaMult
     if !hooks.host.has_hook(name) {
         return None;
     }
-    if hooks.host.platform.get().is_none() {
+    if crate::script::platform(&hooks.host).is_none() {
         return call_hook(game, name, args);
     }
     *hooks.rng.borrow_mut() = game.rng.clone();

@@ -763,8 +763,12 @@ fn pairs_and_next_visit_keys_in_a_reproducible_order() {
 
 #[test]
 fn a_question_answered_with_a_string_is_an_error_at_the_handler() {
-    let mut host =
-        LuaHost::new(LuaLimits::default(), Rc::new(RefCell::new(GameRng::new(1)))).unwrap();
+    let mut host = LuaHost::with_events(
+        LuaLimits::default(),
+        Rc::new(RefCell::new(GameRng::new(1))),
+        &TEST_EVENTS,
+    )
+    .unwrap();
     host.load_script(&ScriptSource {
         name: "q.lua".into(),
         code: "titan.on('may_target', function(ctx)\n  return 'never'\nend)\ntitan.on('battle_start', function(ctx) return false end)".into(),
@@ -788,8 +792,12 @@ fn a_filtered_handler_is_not_called_without_the_events_fields() {
     // docs/scripting.md, "Events": filters need the event's fields, which
     // only the engine's events have; call_event says so rather than
     // ignore the filter.
-    let mut host =
-        LuaHost::new(LuaLimits::default(), Rc::new(RefCell::new(GameRng::new(1)))).unwrap();
+    let mut host = LuaHost::with_events(
+        LuaLimits::default(),
+        Rc::new(RefCell::new(GameRng::new(1))),
+        &crate::script::EVENT_CATALOG,
+    )
+    .unwrap();
     host.load_script(&ScriptSource {
         name: "f.lua".into(),
         code: "titan.on('battle_phase_end', { phase = 'strike' }, function(ctx) end)".into(),
@@ -814,4 +822,45 @@ fn a_filtered_handler_is_not_called_without_the_events_fields() {
         })
         .unwrap_err();
     assert!(e.message.contains("must be a table"), "{e}");
+}
+
+/// A catalog of the layer above, as far as these tests need one: the Lua
+/// host knows no event of its own.
+const TEST_EVENTS: crate::lua::EventCatalog = crate::lua::EventCatalog {
+    names: &["may_target", "battle_start", "battle_phase_end"],
+    read_filter: |_, t| {
+        let mut f = crate::lua::HandlerFilter::default();
+        for pair in t.pairs::<String, String>() {
+            let (k, v) = pair.map_err(|e| e.to_string())?;
+            f.fields.push((k.leak(), v.leak()));
+        }
+        Ok(f)
+    },
+};
+
+#[test]
+fn the_host_takes_the_events_its_catalog_names_and_no_other() {
+    let src = |code: &str| ScriptSource {
+        name: "on.lua".into(),
+        code: code.into(),
+    };
+    let rng = || Rc::new(RefCell::new(GameRng::new(1)));
+    // Without a catalog no event exists, not even one the engine fires.
+    let mut bare = LuaHost::new(LuaLimits::default(), rng()).unwrap();
+    let e = bare
+        .load_script(&src("titan.on('battle_start', function(ctx) end)"))
+        .unwrap_err();
+    assert!(e.message.contains("no event \"battle_start\""), "{e}");
+    // With one, its names and only those.
+    let mut host = LuaHost::with_events(LuaLimits::default(), rng(), &TEST_EVENTS).unwrap();
+    host.load_script(&src("titan.on('battle_phase_end', function(ctx) end)"))
+        .unwrap();
+    let e = host
+        .load_script(&src("titan.on('turn_start', function(ctx) end)"))
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("the events: may_target, battle_start, battle_phase_end"),
+        "{e}"
+    );
 }

@@ -110,7 +110,10 @@ pub(crate) fn action_legal(
     let hook = action.legal_hook();
     let Some(((value, v), _)) = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
         let v: Value = host.call_hook(&hook, ctx.clone())?;
-        Ok((v, host.platform.get().map(|p| Arc::clone(&p.store.variant))))
+        Ok((
+            v,
+            crate::script::platform(host).map(|p| Arc::clone(&p.store.variant)),
+        ))
     })?
     else {
         return Ok(Vec::new());
@@ -185,7 +188,7 @@ pub(crate) fn action_apply(
 ) -> Result<Vec<Effect>, crate::lua::ScriptError> {
     let name = &action.def.name;
     let hook = action.apply_hook();
-    let Some(platform) = host.platform.get() else {
+    let Some(platform) = crate::script::platform(host) else {
         return Ok(Vec::new());
     };
     let v = Arc::clone(&platform.store.variant);

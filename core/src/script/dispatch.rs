@@ -93,7 +93,7 @@ impl Dispatchers {
         let filtered = filters.iter().any(|f| !f.is_empty());
         let units = filters
             .iter()
-            .map(|f| f.unit.as_ref().map(|u| u.resolve(&platform.store.variant)))
+            .map(|f| super::unit_condition(f).map(|u| u.resolve(&platform.store.variant)))
             .collect();
         let keys = lua.create_sequence_from(pairs().map(|(k, _)| *k))?;
         let kinds: Vec<u8> = pairs().map(|(_, v)| kind(v)).collect();

@@ -89,7 +89,7 @@ pub(crate) fn ctx_field<T: mlua::FromLua>(
     ctx: &Table,
     key: &'static str,
 ) -> mlua::Result<T> {
-    match host.platform.get() {
+    match platform(host) {
         Some(p) => ctx.raw_get(p.store.strings.word(host.lua(), key)?),
         None => ctx.raw_get(key),
     }
@@ -97,17 +97,24 @@ pub(crate) fn ctx_field<T: mlua::FromLua>(
 
 /// A handler's filter, checked in Rust before anything crosses into Lua:
 /// (field, word) pairs its event must carry and, for a battle event, a
-/// unit the battle must hold (`unit = { ... }`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Filter {
-    pub(crate) fields: Vec<(&'static str, &'static str)>,
-    pub(crate) unit: Option<UnitFilter>,
+/// unit the battle must hold (`unit = { ... }`, its condition).
+pub(crate) type Filter = crate::lua::HandlerFilter;
+
+/// The events of [`EVENTS`] and their filters, for the Lua host's
+/// `titan.on`.
+pub const EVENT_CATALOG: crate::lua::EventCatalog = crate::lua::EventCatalog {
+    names: EVENTS,
+    read_filter: event_filter,
+};
+
+/// The unit filter of a handler's filter, if it has one.
+pub(crate) fn unit_condition(filter: &Filter) -> Option<&UnitFilter> {
+    filter.condition()
 }
 
-impl Filter {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.fields.is_empty() && self.unit.is_none()
-    }
+/// The script platform of `host`, once [`install`]ed.
+pub(crate) fn platform(host: &LuaHost) -> Option<&Platform> {
+    host.extension()
 }
 
 /// `unit = { ... }` in a battle event's filter: the handler is called
@@ -241,7 +248,7 @@ fn filter_fields(event: &str) -> Vec<(&'static str, &'static [&'static str])> {
 
 /// Reads a handler's filter table for `event`: each key a field the event
 /// carries, each value one of its words. The error says what is wrong.
-pub(crate) fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
+fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
     let fields = filter_fields(event);
     let names = || {
         fields
@@ -264,7 +271,7 @@ pub(crate) fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
         };
         if key == "unit" && BATTLE_EVENTS.contains(&event) {
             let has_side = fields.iter().any(|(f, _)| *f == "side");
-            filter.unit = Some(unit_filter(event, &v, has_side)?);
+            filter.condition = Some(Rc::new(unit_filter(event, &v, has_side)?));
             continue;
         }
         let Some(&(key, words)) = fields.iter().find(|(f, _)| *f == key) else {
@@ -510,7 +517,7 @@ impl BattleCtx {
     /// The buffers of an earlier battle event's data, for the next event to
     /// refill rather than allocate (none the first time).
     pub(crate) fn recycled(host: &LuaHost) -> Option<BattleCtx> {
-        host.platform.get()?.store.spare.take()
+        platform(host)?.store.spare.take()
     }
 }
 
@@ -690,7 +697,7 @@ const CTX_LUA: &str = include_str!("../lua/ctx.lua");
 
 /// Sets up the context API of `host` for `variant` (once per VM).
 pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()> {
-    if host.platform.get().is_some() {
+    if platform(host).is_some() {
         return Ok(());
     }
     let lua = host.lua();
@@ -747,7 +754,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     if let Ok(titan) = lua.globals().get::<Table>("titan") {
         titan.raw_set("ctx", titan_ctx)?;
     }
-    let _ = host.platform.set(Platform {
+    let _ = host.set_extension(Platform {
         store,
         meta,
         ctors,
@@ -764,7 +771,7 @@ pub(crate) fn set_options(
     host: &LuaHost,
     options: &std::collections::BTreeMap<String, crate::format::OptionValue>,
 ) {
-    if let Some(p) = host.platform.get() {
+    if let Some(p) = platform(host) {
         p.store.options.borrow_mut().clone_from(options);
     }
 }
@@ -817,7 +824,7 @@ fn run_event(
     if !host.has_handlers(event) {
         return Ok(None);
     }
-    let Some(platform) = host.platform.get() else {
+    let Some(platform) = platform(host) else {
         return Ok(None);
     };
     dispatch::dispatch(host, platform, event, data, base, fields, units, question)
@@ -862,7 +869,7 @@ fn with_ctx<R>(
     fields: &[(&'static str, F)],
     call: impl FnOnce(&Table) -> Result<R, crate::lua::ScriptError>,
 ) -> Result<Option<(R, Fired)>, crate::lua::ScriptError> {
-    let Some(platform) = host.platform.get() else {
+    let Some(platform) = platform(host) else {
         return Ok(None);
     };
     let sandbox = ctx_error;
