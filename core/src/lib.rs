@@ -32,6 +32,7 @@ pub mod model;
 pub mod rng;
 pub mod rules_patch;
 pub mod script;
+pub mod state;
 pub mod vars;
 pub mod write;
 

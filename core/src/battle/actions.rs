@@ -957,7 +957,7 @@ impl<'v> Battle<'v> {
                 .unwrap_or(false)
             })
         };
-        crate::game::muster::options(&self.variant, self.setup.terrain, &living, &mut judge)
+        crate::model::muster::options(&self.variant, self.setup.terrain, &living, &mut judge)
             .iter()
             .any(|o| o.recruit == recruit)
     }

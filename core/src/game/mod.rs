@@ -16,7 +16,7 @@
 mod copy;
 pub(crate) mod events;
 pub mod movement;
-pub mod muster;
+pub use crate::model::muster;
 pub mod random;
 mod rules;
 pub mod save;
@@ -39,152 +39,9 @@ pub use rules::{TeleportKind, attacker_entry_edge};
 
 pub use crate::ids::{Marker, PlayerId};
 
-/// A player and what the player has.
-#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Player {
-    pub name: String,
-    pub score: u32,
-    pub alive: bool,
-    /// The tower the player started in.
-    pub tower: Option<LandId>,
-    /// Markers not on the board, ready for splits.
-    pub markers: Vec<Marker>,
-    /// Turns this player has begun.
-    pub turns: u32,
-}
-
-/// A legion on the masterboard.
-#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Legion {
-    pub marker: Marker,
-    /// Usually the marker's player; a slayer of a Titan takes its markers.
-    pub owner: PlayerId,
-    pub land: LandId,
-    /// Sorted.
-    pub characters: Vec<CharacterId>,
-    /// Moved (or teleported) this turn.
-    pub moved: bool,
-    /// The land it entered its present land from this turn.
-    pub entered_from: Option<LandId>,
-    /// Mustered (or reinforced) in this Game-Turn, which is one player's
-    /// turn (Law of Titan 1982 6.0): one muster per legion per Game-Turn.
-    pub mustered: bool,
-    /// Split off this turn from this legion (they must part, or recombine).
-    pub split_from: Option<Marker>,
-    /// Characters every player has been shown (sorted).
-    pub revealed: Vec<CharacterId>,
-    /// Players (bit per seat) who have seen all of it since it last changed.
-    pub seen_by: u64,
-}
-
-impl Legion {
-    pub fn owner(&self) -> PlayerId {
-        self.owner
-    }
-
-    pub fn height(&self) -> usize {
-        self.characters.len()
-    }
-
-    pub fn count(&self, c: CharacterId) -> usize {
-        self.characters.iter().filter(|&&x| x == c).count()
-    }
-}
-
-/// Where the game is in a turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Phase {
-    /// Players divide their starting characters into legions, in turn order.
-    InitialSplit,
-    /// Commencement: the mover may split legions.
-    Split,
-    /// The mover rolls and moves.
-    Move,
-    /// The mover picks engagements to resolve.
-    Engage,
-    /// The mover's legions that moved may muster.
-    Muster,
-    /// The game is over.
-    Over,
-}
-
-/// An engagement being resolved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Engagement {
-    pub land: LandId,
-    pub attacker: Marker,
-    pub defender: Marker,
-    pub step: EngagementStep,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EngagementStep {
-    /// The defender may flee (if it has no lord) or stand.
-    DefenderChoice,
-    /// Either side may concede, propose an agreement, or fight.
-    Negotiate { proposal: Option<Proposal> },
-    /// The battle is being fought by the battle engine.
-    Battle,
-    /// The winner's legion may summon, acquire and reinforce.
-    After(After),
-}
-
-/// A proposed agreement: who loses what.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Proposal {
-    pub by: PlayerId,
-    pub attacker_losses: Vec<CharacterId>,
-    pub defender_losses: Vec<CharacterId>,
-}
-
-/// What the winner of an engagement may still do.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct After {
-    pub winner: Marker,
-    /// The attacker may summon a character from another legion.
-    pub summon: bool,
-    /// Score thresholds passed, each worth an acquisition.
-    pub acquisitions: Vec<u32>,
-    /// The defender may muster a reinforcement.
-    pub reinforce: bool,
-}
-
-/// How the game ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Outcome {
-    Winner(PlayerId),
-    /// The last players died together, or tied at the point limit.
-    Draw(Vec<PlayerId>),
-}
-
-/// The whole state of a game: serializable, comparable, hashable.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameState {
-    pub players: Vec<Player>,
-    /// Sorted by marker.
-    pub legions: Vec<Legion>,
-    /// Counters the caretaker has, by character.
-    pub caretaker: Vec<u32>,
-    /// Game turn: every player's turn once per game turn.
-    pub turn: u32,
-    pub active: PlayerId,
-    pub phase: Phase,
-    pub roll: Option<u8>,
-    pub mulligan_used: bool,
-    pub teleports: u8,
-    /// A character was summoned this engagement phase (one per phase:
-    /// reference sheet, "Summon Angel").
-    #[serde(default)]
-    pub summoned: bool,
-    pub engagement: Option<Engagement>,
-    pub outcome: Option<Outcome>,
-    pub rng_seed: u64,
-    /// Words drawn from the generator (with the seed, restores it).
-    pub rng_pos: u64,
-    /// The variables of the variant's scripts (values other than defaults).
-    #[serde(default, skip_serializing_if = "crate::vars::Vars::is_empty")]
-    pub vars: crate::vars::Vars,
-}
+pub use crate::state::game::{
+    After, Engagement, EngagementStep, GameState, Legion, Outcome, Phase, Player, Proposal,
+};
 
 /// A player's decision.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]

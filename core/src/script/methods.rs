@@ -38,7 +38,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 )?;
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
                     t.set("unit", i)?;
-                    if let Some(r) = crate::battle::rider_of(&b.units, i) {
+                    if let Some(r) = crate::state::units::rider_of(&b.units, i) {
                         t.set("rider", r)?;
                     }
                 }
@@ -54,7 +54,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.battle("distance", |b| {
                 let hex = |v: &Value| -> mlua::Result<HexId> {
                     match v {
-                        Value::Integer(i) => crate::battle::place_of(&b.units, *i as usize)
+                        Value::Integer(i) => crate::state::units::place_of(&b.units, *i as usize)
                             .ok_or_else(|| {
                                 mlua::Error::runtime(format!(
                                     "ctx:distance: unit {i} is not on the battleland"
@@ -69,7 +69,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         )),
                     }
                 };
-                Ok(crate::battle::geometry::distance(hex(&a)?, hex(&b2)?))
+                Ok(crate::battleland::shape::distance(hex(&a)?, hex(&b2)?))
             })
         })?,
     )?;
@@ -349,11 +349,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     };
                     // Its rider, if any, is set down on its hex.
                     if let (Some(r), Some(h)) =
-                        (crate::battle::rider_of(&b.units, u), b.units[u].hex())
+                        (crate::state::units::rider_of(&b.units, u), b.units[u].hex())
                     {
                         b.units[r].status = Status::OnBoard(h);
                     }
-                    b.units[u].status = Status::Gone(crate::battle::Fate::Removed);
+                    b.units[u].status = Status::Gone(crate::state::units::Fate::Removed);
                     Ok(())
                 }
                 CtxData::Game(_) => err("ctx:remove is available in battle events only"),
@@ -561,7 +561,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         return err(format!("ctx:dismount: no hex {label:?} (A1 ... F4)"));
                     };
                     let at = b.units[m as usize].hex();
-                    if at.is_none_or(|at| crate::battle::geometry::distance(at, to) != 1) {
+                    if at.is_none_or(|at| crate::battleland::shape::distance(at, to) != 1) {
                         return err(format!(
                             "ctx:dismount: {label} is not next to unit {m}'s hex"
                         ));
@@ -607,7 +607,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.battle("rider_of", |b| {
                 Ok(usize::try_from(unit)
                     .ok()
-                    .and_then(|i| crate::battle::rider_of(&b.units, i)))
+                    .and_then(|i| crate::state::units::rider_of(&b.units, i)))
             })
         })?,
     )?;
@@ -617,7 +617,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         "set_unit",
         lua.create_function(
             move |_, (_, unit, field, value): (This, i64, String, Value)| {
-                use crate::battle::extra::UnitField as U;
+                use crate::state::extra::UnitField as U;
                 let v = &s.variant;
                 let bad = |what: &str| -> mlua::Result<U> {
                     err(format!(
@@ -659,7 +659,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         let Value::Table(list) = &value else {
                             return bad("a list of hex labels").map(|_| ());
                         };
-                        let mut set: crate::battle::tables::HexSet = 0;
+                        let mut set: crate::battleland::hexset::HexSet = 0;
                         for label in list.sequence_values::<Value>() {
                             let h = match label? {
                                 Value::String(l) => HexId::from_label(&l.to_str()?),
@@ -800,7 +800,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "change_side")?;
                     CtxStore::not_riding(b, u, "change_side")?;
-                    if let Some(r) = crate::battle::rider_of(&b.units, u) {
+                    if let Some(r) = crate::state::units::rider_of(&b.units, u) {
                         return err(format!(
                             "ctx:change_side: unit {u} carries unit {r}, which fights for its side (dismount it first)"
                         ));
@@ -1046,7 +1046,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.with_mut(|d| match d {
                 CtxData::Game(g) => {
                     let mover = g.active;
-                    if g.phase != crate::game::Phase::Move || g.roll.is_none() {
+                    if g.phase != crate::state::game::Phase::Move || g.roll.is_none() {
                         return err("ctx:roll_again: the movement die is rolled again only in the move phase, after the roll");
                     }
                     if g.legions.iter().any(|l| l.owner == mover && l.moved) {
@@ -1114,9 +1114,11 @@ fn plain_hazard(v: &Variant) -> Option<HazardId> {
 /// A hex given to `ctx:name` as a unit (on the battleland) or a label.
 fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
     match v {
-        Value::Integer(i) => crate::battle::place_of(&b.units, *i as usize).ok_or_else(|| {
-            mlua::Error::runtime(format!("ctx:{name}: unit {i} is not on the battleland"))
-        }),
+        Value::Integer(i) => {
+            crate::state::units::place_of(&b.units, *i as usize).ok_or_else(|| {
+                mlua::Error::runtime(format!("ctx:{name}: unit {i} is not on the battleland"))
+            })
+        }
         Value::String(l) => HexId::from_label(&l.to_str()?)
             .ok_or_else(|| mlua::Error::runtime(format!("ctx:{name}: no such hex (A1 ... F4)"))),
         other => err(format!(
@@ -1146,10 +1148,10 @@ fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), 
     if x.side != y.side {
         return Err(format!("unit {r} and unit {m} fight for different sides"));
     }
-    if let Some(o) = crate::battle::rider_of(&b.units, m) {
+    if let Some(o) = crate::state::units::rider_of(&b.units, m) {
         return Err(format!("unit {m} already carries unit {o}"));
     }
-    if let Some(o) = crate::battle::rider_of(&b.units, r) {
+    if let Some(o) = crate::state::units::rider_of(&b.units, r) {
         return Err(format!("unit {r} carries unit {o} and does not ride"));
     }
     if x.is_slain() {
@@ -1163,7 +1165,7 @@ fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), 
         Status::OnBoard(_) if x.locked => Err(format!(
             "unit {r} is held by contact (Law of the Battlelands 26.C)"
         )),
-        Status::OnBoard(h) if crate::battle::geometry::distance(h, at) == 1 => Ok((r, m)),
+        Status::OnBoard(h) if crate::battleland::shape::distance(h, at) == 1 => Ok((r, m)),
         Status::OnBoard(h) => Err(format!(
             "unit {r} on {} is not next to unit {m} on {}",
             h.label(),

@@ -21,12 +21,14 @@ use std::sync::Arc;
 
 use mlua::{Lua, LuaString, Table, Value};
 
-use crate::battle::{BattleSide, Status, Unit};
 use crate::battleland::HexId;
 use crate::format::{VarScope, VarType, VarValue};
-use crate::game::{GameState, Marker, PlayerId};
+use crate::ids::BattleSide;
+use crate::ids::{Marker, PlayerId};
 use crate::lua::LuaHost;
 use crate::model::{HazardId, TerrainId, Variant};
+use crate::state::game::GameState;
+use crate::state::units::{Status, Unit};
 use crate::vars::{VarTarget, Vars};
 
 mod actions;
@@ -467,7 +469,7 @@ pub enum Effect {
     },
     SetUnit {
         unit: u8,
-        field: crate::battle::extra::UnitField,
+        field: crate::state::extra::UnitField,
     },
     /// The battle round (the defender's maneuver number) is `round`.
     SetRound {
@@ -527,7 +529,7 @@ pub(crate) struct BattleCtx {
     pub units: Vec<Unit>,
     pub vars: Vars,
     /// The battle's hazard changes when the event fired.
-    pub overlay: Option<Rc<crate::battle::overlay::Overlay>>,
+    pub overlay: Option<Rc<crate::state::overlay::Overlay>>,
     /// Hazards this event's handlers changed (latest last), over
     /// `land_set` when they replaced the battleland.
     pub hazards_set: Vec<(HexId, HazardId)>,
@@ -539,7 +541,7 @@ pub(crate) struct BattleCtx {
     /// Characters the battle's scripts took from the caretaker so far.
     pub taken: Vec<crate::model::CharacterId>,
     /// What scripts changed about single units, by unit.
-    pub extra: Vec<crate::battle::extra::UnitExtra>,
+    pub extra: Vec<crate::state::extra::UnitExtra>,
     /// The round of the defender's reinforcement now.
     pub reinforcement_round: u8,
 }
@@ -975,9 +977,9 @@ fn status_name(s: Status) -> &'static str {
     match s {
         Status::Waiting => "waiting",
         Status::OnBoard(_) => "on_board",
-        Status::Gone(crate::battle::Fate::Slain) => "slain",
-        Status::Gone(crate::battle::Fate::NotEntered) => "not_entered",
-        Status::Gone(crate::battle::Fate::Removed) => "removed",
+        Status::Gone(crate::state::units::Fate::Slain) => "slain",
+        Status::Gone(crate::state::units::Fate::NotEntered) => "not_entered",
+        Status::Gone(crate::state::units::Fate::Removed) => "removed",
         Status::Riding(_) => "riding",
     }
 }
@@ -1089,7 +1091,7 @@ impl CtxStore {
         };
         let x = &b.units[u];
         // A rider is on the battleland, at its mount's hex.
-        if crate::battle::place_of(&b.units, u).is_none() || x.is_slain() {
+        if crate::state::units::place_of(&b.units, u).is_none() || x.is_slain() {
             // Slain by this event's effects, the unit is still on its hex.
             let status = if x.is_slain() {
                 "slain"

@@ -17,7 +17,7 @@ fn unit_field(store: &CtxStore, b: &BattleCtx, i: usize, field: usize) -> Value 
         2 => Value::Integer(c().class.index() as i64),
         3 => Value::Integer(side_code(u.side)),
         // A rider's hex is its mount's.
-        4 => match crate::battle::place_of(&b.units, i) {
+        4 => match crate::state::units::place_of(&b.units, i) {
             Some(h) => Value::Integer(i64::from(h.0)),
             None => Value::Nil,
         },
@@ -40,9 +40,9 @@ pub(super) fn status_code(s: Status) -> i64 {
     match s {
         Status::Waiting => 0,
         Status::OnBoard(_) => 1,
-        Status::Gone(crate::battle::Fate::Slain) => 2,
-        Status::Gone(crate::battle::Fate::NotEntered) => 3,
-        Status::Gone(crate::battle::Fate::Removed) => 4,
+        Status::Gone(crate::state::units::Fate::Slain) => 2,
+        Status::Gone(crate::state::units::Fate::NotEntered) => 3,
+        Status::Gone(crate::state::units::Fate::Removed) => 4,
         Status::Riding(_) => 5,
     }
 }

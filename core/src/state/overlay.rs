@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::battleland::{Battleland, HexId};
 use crate::model::{HazardId, TerrainId, Variant};
 
-use super::tables::LandTables;
+use crate::model::tables::LandTables;
 
 /// One hex's changed hazard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
