@@ -144,7 +144,7 @@ impl<'a> Compiler<'a> {
             data: data.clone(),
             battle_tables: Default::default(),
         };
-        variant.battle_tables = crate::battle::tables::BattleTables::new(&variant);
+        variant.battle_tables = crate::model::tables::BattleTables::new(&variant);
         Some(variant)
     }
 
