@@ -2,13 +2,25 @@
 //! variant's `tests/battle/`) is a position, fixed
 //! dice, and steps (actions and what must follow), with the rule it checks.
 //! The format is described in `docs/battle.md` ("Scenario files").
+//!
+//! Each file is a test of its own (a libtest-like harness, `harness = false`
+//! in Cargo.toml), named by its path: `battle/summon-full-legion.ron` under
+//! `tests/`, `variants/gods-of-titan/tests/battle/bramble.ron` under the
+//! repository. So `cargo test --test battle_scenarios -- --list` lists them,
+//! `cargo test --test battle_scenarios summon` runs those whose name has
+//! `summon`, and a failure names its file. The tests named `runner/...`
+//! check the runner itself.
 
 mod common;
 
-use std::path::Path;
+use std::path::PathBuf;
+
+use libtest_mimic::{Arguments, Failed, Trial};
 
 use serde::Deserialize;
-use titan_core::battle::{Action, Battle, BattleSide, Phase, Position, Status, UnitId, Winner};
+use titan_core::battle::{
+    Action, Battle, BattleError, BattleSide, Phase, Position, Status, UnitId, Winner,
+};
 use titan_core::battleland::HexId;
 use titan_core::format::Edge;
 use titan_core::rng::GameRng;
@@ -65,8 +77,20 @@ enum Step {
     RangeStrikeNumber(String, String, u8),
     Dice(String, String, u8),
     Contact(String, String, bool),
-    /// Striker, target, possible, and the path when given.
+    /// Striker, target, possible, and the path when given. Only an open
+    /// line (`true`): a blocked one is a `Blocked`, which says why.
     Sight(String, String, bool, Option<Vec<String>>),
+    /// A line of sight that is not open, and what closes it: the engine's
+    /// reason word for word (`titan rules los` prints it), as the rules
+    /// and the battleland give it (a character, a hazard, a hexside,
+    /// higher ground, or no rangestrike at all), and the path when given.
+    Blocked {
+        striker: String,
+        target: String,
+        blocked_by: String,
+        #[serde(default)]
+        path: Option<Vec<String>>,
+    },
     CarryTargets(Vec<String>),
     Phase(Phase),
     Moving(BattleSide),
@@ -196,6 +220,9 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
             let a = action(b, inner);
             match b.apply(a) {
                 Ok(_) => panic!("{ctx}: {inner:?} was accepted"),
+                Err(e @ BattleError::DiceRanOut { .. }) => {
+                    panic!("{ctx}: {inner:?}: {e} (give the scenario more dice)")
+                }
                 Err(e) => assert!(
                     e.to_string().contains(text.as_str()),
                     "{ctx}: refused with {e:?}, expected {text:?}"
@@ -264,8 +291,39 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
             assert_eq!(r.contact, *c, "{ctx}: contact {s} -> {t}");
         }
         Step::Sight(s, t, possible, path) => {
+            // A blocked line that is only `false` would pass whatever
+            // blocked it, the wrong thing included.
+            assert!(
+                *possible,
+                "{ctx}: Sight({s:?}, {t:?}, false, ..) does not say what blocks the line: \
+                 write Blocked(striker: {s:?}, target: {t:?}, blocked_by: \"...\")"
+            );
             let r = b.line_of_sight(unit(b, s), unit(b, t)).unwrap();
-            assert_eq!(r.possible, *possible, "{ctx}: sight {s} -> {t}: {r:?}");
+            assert!(r.possible, "{ctx}: sight {s} -> {t}: {r:?}");
+            if let Some(p) = path {
+                assert_eq!(&r.path, p, "{ctx}: path {s} -> {t}");
+            }
+        }
+        Step::Blocked {
+            striker: s,
+            target: t,
+            blocked_by,
+            path,
+        } => {
+            assert!(
+                !blocked_by.trim().is_empty(),
+                "{ctx}: Blocked({s} -> {t}) must name what blocks the line"
+            );
+            let r = b.line_of_sight(unit(b, s), unit(b, t)).unwrap();
+            assert!(
+                !r.possible,
+                "{ctx}: the line {s} -> {t} is open, expected blocked by {blocked_by:?}: {r:?}"
+            );
+            assert_eq!(
+                r.reason.as_deref(),
+                Some(blocked_by.as_str()),
+                "{ctx}: what blocks {s} -> {t}"
+            );
             if let Some(p) = path {
                 assert_eq!(&r.path, p, "{ctx}: path {s} -> {t}");
             }
@@ -364,8 +422,12 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
         Step::MayReinforceAfter(m) => assert_eq!(result().may_reinforce_after, *m, "{ctx}"),
         other => {
             let a = action(b, other);
-            if let Err(e) = b.apply(a) {
-                panic!("{ctx}: {other:?} refused: {e}");
+            match b.apply(a) {
+                Ok(_) => {}
+                Err(e @ BattleError::DiceRanOut { .. }) => {
+                    panic!("{ctx}: {other:?}: {e} (give the scenario more dice)")
+                }
+                Err(e) => panic!("{ctx}: {other:?} refused: {e}"),
             }
             b.check_invariants()
                 .unwrap_or_else(|e| panic!("{ctx}: {e}"));
@@ -373,20 +435,20 @@ fn run_step(b: &mut Battle, step: &Step, ctx: &str) {
     }
 }
 
-fn run(path: &Path) {
-    let text = std::fs::read_to_string(path).unwrap();
+/// Runs the scenario `text`, named `name` in its messages; panics on the
+/// first step that goes otherwise.
+fn run(name: &str, text: &str) {
     let sc: Scenario = ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(&text)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        .from_str(text)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(
         sc.rule.contains("Law of")
             || sc.rule.contains("reference sheet")
             || sc.rule.contains("hazard chart")
             || sc.rule.contains("variant README")
             || sc.rule.contains("hook point"),
-        "{}: the rule must cite its source",
-        path.display()
+        "{name}: the rule must cite its source"
     );
     // A bare name is a bundled variant; a path is relative to the repository.
     let dir = if sc.variant.contains('/') {
@@ -396,60 +458,206 @@ fn run(path: &Path) {
     };
     let v = titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{:?}", e));
     let mut b = Battle::from_position(&v, &sc.position, GameRng::new(1))
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
     b.fix_dice(sc.dice.iter().copied());
+    // Every die is written in the scenario: one too few is an error at the
+    // step that rolls it, never a die of the generator's.
+    b.dice_fixed_only();
     for (i, step) in sc.steps.iter().enumerate() {
-        let ctx = format!("{} step {} ({})", path.display(), i + 1, sc.rule);
+        let ctx = format!("{name} step {} ({})", i + 1, sc.rule);
         run_step(&mut b, step, &ctx);
     }
     // Dice fixed but never rolled mean the scenario did not go as written.
     assert_eq!(
         b.fixed_dice_left(),
         0,
-        "{}: {} of the fixed dice were not used",
-        path.display(),
+        "{name}: {} of the fixed dice were not used",
         b.fixed_dice_left()
     );
 }
 
-#[test]
-fn every_scenario() {
-    // The engine's own scenarios, then each bundled variant's (its
-    // `tests/battle/` folder, beside the data it checks).
-    let mut dirs = vec![common::root().join("tests/battle")];
+/// The scenario files, with their test names: those of `tests/battle/`
+/// named by their path under `tests/`, then each bundled variant's (its
+/// `tests/battle/` folder, beside the data it checks) by its path under the
+/// repository.
+fn scenario_files() -> Vec<(String, PathBuf)> {
+    let root = common::root();
+    let mut dirs = vec![(root.join("tests"), root.join("tests/battle"))];
     dirs.extend(
         common::bundled_dirs()
             .into_iter()
             .map(|d| d.join("tests/battle"))
-            .filter(|d| d.is_dir()),
+            .filter(|d| d.is_dir())
+            .map(|d| (root.clone(), d)),
     );
-    let mut files: Vec<_> = Vec::new();
-    for dir in &dirs {
+    let mut files = Vec::new();
+    for (base, dir) in &dirs {
         let mut these: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "ron"))
             .collect();
         these.sort();
-        files.extend(these);
+        files.extend(these.into_iter().map(|p| {
+            let name = p
+                .strip_prefix(base)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (name, p)
+        }));
     }
-    let only = std::env::var("SCENARIO").ok();
-    assert!(
-        only.is_some() || files.len() >= 20,
-        "scenarios: {}",
-        files.len()
-    );
-    let mut ran = 0;
-    for f in &files {
-        if only
-            .as_ref()
-            .is_some_and(|o| !f.to_string_lossy().contains(o.as_str()))
-        {
-            continue;
+    files
+}
+
+thread_local! {
+    /// This thread runs a scenario that is meant to fail: its panic is
+    /// caught and checked, not printed.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The message of a run that must fail, or `None` if it passed.
+fn failure(name: &str, text: &str) -> Option<String> {
+    QUIET.set(true);
+    let caught = std::panic::catch_unwind(|| run(name, text));
+    QUIET.set(false);
+    let caught = caught.err()?;
+    Some(
+        caught
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| caught.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default(),
+    )
+}
+
+/// A small battle for the runner's own tests, on the Plains in the
+/// attacker's strike phase: a Giant (7-4, rangestrikes with 3 dice) on A1, a
+/// Troll of the defender's on C1, and an Ogre of the Giant's on `ogre` (B1
+/// stands on the line between them). Nobody is in contact. `dice` and
+/// `steps` as given.
+fn runner_scenario(ogre: &str, dice: &str, steps: &str) -> String {
+    format!(
+        r#"(
+    rule: "Law of the Battlelands 27.C (the runner's own test)",
+    position: (
+        battleland: "Plains",
+        attacker_edge: SouthWest,
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Giant", hex: "A1"), (character: "Ogre", hex: "{ogre}")],
+        defender: [(character: "Troll", hex: "C1")],
+    ),
+    dice: [{dice}],
+    steps: [{steps}],
+)"#
+    )
+}
+
+const BLOCKED: &str = r#"Blocked(striker: "Giant@A1", target: "Troll@C1", blocked_by: "Ogre in B1 blocks the line of sight")"#;
+const RANGESTRIKE: &str = r#"Rangestrike("Giant@A1", "Troll@C1")"#;
+
+/// The runner's own tests: each check it makes can fail, with a message
+/// naming the file and the step.
+fn runner_trials() -> Vec<Trial> {
+    let expect_failure = |name: &'static str, text: String, wanted: &'static [&'static str]| {
+        Trial::test(format!("runner/{name}"), move || {
+            let file = format!("runner/{name}.ron");
+            match failure(&file, &text) {
+                None => Err(format!("{file} passed; it must fail saying {wanted:?}").into()),
+                Some(m) if wanted.iter().all(|w| m.contains(w)) => Ok(()),
+                Some(m) => Err(format!("{file} failed, but not saying {wanted:?}: {m}").into()),
+            }
+        })
+    };
+    let passes = |name: &'static str, text: String| {
+        Trial::test(format!("runner/{name}"), move || {
+            match failure(&format!("runner/{name}.ron"), &text) {
+                None => Ok(()),
+                Some(m) => Err(m.into()),
+            }
+        })
+    };
+    vec![
+        // The battles as written work: the failures below are the checks'.
+        passes("blocked-sight-passes", runner_scenario("B1", "", BLOCKED)),
+        passes(
+            "three-dice-pass",
+            runner_scenario(
+                "F4",
+                "6, 6, 1",
+                &format!("{RANGESTRIKE}, Damage(\"Troll@C1\", 2)"),
+            ),
+        ),
+        expect_failure(
+            "too-few-dice",
+            runner_scenario("F4", "6, 6", RANGESTRIKE),
+            &[
+                "runner/too-few-dice.ron step 1",
+                "the fixed dice ran out: a roll of 3 dice found 2 left",
+            ],
+        ),
+        expect_failure(
+            "dice-left-over",
+            runner_scenario("F4", "6, 6, 6, 6", RANGESTRIKE),
+            &["runner/dice-left-over.ron: 1 of the fixed dice were not used"],
+        ),
+        expect_failure(
+            "blocked-sight-without-reason",
+            runner_scenario("B1", "", r#"Sight("Giant@A1", "Troll@C1", false, None)"#),
+            &[
+                "runner/blocked-sight-without-reason.ron step 1",
+                "does not say what blocks the line",
+            ],
+        ),
+        expect_failure(
+            "blocked-sight-for-another-reason",
+            runner_scenario(
+                "B1",
+                "",
+                r#"Blocked(striker: "Giant@A1", target: "Troll@C1", blocked_by: "the Ogre is too tall")"#,
+            ),
+            &[
+                "runner/blocked-sight-for-another-reason.ron step 1",
+                "what blocks Giant@A1 -> Troll@C1",
+            ],
+        ),
+        expect_failure(
+            "blocked-sight-that-is-open",
+            runner_scenario("F4", "", BLOCKED),
+            &["runner/blocked-sight-that-is-open.ron step 1", "is open"],
+        ),
+    ]
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let print = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !QUIET.get() {
+            print(info);
         }
-        run(f);
-        ran += 1;
-    }
-    // A filter that matches nothing must not pass having run nothing.
-    assert!(ran > 0, "SCENARIO={only:?} matches no scenario");
+    }));
+    let files = scenario_files();
+    let mut trials = vec![Trial::test("runner/scenarios-found", {
+        let n = files.len();
+        move || {
+            // The corpus found at all (a moved folder must not leave
+            // nothing to run).
+            if n >= 100 {
+                Ok(())
+            } else {
+                Err(Failed::from(format!("only {n} scenario files found")))
+            }
+        }
+    })];
+    trials.extend(runner_trials());
+    trials.extend(files.into_iter().map(|(name, path)| {
+        Trial::test(name.clone(), move || {
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
+            run(&name, &text);
+            Ok(())
+        })
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -4,9 +4,15 @@
 //! Each case folder holds a variant and `expect.ron`: the file the error must
 //! name (a suffix of the path), the lines it may be on (empty: any), and a
 //! part of the message.
+//!
+//! Each folder is a test of its own (a libtest-like harness, `harness =
+//! false` in Cargo.toml), named by its path under `tests/`
+//! (`broken/lua-loop`), so that a failure names its case and hides none of
+//! the others; a new folder is a new test without more ado.
 
 mod common;
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -45,86 +51,9 @@ fn check_case(dir: &std::path::Path) -> Result<(), String> {
     }
 }
 
-macro_rules! cases {
-    ($($test:ident => $dir:literal),* $(,)?) => {
-        $(
-            #[test]
-            fn $test() {
-                let dir = common::root().join("tests/broken").join($dir);
-                if let Err(e) = check_case(&dir) {
-                    panic!("{e}");
-                }
-            }
-        )*
-        const CASES: &[&str] = &[$($dir),*];
-    };
-}
-
-cases! {
-    action_bad_table => "action-bad-table",
-    action_limit_variable => "action-limit-variable",
-    action_no_script => "action-no-script",
-    action_undeclared => "action-undeclared",
-    action_unknown_parameter => "action-unknown-parameter",
-    action_who_when => "action-who-when",
-    battleland_redefined => "battleland-redefined",
-    battleland_twice => "battleland-twice",
-    count_zero => "count-zero",
-    cycle_a => "cycle-a",
-    cycle_b => "cycle-b",
-    dangling_exit => "dangling-exit",
-    duplicate_character => "duplicate-character",
-    event_filter_key => "event-filter-key",
-    event_filter_value => "event-filter-value",
-    event_not_function => "event-not-function",
-    event_unit_key => "event-unit-key",
-    event_unit_name => "event-unit-name",
-    event_unknown => "event-unknown",
-    extends_missing => "extends-missing",
-    hazard_hex_only => "hazard-hex-only",
-    hazard_over_stop => "hazard-over-stop",
-    hex_count => "hex-count",
-    hexside_edge => "hexside-edge",
-    hook_missing => "hook-missing",
-    lua_bytecode => "lua-bytecode",
-    lua_dump => "lua-dump",
-    lua_handler => "lua-handler",
-    lua_io => "lua-io",
-    lua_limits => "lua-limits",
-    lua_loop => "lua-loop",
-    lua_memory => "lua-memory",
-    lua_metamethods => "lua-metamethods",
-    lua_os => "lua-os",
-    lua_pattern => "lua-pattern",
-    lua_require => "lua-require",
-    lua_syntax => "lua-syntax",
-    lua_tostring => "lua-tostring",
-    malformed_ron => "malformed-ron",
-    missing_battleland => "missing-battleland",
-    muster_unreachable => "muster-unreachable",
-    name_side => "name-side",
-    path_absolute => "path-absolute",
-    path_parent => "path-parent",
-    path_shared => "path-shared",
-    previous_99 => "previous-99",
-    sight_crossed_hex => "sight-crossed-hex",
-    sight_crossed_waiver => "sight-crossed-waiver",
-    split_size => "split-size",
-    titan_power => "titan-power",
-    tower_removed => "tower-removed",
-    unknown_field => "unknown-field",
-    unknown_native => "unknown-native",
-    unknown_recruit => "unknown-recruit",
-    unknown_terrain => "unknown-terrain",
-    unpaired_sign => "unpaired-sign",
-    variable_default => "variable-default",
-    wrong_type => "wrong-type",
-}
-
 /// "compile reports every error it finds, not just the first"
 /// (ARCHITECTURE.md): a variant broken in four places in three files is
 /// reported in all four.
-#[test]
 fn compile_reports_every_error() {
     let dir = common::root().join("tests/fixtures/many-errors");
     let errors = titan_core::load(&dir, &common::options()).unwrap_err();
@@ -148,7 +77,6 @@ fn compile_reports_every_error() {
 
 /// `lua-os` asks the shell for a harmless marker file: a sandbox that let
 /// `os.execute` through would create it.
-#[test]
 fn the_sandbox_runs_no_program() {
     let marker = std::path::Path::new("lua-os-marker.txt");
     let _ = std::fs::remove_file(marker);
@@ -158,14 +86,38 @@ fn the_sandbox_runs_no_program() {
     assert!(!common::root().join("lua-os-marker.txt").exists());
 }
 
-#[test]
-fn every_case_folder_is_listed() {
-    let on_disk: Vec<String> = common::variant_dirs(&common::root().join("tests/broken"))
-        .iter()
-        .map(|d| d.file_name().unwrap().to_string_lossy().into_owned())
+fn main() {
+    let args = Arguments::from_args();
+    // Every folder, a variant.ron in it or not: each is a case.
+    let mut cases: Vec<_> = std::fs::read_dir(common::root().join("tests/broken"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
         .collect();
-    assert_eq!(
-        on_disk, CASES,
-        "list every folder of tests/broken in the cases! macro"
-    );
+    cases.sort();
+    let n = cases.len();
+    let mut trials = vec![
+        Trial::test("compile_reports_every_error", || {
+            compile_reports_every_error();
+            Ok(())
+        }),
+        Trial::test("the_sandbox_runs_no_program", || {
+            the_sandbox_runs_no_program();
+            Ok(())
+        }),
+        // The corpus found at all (a moved folder must not leave nothing
+        // to run).
+        Trial::test("broken-cases-found", move || {
+            if n >= 50 {
+                Ok(())
+            } else {
+                Err(Failed::from(format!("only {n} case folders found")))
+            }
+        }),
+    ];
+    trials.extend(cases.into_iter().map(|dir| {
+        let name = format!("broken/{}", dir.file_name().unwrap().to_string_lossy());
+        Trial::test(name, move || check_case(&dir).map_err(Failed::from))
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }

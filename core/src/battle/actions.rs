@@ -609,7 +609,7 @@ impl<'v> Battle<'v> {
                     Self::spend_strike(s, *unit);
                     return Ok(());
                 };
-                let (rolls, hits) = self.roll(s, dice, sn);
+                let (rolls, hits) = self.roll(s, dice, sn)?;
                 Self::spend_strike(s, *unit);
                 self.record(ev, || BattleEvent::Struck {
                     unit: *unit,
@@ -708,7 +708,7 @@ impl<'v> Battle<'v> {
                     s.units[*unit as usize].strikes_left -= 1;
                     return Ok(());
                 };
-                let (rolls, hits) = self.roll(s, dice, sn);
+                let (rolls, hits) = self.roll(s, dice, sn)?;
                 s.units[*unit as usize].strikes_left -= 1;
                 self.record(ev, || BattleEvent::Struck {
                     unit: *unit,

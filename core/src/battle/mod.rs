@@ -453,6 +453,12 @@ pub enum BattleError {
     Refused(String),
     #[error("script error: {0}")]
     Script(#[from] ScriptError),
+    /// A battle whose dice are all fixed ([`Battle::dice_fixed_only`])
+    /// needed more dice than were left.
+    #[error(
+        "the fixed dice ran out: a roll of {needed} dice found {left} left, and this battle's dice are all fixed"
+    )]
+    DiceRanOut { needed: u8, left: usize },
 }
 
 fn refuse<T>(msg: impl Into<String>) -> Result<T, BattleError> {
@@ -613,6 +619,9 @@ pub struct Battle<'v> {
     /// action changes a copy. Otherwise a listed action without scripts
     /// changes the state in place (`apply_in_place`).
     keep_undo: bool,
+    /// Every die is a fixed one ([`Battle::dice_fixed_only`]): a roll that
+    /// finds too few left is an error, never the generator's.
+    fixed_only: bool,
     /// Whether actions append their events ([`Battle::without_events`]).
     records: bool,
     /// The reaches worked out for the current state (see
@@ -760,6 +769,17 @@ impl<'v> Battle<'v> {
         self.undoable = false;
         self.state_changed();
         self.state.fixed_dice.extend(dice);
+    }
+
+    /// From now on every die must be a fixed one: an action whose roll finds
+    /// too few fixed dice left fails with [`BattleError::DiceRanOut`] and
+    /// leaves the battle unchanged, instead of rolling the generator (a
+    /// scenario's dice are all written down). Games never set it.
+    pub fn dice_fixed_only(&mut self) {
+        self.fixed_only = true;
+        // Every action changes a copy, so that one that fails half-way
+        // leaves nothing behind (the in-place path assumes no failure).
+        self.keep_undo = true;
     }
 
     /// Fixed dice not yet used (a scenario must use all it fixes).

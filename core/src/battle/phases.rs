@@ -587,7 +587,18 @@ impl<'v> Battle<'v> {
         hits - applied
     }
 
-    pub(super) fn roll(&self, s: &mut State, dice: u8, strike_number: u8) -> (Dice, u8) {
+    pub(super) fn roll(
+        &self,
+        s: &mut State,
+        dice: u8,
+        strike_number: u8,
+    ) -> Result<(Dice, u8), BattleError> {
+        if self.fixed_only && s.fixed_dice.len() < usize::from(dice) {
+            return Err(BattleError::DiceRanOut {
+                needed: dice,
+                left: s.fixed_dice.len(),
+            });
+        }
         let mut rolls = Dice::zeroed(usize::from(dice));
         let d = rolls.as_mut_slice();
         // The fixed dice first (tests), then the generator, borrowed once.
@@ -608,6 +619,6 @@ impl<'v> Battle<'v> {
                 hits += u8::from(*x >= strike_number);
             }
         }
-        (rolls, hits)
+        Ok((rolls, hits))
     }
 }

@@ -232,6 +232,7 @@ impl<'v> Battle<'v> {
             spare: RefCell::new(None),
             undoable: false,
             keep_undo: false,
+            fixed_only: false,
             records: true,
             reach_memo: RefCell::default(),
             sight_memo: RefCell::new(Vec::new()),
