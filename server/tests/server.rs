@@ -515,7 +515,7 @@ fn bad_input_is_refused_and_changes_nothing() {
 /// after, the one the server's computer player chooses there
 /// (`computer_move`, seeded by the game and the action's index).
 fn two_instances(db: &str) {
-    let mut servers = vec![
+    let mut servers = [
         Some(TestServer::start(config(db))),
         Some(TestServer::start(config(db))),
     ];
