@@ -103,8 +103,9 @@ enum Command {
         /// The address to listen on.
         #[arg(long, default_value = "127.0.0.1:7860")]
         listen: std::net::SocketAddr,
-        /// A database URL (`postgres://...` or `sqlite://FILE?mode=rwc`).
-        /// Default: a SQLite file in the user's data folder.
+        /// A database URL (`postgres://...` or `sqlite:///FILE`), or a SQLite
+        /// file's path; a new SQLite file is made. Default: a SQLite file in
+        /// the user's data folder.
         #[arg(long, value_name = "URL")]
         database: Option<String>,
         /// How long a game's lease lasts (seconds, 1 to 86400): another

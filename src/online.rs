@@ -12,18 +12,10 @@ pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCo
     let mut config =
         titan_server::Config::new(listen, database.clone(), crate::check::variants_root());
     config.lease = std::time::Duration::from_secs(lease.max(1));
-    let new_sqlite_needs_mode = database.starts_with("sqlite:") && !database.contains("mode=");
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // SQLite opens only an existing file unless told `mode=rwc`:
-            // its own error does not say so.
-            let hint = if new_sqlite_needs_mode && e.contains("unable to open database file") {
-                " (to create a new SQLite file, end the URL with `?mode=rwc`)"
-            } else {
-                ""
-            };
-            eprintln!("titan serve: {e}{hint}");
+            eprintln!("titan serve: {e}");
             ExitCode::FAILURE
         }
     }

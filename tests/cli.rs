@@ -151,17 +151,46 @@ fn bot_help_explains_the_password() {
     assert!(line.contains("6 to 256 bytes"), "{line}");
 }
 
-/// A SQLite URL to a file not yet made fails in SQLite's own words; the
-/// error adds what the URL lacks (docs/online.md, "Running a server").
+/// `titan serve` opening a SQLite database not yet made, in the forms a
+/// user types: `sqlite:///ABSOLUTE` (as sqlx documents it, without
+/// `?mode=rwc`), `sqlite://RELATIVE`, and a plain path, relative or
+/// absolute. Each makes the file (docs/online.md, "Running a server"). The
+/// port is taken, so the server stops right after opening the database,
+/// saying why.
 #[test]
-fn serve_says_a_new_sqlite_file_needs_mode_rwc() {
+fn serve_makes_a_new_sqlite_file_in_every_form_of_its_name() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("new.sqlite").display());
-    let out = titan(&["serve", "--listen", "127.0.0.1:0", "--database", &url]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("?mode=rwc"), "{err}");
-    assert!(!dir.path().join("new.sqlite").exists());
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = taken.local_addr().unwrap().to_string();
+    let abs = |name: &str| dir.path().join(name);
+    let cases = [
+        (
+            format!("sqlite://{}", abs("a.sqlite").display()),
+            abs("a.sqlite"),
+        ),
+        (
+            "sqlite://relative.sqlite".to_string(),
+            abs("relative.sqlite"),
+        ),
+        ("plain.sqlite".to_string(), abs("plain.sqlite")),
+        (
+            abs("plain abs.sqlite").display().to_string(),
+            abs("plain abs.sqlite"),
+        ),
+    ];
+    for (url, file) in cases {
+        assert!(!file.exists());
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+            .args(["serve", "--listen", &listen, "--database", &url])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{url}: {err}");
+        assert!(err.contains("cannot listen"), "{url}: {err}");
+        assert!(file.is_file(), "{url}: {} not made; {err}", file.display());
+    }
+    drop(taken);
 }
 
 /// Output that cannot be written (a full disk: `/dev/full`) is said in one

@@ -71,11 +71,61 @@ pub const OVER: &str = "over";
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// The URL the server connects with for the database `given`: a SQLite
+/// URL without a `mode` (`sqlite:///path/new.sqlite`, the form sqlx's
+/// documentation shows) gets `mode=rwc`, so that a new file is made as the
+/// default database is (SQLite itself opens only an existing file unless
+/// told so); a plain path (no `scheme://`) is that SQLite file, made if
+/// new. A URL naming another `mode` (`ro`, `memory`), an in-memory SQLite
+/// database and any other scheme (`postgres://...`) are kept as given.
+pub fn database_url(given: &str) -> String {
+    if let Some(rest) = given.strip_prefix("sqlite:") {
+        let (database, params) = match rest.split_once('?') {
+            Some((d, p)) => (d, Some(p)),
+            None => (rest, None),
+        };
+        let has_mode = params.is_some_and(|p| p.split('&').any(|kv| kv.starts_with("mode=")));
+        let memory = database.trim_start_matches("//") == ":memory:";
+        if has_mode || memory {
+            return given.to_string();
+        }
+        let sep = match params {
+            None => "?",
+            Some("") => "",
+            Some(_) => "&",
+        };
+        return format!("{given}{sep}mode=rwc");
+    }
+    if given.contains("://") {
+        return given.to_string();
+    }
+    // A plain path: absolute (a relative first segment would be read as a
+    // URL's host), each byte outside a path's plain characters escaped
+    // (SQLite decodes them; `?` and `#` would end the path).
+    let path = std::path::Path::new(given);
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    let mut url = String::from("sqlite://");
+    for b in absolute.to_string_lossy().bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url.push_str("?mode=rwc");
+    url
+}
+
 impl Db {
-    /// Connects (creating a SQLite file if needed) and brings the schema up
-    /// to date.
+    /// Connects (creating a SQLite file if needed: see [`database_url`])
+    /// and brings the schema up to date.
     pub async fn connect(url: &str) -> DbResult<Db> {
         sqlx::any::install_default_drivers();
+        let url = &database_url(url);
         let sqlite = url.starts_with("sqlite:");
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
@@ -455,6 +505,19 @@ impl Db {
         Ok(r.rows_affected() == 1)
     }
 
+    /// Who holds the lease of a game, and until when (ms since the epoch):
+    /// None when nobody does (or there is no such game).
+    pub async fn lease_holder(&self, game: &str) -> DbResult<Option<(String, i64)>> {
+        let row = sqlx::query("SELECT lease_owner, lease_until FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.and_then(|r| {
+            let owner: Option<String> = r.get(0);
+            owner.map(|o| (o, r.get::<i64, _>(1)))
+        }))
+    }
+
     /// Gives a lease up (on a clean shutdown), so another instance need not
     /// wait for it to expire.
     pub async fn release(&self, game: &str, owner: &str) -> DbResult<()> {
@@ -482,5 +545,61 @@ impl Db {
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_url;
+
+    /// The forms of a SQLite database's name, each opening (and making) a
+    /// file; other modes, memory and other databases as given.
+    #[test]
+    fn database_urls() {
+        let cwd = std::env::current_dir().unwrap();
+        let cases = [
+            (
+                "sqlite:///tmp/x/new.sqlite",
+                "sqlite:///tmp/x/new.sqlite?mode=rwc".to_string(),
+            ),
+            (
+                "sqlite://relative.sqlite",
+                "sqlite://relative.sqlite?mode=rwc".into(),
+            ),
+            (
+                "sqlite:relative.sqlite",
+                "sqlite:relative.sqlite?mode=rwc".into(),
+            ),
+            (
+                "sqlite:///a.sqlite?cache=shared",
+                "sqlite:///a.sqlite?cache=shared&mode=rwc".into(),
+            ),
+            ("sqlite:///a.sqlite?", "sqlite:///a.sqlite?mode=rwc".into()),
+            (
+                "sqlite:///a.sqlite?mode=rwc",
+                "sqlite:///a.sqlite?mode=rwc".into(),
+            ),
+            (
+                "sqlite:///a.sqlite?mode=ro",
+                "sqlite:///a.sqlite?mode=ro".into(),
+            ),
+            ("sqlite::memory:", "sqlite::memory:".into()),
+            ("sqlite://:memory:", "sqlite://:memory:".into()),
+            (
+                "postgres://u:p@127.0.0.1/db",
+                "postgres://u:p@127.0.0.1/db".into(),
+            ),
+            (
+                "/srv/a b?#%.sqlite",
+                "sqlite:///srv/a%20b%3F%23%25.sqlite?mode=rwc".into(),
+            ),
+            (
+                "rel.sqlite",
+                format!("sqlite://{}/rel.sqlite?mode=rwc", cwd.display()),
+            ),
+        ];
+        for (given, want) in cases {
+            assert_eq!(database_url(given), want, "{given}");
+        }
     }
 }

@@ -38,7 +38,8 @@ use crate::db::Db;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub listen: SocketAddr,
-    /// A database URL: `sqlite://PATH?mode=rwc` or `postgres://...`.
+    /// A database URL: `sqlite:///PATH` (a new file is made:
+    /// [`db::database_url`]), a SQLite file's path, or `postgres://...`.
     pub database: String,
     /// The installed variants: folders holding a variant.ron.
     pub variants: PathBuf,
@@ -63,6 +64,40 @@ pub struct Config {
     /// How long they wait then; doubled at each further wrong password, at
     /// most an hour.
     pub login_wait: Duration,
+    /// The clock those waits are measured by (tests move it on by hand).
+    pub clock: Clock,
+}
+
+/// The clock of the waits the server decides by time (log-in waits): the
+/// system's monotonic clock, plus what [`Clock::advance`] added to a
+/// clock made by [`Clock::manual`], so that a test checks a wait's end
+/// without sleeping through it.
+#[derive(Debug, Clone, Default)]
+pub struct Clock {
+    /// Nanoseconds added to the system's clock (None: the system's alone).
+    ahead: Option<Arc<std::sync::atomic::AtomicU64>>,
+}
+
+impl Clock {
+    /// A clock that [`Clock::advance`] moves on (its copies with it).
+    pub fn manual() -> Clock {
+        Clock {
+            ahead: Some(Arc::new(std::sync::atomic::AtomicU64::new(0))),
+        }
+    }
+
+    pub fn now(&self) -> std::time::Instant {
+        let ahead = self.ahead.as_ref().map_or(0, |a| a.load(Ordering::SeqCst));
+        std::time::Instant::now() + Duration::from_nanos(ahead)
+    }
+
+    /// Moves a manual clock on by `by` (the system's clock: nothing).
+    pub fn advance(&self, by: Duration) {
+        if let Some(a) = &self.ahead {
+            let nanos = u64::try_from(by.as_nanos()).unwrap_or(u64::MAX);
+            a.fetch_add(nanos, Ordering::SeqCst);
+        }
+    }
 }
 
 impl Config {
@@ -87,6 +122,7 @@ impl Config {
             idle: Duration::from_secs(60),
             login_failures: 5,
             login_wait: Duration::from_secs(30),
+            clock: Clock::default(),
         }
     }
 }

@@ -231,9 +231,10 @@ impl Conn {
             .failed_logins
             .lock()
             .unwrap_or_else(|e| e.into_inner());
+        let now = self.shared.config.clock.now();
         match failed.get(user).and_then(|f| f.until) {
-            Some(until) if until > Instant::now() => {
-                let secs = until.duration_since(Instant::now()).as_secs() + 1;
+            Some(until) if until > now => {
+                let secs = until.duration_since(now).as_secs() + 1;
                 Err(format!(
                     "too many wrong passwords for this name: try again in {secs} s"
                 ))
@@ -252,7 +253,7 @@ impl Conn {
             .lock()
             .unwrap_or_else(|e| e.into_inner());
         if failed.len() >= MAX_FAILURE_NAMES {
-            let now = Instant::now();
+            let now = config.clock.now();
             failed.retain(|_, f| f.until.is_some_and(|u| u > now));
         }
         let f = failed.entry(user.to_string()).or_default();
@@ -260,7 +261,7 @@ impl Conn {
         if f.in_a_row >= config.login_failures {
             let doublings = (f.in_a_row - config.login_failures).min(12);
             let wait = (config.login_wait * 2u32.pow(doublings)).min(Duration::from_secs(3600));
-            f.until = Some(Instant::now() + wait);
+            f.until = Some(config.clock.now() + wait);
         }
     }
 

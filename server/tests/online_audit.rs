@@ -649,13 +649,17 @@ fn suspend_and_leave_through_one_instance_hold_on_the_other() {
 /// Guessing a password from many connections is slow: past the wrong
 /// passwords allowed in a row for one name, its log-ins wait (the right
 /// password too), the same for a name nobody has; other names are not held
-/// up, and the wait ends.
+/// up, and the wait ends. The wait is an hour, which no run of this test
+/// lasts, and its end is reached by moving the server's clock on
+/// (`Config::clock`), not by sleeping.
 #[test]
 fn wrong_passwords_make_a_name_wait() {
     let (_dir, db) = sqlite();
     let mut config = config(&db);
     config.login_failures = 3;
-    config.login_wait = Duration::from_secs(2);
+    config.login_wait = Duration::from_secs(3600);
+    config.clock = titan_server::Clock::manual();
+    let clock = config.clock.clone();
     let server = TestServer::start(config);
     signed_in(&server, "ann");
     signed_in(&server, "bob");
@@ -676,7 +680,10 @@ fn wrong_passwords_make_a_name_wait() {
         assert!(e.contains("too many wrong passwords"), "{name}: {e}");
     }
     login("bob", "bob-password").expect("another name is not held up");
-    std::thread::sleep(Duration::from_millis(2100));
+    clock.advance(Duration::from_secs(1800));
+    let e = login("ann", "ann-password").unwrap_err();
+    assert!(e.contains("too many wrong passwords"), "still waiting: {e}");
+    clock.advance(Duration::from_secs(1801));
     login("ann", "ann-password").expect("the wait ends");
     server.stop();
 }

@@ -16,6 +16,10 @@ use titan_server::bot::{self, BotGame};
 use titan_server::client::Client;
 use titan_server::protocol::{GameState, Request};
 
+/// Bounded wait for a push or an answer, against a hang (never a verdict
+/// on speed).
+const HANG: Duration = Duration::from_secs(120);
+
 /// Watches game `id` (waiting for it to start) and collects the pushes
 /// until it is over.
 fn spectate(addr: &str, user: &str, id: &str) -> Vec<GameState> {
@@ -35,10 +39,7 @@ fn spectate(addr: &str, user: &str, id: &str) -> Vec<GameState> {
     }
     let mut states = Vec::new();
     loop {
-        let s = c
-            .next_state(Duration::from_secs(20))
-            .unwrap()
-            .expect("the game went quiet");
+        let s = c.next_state(HANG).unwrap().expect("the game went quiet");
         let over = s.status == "over";
         states.push(s);
         if over {
@@ -87,7 +88,7 @@ fn full_game(db: &str) {
         );
         std::thread::spawn(move || bot::run(&cfg, |g| tx.send(g.to_string()).unwrap()).unwrap())
     };
-    let id = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    let id = rx.recv_timeout(HANG).unwrap();
     let watcher = {
         let (addr, id, cy) = (server.addr.clone(), id.clone(), cy.clone());
         std::thread::spawn(move || spectate(&addr, &cy, &id))
@@ -122,9 +123,34 @@ fn a_full_game_between_two_bots_with_a_spectator() {
     full_game(&db);
 }
 
+/// A server given a SQLite URL as sqlx documents it,
+/// `sqlite:///ABSOLUTE/new.sqlite` without `?mode=rwc`, makes the file and
+/// serves from it; the database keeps what it was given across a restart.
+#[test]
+fn a_server_makes_a_new_sqlite_file_named_without_a_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("new.sqlite");
+    let url = format!("sqlite://{}", file.display());
+    assert!(url.starts_with("sqlite:///") && !url.contains('?'));
+    let server = TestServer::start(config(&url));
+    assert!(file.is_file(), "{} made", file.display());
+    assert!(health(&server.addr).starts_with("HTTP/1.1 200"));
+    server.stop();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let db = titan_server::db::Db::connect(&url).await.unwrap();
+        assert!(db.add_user("ann", "hash").await.unwrap());
+        let again = titan_server::db::Db::connect(&url).await.unwrap();
+        assert_eq!(
+            again.password_hash("ann").await.unwrap().as_deref(),
+            Some("hash")
+        );
+    });
+}
+
 #[test]
 fn a_full_game_on_postgres() {
-    if let Some(db) = postgres() {
+    if let Some(db) = postgres("a_full_game_on_postgres") {
         full_game(&db);
     }
 }
@@ -155,7 +181,7 @@ fn reconnect_mid_battle(seed: u64) -> bool {
         },
     );
     let a = std::thread::spawn(move || bot::run(&cfg, |g| tx.send(g.to_string()).unwrap()));
-    let id = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+    let id = rx.recv_timeout(HANG).unwrap();
     let mut cfg = bot(&server.addr, "bob", BotGame::Join { game: id.clone() });
     cfg.stop_at = Some(|s| s.battle.is_some());
     let (mut client, _) = bot::enter(&cfg, |_| {}).unwrap();
@@ -287,7 +313,7 @@ fn chat_suspend_resume_and_leave() {
             events_from: 0,
         })
         .unwrap();
-        c.next_state(Duration::from_secs(5)).unwrap().unwrap()
+        c.next_state(HANG).unwrap().unwrap()
     };
     let a0 = watch(&mut ann);
     let b0 = watch(&mut bob);
@@ -295,7 +321,7 @@ fn chat_suspend_resume_and_leave() {
         text: "good luck".into(),
     })
     .unwrap();
-    let b1 = bob.next_state(Duration::from_secs(5)).unwrap().unwrap();
+    let b1 = bob.next_state(HANG).unwrap().unwrap();
     assert_eq!(
         b1.chat,
         vec![(String::from("ann"), String::from("good luck"))]
@@ -348,7 +374,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     let mut ann = Client::connect(&server.addr).unwrap();
     let raw = |c: &mut Client, text: &str| -> String {
         c.send_raw(text).unwrap();
-        match c.read(Duration::from_secs(5)).unwrap().unwrap() {
+        match c.read(HANG).unwrap().unwrap() {
             titan_server::protocol::Message::Error { message, .. } => message,
             other => panic!("{text} was answered {other:?}"),
         }
@@ -415,7 +441,7 @@ fn bad_input_is_refused_and_changes_nothing() {
             events_from: 0,
         })
         .unwrap();
-        c.next_state(Duration::from_secs(5)).unwrap().unwrap()
+        c.next_state(HANG).unwrap().unwrap()
     };
     let spectator = watch(&mut eve);
     assert!(spectator.seat.is_none() && spectator.legal.is_empty());
@@ -480,15 +506,32 @@ fn bad_input_is_refused_and_changes_nothing() {
     server.stop();
 }
 
-/// Two instances share one database: a bot plays through one, computer
-/// seats are driven by whichever holds the lease; the one holding it is
-/// killed mid-game and the other takes the game over from the log. The
-/// game ends once, unforked, every accepted action in its log.
+/// Two instances share one database: a bot plays through one, the
+/// computer seat is driven by whichever holds the game's lease. The
+/// instance holding it (as the database says) is killed mid-game, with the
+/// lease still its own; the other takes the lease over and the game from
+/// the log. The game ends once, unforked, every action accepted by the bot
+/// in its log, and every action of the computer seat, before the kill and
+/// after, the one the server's computer player chooses there
+/// (`computer_move`, seeded by the game and the action's index).
 fn two_instances(db: &str) {
-    let one = TestServer::start(config(db));
-    let two = TestServer::start(config(db));
+    let mut servers = [
+        Some(TestServer::start(config(db))),
+        Some(TestServer::start(config(db))),
+    ];
+    let instance = |s: &Option<TestServer>| {
+        s.as_ref()
+            .unwrap()
+            .server
+            .as_ref()
+            .unwrap()
+            .shared
+            .instance
+            .clone()
+    };
+    let names = [instance(&servers[0]), instance(&servers[1])];
     let ann = unique("ann");
-    let mut c = Client::connect(&one.addr).unwrap();
+    let mut c = Client::connect(&servers[0].as_ref().unwrap().addr).unwrap();
     c.sign_in(&ann, &format!("{ann}-password")).unwrap();
     let id = c
         .request(&Request::Create {
@@ -502,15 +545,37 @@ fn two_instances(db: &str) {
         .unwrap()
         .to_string();
     drop(c);
-    // Instance one has the game live (it started it) and the lease.
-    std::thread::sleep(Duration::from_millis(200));
-    // Ann plays through instance two: her actions go into the shared log,
-    // the computer's come from instance one until it dies.
-    let mut cfg = bot(&two.addr, &ann, BotGame::Join { game: id.clone() });
+    // One of the instances takes the lease (the one that has the game live,
+    // or the other's sweeper): the one to kill.
+    let mut holder = None;
+    wait_until("an instance takes the lease", || {
+        holder = lease_holder(db, &id).map(|(owner, _)| owner);
+        holder.is_some()
+    });
+    let holder = holder.unwrap();
+    let dying = names
+        .iter()
+        .position(|n| *n == holder)
+        .unwrap_or_else(|| panic!("the lease is held by {holder}, neither instance"));
+    let surviving = 1 - dying;
+    // Ann plays through the other instance: her actions go into the shared
+    // log, the computer's come from the holder until it dies.
+    let addr = servers[surviving].as_ref().unwrap().addr.clone();
+    let mut cfg = bot(&addr, &ann, BotGame::Join { game: id.clone() });
     cfg.max_actions = Some(15);
     let (mut client, _) = bot::enter(&cfg, |_| {}).unwrap();
     let first = bot::play(&mut client, &id, &cfg).unwrap();
-    one.kill();
+    let before = lease_holder(db, &id);
+    assert_eq!(
+        before.as_ref().map(|(owner, _)| owner),
+        Some(&names[dying]),
+        "the instance to kill holds the lease before the kill"
+    );
+    let actions_at_kill = replay(db, &id).actions.len();
+    servers[dying].take().unwrap().kill();
+    wait_until("the surviving instance takes the lease over", || {
+        lease_holder(db, &id).is_some_and(|(owner, _)| owner == names[surviving])
+    });
     // The state the bot stopped at was its own turn: it asks again, as a
     // client that stopped reading would.
     let last = first.last.as_ref().unwrap();
@@ -521,7 +586,6 @@ fn two_instances(db: &str) {
         })
         .unwrap();
     cfg.max_actions = None;
-    cfg.patience = Duration::from_secs(30);
     let rest = bot::play(&mut client, &id, &cfg).unwrap();
     assert!(rest.finished, "the game went on after its instance died");
     let replay = replay(db, &id);
@@ -530,7 +594,71 @@ fn two_instances(db: &str) {
     check_pushed(&replay, &rest.states);
     check_accepted(&replay, &first.accepted);
     check_accepted(&replay, &rest.accepted);
-    two.stop();
+    // Every action of the computer seat is the server's computer player's.
+    let (_, before_kill, after_kill) = check_computer_actions(db, &id, actions_at_kill);
+    assert!(before_kill > 0, "the computer played before the kill");
+    assert!(after_kill > 0, "the computer played after the kill");
+    let bot_actions = first.actions + rest.actions;
+    assert_eq!(
+        replay.actions.len(),
+        bot_actions + before_kill + after_kill,
+        "the log holds the bot's actions and the computer's, nothing else"
+    );
+    servers[surviving].take().unwrap().stop();
+}
+
+/// Replays game `id` checking that each action of its computer seat (the
+/// seat of kind "computer", at the level it was made with) is the action
+/// the server's computer player chooses at that point; the seat, and its
+/// actions counted before and after the `split`-th action of the log.
+fn check_computer_actions(
+    db_url: &str,
+    id: &str,
+    split: usize,
+) -> (titan_core::game::PlayerId, usize, usize) {
+    use titan_core::game::{Action, Game, PlayerId};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (row, seats, stored) = rt.block_on(async {
+        let db = titan_server::db::Db::connect(db_url).await.unwrap();
+        (
+            db.game(id).await.unwrap().unwrap(),
+            db.seats(id).await.unwrap(),
+            db.actions(id, 0).await.unwrap(),
+        )
+    });
+    let computer = seats.iter().find(|s| s.kind == "computer").unwrap();
+    let seat = PlayerId(computer.seat);
+    let level = if computer.level.is_empty() {
+        titan_server::computer::LEVELS[0].to_string()
+    } else {
+        computer.level.clone()
+    };
+    let players: Vec<String> = serde_json::from_str(&row.players).unwrap();
+    let options = serde_json::from_str(&row.options).unwrap();
+    let (mut game, _) = Game::new(load_variant(&row.variant), options, &players, row.seed).unwrap();
+    let (mut before, mut after) = (0, 0);
+    for (i, (player, text)) in stored.into_iter().enumerate() {
+        let action: Action = serde_json::from_str(&text).unwrap();
+        if PlayerId(player) == seat {
+            let seed = row.seed ^ ((game.history.len() as u64) << 20);
+            let chosen = titan_server::computer::computer_move(&level, &game, seat, seed);
+            assert_eq!(
+                chosen.as_ref(),
+                Some(&action),
+                "action {i} of the computer seat is not its computer player's"
+            );
+            if i < split {
+                before += 1;
+            } else {
+                after += 1;
+            }
+        }
+        game.apply(PlayerId(player), &action).unwrap();
+    }
+    (seat, before, after)
 }
 
 #[test]
@@ -541,7 +669,7 @@ fn two_instances_on_one_sqlite_file() {
 
 #[test]
 fn two_instances_on_postgres() {
-    if let Some(db) = postgres() {
+    if let Some(db) = postgres("two_instances_on_postgres") {
         two_instances(&db);
     }
 }
@@ -580,7 +708,7 @@ fn an_unwatched_game_is_unloaded_and_comes_back() {
             events_from: 0,
         })
         .unwrap();
-        c.next_state(Duration::from_secs(5)).unwrap().unwrap()
+        c.next_state(HANG).unwrap().unwrap()
     };
     let mut clients = [ann, bob];
     let states: Vec<GameState> = clients.iter_mut().map(&watch).collect();
@@ -597,11 +725,7 @@ fn an_unwatched_game_is_unloaded_and_comes_back() {
     let shared = server.server.as_ref().unwrap().shared.clone();
     assert!(shared.is_live(&id));
     drop(clients);
-    let since = std::time::Instant::now();
-    while shared.is_live(&id) {
-        assert!(since.elapsed() < Duration::from_secs(10), "never unloaded");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("the unwatched game is unloaded", || !shared.is_live(&id));
     let mut ann = Client::connect(&server.addr).unwrap();
     ann.sign_in("ann", "ann-password").unwrap();
     let back = watch(&mut ann);

@@ -29,11 +29,50 @@ pub fn sqlite() -> (tempfile::TempDir, String) {
     (dir, url)
 }
 
-/// The PostgreSQL URL the CI gives, if any.
-pub fn postgres() -> Option<String> {
-    std::env::var("TITAN_TEST_POSTGRES")
+/// The PostgreSQL URL the CI gives (`TITAN_TEST_POSTGRES`, set by
+/// `.ci/run`), for the test `test`. Without it the test is skipped, and
+/// says so on the terminal even when it passes (written past the test
+/// harness's capture); on CI (`CI=true`) a missing PostgreSQL fails the
+/// test instead, so that its tests never pass unrun there.
+pub fn postgres(test: &str) -> Option<String> {
+    let url = std::env::var("TITAN_TEST_POSTGRES")
         .ok()
-        .filter(|s| !s.is_empty())
+        .filter(|s| !s.is_empty());
+    if url.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{test}: no TITAN_TEST_POSTGRES on CI: .ci/run sets up a PostgreSQL and names it there"
+        );
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "{test}: skipped: no TITAN_TEST_POSTGRES");
+    }
+    url
+}
+
+/// Who holds a game's lease, as the database says (None: nobody).
+pub fn lease_holder(db_url: &str, id: &str) -> Option<(String, i64)> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let db = Db::connect(db_url).await.unwrap();
+        db.lease_holder(id).await.unwrap()
+    })
+}
+
+/// Polls `done` every 20 ms until it holds; `what` names it when it never
+/// does. The bound only guards against a hang: it is far above any wait
+/// the test expects, and no assertion depends on how long it took.
+pub fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let since = std::time::Instant::now();
+    while !done() {
+        assert!(
+            since.elapsed() < Duration::from_secs(300),
+            "{what}: still not after 300 s (a hang)"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// A name no earlier run used (PostgreSQL keeps its data between runs).
@@ -101,7 +140,8 @@ pub fn bot(server: &str, user: &str, game: BotGame) -> BotConfig {
         password: format!("{user}-password"),
         game,
         level: "random".into(),
-        patience: Duration::from_secs(20),
+        // Only against a hang: nothing waits for it to run out.
+        patience: Duration::from_secs(120),
         max_actions: None,
         stop_at: None,
         record: true,

@@ -242,22 +242,7 @@ pub(super) fn after_elimination(game: &mut Game, events: &mut Vec<Event>) {
     let waiting = game.state.engagement.is_some();
     if !game.state.players[active.0 as usize].alive && !waiting {
         if game.state.phase == Phase::InitialSplit {
-            let order = turn_order(game);
-            match order.iter().copied().find(|p| {
-                game.state.players[p.0 as usize].alive
-                    && !game.state.legions.iter().any(|l| l.owner == *p)
-            }) {
-                Some(p) => game.state.active = p,
-                None => {
-                    game.state.turn = 1;
-                    let first = order
-                        .iter()
-                        .copied()
-                        .find(|p| game.state.players[p.0 as usize].alive)
-                        .unwrap_or(active);
-                    begin_turn(game, first, events);
-                }
-            }
+            next_to_divide(game, events);
         } else {
             next_player(game, events);
         }

@@ -79,20 +79,31 @@ pub(super) fn initial_split(
             });
         }
     }
-    // The next player to divide, or the first turn.
+    next_to_divide(game, events);
+    Ok(())
+}
+
+/// After a division or a concession in the initial split: the next player
+/// in the game still to divide, or, when all have, the first turn of the
+/// first player still in the game. A player out of the game (who conceded
+/// before dividing) is never the one to act.
+pub(super) fn next_to_divide(game: &mut Game, events: &mut Vec<Event>) {
     let order = turn_order(game);
+    let alive = |p: &PlayerId| game.state.players[p.0 as usize].alive;
     let next = order
         .iter()
         .copied()
-        .find(|p| !game.state.legions.iter().any(|l| l.owner == *p));
+        .find(|p| alive(p) && !game.state.legions.iter().any(|l| l.owner == *p));
     match next {
         Some(p) => game.state.active = p,
         None => {
+            let Some(first) = order.iter().copied().find(alive) else {
+                return;
+            };
             game.state.turn = 1;
-            begin_turn(game, order[0], events);
+            begin_turn(game, first, events);
         }
     }
-    Ok(())
 }
 
 pub(super) fn begin_turn(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
