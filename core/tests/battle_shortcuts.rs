@@ -63,7 +63,7 @@ fn setup(v: &Variant, pool: &[CharacterId], seed: u64) -> BattleSetup {
     let mut attacker = legion(v, pool, 1 + seed as usize % 7, &mut draw);
     let defender = legion(v, pool, 1 + (seed as usize / 7) % 7, &mut draw);
     let titan = v.rules.titan.character;
-    if seed % 3 == 0 && attacker.len() < v.rules.legions.max_size as usize {
+    if seed.is_multiple_of(3) && attacker.len() < v.rules.legions.max_size as usize {
         attacker.push(Fighter {
             character: titan,
             power: v.character(titan).power.max(6),
@@ -75,7 +75,7 @@ fn setup(v: &Variant, pool: &[CharacterId], seed: u64) -> BattleSetup {
         .enumerate()
         .filter(|(_, c)| c.summonable)
         .map(|(i, _)| (1, CharacterId(i as u16)))
-        .take(if seed % 2 == 0 { 2 } else { 0 })
+        .take(if seed.is_multiple_of(2) { 2 } else { 0 })
         .collect();
     let edges = &v.rules.battle.attacker_edges;
     BattleSetup {
@@ -89,7 +89,7 @@ fn setup(v: &Variant, pool: &[CharacterId], seed: u64) -> BattleSetup {
         } else {
             vec![]
         },
-        teleported: seed % 5 == 0,
+        teleported: seed.is_multiple_of(5),
     }
 }
 
@@ -178,10 +178,11 @@ fn play_both_ways(name: &str, v: &Variant) -> Counts {
             assert!(n > 0, "{}", at("an unfinished battle with no action"));
             // Concessions only now and then, so that battles are fought.
             let mut i = choose.int_in(0, n as i64 - 1) as usize;
-            if matches!(legal[i], Action::Concede(_)) && choose.roll(200) > 1 {
-                if let Some(j) = legal.iter().position(|a| !matches!(a, Action::Concede(_))) {
-                    i = j;
-                }
+            if matches!(legal[i], Action::Concede(_))
+                && choose.roll(200) > 1
+                && let Some(j) = legal.iter().position(|a| !matches!(a, Action::Concede(_)))
+            {
+                i = j;
             }
             let pick = |m: usize| {
                 assert_eq!(m, n, "{}", at("the count of actions"));
