@@ -132,7 +132,8 @@ fn bad_setups_are_refused_with_a_reason() {
     assert!(Battle::new(&v, s, GameRng::new(1)).is_err());
 }
 
-/// The same seed and actions give the same battle.
+/// The same seed and actions give the same battle; another seed, other
+/// dice (so that a generator that ignored its seed would fail).
 #[test]
 fn battles_are_reproducible_from_the_seed() {
     let v = titan();
@@ -153,6 +154,19 @@ fn battles_are_reproducible_from_the_seed() {
         (log, format!("{:?}", b.result()))
     };
     assert_eq!(play(5), play(5));
+    // The same choices of actions, other dice: the strikes' rolls differ.
+    let rolls = |log: &[String]| -> Vec<String> {
+        log.iter()
+            .filter(|e| e.contains("Struck"))
+            .cloned()
+            .collect()
+    };
+    let (five, six) = (play(5).0, play(6).0);
+    assert!(!rolls(&five).is_empty(), "{five:?}");
+    assert_ne!(rolls(&five), rolls(&six));
+    // Over a few seeds, battles of all sorts: not one or two repeated.
+    let played: std::collections::BTreeSet<_> = (0..6).map(play).collect();
+    assert!(played.len() >= 5, "{} different battles of 6", played.len());
 }
 
 /// A refused action leaves everything as it was, the dice included.

@@ -445,10 +445,143 @@ fn landscaping_replaces_the_battleland_and_strands_characters() {
     );
 }
 
+/// What must hold of a battle after every action, whatever spells were
+/// cast (with `Battle::check_invariants`: one character a hex, a rider on
+/// a mount of its side, damage at most power): the characters of the
+/// setup stay in the battle's list as themselves (a spell may move, hurt,
+/// slay or turn one, not make it another), the only ones added are the
+/// temporary Demons of Summon (15.6), the living on the battleland are
+/// below their power outside a strike phase (Law of the Battlelands: the
+/// slain are removed at the phase's end), the phase and the side to act
+/// agree, the rounds run forward within the rules' limit, and a battle is
+/// over exactly when it has a result.
+struct Sane {
+    characters: Vec<titan_core::model::CharacterId>,
+    units: usize,
+    round: u8,
+}
+
+impl Sane {
+    fn of(b: &Battle) -> Sane {
+        Sane {
+            characters: b.units().iter().map(|u| u.character).collect(),
+            units: b.units().len(),
+            round: b.defender_maneuver(),
+        }
+    }
+
+    fn still(&mut self, v: &Variant, b: &Battle) -> Result<(), String> {
+        use titan_core::battle::Status;
+        b.check_invariants()?;
+        let units = b.units();
+        if units.len() < self.units {
+            return Err(format!("{} units, {} before", units.len(), self.units));
+        }
+        for (i, u) in units.iter().enumerate() {
+            match self.characters.get(i) {
+                Some(&c) if c != u.character => {
+                    return Err(format!(
+                        "unit {i} is now a {}",
+                        v.character(u.character).name
+                    ));
+                }
+                None if v.character(u.character).name != "Demon" => {
+                    return Err(format!("a {} added", v.character(u.character).name));
+                }
+                _ => {}
+            }
+            let living = matches!(u.status, Status::OnBoard(_) | Status::Riding(_));
+            if living && !matches!(b.phase(), Phase::Strike { .. }) && u.damage >= u.power {
+                return Err(format!("unit {i} alive with {} hits", u.damage));
+            }
+        }
+        let to_act = match b.phase() {
+            Phase::Strike { striking } => striking,
+            _ => b.moving(),
+        };
+        if b.to_act() != to_act {
+            return Err(format!("{:?} acts in {:?}", b.to_act(), b.phase()));
+        }
+        if (b.phase() == Phase::Over) != b.result().is_some() {
+            return Err(format!("{:?} with result {:?}", b.phase(), b.result()));
+        }
+        let round = b.defender_maneuver();
+        if round < self.round || round > v.rules.battle.defender_maneuvers + 1 {
+            return Err(format!("round {round} after {}", self.round));
+        }
+        self.units = units.len();
+        self.round = round;
+        Ok(())
+    }
+}
+
+/// Every character of the setup is accounted for once in the result (left,
+/// slain or removed; one that changed sides is removed from its own legion
+/// and may join the other), and none was taken from the caretaker beyond
+/// its counters (Summon's Demons are temporary and take none).
+fn conserved(
+    v: &Variant,
+    setup: &titan_core::battle::BattleSetup,
+    caretaker: &[u32],
+    r: &titan_core::battle::BattleResult,
+) -> Result<(), String> {
+    let sorted = |mut l: Vec<titan_core::model::CharacterId>| {
+        l.sort();
+        l
+    };
+    for (side, legion, left, slain, removed) in [
+        (
+            "attacker",
+            &setup.attacker,
+            &r.attacker_left,
+            &r.attacker_slain,
+            &r.attacker_removed,
+        ),
+        (
+            "defender",
+            &setup.defender,
+            &r.defender_left,
+            &r.defender_slain,
+            &r.defender_removed,
+        ),
+    ] {
+        let had = sorted(legion.iter().map(|f| f.character).collect());
+        let gone = sorted(left.iter().chain(slain).chain(removed).copied().collect());
+        if had != gone {
+            return Err(format!(
+                "the {side}'s characters {had:?} came out as {gone:?}"
+            ));
+        }
+    }
+    for (c, n) in r.attacker_added.iter().chain(&r.defender_added).fold(
+        std::collections::BTreeMap::new(),
+        |mut m, c| {
+            *m.entry(*c).or_insert(0u32) += 1;
+            m
+        },
+    ) {
+        if n > caretaker[c.index()] {
+            return Err(format!("{n} {} from the caretaker", v.character(c).name));
+        }
+    }
+    // Those joining the other side are removed from their own.
+    for (joined, removed) in [
+        (&r.attacker_joined, &r.defender_removed),
+        (&r.defender_joined, &r.attacker_removed),
+    ] {
+        if let Some(c) = joined.iter().find(|c| !removed.contains(c)) {
+            return Err(format!("{} joined, not removed", v.character(*c).name));
+        }
+    }
+    Ok(())
+}
+
 /// Random battles between legions of Casters and characters with abilities:
 /// every legal action is taken without a refusal (so no script fails in
 /// `apply`), and each spell and ability is offered somewhere (so no `legal`
-/// fails silently, which would leave it out of the list) and most are taken.
+/// fails silently, which would leave it out of the list) and most are taken;
+/// the battle stays sane after every action and accounts for every
+/// character at its end (`Sane`, `conserved`).
 #[test]
 fn random_battles_take_every_spell_and_ability() {
     use std::collections::BTreeSet;
@@ -489,6 +622,7 @@ fn random_battles_take_every_spell_and_ability() {
     ]);
     let mut taken = BTreeSet::new();
     let mut offered = BTreeSet::new();
+    let mut checked = 0;
     for seed in 0..40u64 {
         let terrain = ["Plains", "Darkland", "Highlands", "Mountains"][seed as usize % 4];
         let setup = BattleSetup {
@@ -504,8 +638,15 @@ fn random_battles_take_every_spell_and_ability() {
             reinforcements: vec![],
             teleported: false,
         };
-        let mut b = Battle::new(&v, setup, GameRng::new(seed)).unwrap();
+        let mut b = Battle::new(&v, setup.clone(), GameRng::new(seed)).unwrap();
+        // The caretaker holds the chart's counters, less the legions'.
+        let mut caretaker: Vec<u32> = v.characters.iter().map(|c| c.count).collect();
+        for f in setup.attacker.iter().chain(&setup.defender) {
+            caretaker[f.character.index()] -= 1;
+        }
+        b.set_caretaker(&caretaker);
         let mut rng = GameRng::new(seed + 1000);
+        let mut last = Sane::of(&b);
         for _ in 0..3000 {
             for a in b.legal_actions() {
                 if let Action::Script { name, .. } = a {
@@ -521,9 +662,19 @@ fn random_battles_take_every_spell_and_ability() {
             if let Err(e) = b.apply(a.clone()) {
                 panic!("seed {seed} on {terrain}: {a:?} refused: {e}");
             }
+            if let Err(e) = last.still(&v, &b) {
+                panic!("seed {seed} on {terrain}, after {a:?}: {e}");
+            }
+            checked += 1;
         }
-        assert!(b.result().is_some(), "seed {seed}: the battle did not end");
+        let Some(r) = b.result() else {
+            panic!("seed {seed}: the battle did not end")
+        };
+        if let Err(e) = conserved(&v, &setup, &caretaker, &r) {
+            panic!("seed {seed} on {terrain}: {e}: {r:?}");
+        }
     }
+    assert!(checked > 40 * 30, "{checked} positions checked");
     for name in [
         "shield",
         "shockwave",

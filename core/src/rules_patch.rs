@@ -223,6 +223,7 @@ pub fn complete(text: &str, base: &RulesDef) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::LegionRules;
 
     fn base() -> RulesDef {
         crate::load::ron_options()
@@ -233,15 +234,26 @@ mod tests {
             .unwrap()
     }
 
+    fn read(text: &str) -> RulesDef {
+        crate::load::ron_options()
+            .from_str(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
     #[test]
     fn a_section_takes_the_fields_it_leaves_out_from_the_base() {
         let text = "// house rule\n(\n    legions: (max_size: 8), // bigger\n)\n";
         let done = complete(text, &base());
-        let r: RulesDef = crate::load::ron_options().from_str(&done).unwrap();
-        let l = r.legions.unwrap();
+        let r = read(&done);
+        // The whole section: the given field, every other of the base's.
         assert_eq!(
-            (l.max_size, l.markers_per_player, l.max_split_parts),
-            (8, 12, 2)
+            r.legions,
+            Some(LegionRules {
+                max_size: 8,
+                markers_per_player: 12,
+                min_split_size: 2,
+                max_split_parts: 2,
+            })
         );
         assert!(r.strike_chart.is_none(), "sections not given stay out");
         assert_eq!(done.lines().count(), text.lines().count());
@@ -271,8 +283,51 @@ mod tests {
 
     #[test]
     fn text_that_is_not_a_struct_is_left_to_the_parser() {
-        for text in ["", "[1, 2]", "(legions: ", "(legions: Some((max_size: 1)))"] {
-            let _ = complete(text, &base());
+        // Not read as a struct of sections (or a section that is not a
+        // struct, or one the base does not have): unchanged, for the
+        // parser to report.
+        for text in [
+            "",
+            "[1, 2]",
+            "(legions: ",
+            "(legions: 5)",
+            "(legions: (max_size: 1)",
+            "(unknown: (max_size: 1))",
+            "(legions: (max_size: 8, markers_per_player: 12, min_split_size: 2, max_split_parts: 2))",
+        ] {
+            assert_eq!(complete(text, &base()), text);
         }
+        // Nested in `Some`, unclosed outside: still completed inside.
+        let done = complete("(legions: Some((max_size: 1)))", &base());
+        assert_eq!(read(&done).legions.map(|l| l.markers_per_player), Some(12));
+    }
+
+    /// The bundled `titan-shorter` gives only its legions and start
+    /// sections: merged over `titan`'s, every other section is titan's
+    /// as it is, and the two it gives are its own, whole.
+    #[test]
+    fn a_bundled_house_rule_keeps_its_bases_other_sections() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants");
+        let load = |name: &str| crate::load_data(&root.join(name), &Default::default()).unwrap();
+        let (titan, shorter) = (load("titan").data.rules, load("titan-shorter").data.rules);
+        assert_eq!(
+            shorter.legions,
+            Some(LegionRules {
+                max_size: 7,
+                markers_per_player: 8,
+                min_split_size: 2,
+                max_split_parts: 3,
+            })
+        );
+        let start = shorter.start.as_ref().unwrap();
+        assert_eq!(start.characters.len(), 5);
+        assert_ne!(shorter.start, titan.start);
+        assert_eq!(shorter.movement, titan.movement);
+        assert_eq!(shorter.titan, titan.titan);
+        assert_eq!(shorter.scoring, titan.scoring);
+        assert_eq!(shorter.strike_chart, titan.strike_chart);
+        assert_eq!(shorter.battle, titan.battle);
+        assert_eq!(shorter.scripts, titan.scripts);
+        assert_eq!(shorter.classes, titan.classes);
     }
 }

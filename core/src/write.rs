@@ -115,6 +115,111 @@ mod tests {
     #[test]
     fn atomic_write_into_missing_folder_fails_cleanly() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(write_atomic(&dir.path().join("no/such/a.ron"), b"x").is_err());
+        let e = write_atomic(&dir.path().join("no/such/a.ron"), b"x").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound, "{e}");
+        // Nothing made: no folder, no temporary file.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Every file `write_flat` writes, read back, holds its part of the
+    /// data (the scripts byte for byte), and the manifest names exactly
+    /// the files written; a variant with a base, scripts, script actions
+    /// and variables (`house-spells`).
+    #[test]
+    fn a_flat_variant_holds_the_data_it_was_written_from() {
+        use crate::format::{
+            ActionDef, BattlelandDef, CharacterDef, HazardDef, MusterTable, RulesDef, TerrainDef,
+            VariableDef,
+        };
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants");
+        let data = crate::load_data(&root.join("house-spells"), &Default::default())
+            .unwrap()
+            .data;
+        assert!(!data.scripts.is_empty() && !data.actions.is_empty());
+        assert!(!data.variables.is_empty() && data.manifest.extends.is_some());
+        let out = tempfile::tempdir().unwrap();
+        write_flat(&data, out.path()).unwrap();
+        let text = |name: &str| {
+            std::fs::read_to_string(out.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+        };
+        fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> T {
+            ron_options()
+                .from_str(text)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+        }
+        let m: Manifest = parse("variant.ron", &text("variant.ron"));
+        assert_eq!(m.extends, None);
+        assert_eq!(m.remove, Removals::default());
+        assert_eq!(
+            (&m.id, &m.title, &m.version, &m.options),
+            (
+                &data.manifest.id,
+                &data.manifest.title,
+                &data.manifest.version,
+                &data.manifest.options
+            )
+        );
+        // The files the manifest names are the files written, all of them.
+        let f = &m.files;
+        let mut named: Vec<String> = [
+            &f.terrains,
+            &f.hazards,
+            &f.characters,
+            &f.mustering,
+            &f.masterboard,
+            &f.rules,
+            &f.variables,
+            &f.actions,
+        ]
+        .into_iter()
+        .map(|n| n.clone().expect("every file named"))
+        .chain(f.battlelands.iter().cloned())
+        .chain(f.scripts.iter().cloned())
+        .chain(["variant.ron".to_string()])
+        .collect();
+        named.sort();
+        let mut written = Vec::new();
+        for sub in ["", "battlelands", "scripts"] {
+            for e in std::fs::read_dir(out.path().join(sub)).unwrap() {
+                let e = e.unwrap();
+                if e.file_type().unwrap().is_file() {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    written.push(if sub.is_empty() {
+                        name
+                    } else {
+                        format!("{sub}/{name}")
+                    });
+                }
+            }
+        }
+        written.sort();
+        assert_eq!(written, named);
+        // Each file's content, read back.
+        let get = |n: &Option<String>| text(n.as_deref().unwrap());
+        let terrains: Vec<TerrainDef> = parse("terrains", &get(&f.terrains));
+        assert_eq!(terrains, data.terrains);
+        let hazards: Vec<HazardDef> = parse("hazards", &get(&f.hazards));
+        assert_eq!(hazards, data.hazards);
+        let characters: Vec<CharacterDef> = parse("characters", &get(&f.characters));
+        assert_eq!(characters, data.characters);
+        let mustering: Vec<MusterTable> = parse("mustering", &get(&f.mustering));
+        assert_eq!(mustering, data.mustering);
+        let board: MasterboardDef = parse("masterboard", &get(&f.masterboard));
+        assert_eq!(board.lands, data.masterboard.lands);
+        let rules: RulesDef = parse("rules", &get(&f.rules));
+        assert_eq!(rules, data.rules);
+        let variables: Vec<VariableDef> = parse("variables", &get(&f.variables));
+        assert_eq!(variables, data.variables);
+        let actions: Vec<ActionDef> = parse("actions", &get(&f.actions));
+        assert_eq!(actions, data.actions);
+        assert_eq!(f.battlelands.len(), data.battlelands.len());
+        for (name, b) in f.battlelands.iter().zip(&data.battlelands) {
+            let read: BattlelandDef = parse(name, &text(name));
+            assert_eq!(&read, b, "{name}");
+        }
+        assert_eq!(f.scripts.len(), data.scripts.len());
+        for (name, s) in f.scripts.iter().zip(&data.scripts) {
+            assert_eq!(text(name), s.code, "{name}");
+        }
     }
 }

@@ -195,17 +195,23 @@ fn hidden_legions_do_not_change_a_choice() {
     let v = titan();
     // Positions of several phases (strong's turn search at the split and
     // the move, its scoring in engagements).
-    for (seed, turns, to_move) in [(11, 3, false), (12, 5, true), (13, 8, false), (14, 8, true)] {
-        hidden_legions_do_not_change_a_choice_at(&v, seed, turns, to_move);
+    let planned = [(11, 3, false), (12, 5, true), (13, 8, false), (14, 8, true)];
+    let mut checked = 0;
+    for (seed, turns, to_move) in planned {
+        checked += hidden_legions_do_not_change_a_choice_at(&v, seed, turns, to_move);
     }
+    // A game over before its position (nobody to act) checks nothing: each
+    // planned position must have been compared, by both levels.
+    assert_eq!(checked, planned.len() * 2, "positions compared");
 }
 
+/// The choices compared (one a level), or none when the game was over.
 fn hidden_legions_do_not_change_a_choice_at(
     v: &Arc<Variant>,
     seed: u64,
     turns: u32,
     to_move: bool,
-) {
+) -> usize {
     let names: Vec<String> = ["a", "b"].map(String::from).to_vec();
     let (mut g, _) =
         titan_core::game::Game::new(v.clone(), Default::default(), &names, seed).unwrap();
@@ -221,7 +227,7 @@ fn hidden_legions_do_not_change_a_choice_at(
         g.apply(p, &a).unwrap();
     }
     let Some(&me) = g.to_act().first() else {
-        return;
+        return 0;
     };
     let other = titan_core::game::PlayerId(1 - me.0);
     let mut state = g.state.clone();
@@ -240,6 +246,9 @@ fn hidden_legions_do_not_change_a_choice_at(
     }
     assert!(changed, "seed {seed}: the opponent has a hidden legion");
     let g2 = titan_core::game::Game::from_state(v.clone(), Default::default(), state).unwrap();
+    // The change is one the player could see if its view leaked it.
+    assert_ne!(g.state_hash(), g2.state_hash(), "seed {seed}");
+    let mut compared = 0;
     for level in ["simple", "strong"] {
         let a = player(level, 7)
             .unwrap()
@@ -250,7 +259,9 @@ fn hidden_legions_do_not_change_a_choice_at(
             .choose(&Observation::of(&g2, me))
             .unwrap();
         assert_eq!(a, b, "{level}, seed {seed}");
+        compared += 1;
     }
+    compared
 }
 
 /// Whole games end, each level's choices accepted by the engine, and a

@@ -246,7 +246,9 @@ impl<'v> Battle<'v> {
     /// Marks a battle whose owner may take its last action back
     /// ([`Battle::take_back`], as a game does when its own action is refused
     /// after its battle's): every action then changes a copy of the state.
-    pub(crate) fn keep_undo(&mut self) {
+    /// Public so that tests outside the crate can play the checked path
+    /// beside the in-place one (`core/tests/battle_shortcuts.rs`).
+    pub fn keep_undo(&mut self) {
         self.keep_undo = true;
     }
 
