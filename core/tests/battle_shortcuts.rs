@@ -114,11 +114,14 @@ struct Counts {
     finished: usize,
     actions: usize,
     refused: usize,
+    /// Battles left where every action was refused.
+    stalled: usize,
     scripted: usize,
 }
 
 /// Plays `BATTLES` battles of `v` both ways; see the module's doc.
-fn play_both_ways(name: &str, v: &Variant) -> Counts {
+/// `may_stall`: a battle may end unfinished when its actions run out.
+fn play_both_ways(name: &str, v: &Variant, may_stall: bool) -> Counts {
     let titan = v.rules.titan.character;
     let pool: Vec<CharacterId> = (0..v.characters.len())
         .map(|i| CharacterId(i as u16))
@@ -171,13 +174,28 @@ fn play_both_ways(name: &str, v: &Variant) -> Counts {
         // One battle in eight is left unfinished, for the next restart.
         let last = if seed % 8 == 7 { 25 } else { MAX_ACTIONS };
         let mut n_actions = 0;
+        let mut refused_here: Vec<usize> = Vec::new();
         while checked.result().is_none() && n_actions < last {
             n_actions += 1;
             let legal = checked.legal_actions();
             let n = legal.len();
             assert!(n > 0, "{}", at("an unfinished battle with no action"));
+            if refused_here.len() >= n {
+                // Every action of this position is refused (a cursed unit
+                // that must strike): the battle can go no further.
+                assert!(may_stall, "{}", at("every action refused"));
+                counts.stalled += 1;
+                break;
+            }
             // Concessions only now and then, so that battles are fought.
             let mut i = choose.int_in(0, n as i64 - 1) as usize;
+            // An action refused in this position is not picked again while
+            // another is left (a refusal changes nothing).
+            if refused_here.contains(&i)
+                && let Some(j) = (0..n).find(|j| !refused_here.contains(j))
+            {
+                i = j;
+            }
             if matches!(legal[i], Action::Concede(_))
                 && choose.roll(200) > 1
                 && let Some(j) = legal.iter().position(|a| !matches!(a, Action::Concede(_)))
@@ -233,6 +251,9 @@ fn play_both_ways(name: &str, v: &Variant) -> Counts {
                 // Only a script refuses what was listed; nothing changed.
                 assert!(scripted, "{}", at(&format!("{:?} refused", legal[i])));
                 counts.refused += 1;
+                refused_here.push(i);
+            } else {
+                refused_here.clear();
             }
             assert_eq!(
                 e_listed,
@@ -276,7 +297,13 @@ fn play_both_ways(name: &str, v: &Variant) -> Counts {
         if checked.result().is_some() {
             counts.finished += 1;
         } else {
-            assert!(n_actions == last && last < MAX_ACTIONS, "{}", at("endless"));
+            // A battle whose scripts refuse some strikes may be picked into
+            // refusals until the actions run out (`may_stall`).
+            assert!(
+                n_actions == last && last < MAX_ACTIONS || may_stall,
+                "{}",
+                at("endless")
+            );
         }
         if scripted {
             counts.scripted += 1;
@@ -292,7 +319,7 @@ fn variant_plays_both_ways(name: &str) {
         .join(name);
     let v = titan_core::load(&dir, &Default::default())
         .unwrap_or_else(|e| panic!("{name} loads: {e:?}"));
-    let c = play_both_ways(name, &v);
+    let c = play_both_ways(name, &v, false);
     eprintln!("{name}: {c:?}");
     assert_eq!(c.battles, BATTLES as usize, "{name}");
     // All but the one in eight left unfinished.
@@ -333,4 +360,23 @@ fn every_bundled_variant_is_played() {
     let mut played: Vec<String> = PLAYED.iter().map(|n| n.to_string()).collect();
     played.sort();
     assert_eq!(folders, played);
+}
+
+/// A fixture whose scripts refuse some actions (`cursed`: an ability hook
+/// that fails): a refused action must leave every shortcut's battle as the
+/// checked path leaves it, unchanged (the shortcuts fall back to a copy
+/// when a VM may refuse).
+#[test]
+fn a_variant_whose_scripts_refuse_plays_both_ways() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let opts = titan_core::LoadOptions {
+        search_paths: vec![repo.join("variants")],
+        shared_scripts: Some(repo.join("scripts")),
+    };
+    let v = titan_core::load(&repo.join("tests/battle/variants/lua-battle"), &opts)
+        .unwrap_or_else(|e| panic!("lua-battle loads: {e:?}"));
+    let c = play_both_ways("lua-battle", &v, true);
+    eprintln!("lua-battle: {c:?}");
+    assert_eq!(c.battles, BATTLES as usize);
+    assert!(c.refused > 0, "no action was refused: {c:?}");
 }
