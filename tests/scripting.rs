@@ -1099,9 +1099,11 @@ fn a_unit_filter_is_refused_where_it_means_nothing() {
             "is true or false, not an integer",
         ),
     ] {
-        let mut host = titan_core::lua::LuaHost::new(
+        // The engine's events, as the script platform gives them.
+        let mut host = titan_core::lua::LuaHost::with_events(
             titan_core::lua::LuaLimits::default(),
             std::rc::Rc::new(std::cell::RefCell::new(GameRng::new(1))),
+            &titan_core::script::EVENT_CATALOG,
         )
         .unwrap();
         let e = host
