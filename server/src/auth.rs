@@ -346,6 +346,9 @@ pub struct Accounts {
     by_name: Mutex<HashMap<String, Allowance>>,
     by_address: Mutex<HashMap<IpAddr, Allowance>>,
     failed: Mutex<HashMap<String, Failures>>,
+    /// How many times each account (that ever did) signed out everywhere
+    /// on this instance: its connections logged in before are logged out.
+    signed_out: Mutex<HashMap<String, u64>>,
 }
 
 fn seconds(d: Duration) -> u64 {
@@ -359,6 +362,7 @@ impl Accounts {
             by_name: Mutex::new(HashMap::new()),
             by_address: Mutex::new(HashMap::new()),
             failed: Mutex::new(HashMap::new()),
+            signed_out: Mutex::new(HashMap::new()),
         })
     }
 
@@ -424,6 +428,17 @@ impl Accounts {
             let wait = (config.login_wait * 2u32.pow(doublings)).min(Duration::from_secs(3600));
             f.until = Some(config.clock.now() + wait);
         }
+    }
+
+    /// How many times `user` signed out everywhere on this instance: a
+    /// connection that logged in at another count is signed out.
+    pub fn sessions_of(&self, user: &str) -> u64 {
+        self.signed_out
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(user)
+            .copied()
+            .unwrap_or(0)
     }
 
     fn succeeded(&self, key: &str) {
@@ -534,14 +549,23 @@ pub(crate) async fn token_user(shared: &Shared, token: &str) -> Result<String, S
         })
 }
 
-/// Signs `user` out everywhere: every token of the account is revoked; the
-/// connection that asked stays logged in, with a new token.
+/// Signs `user` out everywhere: every token of the account is revoked, its
+/// other connections to this instance are logged out (those to other
+/// instances cannot log in again with their token); the connection that
+/// asked stays logged in, with a new token.
 pub(crate) async fn sign_out_everywhere(shared: &Shared, user: &str) -> Result<Value, String> {
     let revoked = shared
         .db
         .revoke_tokens(user)
         .await
         .map_err(|e| e.to_string())?;
+    *shared
+        .accounts
+        .signed_out
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(user.to_string())
+        .or_default() += 1;
     let token = new_session(shared, user).await?;
     Ok(json!({ "user": user, "revoked": revoked, "token": token }))
 }

@@ -84,6 +84,9 @@ struct Conn {
     bucket: Bucket,
     /// The client's address (log-in attempts are limited by it).
     from: IpAddr,
+    /// The account's sign-outs everywhere when this connection logged in
+    /// (see [`auth::Accounts::sessions_of`]).
+    session: u64,
 }
 
 async fn changed(w: &mut Option<Watching>) -> bool {
@@ -101,6 +104,7 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
         user: None,
         watching: None,
         from,
+        session: 0,
     };
     let mut heartbeat = tokio::time::interval(Duration::from_secs(2));
     let mut refused = 0u32;
@@ -208,6 +212,18 @@ impl Conn {
                 );
             }
         }
+        if let Some(user) = &self.user
+            && self.shared.accounts.sessions_of(user) != self.session
+        {
+            // Signed out everywhere from another connection of this instance.
+            self.user = None;
+            self.unwatch();
+            return (
+                error(id, "this account was signed out everywhere: log in again"),
+                false,
+                false,
+            );
+        }
         let request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
             Err(e) => return (error(id, format!("not a request: {e}")), false, false),
@@ -239,12 +255,15 @@ impl Conn {
             }
             Request::Token { token } => {
                 let user = auth::token_user(&self.shared, &token).await?;
+                self.session = self.shared.accounts.sessions_of(&user);
                 self.user = Some(user.clone());
                 Ok(json!({ "user": user }))
             }
             Request::SignOutEverywhere {} => {
                 let user = self.user()?.to_string();
-                auth::sign_out_everywhere(&self.shared, &user).await
+                let answer = auth::sign_out_everywhere(&self.shared, &user).await?;
+                self.session = self.shared.accounts.sessions_of(&user);
+                Ok(answer)
             }
             Request::Variants {} => Ok(json!(crate::installed(&self.shared.config.variants))),
             Request::Lobby {} => {
@@ -414,6 +433,7 @@ impl Conn {
 
     async fn logged_in(&mut self, user: String) -> Result<Value, String> {
         let token = auth::new_session(&self.shared, &user).await?;
+        self.session = self.shared.accounts.sessions_of(&user);
         self.user = Some(user.clone());
         Ok(json!({ "user": user, "token": token }))
     }

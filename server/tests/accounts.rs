@@ -209,7 +209,8 @@ fn an_expired_token_is_refused() {
 }
 
 /// `sign_out_everywhere` revokes every token of the account (not another
-/// account's); the connection that asked stays logged in with a new token.
+/// account's) and logs out its other connections; the connection that
+/// asked stays logged in with a new token.
 fn sign_out_everywhere(db: &str) {
     let server = TestServer::start(config(db));
     let ann = unique("ann");
@@ -220,6 +221,10 @@ fn sign_out_everywhere(db: &str) {
     let tb = tok(signup(&server, &bob, "bob-password").unwrap());
     let e = request(&server, &Request::SignOutEverywhere {}).unwrap_err();
     assert!(e.contains("log in first"), "{e}");
+    let mut other = Client::connect(&server.addr).unwrap();
+    other
+        .request(&Request::Token { token: t1.clone() })
+        .unwrap();
     let mut c = Client::connect(&server.addr).unwrap();
     c.request(&Request::Token { token: t2.clone() }).unwrap();
     let answer = c.request(&Request::SignOutEverywhere {}).unwrap();
@@ -233,6 +238,10 @@ fn sign_out_everywhere(db: &str) {
     assert_eq!(token(&server, &tb).unwrap()["user"], bob.as_str());
     c.request(&Request::Lobby {})
         .expect("the asking connection is still logged in");
+    let e = other.request(&Request::Lobby {}).unwrap_err();
+    assert!(e.contains("signed out everywhere: log in again"), "{e}");
+    let e = other.request(&Request::Lobby {}).unwrap_err();
+    assert!(e.contains("log in first"), "{e}");
     server.stop();
 }
 

@@ -102,6 +102,14 @@ fn a_hundred_simultaneous_log_ins_hash_two_at_a_time_in_bounded_memory() {
         grew_mib < 150,
         "peak memory grew by {grew_mib} MiB under {CLIENTS} log-ins ({before} KiB before, {after} KiB after)"
     );
+    // No thread per log-in: the pool's threads are the hashers.
+    let hashers = std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+        .filter(|name| name.starts_with("hasher"))
+        .count();
+    assert_eq!(hashers, WORKERS, "hasher threads");
     // The refused retry and get in.
     for name in &names {
         Client::connect(&server.addr)
