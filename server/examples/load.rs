@@ -55,6 +55,9 @@ fn main() {
     // people; the load test measures the server.
     config.rate_per_connection = 10_000;
     config.rate_per_account = 10_000;
+    config.login_attempts_per_name = 0;
+    config.login_attempts_per_address = 0;
+    config.hash_queue = 1000;
     let server = rt
         .block_on(titan_server::start(config))
         .expect("the server");

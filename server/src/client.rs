@@ -137,23 +137,38 @@ impl Client {
     }
 
     /// Signs up `user`, or logs in if the name is taken; returns the token.
+    /// While the server is busy with other log-ins, tries again a little
+    /// later (about a dozen seconds in all at most).
     pub fn sign_in(&mut self, user: &str, password: &str) -> Result<String, String> {
-        let creds = (user.to_string(), password.to_string());
-        let answer = match self.request(&Request::Signup {
-            user: creds.0.clone(),
-            password: creds.1.clone(),
-        }) {
-            Ok(v) => v,
-            Err(e) if e.contains("is taken") => self.request(&Request::Login {
-                user: creds.0,
-                password: creds.1,
-            })?,
-            Err(e) => return Err(e),
+        let mut wait = Duration::from_millis(50);
+        let answer = loop {
+            match self.sign_in_once(user, password) {
+                Err(e) if e.contains(crate::auth::BUSY) && wait < Duration::from_secs(10) => {
+                    std::thread::sleep(wait);
+                    wait *= 2;
+                }
+                answer => break answer?,
+            }
         };
         answer["token"]
             .as_str()
             .map(String::from)
             .ok_or_else(|| "the server sent no token".into())
+    }
+
+    fn sign_in_once(&mut self, user: &str, password: &str) -> Result<Value, String> {
+        let creds = (user.to_string(), password.to_string());
+        match self.request(&Request::Signup {
+            user: creds.0.clone(),
+            password: creds.1.clone(),
+        }) {
+            Ok(v) => Ok(v),
+            Err(e) if e.contains("is taken") => self.request(&Request::Login {
+                user: creds.0,
+                password: creds.1,
+            }),
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -161,12 +161,14 @@ impl Db {
 
     // Accounts.
 
-    /// Adds a user; false if the name is taken.
+    /// Adds a user; false if the name is taken, in any case (`bob` and
+    /// `BOB` are one name).
     pub async fn add_user(&self, name: &str, hash: &str) -> DbResult<bool> {
         let r = sqlx::query(
-            "INSERT INTO users (name, password_hash, created) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            "INSERT INTO users (name, name_key, password_hash, created) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
         )
         .bind(name)
+        .bind(crate::auth::name_key(name))
         .bind(hash)
         .bind(now_ms())
         .execute(&self.pool)
@@ -174,6 +176,7 @@ impl Db {
         Ok(r.rows_affected() == 1)
     }
 
+    /// The password hash of the user named exactly `name`.
     pub async fn password_hash(&self, name: &str) -> DbResult<Option<String>> {
         let row = sqlx::query("SELECT password_hash FROM users WHERE name = $1")
             .bind(name)
@@ -182,23 +185,59 @@ impl Db {
         Ok(row.map(|r| r.get::<String, _>(0)))
     }
 
-    /// Stores a session token (hashed).
-    pub async fn add_token(&self, token: &str, user: &str) -> DbResult<()> {
+    /// The account `name` logs in, in any case: its name as signed up and
+    /// its password hash. The exact name first (two names differing only in
+    /// case, from before names were compared without case, are both kept).
+    pub async fn user_login(&self, name: &str) -> DbResult<Option<(String, String)>> {
+        let row = sqlx::query(
+            "SELECT name, password_hash FROM users WHERE name = $1 OR name_key = $2 \
+             ORDER BY CASE WHEN name = $1 THEN 0 ELSE 1 END LIMIT 1",
+        )
+        .bind(name)
+        .bind(crate::auth::name_key(name))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|r| (r.get::<String, _>(0), r.get::<String, _>(1))))
+    }
+
+    /// Stores a session token (hashed) made at `now` (ms since the epoch);
+    /// the user's oldest tokens past the newest `keep` are dropped.
+    pub async fn add_token(&self, token: &str, user: &str, now: i64, keep: i64) -> DbResult<()> {
         sqlx::query("INSERT INTO tokens (token, user_name, created) VALUES ($1, $2, $3)")
             .bind(crate::auth::token_hash(token))
             .bind(user)
-            .bind(now_ms())
+            .bind(now)
             .execute(&self.pool)
             .await?;
+        sqlx::query(
+            "DELETE FROM tokens WHERE user_name = $1 AND token NOT IN \
+             (SELECT token FROM tokens WHERE user_name = $1 ORDER BY created DESC LIMIT $2)",
+        )
+        .bind(user)
+        .bind(keep)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
-    pub async fn token_user(&self, token: &str) -> DbResult<Option<String>> {
-        let row = sqlx::query("SELECT user_name FROM tokens WHERE token = $1")
+    /// The user a token logs in, if it was made after `since` (ms since the
+    /// epoch: older ones have expired) and not revoked.
+    pub async fn token_user(&self, token: &str, since: i64) -> DbResult<Option<String>> {
+        let row = sqlx::query("SELECT user_name FROM tokens WHERE token = $1 AND created > $2")
             .bind(crate::auth::token_hash(token))
+            .bind(since)
             .fetch_optional(&self.pool)
             .await?;
         Ok(row.map(|r| r.get::<String, _>(0)))
+    }
+
+    /// Revokes every token of `user`; how many there were.
+    pub async fn revoke_tokens(&self, user: &str) -> DbResult<u64> {
+        let r = sqlx::query("DELETE FROM tokens WHERE user_name = $1")
+            .bind(user)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
     }
 
     // Games.

@@ -66,6 +66,27 @@ pub struct Config {
     pub login_wait: Duration,
     /// The clock those waits are measured by (tests move it on by hand).
     pub clock: Clock,
+
+    // Accounts: what log-ins and sign-ups may cost, and sessions.
+    /// Password hashes computed at once, each on its own thread holding
+    /// argon2's 19 MiB for good (default: half the cores, 1 to 4).
+    pub hash_workers: usize,
+    /// Log-ins and sign-ups waiting for a hasher at most; past it they are
+    /// refused: "the server is busy with other log-ins: retry in a few
+    /// seconds" (default 32).
+    pub hash_queue: usize,
+    /// Log-in and sign-up attempts (those that hash a password) allowed per
+    /// user name, whatever its case, in [`Config::login_attempt_window`];
+    /// refilled evenly over the window (default 10; 0: no limit).
+    pub login_attempts_per_name: u32,
+    /// The same per client address (IPv6: per /64 network) (default 30;
+    /// 0: no limit).
+    pub login_attempts_per_address: u32,
+    /// The window of those two limits (default a minute).
+    pub login_attempt_window: Duration,
+    /// How long a session token logs in after it was made (default 30
+    /// days); `sign_out_everywhere` revokes an account's tokens sooner.
+    pub token_lifetime: Duration,
 }
 
 /// The clock of the waits the server decides by time (log-in waits): the
@@ -89,6 +110,13 @@ impl Clock {
     pub fn now(&self) -> std::time::Instant {
         let ahead = self.ahead.as_ref().map_or(0, |a| a.load(Ordering::SeqCst));
         std::time::Instant::now() + Duration::from_nanos(ahead)
+    }
+
+    /// Milliseconds since the Unix epoch by this clock (what stored times,
+    /// such as a session token's, are compared with).
+    pub fn unix_ms(&self) -> i64 {
+        let ahead = self.ahead.as_ref().map_or(0, |a| a.load(Ordering::SeqCst));
+        db::now_ms().saturating_add(i64::try_from(ahead / 1_000_000).unwrap_or(i64::MAX))
     }
 
     /// Moves a manual clock on by `by` (the system's clock: nothing).
@@ -123,6 +151,14 @@ impl Config {
             login_failures: 5,
             login_wait: Duration::from_secs(30),
             clock: Clock::default(),
+            hash_workers: std::thread::available_parallelism()
+                .map_or(1, |n| n.get() / 2)
+                .clamp(1, 4),
+            hash_queue: 32,
+            login_attempts_per_name: 10,
+            login_attempts_per_address: 30,
+            login_attempt_window: Duration::from_secs(60),
+            token_lifetime: Duration::from_secs(30 * 24 * 3600),
         }
     }
 }
@@ -155,8 +191,8 @@ pub struct Shared {
     /// Connections watching each (game, seat) on this instance.
     presence: Mutex<HashMap<(String, u8), usize>>,
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
-    /// Wrong passwords by user name (see [`Config::login_failures`]).
-    pub(crate) failed_logins: Mutex<HashMap<String, ws::Failures>>,
+    /// Password hashers and the limits on log-in attempts.
+    pub accounts: auth::Accounts,
     stopping: AtomicBool,
     /// Stopped as by a kill: leases are not given up.
     killed: AtomicBool,
@@ -327,6 +363,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let accounts = auth::Accounts::new(&config)?;
     let shared = Arc::new(Shared {
         config,
         db,
@@ -336,7 +373,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         games: Mutex::new(HashMap::new()),
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
-        failed_logins: Mutex::new(HashMap::new()),
+        accounts,
         stopping: AtomicBool::new(false),
         killed: AtomicBool::new(false),
     });
@@ -351,6 +388,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
         let _ = axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stopped.await;

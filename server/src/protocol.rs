@@ -41,6 +41,9 @@ pub enum Request {
     Token {
         token: String,
     },
+    /// Revokes every session token of the account (signs it out on every
+    /// device); this connection stays logged in and gets a new token.
+    SignOutEverywhere {},
     /// The variants a game may be created with.
     Variants {},
     Lobby {},

@@ -5,11 +5,12 @@
 //! is pushed only what that seat (or a spectator) may see. Every bad
 //! request is answered with an error and changes nothing.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
 use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -25,18 +26,6 @@ use crate::protocol::{
 use crate::{GameHandle, Shared, auth};
 
 /// A token bucket: `rate` requests a second, up to twice that at once.
-/// Wrong passwords given for one user name, on this instance: past
-/// [`crate::Config::login_failures`] in a row, log-ins for the name wait, so
-/// that guessing a password from many connections is slow.
-#[derive(Debug, Default)]
-pub(crate) struct Failures {
-    in_a_row: u32,
-    until: Option<Instant>,
-}
-
-/// Names kept at most; past it, those not waiting are forgotten.
-const MAX_FAILURE_NAMES: usize = 10_000;
-
 pub(crate) struct Bucket {
     tokens: f64,
     at: Instant,
@@ -68,10 +57,14 @@ impl Bucket {
 /// Refused requests in a row after which a flooding client is dropped.
 const MAX_REFUSED_IN_A_ROW: u32 = 200;
 
-pub(crate) async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+pub(crate) async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+) -> Response {
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, shared))
+        .on_upgrade(move |socket| connection(socket, shared, from.ip()))
 }
 
 /// The game a connection follows.
@@ -89,6 +82,11 @@ struct Conn {
     user: Option<String>,
     watching: Option<Watching>,
     bucket: Bucket,
+    /// The client's address (log-in attempts are limited by it).
+    from: IpAddr,
+    /// The account's sign-outs everywhere when this connection logged in
+    /// (see [`auth::Accounts::sessions_of`]).
+    session: u64,
 }
 
 async fn changed(w: &mut Option<Watching>) -> bool {
@@ -98,13 +96,15 @@ async fn changed(w: &mut Option<Watching>) -> bool {
     }
 }
 
-async fn connection(socket: WebSocket, shared: Arc<Shared>) {
+async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
     let (mut sink, mut stream) = socket.split();
     let mut conn = Conn {
         bucket: Bucket::new(shared.config.rate_per_connection),
         shared,
         user: None,
         watching: None,
+        from,
+        session: 0,
     };
     let mut heartbeat = tokio::time::interval(Duration::from_secs(2));
     let mut refused = 0u32;
@@ -212,6 +212,18 @@ impl Conn {
                 );
             }
         }
+        if let Some(user) = &self.user
+            && self.shared.accounts.sessions_of(user) != self.session
+        {
+            // Signed out everywhere from another connection of this instance.
+            self.user = None;
+            self.unwatch();
+            return (
+                error(id, "this account was signed out everywhere: log in again"),
+                false,
+                false,
+            );
+        }
         let request: Request = match serde_json::from_value(value) {
             Ok(r) => r,
             Err(e) => return (error(id, format!("not a request: {e}")), false, false),
@@ -220,48 +232,6 @@ impl Conn {
         match self.dispatch(request).await {
             Ok(result) => (Message::Ok { id, result }, true, watch),
             Err(message) => (error(id, message), false, false),
-        }
-    }
-
-    /// Refuses a log-in for `user` while its wrong passwords make it wait
-    /// (the same for a name nobody has: the answer tells nothing).
-    fn login_may_try(&self, user: &str) -> Result<(), String> {
-        let failed = self
-            .shared
-            .failed_logins
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let now = self.shared.config.clock.now();
-        match failed.get(user).and_then(|f| f.until) {
-            Some(until) if until > now => {
-                let secs = until.duration_since(now).as_secs() + 1;
-                Err(format!(
-                    "too many wrong passwords for this name: try again in {secs} s"
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Counts a wrong password for `user`; past the limit, its log-ins wait,
-    /// twice as long at each further one.
-    fn login_failed(&self, user: &str) {
-        let config = &self.shared.config;
-        let mut failed = self
-            .shared
-            .failed_logins
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if failed.len() >= MAX_FAILURE_NAMES {
-            let now = config.clock.now();
-            failed.retain(|_, f| f.until.is_some_and(|u| u > now));
-        }
-        let f = failed.entry(user.to_string()).or_default();
-        f.in_a_row += 1;
-        if f.in_a_row >= config.login_failures {
-            let doublings = (f.in_a_row - config.login_failures).min(12);
-            let wait = (config.login_wait * 2u32.pow(doublings)).min(Duration::from_secs(3600));
-            f.until = Some(config.clock.now() + wait);
         }
     }
 
@@ -276,44 +246,24 @@ impl Conn {
         let dberr = |e: db::DbError| e.to_string();
         match request {
             Request::Signup { user, password } => {
-                auth::check_name(&user)?;
-                auth::check_password(&password)?;
-                let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-                    .await
-                    .map_err(|e| e.to_string())??;
-                if !db.add_user(&user, &hash).await.map_err(dberr)? {
-                    return Err(format!("the name {user:?} is taken"));
-                }
+                let user = auth::sign_up(&self.shared, self.from, &user, password).await?;
                 self.logged_in(user).await
             }
             Request::Login { user, password } => {
-                self.login_may_try(&user)?;
-                let stored = db.password_hash(&user).await.map_err(dberr)?;
-                // The same work and the same answer for an unknown name.
-                let hash = stored.clone().unwrap_or_default();
-                let ok =
-                    tokio::task::spawn_blocking(move || auth::verify_password(&password, &hash))
-                        .await
-                        .map_err(|e| e.to_string())?;
-                if !ok || stored.is_none() {
-                    self.login_failed(&user);
-                    return Err("wrong user name or password".into());
-                }
-                self.shared
-                    .failed_logins
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&user);
+                let user = auth::log_in(&self.shared, self.from, &user, password).await?;
                 self.logged_in(user).await
             }
             Request::Token { token } => {
-                let user = db
-                    .token_user(&token)
-                    .await
-                    .map_err(dberr)?
-                    .ok_or("the token is not valid: log in again")?;
+                let user = auth::token_user(&self.shared, &token).await?;
+                self.session = self.shared.accounts.sessions_of(&user);
                 self.user = Some(user.clone());
                 Ok(json!({ "user": user }))
+            }
+            Request::SignOutEverywhere {} => {
+                let user = self.user()?.to_string();
+                let answer = auth::sign_out_everywhere(&self.shared, &user).await?;
+                self.session = self.shared.accounts.sessions_of(&user);
+                Ok(answer)
             }
             Request::Variants {} => Ok(json!(crate::installed(&self.shared.config.variants))),
             Request::Lobby {} => {
@@ -482,12 +432,8 @@ impl Conn {
     }
 
     async fn logged_in(&mut self, user: String) -> Result<Value, String> {
-        let token = auth::new_token();
-        self.shared
-            .db
-            .add_token(&token, &user)
-            .await
-            .map_err(|e| e.to_string())?;
+        let token = auth::new_session(&self.shared, &user).await?;
+        self.session = self.shared.accounts.sessions_of(&user);
         self.user = Some(user.clone());
         Ok(json!({ "user": user, "token": token }))
     }
