@@ -98,20 +98,22 @@ enum Command {
     Odds(tournament::OddsArgs),
     /// Run the game server: accounts, a lobby and online games over
     /// WebSockets, stored in SQLite (the default) or PostgreSQL. See
-    /// docs/online.md.
+    /// docs/online.md. Every option may also be given by its environment
+    /// variable (TITAN_LISTEN, TITAN_DATABASE, TITAN_LEASE); the command
+    /// line wins.
     Serve {
         /// The address to listen on.
-        #[arg(long, default_value = "127.0.0.1:7860")]
+        #[arg(long, env = "TITAN_LISTEN", default_value = "127.0.0.1:7860")]
         listen: std::net::SocketAddr,
         /// A database URL (`postgres://...` or `sqlite:///FILE`), or a SQLite
         /// file's path; a new SQLite file is made. Default: a SQLite file in
         /// the user's data folder.
-        #[arg(long, value_name = "URL")]
+        #[arg(long, env = "TITAN_DATABASE", value_name = "URL")]
         database: Option<String>,
         /// How long a game's lease lasts (seconds, 1 to 86400): another
         /// instance takes over the games of one that died this long after.
         // Bounded: a lease is added to the clock, which a huge one overflows.
-        #[arg(long, value_name = "SECS", default_value_t = 15,
+        #[arg(long, env = "TITAN_LEASE", value_name = "SECS", default_value_t = 15,
               value_parser = clap::value_parser!(u64).range(1..=86_400))]
         lease: u64,
     },

@@ -25,14 +25,24 @@ pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCo
 #[derive(clap::Args)]
 pub struct BotArgs {
     /// The server: HOST:PORT, http://HOST:PORT or ws://HOST:PORT/ws.
-    #[arg(long)]
+    #[arg(long, env = "TITAN_SERVER")]
     server: String,
     /// The account (signed up if new).
-    #[arg(long)]
+    #[arg(long, env = "TITAN_USER")]
     user: String,
-    /// The account's password (6 to 256 bytes; set when signing up).
-    #[arg(long)]
-    password: String,
+    /// The account's password (6 to 256 bytes; set when signing up). On
+    /// the command line it shows in `ps`: prefer TITAN_PASSWORD or
+    /// --password-file.
+    #[arg(
+        long,
+        env = "TITAN_PASSWORD",
+        hide_env_values = true,
+        conflicts_with = "password_file"
+    )]
+    password: Option<String>,
+    /// A file whose first line is the account's password.
+    #[arg(long, env = "TITAN_PASSWORD_FILE", value_name = "FILE")]
+    password_file: Option<std::path::PathBuf>,
     /// Creates a game of this variant (and prints its id).
     #[arg(
         long,
@@ -78,10 +88,24 @@ pub fn bot(args: BotArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    let password = match (args.password, &args.password_file) {
+        (Some(p), _) => p,
+        (None, Some(file)) => match read_password(file) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("titan bot: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        (None, None) => {
+            eprintln!("titan bot: give --password-file FILE, TITAN_PASSWORD or --password");
+            return ExitCode::from(2);
+        }
+    };
     let config = BotConfig {
         server: args.server,
         user: args.user,
-        password: args.password,
+        password,
         game,
         level: args.level,
         patience: std::time::Duration::from_secs(600),
@@ -119,4 +143,21 @@ pub fn bot(args: BotArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The first line of a password file, without its line ending (a file
+/// no password is that long is refused unread past its limit).
+fn read_password(file: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(file)
+        .map_err(|e| format!("cannot read the password file {}: {e}", file.display()))?;
+    let mut text = String::new();
+    f.take(4096)
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read the password file {}: {e}", file.display()))?;
+    let line = text.lines().next().unwrap_or_default().to_string();
+    if line.is_empty() {
+        return Err(format!("the password file {} is empty", file.display()));
+    }
+    Ok(line)
 }

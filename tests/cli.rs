@@ -432,3 +432,97 @@ fn check_warns_of_an_option_nothing_reads() {
         assert_eq!(r["warnings"], serde_json::json!([]), "{r}");
     }
 }
+
+/// `titan serve` takes its options from the environment too
+/// (TITAN_LISTEN, TITAN_DATABASE), the command line winning; `titan bot`
+/// reads its password from TITAN_PASSWORD or a file, so that it need not
+/// show in `ps`.
+#[test]
+fn serve_and_bot_take_their_options_from_the_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = taken.local_addr().unwrap().to_string();
+    let titan = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_titan"));
+        c.current_dir(dir.path())
+            .env_remove("TITAN_LISTEN")
+            .env_remove("TITAN_DATABASE")
+            .env_remove("TITAN_PASSWORD")
+            .env_remove("TITAN_PASSWORD_FILE");
+        c
+    };
+    // The database named by the environment is made, and the address the
+    // environment names is the one refused (it is taken).
+    let out = titan()
+        .args(["serve"])
+        .env("TITAN_LISTEN", &listen)
+        .env("TITAN_DATABASE", "from-env.sqlite")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot listen") && err.contains(&listen),
+        "{err}"
+    );
+    assert!(dir.path().join("from-env.sqlite").is_file(), "{err}");
+    // The command line wins over the environment.
+    let out = titan()
+        .args([
+            "serve",
+            "--listen",
+            &listen,
+            "--database",
+            "from-flag.sqlite",
+        ])
+        .env("TITAN_DATABASE", "not-this.sqlite")
+        .output()
+        .unwrap();
+    assert!(dir.path().join("from-flag.sqlite").is_file());
+    assert!(!dir.path().join("not-this.sqlite").exists());
+    assert_eq!(out.status.code(), Some(1));
+    drop(taken);
+    // The bot: no password at all is a usage error naming the ways to give
+    // one; an empty password file is refused before connecting.
+    let out = titan()
+        .args([
+            "bot",
+            "--server",
+            "127.0.0.1:1",
+            "--user",
+            "bob",
+            "--join",
+            "g",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--password-file"), "{err}");
+    std::fs::write(dir.path().join("empty"), "").unwrap();
+    let out = titan()
+        .args([
+            "bot",
+            "--server",
+            "127.0.0.1:1",
+            "--user",
+            "bob",
+            "--join",
+            "g",
+        ])
+        .env("TITAN_PASSWORD_FILE", dir.path().join("empty"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is empty"), "{err}");
+    // `--help` names the variables, never a password's value.
+    let out = titan()
+        .args(["bot", "--help"])
+        .env("TITAN_PASSWORD", "sekrit-pw")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("TITAN_PASSWORD"), "{help}");
+    assert!(!help.contains("sekrit-pw"), "{help}");
+}
