@@ -99,7 +99,7 @@ enum Command {
     /// Run the game server: accounts, a lobby and online games over
     /// WebSockets, stored in SQLite (the default) or PostgreSQL. See
     /// docs/online.md. Every option may also be given by its environment
-    /// variable (TITAN_LISTEN, TITAN_DATABASE, TITAN_LEASE); the command
+    /// variable (TITAN_LISTEN, TITAN_DATABASE, TITAN_LEASE, TITAN_VARIANTS); the command
     /// line wins.
     Serve {
         /// The address to listen on.
@@ -116,6 +116,10 @@ enum Command {
         #[arg(long, env = "TITAN_LEASE", value_name = "SECS", default_value_t = 15,
               value_parser = clap::value_parser!(u64).range(1..=86_400))]
         lease: u64,
+        /// The folder of the variants the server offers (default: the
+        /// `variants/` folder `titan check` finds).
+        #[arg(long, env = "TITAN_VARIANTS", value_name = "DIR")]
+        variants: Option<std::path::PathBuf>,
     },
     /// Play a seat of an online game with a computer player.
     Bot(online::BotArgs),
@@ -235,7 +239,8 @@ fn main() -> ExitCode {
             listen,
             database,
             lease,
-        } => online::serve(listen, database, lease),
+            variants,
+        } => online::serve(listen, database, lease, variants),
         Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),

@@ -7,10 +7,33 @@ use std::process::ExitCode;
 use titan_server::bot::{BotConfig, BotGame};
 
 /// Runs a server until interrupted.
-pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCode {
+pub fn serve(
+    listen: SocketAddr,
+    database: Option<String>,
+    lease: u64,
+    variants: Option<std::path::PathBuf>,
+) -> ExitCode {
     let database = database.unwrap_or_else(titan_server::default_database);
-    let mut config =
-        titan_server::Config::new(listen, database.clone(), crate::check::variants_root());
+    let variants = variants.unwrap_or_else(crate::check::variants_root);
+    // A server that offers nothing is a mistake in its set-up: said at
+    // once, not found by the first player.
+    let offered = variant_names(&variants);
+    if offered.is_empty() {
+        eprintln!(
+            "titan serve: no variants under {} (folders with a variant.ron): give --variants DIR",
+            variants.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    // What an operator needs to know it runs the right thing; never the
+    // database's password.
+    println!(
+        "titan serve: database {}; variants from {} ({})",
+        without_password(&database),
+        variants.display(),
+        offered.join(", ")
+    );
+    let mut config = titan_server::Config::new(listen, database.clone(), variants);
     config.lease = std::time::Duration::from_secs(lease.max(1));
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
@@ -160,4 +183,57 @@ fn read_password(file: &std::path::Path) -> Result<String, String> {
         return Err(format!("the password file {} is empty", file.display()));
     }
     Ok(line)
+}
+
+/// The names of the variant folders under `root`, sorted.
+fn variant_names(root: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|e| e.path().join("variant.ron").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A database URL as it may be shown: a password in it replaced by `***`.
+fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    match authority.rsplit_once('@') {
+        Some((user_info, host)) => {
+            let user = user_info.split_once(':').map_or(user_info, |(u, _)| u);
+            let hidden = if user_info.contains(':') { ":***" } else { "" };
+            format!("{scheme}://{user}{hidden}@{host}{path}")
+        }
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn a_database_url_is_shown_without_its_password() {
+        assert_eq!(
+            without_password("postgres://titan:s3cr@t@db.example:5432/titan?sslmode=require"),
+            "postgres://titan:***@db.example:5432/titan?sslmode=require"
+        );
+        assert_eq!(
+            without_password("postgres://titan@db/titan"),
+            "postgres://titan@db/titan"
+        );
+        assert_eq!(
+            without_password("sqlite:///srv/titan.sqlite"),
+            "sqlite:///srv/titan.sqlite"
+        );
+        assert_eq!(without_password("plain.sqlite"), "plain.sqlite");
+    }
 }

@@ -526,3 +526,40 @@ fn serve_and_bot_take_their_options_from_the_environment() {
     assert!(help.contains("TITAN_PASSWORD"), "{help}");
     assert!(!help.contains("sekrit-pw"), "{help}");
 }
+
+/// `titan serve` refuses to start with no variants to offer, and says at
+/// start which database (without its password) and which variants it serves.
+#[test]
+fn serve_names_its_database_and_variants_and_refuses_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", "x.sqlite"])
+        .arg("--variants")
+        .arg(&empty)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no variants under"), "{err}");
+    assert!(!dir.path().join("x.sqlite").exists(), "nothing made: {err}");
+    // With the bundled variants, on a taken address: it names them and the
+    // database before failing to listen.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listen = taken.local_addr().unwrap().to_string();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--listen", &listen, "--database", "y.sqlite"])
+        .arg("--variants")
+        .arg(&root)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("database y.sqlite"), "{said}");
+    assert!(said.contains("titan, titan-shorter"), "{said}");
+    assert_eq!(out.status.code(), Some(1));
+    drop(taken);
+}
