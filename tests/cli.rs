@@ -563,3 +563,24 @@ fn serve_names_its_database_and_variants_and_refuses_none() {
     assert_eq!(out.status.code(), Some(1));
     drop(taken);
 }
+
+/// A database that cannot be reached at start is said at once, with the
+/// reason ("Connection refused"), not after the pool's wait as "timed out".
+#[test]
+fn serve_says_at_once_that_its_database_refuses() {
+    // A port nobody listens on: bound, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database"])
+        .arg(format!("postgres://titan:pw@127.0.0.1:{port}/titan"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.to_lowercase().contains("refused"), "{err}");
+    assert!(!err.contains("pw@"), "the password is not shown: {err}");
+}

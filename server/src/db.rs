@@ -120,15 +120,53 @@ pub fn database_url(given: &str) -> String {
     url
 }
 
+/// How long connecting to the database at start may take.
+const CONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long a request waits for a database connection before it fails.
+const ACQUIRE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl Db {
+    /// Closes the pool: every later query fails as with a database that
+    /// cannot be reached (the outage tests).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Whether the database answers, within `wait` (`/health`).
+    pub async fn ping(&self, wait: std::time::Duration) -> Result<(), String> {
+        match tokio::time::timeout(wait, sqlx::query("SELECT 1").execute(&self.pool)).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer in {} ms", wait.as_millis())),
+        }
+    }
+
     /// Connects (creating a SQLite file if needed: see [`database_url`])
     /// and brings the schema up to date.
     pub async fn connect(url: &str) -> DbResult<Db> {
         sqlx::any::install_default_drivers();
         let url = &database_url(url);
         let sqlite = url.starts_with("sqlite:");
+        // One connection first, so that a database that cannot be reached
+        // says why at once ("connection refused"), rather than the pool's
+        // "timed out" after its wait.
+        {
+            use sqlx::Connection;
+            let conn = tokio::time::timeout(CONNECT_WAIT, sqlx::AnyConnection::connect(url))
+                .await
+                .map_err(|_| {
+                    sqlx::Error::Io(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        format!("no answer in {} s", CONNECT_WAIT.as_secs()),
+                    ))
+                })??;
+            conn.close().await?;
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
+            // A request fails with a clear error while the database is
+            // down, rather than hanging for the default half minute.
+            .acquire_timeout(ACQUIRE_WAIT)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {

@@ -378,7 +378,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         killed: AtomicBool::new(false),
     });
     let app = Router::new()
-        .route("/health", get(|| async { "ok" }))
+        .route("/health", get(health))
         .route("/ws", get(ws::upgrade))
         .with_state(shared.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -481,4 +481,19 @@ pub fn run_blocking(config: Config) -> Result<(), String> {
         server.stop().await;
         Ok(())
     })
+}
+
+/// `GET /health`: 200 `ok` when the server and its database answer; 503
+/// with the reason when the database does not (a load balancer then sends
+/// players elsewhere, and an operator sees why).
+async fn health(
+    axum::extract::State(shared): axum::extract::State<Arc<Shared>>,
+) -> (axum::http::StatusCode, String) {
+    match shared.db.ping(std::time::Duration::from_secs(2)).await {
+        Ok(()) => (axum::http::StatusCode::OK, "ok".to_string()),
+        Err(e) => (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!("database unreachable: {e}"),
+        ),
+    }
 }

@@ -732,3 +732,20 @@ fn an_unwatched_game_is_unloaded_and_comes_back() {
     assert_eq!(back.actions, 1, "back where it was");
     server.stop();
 }
+
+/// `/health` reports the database: 200 `ok` while it answers, 503 with the
+/// reason once it cannot be reached (here its pool closed under the
+/// server), so that a load balancer and an operator see the outage.
+#[test]
+fn health_reports_an_unreachable_database() {
+    let (_dir, db) = sqlite();
+    let server = TestServer::start(config(&db));
+    let h = health(&server.addr);
+    assert!(h.starts_with("HTTP/1.1 200") && h.ends_with("ok"), "{h}");
+    let shared = server.server.as_ref().unwrap().shared.clone();
+    server.rt.block_on(shared.db.close());
+    let h = health(&server.addr);
+    assert!(h.starts_with("HTTP/1.1 503"), "{h}");
+    assert!(h.contains("database unreachable"), "{h}");
+    server.stop();
+}
