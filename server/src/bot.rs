@@ -237,6 +237,21 @@ fn lost(e: &str) -> bool {
     e.contains("connection lost") || e.contains("closed the connection")
 }
 
+/// Whether the server's answer is a failure of its own that may pass (its
+/// database down, its password hashers busy): worth waiting and asking
+/// again, as after a lost connection, rather than giving up the seat.
+fn transient(e: &str) -> bool {
+    // As the server words it, perhaps behind the bot's "game ID: ".
+    e.starts_with("database") || e.contains(": database: ") || e.contains("server is busy")
+}
+
+/// The pause before the `n`th attempt to reconnect (from 0): doubling from
+/// 100 ms to at most 5 s, so that a server or database that is down for
+/// long is not asked ten times a second by every bot.
+fn backoff(n: u32) -> Duration {
+    Duration::from_millis(100u64.saturating_mul(1 << n.min(6)).min(5_000))
+}
+
 /// Runs a bot to its game's end, reconnecting (as long as its patience
 /// lasts) when the connection or the server drops.
 pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, String> {
@@ -248,7 +263,7 @@ pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, 
     loop {
         match play_into(&mut client, &game, config, &mut report) {
             Ok(()) => return Ok(report),
-            Err(e) if lost(&e) => client = reconnect(config, &game)?,
+            Err(e) if lost(&e) || transient(&e) => client = reconnect(config, &game)?,
             Err(e) => return Err(e),
         }
     }
@@ -257,6 +272,7 @@ pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, 
 /// Connects again, logs in, and watches `game` from its seat.
 pub fn reconnect(config: &BotConfig, game: &str) -> Result<Client, String> {
     let since = Instant::now();
+    let mut tries = 0;
     loop {
         let attempt = (|| {
             let mut client = Client::connect(&config.server)?;
@@ -276,7 +292,41 @@ pub fn reconnect(config: &BotConfig, game: &str) -> Result<Client, String> {
             Err(e) if since.elapsed() > config.patience => {
                 return Err(format!("cannot reconnect to game {game}: {e}"));
             }
-            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            Err(_) => {
+                std::thread::sleep(backoff(tries));
+                tries += 1;
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_outage_is_waited_out_and_other_refusals_are_not() {
+        assert!(transient(
+            "database: pool timed out while waiting for an open connection"
+        ));
+        assert!(transient(
+            "the server is busy with other log-ins: retry in a few seconds"
+        ));
+        assert!(transient(
+            "game 12ab: database: error communicating with database"
+        ));
+        assert!(!transient("not your turn"));
+        assert!(!transient(
+            "game 12ab: no such action in the database of rules"
+        ));
+        assert!(!transient("no game 1234"));
+        assert!(lost("connection lost") && !transient("connection lost"));
+    }
+
+    #[test]
+    fn reconnecting_backs_off_to_five_seconds() {
+        let pauses: Vec<u64> = (0..9).map(|n| backoff(n).as_millis() as u64).collect();
+        assert_eq!(pauses, [100, 200, 400, 800, 1600, 3200, 5000, 5000, 5000]);
+        assert_eq!(backoff(u32::MAX), Duration::from_secs(5));
     }
 }
