@@ -66,6 +66,61 @@ pub struct Config {
     pub login_wait: Duration,
     /// The clock those waits are measured by (tests move it on by hand).
     pub clock: Clock,
+    /// What one client, one account and everybody together may hold on
+    /// this server (docs/online.md, "Limits").
+    pub limits: Limits,
+}
+
+/// The bounds on what clients may hold or do (docs/online.md, "Limits"),
+/// each with its default in [`Limits::default`].
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Open connections (HTTP and WebSocket) at once, from everybody.
+    pub connections: usize,
+    /// Open connections at once from one IP address.
+    pub connections_per_address: usize,
+    /// How long a connection may take to send its HTTP request (a
+    /// half-sent header, or none at all, is closed after it).
+    pub header_timeout: Duration,
+    /// How long a WebSocket may stay without logging in.
+    pub login_timeout: Duration,
+    /// How long a WebSocket may stay without sending anything (the server
+    /// pings it meanwhile: a live client's pongs count).
+    pub idle_timeout: Duration,
+    /// Open games (waiting for players) one account may have created.
+    pub open_games_per_account: usize,
+    /// Open games on the server, from everybody.
+    pub open_games: usize,
+    /// Games not over (open, running or suspended) one account may have
+    /// created or hold a seat in.
+    pub games_per_account: usize,
+    /// Computer seats in the games not over that one account created.
+    pub computer_seats_per_account: usize,
+    /// Chat lines one account may send a minute (and at once).
+    pub chat_per_minute_per_account: u32,
+    /// Chat lines one game may take a minute (and at once), from everybody.
+    pub chat_per_minute_per_game: u32,
+    /// The chat lines of a game kept and sent to a new watcher: the last ones.
+    pub chat_history: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections: 2000,
+            connections_per_address: 50,
+            header_timeout: Duration::from_secs(10),
+            login_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(300),
+            open_games_per_account: 3,
+            open_games: 500,
+            games_per_account: 20,
+            computer_seats_per_account: 10,
+            chat_per_minute_per_account: 20,
+            chat_per_minute_per_game: 60,
+            chat_history: 100,
+        }
+    }
 }
 
 /// The clock of the waits the server decides by time (log-in waits): the
@@ -123,6 +178,7 @@ impl Config {
             login_failures: 5,
             login_wait: Duration::from_secs(30),
             clock: Clock::default(),
+            limits: Limits::default(),
         }
     }
 }
@@ -157,6 +213,8 @@ pub struct Shared {
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
     /// Wrong passwords by user name (see [`Config::login_failures`]).
     pub(crate) failed_logins: Mutex<HashMap<String, ws::Failures>>,
+    /// Creates and joins, one at a time, so that the game limits hold.
+    pub(crate) create_lock: tokio::sync::Mutex<()>,
     stopping: AtomicBool,
     /// Stopped as by a kill: leases are not given up.
     killed: AtomicBool,
@@ -337,6 +395,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         failed_logins: Mutex::new(HashMap::new()),
+        create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),
         killed: AtomicBool::new(false),
     });

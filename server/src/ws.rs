@@ -65,6 +65,13 @@ impl Bucket {
     }
 }
 
+/// A lobby lists at most this many of the asker's own games,
+const LOBBY_OWN: i64 = 100;
+/// this many games of each other creator,
+const LOBBY_PER_CREATOR: i64 = 10;
+/// and this many other games in all.
+const LOBBY_OTHERS: i64 = 200;
+
 /// Refused requests in a row after which a flooding client is dropped.
 const MAX_REFUSED_IN_A_ROW: u32 = 200;
 
@@ -319,7 +326,11 @@ impl Conn {
             Request::Lobby {} => {
                 let user = self.user()?.to_string();
                 let mut games = Vec::new();
-                for row in db.lobby(&user, 100).await.map_err(dberr)? {
+                let rows = db
+                    .lobby(&user, LOBBY_OWN, LOBBY_PER_CREATOR, LOBBY_OTHERS)
+                    .await
+                    .map_err(dberr)?;
+                for row in rows {
                     let seats = db.seats(&row.id).await.map_err(dberr)?;
                     games.push(summary(row, seats));
                 }
@@ -352,6 +363,11 @@ impl Conn {
                         "game {game} is {}: its seats are taken; watch it instead",
                         row.status
                     ));
+                }
+                let _one_at_a_time = self.shared.create_lock.lock().await;
+                let most = self.shared.config.limits.games_per_account;
+                if db.games_of(&user).await.map_err(dberr)? >= most as i64 {
+                    return Err(too_many_games(most));
                 }
                 let taken = db
                     .take_seat(&game, &user, seat)
@@ -558,6 +574,10 @@ impl Conn {
             return Err("a game has at most 6 seats".into());
         }
         Game::new(v.clone(), options.clone(), &names, 0).map_err(|e| e.0)?;
+        // The account's and the server's limits, checked and the game added
+        // one create at a time (on this instance).
+        let _one_at_a_time = self.shared.create_lock.lock().await;
+        self.may_create(&user, &rows).await?;
         if let Some(first) = rows.iter_mut().find(|s| s.kind == "human") {
             first.user = Some(user.clone());
         }
@@ -592,6 +612,45 @@ impl Conn {
             .map(|g| g.status)
             .unwrap_or_default();
         Ok(json!({ "game": row.id, "status": status }))
+    }
+
+    /// Refuses a game `user` would create with `seats` past the limits
+    /// (docs/online.md, "Limits").
+    async fn may_create(&self, user: &str, seats: &[SeatRow]) -> Result<(), String> {
+        let db = &self.shared.db;
+        let limits = &self.shared.config.limits;
+        let count = |r: db::DbResult<i64>| r.map(|n| n.max(0) as usize).map_err(|e| e.to_string());
+        let computers = seats.iter().filter(|s| s.kind == "computer").count();
+        // The creator takes the first person's seat: the game waits for
+        // players when it has another.
+        let open = seats.iter().filter(|s| s.kind == "human").count() > 1;
+        if count(db.games_of(user).await)? >= limits.games_per_account {
+            return Err(too_many_games(limits.games_per_account));
+        }
+        if computers > 0
+            && count(db.computer_seats_of(user).await)? + computers
+                > limits.computer_seats_per_account
+        {
+            return Err(format!(
+                "too many computer seats: an account's games not over may have at most {} (finish or leave one first)",
+                limits.computer_seats_per_account
+            ));
+        }
+        if open {
+            if count(db.open_games(Some(user)).await)? >= limits.open_games_per_account {
+                return Err(format!(
+                    "too many open games: an account may have at most {} waiting for players (start or leave one first)",
+                    limits.open_games_per_account
+                ));
+            }
+            if count(db.open_games(None).await)? >= limits.open_games {
+                return Err(format!(
+                    "the server has too many open games ({}): join one, or try again later",
+                    limits.open_games
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Pushes the watched game's state, from what this connection has not
@@ -665,6 +724,12 @@ async fn start_if_full(shared: &Arc<Shared>, game: &str) -> Result<(), String> {
         shared.game(game);
     }
     Ok(())
+}
+
+fn too_many_games(most: usize) -> String {
+    format!(
+        "too many games: an account may be in at most {most} games not over (finish or leave one first)"
+    )
 }
 
 fn summary(row: GameRow, seats: Vec<SeatRow>) -> GameSummary {

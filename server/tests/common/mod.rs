@@ -92,6 +92,12 @@ pub fn config(db: &str) -> Config {
     // Bots act as fast as they can; the limits have their own test.
     c.rate_per_connection = 2000;
     c.rate_per_account = 4000;
+    // Nor the other limits (their own tests in limits.rs set them low).
+    c.limits.open_games_per_account = 1000;
+    c.limits.games_per_account = 1000;
+    c.limits.computer_seats_per_account = 1000;
+    c.limits.chat_per_minute_per_account = 100_000;
+    c.limits.chat_per_minute_per_game = 100_000;
     c
 }
 

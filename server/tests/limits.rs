@@ -1,0 +1,123 @@
+//! The limits that keep one hostile client, account or address from
+//! taking the server from everybody else (docs/online.md, "Limits"): open
+//! games and the lobby, games and computer seats per account, connections,
+//! timeouts, chat, and watching finished games.
+
+mod common;
+
+use common::*;
+use titan_server::client::Client;
+use titan_server::protocol::Request;
+
+fn signed_in(server: &TestServer, user: &str) -> Client {
+    let mut c = Client::connect(&server.addr).unwrap();
+    c.sign_in(user, &format!("{user}-password")).unwrap();
+    c
+}
+
+fn create(c: &mut Client, seats: &[&str]) -> Result<String, String> {
+    c.request(&Request::Create {
+        variant: "titan".into(),
+        options: Default::default(),
+        seats: seats.iter().map(|s| s.to_string()).collect(),
+        timeout_secs: 0,
+    })
+    .map(|v| v["game"].as_str().unwrap().to_string())
+}
+
+fn lobby_ids(c: &mut Client) -> Vec<String> {
+    c.request(&Request::Lobby {})
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// An account may have only so many open games, and the server only so
+/// many in all, each refused with a reason; a full lobby still lists
+/// another user's open game to everybody, its creator included.
+#[test]
+fn open_games_are_limited_and_one_account_never_empties_the_lobby() {
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    config.limits.open_games_per_account = 3;
+    config.limits.open_games = 4;
+    let server = TestServer::start(config);
+    let mut ann = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
+    let anns = create(&mut ann, &["human", "human"]).unwrap();
+    for _ in 0..3 {
+        create(&mut bob, &["human", "human"]).unwrap();
+    }
+    let e = create(&mut bob, &["human", "human"]).unwrap_err();
+    assert!(e.contains("too many open games"), "{e}");
+    // Four open games on the server: nobody opens a fifth.
+    let mut cid = signed_in(&server, "cid");
+    let e = create(&mut cid, &["human", "human"]).unwrap_err();
+    assert!(e.contains("the server has too many open games"), "{e}");
+    // A game that starts at once (one person, computers) is not open.
+    create(&mut bob, &["human", "computer"]).unwrap();
+    assert!(lobby_ids(&mut ann).contains(&anns));
+    server.stop();
+
+    // With room for a flood of open games from one account, the lobby
+    // still shows another user's game (it used to list the newest 100
+    // games, all of the flooder's).
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    config.limits.open_games = 1000;
+    let server = TestServer::start(config);
+    let mut ann = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
+    let mut cid = signed_in(&server, "cid");
+    let anns = create(&mut ann, &["human", "human"]).unwrap();
+    for _ in 0..120 {
+        create(&mut bob, &["human", "human"]).unwrap();
+    }
+    assert!(
+        lobby_ids(&mut ann).contains(&anns),
+        "in its creator's lobby"
+    );
+    assert!(lobby_ids(&mut cid).contains(&anns), "in another's lobby");
+    assert!(
+        lobby_ids(&mut bob).contains(&anns),
+        "in the flooder's lobby"
+    );
+    server.stop();
+}
+
+/// An account may be in only so many games not over and have only so many
+/// computer seats playing in its games; joins count too.
+#[test]
+fn games_and_computer_seats_per_account_are_limited() {
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    config.limits.games_per_account = 3;
+    config.limits.computer_seats_per_account = 4;
+    let server = TestServer::start(config);
+    let mut ann = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
+    // Three computer seats, then two more would be five.
+    create(&mut ann, &["human", "computer", "computer", "computer"]).unwrap();
+    let e = create(&mut ann, &["human", "computer", "computer"]).unwrap_err();
+    assert!(e.contains("too many computer seats"), "{e}");
+    create(&mut ann, &["human", "computer"]).unwrap();
+    let open = create(&mut ann, &["human", "human"]).unwrap();
+    // Three games not over: no fourth, not even one without a computer.
+    let e = create(&mut ann, &["human", "human"]).unwrap_err();
+    assert!(e.contains("too many games"), "{e}");
+    // Bob may join ann's game; once in three games he may join no more.
+    for _ in 0..3 {
+        create(&mut bob, &["human", "human"]).unwrap();
+    }
+    let e = bob
+        .request(&Request::Join {
+            game: open.clone(),
+            seat: None,
+        })
+        .unwrap_err();
+    assert!(e.contains("too many games"), "{e}");
+    server.stop();
+}
