@@ -55,6 +55,9 @@ fn main() {
     // people; the load test measures the server.
     config.rate_per_connection = 10_000;
     config.rate_per_account = 10_000;
+    // All from one address.
+    config.limits.connections = 10_000;
+    config.limits.connections_per_address = 10_000;
     let server = rt
         .block_on(titan_server::start(config))
         .expect("the server");

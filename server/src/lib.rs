@@ -13,6 +13,7 @@ pub mod bot;
 pub mod client;
 pub mod computer;
 pub mod db;
+mod listen;
 pub mod protocol;
 mod ws;
 
@@ -25,7 +26,6 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use titan_core::LoadOptions;
 use titan_core::model::Variant;
 use tokio::runtime::Handle;
@@ -213,6 +213,8 @@ pub struct Shared {
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
     /// Wrong passwords by user name (see [`Config::login_failures`]).
     pub(crate) failed_logins: Mutex<HashMap<String, ws::Failures>>,
+    /// The open connections (see [`listen`]).
+    connections: Arc<Mutex<listen::Counts>>,
     /// Creates and joins, one at a time, so that the game limits hold.
     pub(crate) create_lock: tokio::sync::Mutex<()>,
     stopping: AtomicBool,
@@ -306,6 +308,16 @@ impl Shared {
         }
     }
 
+    /// The connections open now (HTTP and WebSocket): a gauge.
+    pub fn connections(&self) -> usize {
+        listen::open(&self.connections)
+    }
+
+    /// The games live on this instance (each an actor thread): a gauge.
+    pub fn live_games(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
     pub fn stopping(&self) -> bool {
         self.stopping.load(Ordering::Relaxed)
     }
@@ -395,6 +407,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         failed_logins: Mutex::new(HashMap::new()),
+        connections: Arc::new(Mutex::new(listen::Counts::default())),
         create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),
         killed: AtomicBool::new(false),
@@ -404,12 +417,16 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .route("/ws", get(ws::upgrade))
         .with_state(shared.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let shared_for_task = shared.clone();
     let sweeper = tokio::spawn(sweep(shared.clone()));
     let task = tokio::spawn(async move {
-        // Small messages both ways: no Nagle delay on each push.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
+        let shared = shared_for_task;
+        let listener = listen::Limited::new(
+            listener,
+            shared.connections.clone(),
+            shared.config.limits.clone(),
+        );
+        let app = app.into_make_service_with_connect_info::<listen::ConnInfo>();
         let _ = axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stopped.await;

@@ -8,8 +8,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
-use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use std::sync::atomic::Ordering;
+
+use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -19,6 +21,7 @@ use tokio::sync::{oneshot, watch};
 use crate::actor::{Cmd, options_from_json};
 use crate::computer::LEVELS;
 use crate::db::{self, GameRow, SeatRow};
+use crate::listen::ConnInfo;
 use crate::protocol::{
     GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
 };
@@ -75,7 +78,14 @@ const LOBBY_OTHERS: i64 = 200;
 /// Refused requests in a row after which a flooding client is dropped.
 const MAX_REFUSED_IN_A_ROW: u32 = 200;
 
-pub(crate) async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+pub(crate) async fn upgrade(
+    ws: WebSocketUpgrade,
+    ConnectInfo(info): ConnectInfo<ConnInfo>,
+    State(shared): State<Arc<Shared>>,
+) -> Response {
+    // A WebSocket now: the deadline for its HTTP request is met; its own
+    // timeouts follow (see `connection`).
+    info.upgraded.store(true, Ordering::Relaxed);
     ws.max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| connection(socket, shared))
@@ -115,9 +125,12 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>) {
     };
     let mut heartbeat = tokio::time::interval(Duration::from_secs(2));
     let mut refused = 0u32;
-    loop {
+    let limits = conn.shared.config.limits.clone();
+    let log_in_by = tokio::time::Instant::now() + limits.login_timeout;
+    let mut heard = tokio::time::Instant::now();
+    let goodbye = loop {
         let out: Vec<Message> = tokio::select! {
-            msg = stream.next() => match msg {
+            msg = stream.next() => { heard = tokio::time::Instant::now(); match msg {
                 Some(Ok(WsMessage::Text(text))) => {
                     let (reply, ok, watched) = conn.request(text.as_str()).await;
                     refused = if ok { 0 } else { refused + 1 };
@@ -134,8 +147,20 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>) {
                 }
                 Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => continue,
                 // Closed, or broken (an oversized message among others).
-                Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break,
-            },
+                Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break None,
+            }},
+            _ = tokio::time::sleep_until(log_in_by), if conn.user.is_none() => {
+                break Some(format!(
+                    "not logged in within {} s: goodbye",
+                    limits.login_timeout.as_secs_f64()
+                ));
+            }
+            _ = tokio::time::sleep_until(heard + limits.idle_timeout) => {
+                break Some(format!(
+                    "nothing heard for {} s: goodbye",
+                    limits.idle_timeout.as_secs_f64()
+                ));
+            }
             alive = changed(&mut conn.watching) => {
                 if alive {
                     conn.push().await.into_iter().collect()
@@ -147,7 +172,13 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>) {
             }
             _ = heartbeat.tick() => {
                 if conn.shared.stopping() {
-                    break;
+                    break None;
+                }
+                // A quiet client is asked for a sign of life (its pong).
+                if heard.elapsed() >= limits.idle_timeout / 2
+                    && sink.send(WsMessage::Ping(Vec::new().into())).await.is_err()
+                {
+                    break None;
                 }
                 if let Some(w) = &conn.watching && let Some(seat) = w.seat {
                     let _ = conn.shared.db.seen(&w.id, seat.0).await;
@@ -170,8 +201,16 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>) {
                         .into(),
                 ))
                 .await;
-            break;
+            break None;
         }
+    };
+    if let Some(reason) = goodbye {
+        let _ = sink
+            .send(WsMessage::Close(Some(CloseFrame {
+                code: axum::extract::ws::close_code::POLICY,
+                reason: reason.into(),
+            })))
+            .await;
     }
     conn.unwatch();
 }

@@ -5,9 +5,16 @@
 
 mod common;
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
 use common::*;
 use titan_server::client::Client;
 use titan_server::protocol::Request;
+
+/// Bounded wait against a hang (never a verdict on speed).
+const HANG: Duration = Duration::from_secs(30);
 
 fn signed_in(server: &TestServer, user: &str) -> Client {
     let mut c = Client::connect(&server.addr).unwrap();
@@ -119,5 +126,85 @@ fn games_and_computer_seats_per_account_are_limited() {
         })
         .unwrap_err();
     assert!(e.contains("too many games"), "{e}");
+    server.stop();
+}
+
+/// Connections past the cap, in all or from one address, are refused
+/// with a reason; a closed connection gives its place back.
+#[test]
+fn connections_are_capped_in_all_and_per_address() {
+    for (total, per_address, refusal) in [
+        (100, 2, "too many connections from your address"),
+        (2, 100, "too many connections to this server"),
+    ] {
+        let (_dir, db) = sqlite();
+        let mut config = common::config(&db);
+        config.limits.connections = total;
+        config.limits.connections_per_address = per_address;
+        let server = TestServer::start(config);
+        let first = signed_in(&server, "ann");
+        let _second = Client::connect(&server.addr).unwrap();
+        let e = Client::connect(&server.addr)
+            .err()
+            .expect("a third connection");
+        assert!(e.contains("503") && e.contains(refusal), "{e}");
+        drop(first);
+        wait_until("the closed connection's place is given back", || {
+            server.server.as_ref().unwrap().shared.connections() < 2
+        });
+        Client::connect(&server.addr).expect("a place again");
+        server.stop();
+    }
+}
+
+/// A connection that sends nothing, or half a request header, is closed
+/// after the header timeout (here short), and its place given back; a
+/// WebSocket that does not log in is closed after the log-in timeout with
+/// the reason; a whole request is answered as before.
+#[test]
+fn half_sent_headers_and_silent_sockets_are_closed() {
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    config.limits.header_timeout = Duration::from_millis(300);
+    config.limits.login_timeout = Duration::from_millis(300);
+    config.limits.connections_per_address = 2;
+    let server = TestServer::start(config);
+    let closed = |mut tcp: TcpStream| {
+        tcp.set_read_timeout(Some(HANG)).unwrap();
+        let mut buf = [0u8; 256];
+        match tcp.read(&mut buf) {
+            Ok(n) => assert_eq!(n, 0, "closed without an answer"),
+            Err(e) => assert!(
+                !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ),
+                "still open after {HANG:?}: {e}"
+            ),
+        }
+    };
+    let bare = TcpStream::connect(&server.addr).unwrap();
+    let mut half = TcpStream::connect(&server.addr).unwrap();
+    half.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    closed(bare);
+    closed(half);
+    wait_until("the places are given back", || {
+        server.server.as_ref().unwrap().shared.connections() == 0
+    });
+    let mut c = Client::connect(&server.addr).unwrap();
+    let e = c.read(HANG).expect_err("closed for not logging in");
+    assert!(e.contains("not logged in within"), "{e}");
+    // A whole request is answered.
+    let mut tcp = TcpStream::connect(&server.addr).unwrap();
+    tcp.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    tcp.set_read_timeout(Some(HANG)).unwrap();
+    tcp.read_to_string(&mut answer).unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.1 200") && answer.ends_with("ok"),
+        "{answer}"
+    );
     server.stop();
 }
