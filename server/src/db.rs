@@ -608,6 +608,48 @@ impl Db {
         Ok(row.get::<i64, _>(0))
     }
 
+    /// The last `n` chat lines of a game, and the index of the first.
+    pub async fn chat_tail(
+        &self,
+        game: &str,
+        n: usize,
+    ) -> DbResult<(usize, Vec<(String, String)>)> {
+        let rows = sqlx::query(
+            "SELECT idx, user_name, text FROM chat WHERE game_id = $1 ORDER BY idx DESC LIMIT $2",
+        )
+        .bind(game)
+        .bind(n as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        let first = rows
+            .last()
+            .map_or(0, |r| r.get::<i64, _>(0).max(0) as usize);
+        let lines = rows
+            .iter()
+            .rev()
+            .map(|r| (r.get::<String, _>(1), r.get::<String, _>(2)))
+            .collect();
+        Ok((first, lines))
+    }
+
+    /// Whether a game's players have muted its spectators' chat.
+    pub async fn spectators_muted(&self, game: &str) -> DbResult<bool> {
+        let row = sqlx::query("SELECT spectators_muted FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    pub async fn set_spectators_muted(&self, game: &str, muted: bool) -> DbResult<()> {
+        sqlx::query("UPDATE games SET spectators_muted = $1 WHERE id = $2")
+            .bind(i64::from(muted))
+            .bind(game)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Running games a computer may have to play in (a computer seat, or a
     /// timeout for absent players) whose lease is free or expired, or held
     /// by `owner`.

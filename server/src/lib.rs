@@ -213,6 +213,9 @@ pub struct Shared {
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
     /// Wrong passwords by user name (see [`Config::login_failures`]).
     pub(crate) failed_logins: Mutex<HashMap<String, ws::Failures>>,
+    /// Chat lines allowed by account and by game (see
+    /// [`Limits::chat_per_minute_per_account`]).
+    pub(crate) chat_rates: (ws::Rates, ws::Rates),
     /// The open connections (see [`listen`]).
     connections: Arc<Mutex<listen::Counts>>,
     /// Creates and joins, one at a time, so that the game limits hold.
@@ -407,6 +410,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         failed_logins: Mutex::new(HashMap::new()),
+        chat_rates: Default::default(),
         connections: Arc::new(Mutex::new(listen::Counts::default())),
         create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),

@@ -68,6 +68,50 @@ impl Bucket {
     }
 }
 
+/// A rate a minute by [`crate::Config::clock`]: up to `per_minute` at
+/// once, given back at `per_minute` a minute.
+#[derive(Debug)]
+pub(crate) struct PerMinute {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Allowances by name (account or game).
+pub(crate) type Rates = std::sync::Mutex<std::collections::HashMap<String, PerMinute>>;
+
+/// Names (accounts, games) whose chat rate is kept, at most; past it those
+/// with a full allowance are forgotten.
+const MAX_RATE_NAMES: usize = 10_000;
+
+/// Takes one from the allowance of `name` in `rates`: false when it has
+/// none left.
+fn take_per_minute(rates: &Rates, name: &str, per_minute: u32, now: Instant) -> bool {
+    let full = f64::from(per_minute);
+    let mut rates = rates.lock().unwrap_or_else(|e| e.into_inner());
+    let refill = |r: &mut PerMinute| {
+        let secs = now.saturating_duration_since(r.at).as_secs_f64();
+        r.tokens = (r.tokens + secs * full / 60.0).min(full);
+        r.at = now;
+    };
+    if rates.len() >= MAX_RATE_NAMES {
+        rates.retain(|_, r| {
+            refill(r);
+            r.tokens < full
+        });
+    }
+    let r = rates.entry(name.to_string()).or_insert(PerMinute {
+        tokens: full,
+        at: now,
+    });
+    refill(r);
+    if r.tokens >= 1.0 {
+        r.tokens -= 1.0;
+        true
+    } else {
+        false
+    }
+}
+
 /// A lobby lists at most this many of the asker's own games,
 const LOBBY_OWN: i64 = 100;
 /// this many games of each other creator,
@@ -521,6 +565,30 @@ impl Conn {
                 if text.trim().is_empty() || text.len() > MAX_CHAT_BYTES {
                     return Err(format!("a chat line is 1 to {MAX_CHAT_BYTES} bytes long"));
                 }
+                let limits = &self.shared.config.limits;
+                let now = self.shared.config.clock.now();
+                if !take_per_minute(
+                    &self.shared.chat_rates.0,
+                    &user,
+                    limits.chat_per_minute_per_account,
+                    now,
+                ) {
+                    return Err(format!(
+                        "too many chat lines from this account: at most {} a minute",
+                        limits.chat_per_minute_per_account
+                    ));
+                }
+                if !take_per_minute(
+                    &self.shared.chat_rates.1,
+                    &w.id,
+                    limits.chat_per_minute_per_game,
+                    now,
+                ) {
+                    return Err(format!(
+                        "too many chat lines in this game: at most {} a minute from everybody",
+                        limits.chat_per_minute_per_game
+                    ));
+                }
                 let (reply, answer) = oneshot::channel();
                 w.handle
                     .tx
@@ -530,6 +598,19 @@ impl Conn {
                     .await
                     .map_err(|_| "the game was closed on this server")??;
                 Ok(Value::Null)
+            }
+            Request::MuteSpectators { mute } => {
+                let user = self.user()?.to_string();
+                let w = self.watching.as_ref().ok_or("watch a game first")?;
+                let (reply, answer) = oneshot::channel();
+                w.handle
+                    .tx
+                    .send(Cmd::MuteSpectators { user, mute, reply })
+                    .map_err(|_| "the game was closed on this server")?;
+                answer
+                    .await
+                    .map_err(|_| "the game was closed on this server")??;
+                Ok(json!({ "game": w.id, "spectators_muted": mute }))
             }
             Request::Suspend { game } => self.set_status(game, db::RUNNING, db::SUSPENDED).await,
             Request::Resume { game } => self.set_status(game, db::SUSPENDED, db::RUNNING).await,

@@ -208,3 +208,74 @@ fn half_sent_headers_and_silent_sockets_are_closed() {
     );
     server.stop();
 }
+
+fn chat(c: &mut Client, text: &str) -> Result<serde_json::Value, String> {
+    c.request(&Request::Chat { text: text.into() })
+}
+
+fn watch(c: &mut Client, id: &str) -> titan_server::protocol::GameState {
+    c.request(&Request::Watch {
+        game: id.into(),
+        events_from: 0,
+    })
+    .unwrap();
+    c.next_state(HANG).unwrap().expect("a state after a watch")
+}
+
+/// Chat lines are limited a minute per account and per game (the minute
+/// passed by moving the server's clock on, not by waiting); a new watcher
+/// is sent the last lines only; the players may mute the spectators.
+#[test]
+fn chat_is_rate_limited_bounded_and_spectators_may_be_muted() {
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    config.limits.chat_per_minute_per_account = 4;
+    config.limits.chat_per_minute_per_game = 6;
+    config.limits.chat_history = 3;
+    config.clock = titan_server::Clock::manual();
+    let clock = config.clock.clone();
+    let server = TestServer::start(config);
+    let mut ann = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
+    let mut spy = signed_in(&server, "spy");
+    let id = create(&mut ann, &["human", "human"]).unwrap();
+    bob.request(&Request::Join {
+        game: id.clone(),
+        seat: None,
+    })
+    .unwrap();
+    watch(&mut ann, &id);
+    watch(&mut bob, &id);
+    watch(&mut spy, &id);
+    for i in 0..4 {
+        chat(&mut ann, &format!("ann {i}")).unwrap();
+    }
+    let e = chat(&mut ann, "ann 4").unwrap_err();
+    assert!(e.contains("too many chat lines from this account"), "{e}");
+    chat(&mut bob, "bob 0").unwrap();
+    chat(&mut bob, "bob 1").unwrap();
+    let e = chat(&mut bob, "bob 2").unwrap_err();
+    assert!(e.contains("too many chat lines in this game"), "{e}");
+    // A new watcher gets the last three of the six lines.
+    let mut late = signed_in(&server, "late");
+    let s = watch(&mut late, &id);
+    assert_eq!(s.chat_count, 6);
+    let texts: Vec<&str> = s.chat.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(texts, ["ann 3", "bob 0", "bob 1"]);
+    // A minute on, there is room again; the spectators may chat.
+    clock.advance(Duration::from_secs(61));
+    chat(&mut spy, "hello").unwrap();
+    let e = spy
+        .request(&Request::MuteSpectators { mute: true })
+        .unwrap_err();
+    assert!(e.contains("only the game's players"), "{e}");
+    bob.request(&Request::MuteSpectators { mute: true })
+        .unwrap();
+    let e = chat(&mut spy, "hello?").unwrap_err();
+    assert!(e.contains("muted"), "{e}");
+    chat(&mut ann, "players still chat").unwrap();
+    bob.request(&Request::MuteSpectators { mute: false })
+        .unwrap();
+    chat(&mut spy, "thanks").unwrap();
+    server.stop();
+}
