@@ -219,6 +219,31 @@ fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, S
 
 /// Reads a game and replays its log.
 fn load(shared: &Shared, id: &str) -> Result<Live, String> {
+    let mut live = read(shared, id)?;
+    progress(shared, &mut live);
+    Ok(live)
+}
+
+/// A game that is over as `user` sees it, read once from the database
+/// with no actor started (nothing in it changes any more): what a watch of
+/// it is sent. Blocks: call it off the async runtime.
+pub fn finished(
+    shared: &Shared,
+    id: &str,
+    user: &str,
+    events_from: usize,
+) -> Result<GameState, String> {
+    let live = read(shared, id)?;
+    let seat = live
+        .seats
+        .iter()
+        .find(|s| s.kind == "human" && s.user.as_deref() == Some(user))
+        .map(|s| PlayerId(s.seat));
+    Ok(snapshot(&live, seat, events_from, 0))
+}
+
+/// Reads a game and replays its log, changing nothing.
+fn read(shared: &Shared, id: &str) -> Result<Live, String> {
     let db = &shared.db;
     let row = shared
         .rt
@@ -263,7 +288,6 @@ fn load(shared: &Shared, id: &str) -> Result<Live, String> {
         refreshed: Instant::now(),
     };
     catch_up(shared, &mut live)?;
-    progress(shared, &mut live);
     Ok(live)
 }
 

@@ -23,7 +23,7 @@ use crate::computer::LEVELS;
 use crate::db::{self, GameRow, SeatRow};
 use crate::listen::ConnInfo;
 use crate::protocol::{
-    GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
+    GameState, GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
 };
 use crate::{GameHandle, Shared, auth};
 
@@ -149,6 +149,8 @@ struct Conn {
     shared: Arc<Shared>,
     user: Option<String>,
     watching: Option<Watching>,
+    /// The state of a game over to send after the answer to its watch.
+    finished: Option<GameState>,
     bucket: Bucket,
 }
 
@@ -166,6 +168,7 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>) {
         shared,
         user: None,
         watching: None,
+        finished: None,
     };
     let mut heartbeat = tokio::time::interval(Duration::from_secs(2));
     let mut refused = 0u32;
@@ -495,6 +498,22 @@ impl Conn {
                 if row.status == db::OPEN {
                     return Err(format!("game {game} has not started: it waits for players"));
                 }
+                if row.status == db::OVER && !self.shared.is_live(&game) {
+                    // Nothing changes any more: one read, no actor, and
+                    // nothing left watching.
+                    self.unwatch();
+                    let shared = self.shared.clone();
+                    let id = game.clone();
+                    let who = user.clone();
+                    let state = tokio::task::spawn_blocking(move || {
+                        crate::actor::finished(&shared, &id, &who, events_from)
+                    })
+                    .await
+                    .map_err(|e| e.to_string())??;
+                    let seat = state.seat;
+                    self.finished = Some(state);
+                    return Ok(json!({ "game": game, "seat": seat }));
+                }
                 let seats = db.seats(&game).await.map_err(dberr)?;
                 let seat = seats
                     .iter()
@@ -776,6 +795,9 @@ impl Conn {
     /// Pushes the watched game's state, from what this connection has not
     /// been sent yet.
     async fn push(&mut self) -> Option<Message> {
+        if let Some(state) = self.finished.take() {
+            return Some(Message::State(Box::new(state)));
+        }
         let user = self.user.clone().unwrap_or_default();
         let w = self.watching.as_mut()?;
         w.changed.borrow_and_update();

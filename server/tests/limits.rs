@@ -279,3 +279,51 @@ fn chat_is_rate_limited_bounded_and_spectators_may_be_muted() {
     chat(&mut spy, "thanks").unwrap();
     server.stop();
 }
+
+/// A game over is watched from one read of the database: no game actor
+/// (a thread polling the database) is started for it, however often it
+/// is watched (`Shared::live_games` counts them).
+#[test]
+fn watching_a_finished_game_starts_no_actor() {
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    // An unwatched game's actor stops at once.
+    config.idle = Duration::from_millis(100);
+    let server = TestServer::start(config);
+    let live = || server.server.as_ref().unwrap().shared.live_games();
+    let mut ann = signed_in(&server, "ann");
+    let mut bob = signed_in(&server, "bob");
+    let id = create(&mut ann, &["human", "human"]).unwrap();
+    bob.request(&Request::Join {
+        game: id.clone(),
+        seat: None,
+    })
+    .unwrap();
+    let before = watch(&mut ann, &id);
+    drop(ann);
+    wait_until("the unwatched game's actor stops", || live() == 0);
+    // The game ends (as the database has it).
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let store = titan_server::db::Db::connect(&db).await.unwrap();
+        assert!(store.set_status(&id, &["running"], "over").await.unwrap());
+    });
+    let mut spy = signed_in(&server, "spy");
+    for _ in 0..5 {
+        let s = watch(&mut spy, &id);
+        assert_eq!(s.status, "over");
+        assert_eq!(s.seat, None);
+        assert_eq!(s.actions, before.actions);
+        assert_eq!(live(), 0, "a game actor was started for a game over");
+    }
+    let s = watch(&mut bob, &id);
+    assert_eq!(s.seat.map(|p| p.0), Some(1), "a player sees it as his seat");
+    assert!(s.legal.is_empty());
+    let e = chat(&mut spy, "gg").unwrap_err();
+    assert!(e.contains("watch a game first"), "{e}");
+    assert_eq!(live(), 0);
+    server.stop();
+}
