@@ -114,6 +114,13 @@ enum Command {
         #[arg(long, value_name = "SECS", default_value_t = 15,
               value_parser = clap::value_parser!(u64).range(1..=86_400))]
         lease: u64,
+        /// Connections open at once, from everybody (past it: refused).
+        #[arg(long, value_name = "N", default_value_t = 2000)]
+        max_connections: usize,
+        /// Connections open at once from one IP address (behind a reverse
+        /// proxy every client has the proxy's: raise it there).
+        #[arg(long, value_name = "N", default_value_t = 50)]
+        max_connections_per_address: usize,
     },
     /// Play a seat of an online game with a computer player.
     Bot(online::BotArgs),
@@ -233,7 +240,14 @@ fn main() -> ExitCode {
             listen,
             database,
             lease,
-        } => online::serve(listen, database, lease),
+            max_connections,
+            max_connections_per_address,
+        } => online::serve(
+            listen,
+            database,
+            lease,
+            (max_connections, max_connections_per_address),
+        ),
         Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),

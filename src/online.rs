@@ -6,12 +6,22 @@ use std::process::ExitCode;
 
 use titan_server::bot::{BotConfig, BotGame};
 
-/// Runs a server until interrupted.
-pub fn serve(listen: SocketAddr, database: Option<String>, lease: u64) -> ExitCode {
+/// Runs a server until interrupted; `connections`: the most open at once
+/// in all and from one address.
+pub fn serve(
+    listen: SocketAddr,
+    database: Option<String>,
+    lease: u64,
+    connections: (usize, usize),
+) -> ExitCode {
     let database = database.unwrap_or_else(titan_server::default_database);
     let mut config =
         titan_server::Config::new(listen, database.clone(), crate::check::variants_root());
     config.lease = std::time::Duration::from_secs(lease.max(1));
+    (
+        config.limits.connections,
+        config.limits.connections_per_address,
+    ) = connections;
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -130,7 +130,10 @@ pub(crate) async fn upgrade(
     // A WebSocket now: the deadline for its HTTP request is met; its own
     // timeouts follow (see `connection`).
     info.upgraded.store(true, Ordering::Relaxed);
-    ws.max_message_size(MAX_MESSAGE_BYTES)
+    // A small read buffer (the default is 128 KiB, taken at once for each
+    // connection): messages larger than it are still read whole.
+    ws.read_buffer_size(4096)
+        .max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| connection(socket, shared))
 }
