@@ -327,3 +327,28 @@ fn watching_a_finished_game_starts_no_actor() {
     assert_eq!(live(), 0);
     server.stop();
 }
+
+/// A logged-in WebSocket that sends nothing, not even the pongs to the
+/// server's pings, is closed after the idle timeout (here short) and its
+/// place given back.
+#[test]
+fn a_silent_websocket_is_closed_after_the_idle_timeout() {
+    let (_dir, db) = sqlite();
+    let mut config = common::config(&db);
+    config.limits.idle_timeout = Duration::from_millis(300);
+    let server = TestServer::start(config);
+    let mut ann = signed_in(&server, "ann");
+    // Not reading: the pings go unanswered.
+    wait_until("the silent connection is closed", || {
+        server.server.as_ref().unwrap().shared.connections() == 0
+    });
+    let e = loop {
+        match ann.read(HANG) {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("still open after {HANG:?}"),
+            Err(e) => break e,
+        }
+    };
+    assert!(e.contains("nothing heard for"), "{e}");
+    server.stop();
+}
