@@ -224,22 +224,13 @@ fn load(shared: &Shared, id: &str) -> Result<Live, String> {
     Ok(live)
 }
 
-/// A game that is over as `user` sees it, read once from the database
-/// with no actor started (nothing in it changes any more): what a watch of
-/// it is sent. Blocks: call it off the async runtime.
-pub fn finished(
-    shared: &Shared,
-    id: &str,
-    user: &str,
-    events_from: usize,
-) -> Result<GameState, String> {
+/// A game that is over as `seat` (None: a spectator) sees it, from its
+/// first event, read once from the database with no actor started
+/// (nothing in it changes any more): what a watch of it is sent. Blocks:
+/// call it off the async runtime.
+pub fn finished(shared: &Shared, id: &str, seat: Option<PlayerId>) -> Result<GameState, String> {
     let live = read(shared, id)?;
-    let seat = live
-        .seats
-        .iter()
-        .find(|s| s.kind == "human" && s.user.as_deref() == Some(user))
-        .map(|s| PlayerId(s.seat));
-    Ok(snapshot(&live, seat, events_from, 0))
+    Ok(snapshot(&live, seat, 0, 0))
 }
 
 /// Reads a game and replays its log, changing nothing.

@@ -216,6 +216,11 @@ pub struct Shared {
     /// Chat lines allowed by account and by game (see
     /// [`Limits::chat_per_minute_per_account`]).
     pub(crate) chat_rates: (ws::Rates, ws::Rates),
+    /// The states of games over last watched, by game and seat (None: a
+    /// spectator).
+    pub(crate) finished: Mutex<HashMap<(String, Option<u8>), protocol::GameState>>,
+    /// Games over read and replayed at once, at most.
+    pub(crate) finished_reads: tokio::sync::Semaphore,
     /// The open connections (see [`listen`]).
     connections: Arc<Mutex<listen::Counts>>,
     /// Creates and joins, one at a time, so that the game limits hold.
@@ -411,6 +416,8 @@ pub async fn start(config: Config) -> Result<Server, String> {
         limits: Mutex::new(HashMap::new()),
         failed_logins: Mutex::new(HashMap::new()),
         chat_rates: Default::default(),
+        finished: Mutex::new(HashMap::new()),
+        finished_reads: tokio::sync::Semaphore::new(2),
         connections: Arc::new(Mutex::new(listen::Counts::default())),
         create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),

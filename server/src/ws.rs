@@ -505,14 +505,7 @@ impl Conn {
                     // Nothing changes any more: one read, no actor, and
                     // nothing left watching.
                     self.unwatch();
-                    let shared = self.shared.clone();
-                    let id = game.clone();
-                    let who = user.clone();
-                    let state = tokio::task::spawn_blocking(move || {
-                        crate::actor::finished(&shared, &id, &who, events_from)
-                    })
-                    .await
-                    .map_err(|e| e.to_string())??;
+                    let state = finished_state(&self.shared, &game, &user, events_from).await?;
                     let seat = state.seat;
                     self.finished = Some(state);
                     return Ok(json!({ "game": game, "seat": seat }));
@@ -869,6 +862,64 @@ async fn start_if_full(shared: &Arc<Shared>, game: &str) -> Result<(), String> {
         shared.game(game);
     }
     Ok(())
+}
+
+/// Finished games' states kept (each as a seat or a spectator sees it,
+/// from its first event), so that watching one again replays nothing.
+const FINISHED_KEPT: usize = 16;
+
+/// A game over as `user` sees it (as his seat, or as a spectator), with
+/// the events from `events_from`: kept from an earlier watch, or read and
+/// replayed once (two at most at once, each on a blocking thread, so that
+/// many watches cost neither many threads nor many replays).
+async fn finished_state(
+    shared: &Arc<Shared>,
+    game: &str,
+    user: &str,
+    events_from: usize,
+) -> Result<GameState, String> {
+    let seats = shared.db.seats(game).await.map_err(|e| e.to_string())?;
+    let seat = seats
+        .iter()
+        .find(|s| s.kind == "human" && s.user.as_deref() == Some(user))
+        .map(|s| PlayerId(s.seat));
+    let key = (game.to_string(), seat.map(|p| p.0));
+    let cached = || {
+        shared
+            .finished
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned()
+    };
+    let mut state = match cached() {
+        Some(s) => s,
+        None => {
+            let _one_of_few = shared
+                .finished_reads
+                .acquire()
+                .await
+                .map_err(|e| e.to_string())?;
+            match cached() {
+                Some(s) => s,
+                None => {
+                    let (sh, id) = (shared.clone(), game.to_string());
+                    let state =
+                        tokio::task::spawn_blocking(move || crate::actor::finished(&sh, &id, seat))
+                            .await
+                            .map_err(|e| e.to_string())??;
+                    let mut kept = shared.finished.lock().unwrap_or_else(|e| e.into_inner());
+                    if kept.len() >= FINISHED_KEPT {
+                        kept.clear();
+                    }
+                    kept.insert(key.clone(), state.clone());
+                    state
+                }
+            }
+        }
+    };
+    state.events.retain(|(i, _)| *i >= events_from);
+    Ok(state)
 }
 
 fn too_many_games(most: usize) -> String {

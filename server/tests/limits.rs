@@ -322,6 +322,19 @@ fn watching_a_finished_game_starts_no_actor() {
     let s = watch(&mut bob, &id);
     assert_eq!(s.seat.map(|p| p.0), Some(1), "a player sees it as his seat");
     assert!(s.legal.is_empty());
+    // Events from a later index: only those (from the kept state).
+    bob.request(&Request::Watch {
+        game: id.clone(),
+        events_from: 2,
+    })
+    .unwrap();
+    let later = bob.next_state(HANG).unwrap().unwrap();
+    assert_eq!(later.event_count, s.event_count);
+    assert!(later.events.iter().all(|(i, _)| *i >= 2));
+    assert_eq!(
+        later.events.len(),
+        s.events.iter().filter(|(i, _)| *i >= 2).count()
+    );
     let e = chat(&mut spy, "gg").unwrap_err();
     assert!(e.contains("watch a game first"), "{e}");
     assert_eq!(live(), 0);
