@@ -99,7 +99,8 @@ enum Command {
     /// Run the game server: accounts, a lobby and online games over
     /// WebSockets, stored in SQLite (the default) or PostgreSQL. See
     /// docs/online.md. Every option may also be given by its environment
-    /// variable (TITAN_LISTEN, TITAN_DATABASE, TITAN_LEASE, TITAN_VARIANTS); the command
+    /// variable (TITAN_LISTEN, TITAN_DATABASE, TITAN_LEASE, TITAN_VARIANTS,
+    /// TITAN_MAX_CONNECTIONS, TITAN_MAX_CONNECTIONS_PER_ADDRESS); the command
     /// line wins.
     Serve {
         /// The address to listen on.
@@ -120,6 +121,23 @@ enum Command {
         /// `variants/` folder `titan check` finds).
         #[arg(long, env = "TITAN_VARIANTS", value_name = "DIR")]
         variants: Option<std::path::PathBuf>,
+        /// Connections open at once, from everybody (past it: refused).
+        #[arg(
+            long,
+            env = "TITAN_MAX_CONNECTIONS",
+            value_name = "N",
+            default_value_t = 2000
+        )]
+        max_connections: usize,
+        /// Connections open at once from one IP address (behind a reverse
+        /// proxy every client has the proxy's: raise it there).
+        #[arg(
+            long,
+            env = "TITAN_MAX_CONNECTIONS_PER_ADDRESS",
+            value_name = "N",
+            default_value_t = 50
+        )]
+        max_connections_per_address: usize,
     },
     /// Play a seat of an online game with a computer player.
     Bot(online::BotArgs),
@@ -240,7 +258,15 @@ fn main() -> ExitCode {
             database,
             lease,
             variants,
-        } => online::serve(listen, database, lease, variants),
+            max_connections,
+            max_connections_per_address,
+        } => online::serve(
+            listen,
+            database,
+            lease,
+            variants,
+            (max_connections, max_connections_per_address),
+        ),
         Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),

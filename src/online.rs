@@ -6,12 +6,14 @@ use std::process::ExitCode;
 
 use titan_server::bot::{BotConfig, BotGame};
 
-/// Runs a server until interrupted.
+/// Runs a server until interrupted; `connections`: the most open at once
+/// in all and from one address.
 pub fn serve(
     listen: SocketAddr,
     database: Option<String>,
     lease: u64,
     variants: Option<std::path::PathBuf>,
+    connections: (usize, usize),
 ) -> ExitCode {
     let database = database.unwrap_or_else(titan_server::default_database);
     let variants = variants.unwrap_or_else(crate::check::variants_root);
@@ -35,6 +37,10 @@ pub fn serve(
     );
     let mut config = titan_server::Config::new(listen, database.clone(), variants);
     config.lease = std::time::Duration::from_secs(lease.max(1));
+    (
+        config.limits.connections,
+        config.limits.connections_per_address,
+    ) = connections;
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

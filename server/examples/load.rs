@@ -58,6 +58,9 @@ fn main() {
     config.login_attempts_per_name = 0;
     config.login_attempts_per_address = 0;
     config.hash_queue = 1000;
+    // All from one address.
+    config.limits.connections = 10_000;
+    config.limits.connections_per_address = 10_000;
     let server = rt
         .block_on(titan_server::start(config))
         .expect("the server");

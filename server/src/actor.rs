@@ -49,6 +49,12 @@ pub enum Cmd {
         text: String,
         reply: oneshot::Sender<Result<(), String>>,
     },
+    /// A player mutes or unmutes the spectators' chat.
+    MuteSpectators {
+        user: String,
+        mute: bool,
+        reply: oneshot::Sender<Result<(), String>>,
+    },
     /// The server's computer player's choice for `seat` at `level`.
     Suggest {
         user: String,
@@ -69,7 +75,11 @@ struct Live {
     game: Game,
     /// Every event since the game began, unfiltered.
     log: Vec<Event>,
+    /// The last chat lines (at most [`crate::Limits::chat_history`]), the
+    /// first of them line `chat_base` of the game.
     chat: Vec<(String, String)>,
+    chat_base: usize,
+    spectators_muted: bool,
     /// When each seat last became one with a decision to make.
     waiting_since: BTreeMap<u8, Instant>,
     leased_until: Option<Instant>,
@@ -141,7 +151,7 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
         }
         let changed_before = (
             live.game.history.len(),
-            live.chat.len(),
+            live.chat_count(),
             live.row.status.clone(),
         );
         let wait = poll.saturating_sub(last_tick.elapsed());
@@ -163,7 +173,7 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
         if changed_before
             != (
                 live.game.history.len(),
-                live.chat.len(),
+                live.chat_count(),
                 live.row.status.clone(),
             )
         {
@@ -179,7 +189,7 @@ fn refuse(cmd: Cmd, why: &str) {
         Cmd::Snapshot { reply, .. } => {
             let _ = reply.send(Err(why.to_string()));
         }
-        Cmd::Act { reply, .. } | Cmd::Chat { reply, .. } => {
+        Cmd::Act { reply, .. } | Cmd::Chat { reply, .. } | Cmd::MuteSpectators { reply, .. } => {
             let _ = reply.send(Err(why.to_string()));
         }
         Cmd::Suggest { reply, .. } => {
@@ -209,6 +219,22 @@ fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, S
 
 /// Reads a game and replays its log.
 fn load(shared: &Shared, id: &str) -> Result<Live, String> {
+    let mut live = read(shared, id)?;
+    progress(shared, &mut live);
+    Ok(live)
+}
+
+/// A game that is over as `seat` (None: a spectator) sees it, from its
+/// first event, read once from the database with no actor started
+/// (nothing in it changes any more): what a watch of it is sent. Blocks:
+/// call it off the async runtime.
+pub fn finished(shared: &Shared, id: &str, seat: Option<PlayerId>) -> Result<GameState, String> {
+    let live = read(shared, id)?;
+    Ok(snapshot(&live, seat, 0, 0))
+}
+
+/// Reads a game and replays its log, changing nothing.
+fn read(shared: &Shared, id: &str) -> Result<Live, String> {
     let db = &shared.db;
     let row = shared
         .rt
@@ -230,9 +256,13 @@ fn load(shared: &Shared, id: &str) -> Result<Live, String> {
         ));
     }
     let (game, log) = start(&variant, &row)?;
-    let chat = shared
+    let (chat_base, chat) = shared
         .rt
-        .block_on(db.chat(id, 0))
+        .block_on(db.chat_tail(id, shared.config.limits.chat_history))
+        .map_err(|e| e.to_string())?;
+    let spectators_muted = shared
+        .rt
+        .block_on(db.spectators_muted(id))
         .map_err(|e| e.to_string())?;
     let mut live = Live {
         id: id.to_string(),
@@ -242,12 +272,13 @@ fn load(shared: &Shared, id: &str) -> Result<Live, String> {
         game,
         log,
         chat,
+        chat_base,
+        spectators_muted,
         waiting_since: BTreeMap::new(),
         leased_until: None,
         refreshed: Instant::now(),
     };
     catch_up(shared, &mut live)?;
-    progress(shared, &mut live);
     Ok(live)
 }
 
@@ -319,6 +350,18 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
         Cmd::Chat { user, text, reply } => {
             let _ = reply.send(chat(shared, live, &user, &text));
         }
+        Cmd::MuteSpectators { user, mute, reply } => {
+            let result = if live.seats.iter().any(|s| s.user.as_deref() == Some(&user)) {
+                shared
+                    .rt
+                    .block_on(shared.db.set_spectators_muted(&live.id, mute))
+                    .map(|()| live.spectators_muted = mute)
+                    .map_err(|e| e.to_string())
+            } else {
+                Err("only the game's players may mute its spectators".into())
+            };
+            let _ = reply.send(result);
+        }
         Cmd::Suggest {
             user,
             seat,
@@ -355,6 +398,27 @@ fn refresh(shared: &Shared, live: &mut Live) {
     if let Ok(seats) = shared.rt.block_on(shared.db.seats(&live.id)) {
         live.seats = seats;
     }
+    if let Ok(muted) = shared.rt.block_on(shared.db.spectators_muted(&live.id)) {
+        live.spectators_muted = muted;
+    }
+}
+
+impl Live {
+    /// Chat lines since the game began.
+    fn chat_count(&self) -> usize {
+        self.chat_base + self.chat.len()
+    }
+
+    /// Adds chat lines (after the last), keeping the last
+    /// [`crate::Limits::chat_history`].
+    fn add_chat(&mut self, lines: Vec<(String, String)>, keep: usize) {
+        self.chat.extend(lines);
+        let over = self.chat.len().saturating_sub(keep);
+        if over > 0 {
+            self.chat.drain(..over);
+            self.chat_base += over;
+        }
+    }
 }
 
 /// The game as `seat` sees it.
@@ -389,8 +453,13 @@ fn snapshot(
             .map(|(i, e)| (i, e.clone()))
             .collect(),
         battle: battle(game, me),
-        chat: live.chat.iter().skip(chat_from).cloned().collect(),
-        chat_count: live.chat.len(),
+        chat: live
+            .chat
+            .iter()
+            .skip(chat_from.saturating_sub(live.chat_base))
+            .cloned()
+            .collect(),
+        chat_count: live.chat_count(),
         strikes: previews(game, &legal, false)
             .into_iter()
             .filter_map(|(u, t)| Some((u, t, game.battle()?.strike_report(u, t).ok()?)))
@@ -540,18 +609,30 @@ fn progress(shared: &Shared, live: &mut Live) {
 }
 
 fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), String> {
+    let keep = shared.config.limits.chat_history;
+    if live.row.status == db::OVER {
+        return Err("the game is over: its chat is closed".into());
+    }
+    let player = live.seats.iter().any(|s| s.user.as_deref() == Some(user));
+    if live.spectators_muted && !player {
+        return Err("the players have muted the spectators' chat in this game".into());
+    }
     for _ in 0..3 {
         let more = shared
             .rt
-            .block_on(shared.db.chat(&live.id, live.chat.len()))
+            .block_on(shared.db.chat(&live.id, live.chat_count()))
             .map_err(|e| e.to_string())?;
-        live.chat.extend(more);
+        live.add_chat(more, keep);
         let stored = shared
             .rt
-            .block_on(shared.db.append_chat(&live.id, live.chat.len(), user, text))
+            .block_on(
+                shared
+                    .db
+                    .append_chat(&live.id, live.chat_count(), user, text),
+            )
             .map_err(|e| e.to_string())?;
         if stored {
-            live.chat.push((user.to_string(), text.to_string()));
+            live.add_chat(vec![(user.to_string(), text.to_string())], keep);
             return Ok(());
         }
     }
@@ -569,9 +650,9 @@ fn tick(shared: &Shared, live: &mut Live) {
     }
     if let Ok(more) = shared
         .rt
-        .block_on(shared.db.chat(&live.id, live.chat.len()))
+        .block_on(shared.db.chat(&live.id, live.chat_count()))
     {
-        live.chat.extend(more);
+        live.add_chat(more, shared.config.limits.chat_history);
     }
     let lease = shared.config.lease;
     if live.leased_until.is_none_or(|t| t < now + lease / 2) {

@@ -49,8 +49,15 @@ const WAIT: Duration = Duration::from_secs(30);
 impl Client {
     pub fn connect(server: &str) -> Result<Client, String> {
         let url = ws_url(server);
-        let (socket, _) =
-            tungstenite::connect(&url).map_err(|e| format!("cannot connect to {url}: {e}"))?;
+        let (socket, _) = tungstenite::connect(&url).map_err(|e| match e {
+            // A refusal's reason is its body.
+            tungstenite::Error::Http(response) => format!(
+                "cannot connect to {url}: {} {}",
+                response.status(),
+                String::from_utf8_lossy(response.body().as_deref().unwrap_or_default())
+            ),
+            e => format!("cannot connect to {url}: {e}"),
+        })?;
         if let MaybeTlsStream::Plain(s) = socket.get_ref() {
             let _ = s.set_read_timeout(Some(Duration::from_millis(50)));
             let _ = s.set_nodelay(true);
@@ -80,7 +87,10 @@ impl Client {
                         .map(Some)
                         .map_err(|e| format!("the server sent what does not read: {e}"));
                 }
-                Ok(WsMessage::Close(_)) => return Err("the server closed the connection".into()),
+                Ok(WsMessage::Close(frame)) => {
+                    let why = frame.map(|f| f.reason.to_string()).unwrap_or_default();
+                    return Err(format!("the server closed the connection: {why}"));
+                }
                 Ok(_) => {}
                 Err(tungstenite::Error::Io(e))
                     if matches!(

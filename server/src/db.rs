@@ -341,21 +341,50 @@ impl Db {
         Ok(row.as_ref().map(Self::game_row))
     }
 
-    /// The games not over, and the games of `user` (over or not), newest
-    /// first, at most `limit`.
-    pub async fn lobby(&self, user: &str, limit: i64) -> DbResult<Vec<GameRow>> {
+    /// The lobby of `user`: his own games (created or seated in; those not
+    /// over first, then the newest, at most `own`), then the other games
+    /// not over, newest first, at most `per_creator` of each creator and
+    /// `others` in all, so that one account's many games never push out
+    /// another's.
+    pub async fn lobby(
+        &self,
+        user: &str,
+        own: i64,
+        per_creator: i64,
+        others: i64,
+    ) -> DbResult<Vec<GameRow>> {
         let q = format!(
-            "SELECT {} FROM games WHERE status <> $1 OR id IN (SELECT game_id FROM seats WHERE user_name = $2) \
-             ORDER BY updated DESC LIMIT $3",
+            "SELECT {} FROM games WHERE creator = $1 OR id IN (SELECT game_id FROM seats WHERE user_name = $1) \
+             ORDER BY CASE WHEN status = $2 THEN 1 ELSE 0 END, updated DESC LIMIT $3",
             Self::GAME_COLUMNS
         );
-        let rows = sqlx::query(&q)
+        let mut rows: Vec<GameRow> = sqlx::query(&q)
+            .bind(user)
+            .bind(OVER)
+            .bind(own)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(Self::game_row)
+            .collect();
+        let q = format!(
+            "SELECT {0} FROM (SELECT {0}, updated, ROW_NUMBER() OVER (PARTITION BY creator ORDER BY updated DESC) AS n \
+             FROM games WHERE status <> $1 AND creator <> $2) AS g WHERE n <= $3 ORDER BY updated DESC LIMIT $4",
+            Self::GAME_COLUMNS
+        );
+        let theirs = sqlx::query(&q)
             .bind(OVER)
             .bind(user)
-            .bind(limit)
+            .bind(per_creator)
+            .bind(others)
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows.iter().map(Self::game_row).collect())
+        for row in theirs.iter().map(Self::game_row) {
+            if !rows.iter().any(|r| r.id == row.id) {
+                rows.push(row);
+            }
+        }
+        Ok(rows)
     }
 
     pub async fn seats(&self, game: &str) -> DbResult<Vec<SeatRow>> {
@@ -605,6 +634,96 @@ impl Db {
         .bind(owner)
         .execute(&self.pool)
         .await?;
+        Ok(())
+    }
+
+    // Limits (docs/online.md, "Limits").
+
+    /// Open games: all of them, or those `creator` made.
+    pub async fn open_games(&self, creator: Option<&str>) -> DbResult<i64> {
+        let row = match creator {
+            Some(c) => {
+                sqlx::query("SELECT COUNT(*) FROM games WHERE status = $1 AND creator = $2")
+                    .bind(OPEN)
+                    .bind(c)
+                    .fetch_one(&self.pool)
+                    .await?
+            }
+            None => {
+                sqlx::query("SELECT COUNT(*) FROM games WHERE status = $1")
+                    .bind(OPEN)
+                    .fetch_one(&self.pool)
+                    .await?
+            }
+        };
+        Ok(row.get::<i64, _>(0))
+    }
+
+    /// Games not over that `user` created or holds a seat in.
+    pub async fn games_of(&self, user: &str) -> DbResult<i64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM games WHERE status <> $1 \
+             AND (creator = $2 OR id IN (SELECT game_id FROM seats WHERE user_name = $2))",
+        )
+        .bind(OVER)
+        .bind(user)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.get::<i64, _>(0))
+    }
+
+    /// Computer seats in the games not over that `user` created.
+    pub async fn computer_seats_of(&self, user: &str) -> DbResult<i64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM seats WHERE kind = 'computer' AND game_id IN \
+             (SELECT id FROM games WHERE creator = $1 AND status <> $2)",
+        )
+        .bind(user)
+        .bind(OVER)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.get::<i64, _>(0))
+    }
+
+    /// The last `n` chat lines of a game, and the index of the first.
+    pub async fn chat_tail(
+        &self,
+        game: &str,
+        n: usize,
+    ) -> DbResult<(usize, Vec<(String, String)>)> {
+        let rows = sqlx::query(
+            "SELECT idx, user_name, text FROM chat WHERE game_id = $1 ORDER BY idx DESC LIMIT $2",
+        )
+        .bind(game)
+        .bind(n as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        let first = rows
+            .last()
+            .map_or(0, |r| r.get::<i64, _>(0).max(0) as usize);
+        let lines = rows
+            .iter()
+            .rev()
+            .map(|r| (r.get::<String, _>(1), r.get::<String, _>(2)))
+            .collect();
+        Ok((first, lines))
+    }
+
+    /// Whether a game's players have muted its spectators' chat.
+    pub async fn spectators_muted(&self, game: &str) -> DbResult<bool> {
+        let row = sqlx::query("SELECT spectators_muted FROM games WHERE id = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    pub async fn set_spectators_muted(&self, game: &str, muted: bool) -> DbResult<()> {
+        sqlx::query("UPDATE games SET spectators_muted = $1 WHERE id = $2")
+            .bind(i64::from(muted))
+            .bind(game)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

@@ -13,6 +13,7 @@ pub mod bot;
 pub mod client;
 pub mod computer;
 pub mod db;
+mod listen;
 pub mod protocol;
 mod ws;
 
@@ -25,7 +26,6 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use titan_core::LoadOptions;
 use titan_core::model::Variant;
 use tokio::runtime::Handle;
@@ -87,6 +87,61 @@ pub struct Config {
     /// How long a session token logs in after it was made (default 30
     /// days); `sign_out_everywhere` revokes an account's tokens sooner.
     pub token_lifetime: Duration,
+    /// What one client, one account and everybody together may hold on
+    /// this server (docs/online.md, "Limits").
+    pub limits: Limits,
+}
+
+/// The bounds on what clients may hold or do (docs/online.md, "Limits"),
+/// each with its default in [`Limits::default`].
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Open connections (HTTP and WebSocket) at once, from everybody.
+    pub connections: usize,
+    /// Open connections at once from one IP address.
+    pub connections_per_address: usize,
+    /// How long a connection may take to send its HTTP request (a
+    /// half-sent header, or none at all, is closed after it).
+    pub header_timeout: Duration,
+    /// How long a WebSocket may stay without logging in.
+    pub login_timeout: Duration,
+    /// How long a WebSocket may stay without sending anything (the server
+    /// pings it meanwhile: a live client's pongs count).
+    pub idle_timeout: Duration,
+    /// Open games (waiting for players) one account may have created.
+    pub open_games_per_account: usize,
+    /// Open games on the server, from everybody.
+    pub open_games: usize,
+    /// Games not over (open, running or suspended) one account may have
+    /// created or hold a seat in.
+    pub games_per_account: usize,
+    /// Computer seats in the games not over that one account created.
+    pub computer_seats_per_account: usize,
+    /// Chat lines one account may send a minute (and at once).
+    pub chat_per_minute_per_account: u32,
+    /// Chat lines one game may take a minute (and at once), from everybody.
+    pub chat_per_minute_per_game: u32,
+    /// The chat lines of a game kept and sent to a new watcher: the last ones.
+    pub chat_history: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            connections: 2000,
+            connections_per_address: 50,
+            header_timeout: Duration::from_secs(10),
+            login_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(300),
+            open_games_per_account: 3,
+            open_games: 500,
+            games_per_account: 20,
+            computer_seats_per_account: 10,
+            chat_per_minute_per_account: 20,
+            chat_per_minute_per_game: 60,
+            chat_history: 100,
+        }
+    }
 }
 
 /// The clock of the waits the server decides by time (log-in waits): the
@@ -159,6 +214,7 @@ impl Config {
             login_attempts_per_address: 30,
             login_attempt_window: Duration::from_secs(60),
             token_lifetime: Duration::from_secs(30 * 24 * 3600),
+            limits: Limits::default(),
         }
     }
 }
@@ -193,6 +249,18 @@ pub struct Shared {
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
     /// Password hashers and the limits on log-in attempts.
     pub accounts: auth::Accounts,
+    /// Chat lines allowed by account and by game (see
+    /// [`Limits::chat_per_minute_per_account`]).
+    pub(crate) chat_rates: (ws::Rates, ws::Rates),
+    /// The states of games over last watched, by game and seat (None: a
+    /// spectator).
+    pub(crate) finished: Mutex<HashMap<(String, Option<u8>), protocol::GameState>>,
+    /// Games over read and replayed at once, at most.
+    pub(crate) finished_reads: tokio::sync::Semaphore,
+    /// The open connections (see [`listen`]).
+    connections: Arc<Mutex<listen::Counts>>,
+    /// Creates and joins, one at a time, so that the game limits hold.
+    pub(crate) create_lock: tokio::sync::Mutex<()>,
     stopping: AtomicBool,
     /// Stopped as by a kill: leases are not given up.
     killed: AtomicBool,
@@ -282,6 +350,16 @@ impl Shared {
         } else {
             *n = n.saturating_sub(1);
         }
+    }
+
+    /// The connections open now (HTTP and WebSocket): a gauge.
+    pub fn connections(&self) -> usize {
+        listen::open(&self.connections)
+    }
+
+    /// The games live on this instance (each an actor thread): a gauge.
+    pub fn live_games(&self) -> usize {
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 
     pub fn stopping(&self) -> bool {
@@ -374,6 +452,11 @@ pub async fn start(config: Config) -> Result<Server, String> {
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         accounts,
+        chat_rates: Default::default(),
+        finished: Mutex::new(HashMap::new()),
+        finished_reads: tokio::sync::Semaphore::new(2),
+        connections: Arc::new(Mutex::new(listen::Counts::default())),
+        create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),
         killed: AtomicBool::new(false),
     });
@@ -382,13 +465,16 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .route("/ws", get(ws::upgrade))
         .with_state(shared.clone());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let shared_for_task = shared.clone();
     let sweeper = tokio::spawn(sweep(shared.clone()));
     let task = tokio::spawn(async move {
-        // Small messages both ways: no Nagle delay on each push.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let app = app.into_make_service_with_connect_info::<SocketAddr>();
+        let shared = shared_for_task;
+        let listener = listen::Limited::new(
+            listener,
+            shared.connections.clone(),
+            shared.config.limits.clone(),
+        );
+        let app = app.into_make_service_with_connect_info::<listen::ConnInfo>();
         let _ = axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = stopped.await;

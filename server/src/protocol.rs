@@ -82,6 +82,11 @@ pub enum Request {
     Chat {
         text: String,
     },
+    /// Mutes (or unmutes) the spectators' chat in the watched game: its
+    /// players only.
+    MuteSpectators {
+        mute: bool,
+    },
     /// What the server's computer player at `level` would do for the
     /// watched game's seat now (computed from that seat's observation only):
     /// `{"action": ACTION}`, or `{"action": null}` when it has nothing to do.

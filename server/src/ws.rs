@@ -5,11 +5,13 @@
 //! is pushed only what that seat (or a spectator) may see. Every bad
 //! request is answered with an error and changes nothing.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::{Message as WsMessage, WebSocket, WebSocketUpgrade};
+use std::sync::atomic::Ordering;
+
+use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
@@ -20,8 +22,9 @@ use tokio::sync::{oneshot, watch};
 use crate::actor::{Cmd, options_from_json};
 use crate::computer::LEVELS;
 use crate::db::{self, GameRow, SeatRow};
+use crate::listen::ConnInfo;
 use crate::protocol::{
-    GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
+    GameState, GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
 };
 use crate::{GameHandle, Shared, auth};
 
@@ -54,17 +57,74 @@ impl Bucket {
     }
 }
 
+/// A rate a minute by [`crate::Config::clock`]: up to `per_minute` at
+/// once, given back at `per_minute` a minute.
+#[derive(Debug)]
+pub(crate) struct PerMinute {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Allowances by name (account or game).
+pub(crate) type Rates = std::sync::Mutex<std::collections::HashMap<String, PerMinute>>;
+
+/// Names (accounts, games) whose chat rate is kept, at most; past it those
+/// with a full allowance are forgotten.
+const MAX_RATE_NAMES: usize = 10_000;
+
+/// Takes one from the allowance of `name` in `rates`: false when it has
+/// none left.
+fn take_per_minute(rates: &Rates, name: &str, per_minute: u32, now: Instant) -> bool {
+    let full = f64::from(per_minute);
+    let mut rates = rates.lock().unwrap_or_else(|e| e.into_inner());
+    let refill = |r: &mut PerMinute| {
+        let secs = now.saturating_duration_since(r.at).as_secs_f64();
+        r.tokens = (r.tokens + secs * full / 60.0).min(full);
+        r.at = now;
+    };
+    if rates.len() >= MAX_RATE_NAMES {
+        rates.retain(|_, r| {
+            refill(r);
+            r.tokens < full
+        });
+    }
+    let r = rates.entry(name.to_string()).or_insert(PerMinute {
+        tokens: full,
+        at: now,
+    });
+    refill(r);
+    if r.tokens >= 1.0 {
+        r.tokens -= 1.0;
+        true
+    } else {
+        false
+    }
+}
+
+/// A lobby lists at most this many of the asker's own games,
+const LOBBY_OWN: i64 = 100;
+/// this many games of each other creator,
+const LOBBY_PER_CREATOR: i64 = 10;
+/// and this many other games in all.
+const LOBBY_OTHERS: i64 = 200;
+
 /// Refused requests in a row after which a flooding client is dropped.
 const MAX_REFUSED_IN_A_ROW: u32 = 200;
 
 pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
+    ConnectInfo(info): ConnectInfo<ConnInfo>,
     State(shared): State<Arc<Shared>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
 ) -> Response {
-    ws.max_message_size(MAX_MESSAGE_BYTES)
+    // A WebSocket now: the deadline for its HTTP request is met; its own
+    // timeouts follow (see `connection`).
+    info.upgraded.store(true, Ordering::Relaxed);
+    // A small read buffer (the default is 128 KiB, taken at once for each
+    // connection): messages larger than it are still read whole.
+    ws.read_buffer_size(4096)
+        .max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
-        .on_upgrade(move |socket| connection(socket, shared, from.ip()))
+        .on_upgrade(move |socket| connection(socket, shared, info.from.ip()))
 }
 
 /// The game a connection follows.
@@ -81,6 +141,8 @@ struct Conn {
     shared: Arc<Shared>,
     user: Option<String>,
     watching: Option<Watching>,
+    /// The state of a game over to send after the answer to its watch.
+    finished: Option<GameState>,
     bucket: Bucket,
     /// The client's address (log-in attempts are limited by it).
     from: IpAddr,
@@ -103,14 +165,18 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
         shared,
         user: None,
         watching: None,
+        finished: None,
         from,
         session: 0,
     };
     let mut heartbeat = tokio::time::interval(Duration::from_secs(2));
     let mut refused = 0u32;
-    loop {
+    let limits = conn.shared.config.limits.clone();
+    let log_in_by = tokio::time::Instant::now() + limits.login_timeout;
+    let mut heard = tokio::time::Instant::now();
+    let goodbye = loop {
         let out: Vec<Message> = tokio::select! {
-            msg = stream.next() => match msg {
+            msg = stream.next() => { heard = tokio::time::Instant::now(); match msg {
                 Some(Ok(WsMessage::Text(text))) => {
                     let (reply, ok, watched) = conn.request(text.as_str()).await;
                     refused = if ok { 0 } else { refused + 1 };
@@ -127,8 +193,20 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                 }
                 Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => continue,
                 // Closed, or broken (an oversized message among others).
-                Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break,
-            },
+                Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break None,
+            }},
+            _ = tokio::time::sleep_until(log_in_by), if conn.user.is_none() => {
+                break Some(format!(
+                    "not logged in within {} s: goodbye",
+                    limits.login_timeout.as_secs_f64()
+                ));
+            }
+            _ = tokio::time::sleep_until(heard + limits.idle_timeout) => {
+                break Some(format!(
+                    "nothing heard for {} s: goodbye",
+                    limits.idle_timeout.as_secs_f64()
+                ));
+            }
             alive = changed(&mut conn.watching) => {
                 if alive {
                     conn.push().await.into_iter().collect()
@@ -140,7 +218,13 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             }
             _ = heartbeat.tick() => {
                 if conn.shared.stopping() {
-                    break;
+                    break None;
+                }
+                // A quiet client is asked for a sign of life (its pong).
+                if heard.elapsed() >= limits.idle_timeout / 2
+                    && sink.send(WsMessage::Ping(Vec::new().into())).await.is_err()
+                {
+                    break None;
                 }
                 if let Some(w) = &conn.watching && let Some(seat) = w.seat {
                     let _ = conn.shared.db.seen(&w.id, seat.0).await;
@@ -163,8 +247,16 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                         .into(),
                 ))
                 .await;
-            break;
+            break None;
         }
+    };
+    if let Some(reason) = goodbye {
+        let _ = sink
+            .send(WsMessage::Close(Some(CloseFrame {
+                code: axum::extract::ws::close_code::POLICY,
+                reason: reason.into(),
+            })))
+            .await;
     }
     conn.unwatch();
 }
@@ -269,7 +361,11 @@ impl Conn {
             Request::Lobby {} => {
                 let user = self.user()?.to_string();
                 let mut games = Vec::new();
-                for row in db.lobby(&user, 100).await.map_err(dberr)? {
+                let rows = db
+                    .lobby(&user, LOBBY_OWN, LOBBY_PER_CREATOR, LOBBY_OTHERS)
+                    .await
+                    .map_err(dberr)?;
+                for row in rows {
                     let seats = db.seats(&row.id).await.map_err(dberr)?;
                     games.push(summary(row, seats));
                 }
@@ -302,6 +398,11 @@ impl Conn {
                         "game {game} is {}: its seats are taken; watch it instead",
                         row.status
                     ));
+                }
+                let _one_at_a_time = self.shared.create_lock.lock().await;
+                let most = self.shared.config.limits.games_per_account;
+                if db.games_of(&user).await.map_err(dberr)? >= most as i64 {
+                    return Err(too_many_games(most));
                 }
                 let taken = db
                     .take_seat(&game, &user, seat)
@@ -345,6 +446,15 @@ impl Conn {
                     .ok_or_else(|| format!("there is no game {game}"))?;
                 if row.status == db::OPEN {
                     return Err(format!("game {game} has not started: it waits for players"));
+                }
+                if row.status == db::OVER && !self.shared.is_live(&game) {
+                    // Nothing changes any more: one read, no actor, and
+                    // nothing left watching.
+                    self.unwatch();
+                    let state = finished_state(&self.shared, &game, &user, events_from).await?;
+                    let seat = state.seat;
+                    self.finished = Some(state);
+                    return Ok(json!({ "game": game, "seat": seat }));
                 }
                 let seats = db.seats(&game).await.map_err(dberr)?;
                 let seat = seats
@@ -416,6 +526,30 @@ impl Conn {
                 if text.trim().is_empty() || text.len() > MAX_CHAT_BYTES {
                     return Err(format!("a chat line is 1 to {MAX_CHAT_BYTES} bytes long"));
                 }
+                let limits = &self.shared.config.limits;
+                let now = self.shared.config.clock.now();
+                if !take_per_minute(
+                    &self.shared.chat_rates.0,
+                    &user,
+                    limits.chat_per_minute_per_account,
+                    now,
+                ) {
+                    return Err(format!(
+                        "too many chat lines from this account: at most {} a minute",
+                        limits.chat_per_minute_per_account
+                    ));
+                }
+                if !take_per_minute(
+                    &self.shared.chat_rates.1,
+                    &w.id,
+                    limits.chat_per_minute_per_game,
+                    now,
+                ) {
+                    return Err(format!(
+                        "too many chat lines in this game: at most {} a minute from everybody",
+                        limits.chat_per_minute_per_game
+                    ));
+                }
                 let (reply, answer) = oneshot::channel();
                 w.handle
                     .tx
@@ -425,6 +559,19 @@ impl Conn {
                     .await
                     .map_err(|_| "the game was closed on this server")??;
                 Ok(Value::Null)
+            }
+            Request::MuteSpectators { mute } => {
+                let user = self.user()?.to_string();
+                let w = self.watching.as_ref().ok_or("watch a game first")?;
+                let (reply, answer) = oneshot::channel();
+                w.handle
+                    .tx
+                    .send(Cmd::MuteSpectators { user, mute, reply })
+                    .map_err(|_| "the game was closed on this server")?;
+                answer
+                    .await
+                    .map_err(|_| "the game was closed on this server")??;
+                Ok(json!({ "game": w.id, "spectators_muted": mute }))
             }
             Request::Suspend { game } => self.set_status(game, db::RUNNING, db::SUSPENDED).await,
             Request::Resume { game } => self.set_status(game, db::SUSPENDED, db::RUNNING).await,
@@ -504,6 +651,10 @@ impl Conn {
             return Err("a game has at most 6 seats".into());
         }
         Game::new(v.clone(), options.clone(), &names, 0).map_err(|e| e.0)?;
+        // The account's and the server's limits, checked and the game added
+        // one create at a time (on this instance).
+        let _one_at_a_time = self.shared.create_lock.lock().await;
+        self.may_create(&user, &rows).await?;
         if let Some(first) = rows.iter_mut().find(|s| s.kind == "human") {
             first.user = Some(user.clone());
         }
@@ -540,9 +691,51 @@ impl Conn {
         Ok(json!({ "game": row.id, "status": status }))
     }
 
+    /// Refuses a game `user` would create with `seats` past the limits
+    /// (docs/online.md, "Limits").
+    async fn may_create(&self, user: &str, seats: &[SeatRow]) -> Result<(), String> {
+        let db = &self.shared.db;
+        let limits = &self.shared.config.limits;
+        let count = |r: db::DbResult<i64>| r.map(|n| n.max(0) as usize).map_err(|e| e.to_string());
+        let computers = seats.iter().filter(|s| s.kind == "computer").count();
+        // The creator takes the first person's seat: the game waits for
+        // players when it has another.
+        let open = seats.iter().filter(|s| s.kind == "human").count() > 1;
+        if count(db.games_of(user).await)? >= limits.games_per_account {
+            return Err(too_many_games(limits.games_per_account));
+        }
+        if computers > 0
+            && count(db.computer_seats_of(user).await)? + computers
+                > limits.computer_seats_per_account
+        {
+            return Err(format!(
+                "too many computer seats: an account's games not over may have at most {} (finish or leave one first)",
+                limits.computer_seats_per_account
+            ));
+        }
+        if open {
+            if count(db.open_games(Some(user)).await)? >= limits.open_games_per_account {
+                return Err(format!(
+                    "too many open games: an account may have at most {} waiting for players (start or leave one first)",
+                    limits.open_games_per_account
+                ));
+            }
+            if count(db.open_games(None).await)? >= limits.open_games {
+                return Err(format!(
+                    "the server has too many open games ({}): join one, or try again later",
+                    limits.open_games
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Pushes the watched game's state, from what this connection has not
     /// been sent yet.
     async fn push(&mut self) -> Option<Message> {
+        if let Some(state) = self.finished.take() {
+            return Some(Message::State(Box::new(state)));
+        }
         let user = self.user.clone().unwrap_or_default();
         let w = self.watching.as_mut()?;
         w.changed.borrow_and_update();
@@ -611,6 +804,70 @@ async fn start_if_full(shared: &Arc<Shared>, game: &str) -> Result<(), String> {
         shared.game(game);
     }
     Ok(())
+}
+
+/// Finished games' states kept (each as a seat or a spectator sees it,
+/// from its first event), so that watching one again replays nothing.
+const FINISHED_KEPT: usize = 16;
+
+/// A game over as `user` sees it (as his seat, or as a spectator), with
+/// the events from `events_from`: kept from an earlier watch, or read and
+/// replayed once (two at most at once, each on a blocking thread, so that
+/// many watches cost neither many threads nor many replays).
+async fn finished_state(
+    shared: &Arc<Shared>,
+    game: &str,
+    user: &str,
+    events_from: usize,
+) -> Result<GameState, String> {
+    let seats = shared.db.seats(game).await.map_err(|e| e.to_string())?;
+    let seat = seats
+        .iter()
+        .find(|s| s.kind == "human" && s.user.as_deref() == Some(user))
+        .map(|s| PlayerId(s.seat));
+    let key = (game.to_string(), seat.map(|p| p.0));
+    let cached = || {
+        shared
+            .finished
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned()
+    };
+    let mut state = match cached() {
+        Some(s) => s,
+        None => {
+            let _one_of_few = shared
+                .finished_reads
+                .acquire()
+                .await
+                .map_err(|e| e.to_string())?;
+            match cached() {
+                Some(s) => s,
+                None => {
+                    let (sh, id) = (shared.clone(), game.to_string());
+                    let state =
+                        tokio::task::spawn_blocking(move || crate::actor::finished(&sh, &id, seat))
+                            .await
+                            .map_err(|e| e.to_string())??;
+                    let mut kept = shared.finished.lock().unwrap_or_else(|e| e.into_inner());
+                    if kept.len() >= FINISHED_KEPT {
+                        kept.clear();
+                    }
+                    kept.insert(key.clone(), state.clone());
+                    state
+                }
+            }
+        }
+    };
+    state.events.retain(|(i, _)| *i >= events_from);
+    Ok(state)
+}
+
+fn too_many_games(most: usize) -> String {
+    format!(
+        "too many games: an account may be in at most {most} games not over (finish or leave one first)"
+    )
 }
 
 fn summary(row: GameRow, seats: Vec<SeatRow>) -> GameSummary {

@@ -97,6 +97,14 @@ pub fn config(db: &str) -> Config {
     c.login_attempts_per_name = 0;
     c.login_attempts_per_address = 0;
     c.hash_workers = 2;
+    // Nor the other limits (their own tests in limits.rs set them low).
+    c.limits.open_games_per_account = 1000;
+    c.limits.games_per_account = 1000;
+    c.limits.computer_seats_per_account = 1000;
+    c.limits.chat_per_minute_per_account = 100_000;
+    c.limits.chat_per_minute_per_game = 100_000;
+    // Every client is on loopback: one address.
+    c.limits.connections_per_address = 10_000;
     c
 }
 
