@@ -28,8 +28,9 @@ pub fn serve(
         return ExitCode::FAILURE;
     }
     // What an operator needs to know it runs the right thing; never the
-    // database's password.
-    println!(
+    // database's password. On stderr, the log: stdout's first line stays
+    // the address listened on, which scripts read.
+    eprintln!(
         "titan serve: database {}; variants from {} ({})",
         without_password(&database),
         variants.display(),

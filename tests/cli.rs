@@ -557,7 +557,7 @@ fn serve_names_its_database_and_variants_and_refuses_none() {
         .current_dir(dir.path())
         .output()
         .unwrap();
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("database y.sqlite"), "{said}");
     assert!(said.contains("titan, titan-shorter"), "{said}");
     assert_eq!(out.status.code(), Some(1));
