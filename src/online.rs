@@ -19,7 +19,7 @@ pub fn serve(
     let variants = variants.unwrap_or_else(crate::check::variants_root);
     // A server that offers nothing is a mistake in its set-up: said at
     // once, not found by the first player.
-    let offered = variant_names(&variants);
+    let offered = crate::rules_masterboard::bundled_variants(&variants);
     if offered.is_empty() {
         eprintln!(
             "titan serve: no variants under {} (folders with a variant.ron): give --variants DIR",
@@ -190,21 +190,6 @@ fn read_password(file: &std::path::Path) -> Result<String, String> {
         return Err(format!("the password file {} is empty", file.display()));
     }
     Ok(line)
-}
-
-/// The names of the variant folders under `root`, sorted.
-fn variant_names(root: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(root)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|e| e.path().join("variant.ron").is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
 }
 
 /// A database URL as it may be shown: a password in it replaced by `***`.
