@@ -484,8 +484,9 @@ fn serve_and_bot_take_their_options_from_the_environment() {
     drop(taken);
     // The bot: no password at all is a usage error naming the ways to give
     // one; an empty password file is refused before connecting.
-    let out = titan()
-        .args([
+    let bot = || {
+        let mut c = titan();
+        c.args([
             "bot",
             "--server",
             "127.0.0.1:1",
@@ -493,23 +494,15 @@ fn serve_and_bot_take_their_options_from_the_environment() {
             "bob",
             "--join",
             "g",
-        ])
-        .output()
-        .unwrap();
+        ]);
+        c
+    };
+    let out = bot().output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--password-file"), "{err}");
     std::fs::write(dir.path().join("empty"), "").unwrap();
-    let out = titan()
-        .args([
-            "bot",
-            "--server",
-            "127.0.0.1:1",
-            "--user",
-            "bob",
-            "--join",
-            "g",
-        ])
+    let out = bot()
         .env("TITAN_PASSWORD_FILE", dir.path().join("empty"))
         .output()
         .unwrap();

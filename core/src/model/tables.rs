@@ -462,9 +462,7 @@ impl MoveTable {
                 .effects
                 .iter()
                 .map(|e| match e {
-                    Effect::Damage { who, hits }
-                        if crate::format::Who::applies(*who, natives.contains(hz)) =>
-                    {
+                    Effect::Damage { who, hits } if who.applies(natives.contains(hz)) => {
                         u32::from(*hits)
                     }
                     _ => 0,
