@@ -518,6 +518,11 @@ impl Words {
                 unit,
                 value,
             } => format!("{} {variable}: {value:?}", self.unit(*unit)),
+            BattleEvent::GameVarSet {
+                variable,
+                of,
+                value,
+            } => format!("{variable} of {of:?}: {value:?}"),
             BattleEvent::HazardSet { hex, hazard, until } => match until {
                 Some(r) => format!("{} is {hazard} until round {r}", hex.label()),
                 None => format!("{} is {hazard} for the rest of the battle", hex.label()),

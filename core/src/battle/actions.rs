@@ -29,6 +29,7 @@ impl State {
             fixed_dice,
             conceded,
             vars,
+            game_vars,
             overlay,
             extra,
             reinforcement_round,
@@ -55,6 +56,9 @@ impl State {
         self.conceded = *conceded;
         if !(vars.is_empty() && self.vars.is_empty()) {
             self.vars.clone_from(vars);
+        }
+        if !(game_vars.is_empty() && self.game_vars.is_empty()) {
+            self.game_vars.clone_from(game_vars);
         }
         self.overlay.clone_from(overlay);
         self.extra.clone_from(extra);

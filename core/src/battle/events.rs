@@ -162,15 +162,26 @@ impl<'v> Battle<'v> {
                     of,
                     value,
                 } => {
-                    if let (Some(def), crate::vars::VarTarget::Unit(unit)) =
-                        (self.variant.variable(&variable), of)
-                    {
+                    let Some(def) = self.variant.variable(&variable) else {
+                        continue;
+                    };
+                    // Events go to both sides: only public values.
+                    let public = def.visibility == crate::format::Visibility::Everyone;
+                    if let crate::vars::VarTarget::Unit(unit) = of {
                         s.vars.set(def, of, value.clone());
-                        // Events go to both sides: only public values.
-                        if def.visibility == crate::format::Visibility::Everyone {
+                        if public {
                             ev.push(BattleEvent::VarSet {
                                 variable,
                                 unit,
+                                value,
+                            });
+                        }
+                    } else {
+                        s.game_vars.set(def, of, value.clone());
+                        if public {
+                            ev.push(BattleEvent::GameVarSet {
+                                variable,
+                                of,
                                 value,
                             });
                         }
@@ -711,6 +722,8 @@ impl<'v> Battle<'v> {
                 terrain: self.setup.terrain,
                 units: s.units.clone(),
                 vars: s.vars.clone(),
+                game_vars: s.game_vars.clone(),
+                world: self.world.clone(),
                 overlay: s.overlay.clone(),
                 hazards_set: Vec::new(),
                 land_set: None,
@@ -725,6 +738,8 @@ impl<'v> Battle<'v> {
             terrain,
             units,
             vars,
+            game_vars,
+            world,
             overlay,
             hazards_set,
             land_set,
@@ -736,6 +751,8 @@ impl<'v> Battle<'v> {
         *terrain = self.setup.terrain;
         units.clone_from(&s.units);
         vars.clone_from(&s.vars);
+        game_vars.clone_from(&s.game_vars);
+        world.clone_from(&self.world);
         overlay.clone_from(&s.overlay);
         hazards_set.clear();
         *land_set = None;

@@ -438,6 +438,13 @@ pub enum BattleEvent {
         unit: UnitId,
         value: crate::format::VarValue,
     },
+    /// A script's effect (`ctx:set` of a game, player, legion, character or
+    /// land variable, which masterplay takes back after the action).
+    GameVarSet {
+        variable: String,
+        of: crate::vars::VarTarget,
+        value: crate::format::VarValue,
+    },
 }
 
 /// Why an action or a setup was refused.
@@ -498,6 +505,10 @@ struct State {
     conceded: Option<BattleSide>,
     /// The scripts' unit variables (values other than defaults).
     vars: crate::vars::Vars,
+    /// The game's variables of every other scope, as the battle's scripts
+    /// read and set them; masterplay hands them in before each action and
+    /// takes them back after it (empty outside a game).
+    game_vars: crate::vars::Vars,
     /// Hexes whose hazard a script changed (`ctx:set_hazard`), with the
     /// battleland and tables they make; `None` on the common path.
     overlay: Option<Rc<overlay::Overlay>>,
@@ -609,6 +620,9 @@ pub struct Battle<'v> {
     /// The caretaker's counters by character, when a game fights the
     /// battle (`ctx:add_unit` takes from them); `None`: the chart's counts.
     caretaker: Option<Rc<Vec<u32>>>,
+    /// The game's seats and legions, when a game fights the battle (what
+    /// its scripts may set the game's variables of).
+    world: Option<Rc<crate::script::GameLinks>>,
     /// A state `apply` copies the state into and changes (its buffers kept
     /// between actions); not part of the battle (see `State::copy_from`).
     spare: RefCell<Option<Box<State>>>,

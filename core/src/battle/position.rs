@@ -277,6 +277,7 @@ impl<'v> Battle<'v> {
             fixed_dice: Default::default(),
             conceded: None,
             vars: Default::default(),
+            game_vars: Default::default(),
             overlay: None,
             extra: Vec::new(),
             reinforcement_round: None,

@@ -114,6 +114,7 @@ impl<'v> Battle<'v> {
             fixed_dice: VecDeque::new(),
             conceded: None,
             vars: Default::default(),
+            game_vars: Default::default(),
             overlay: None,
             extra: Vec::new(),
             reinforcement_round: None,
@@ -229,6 +230,7 @@ impl<'v> Battle<'v> {
             lua,
             use_hooks: true,
             caretaker: None,
+            world: None,
             spare: RefCell::new(None),
             undoable: false,
             keep_undo: false,
@@ -254,6 +256,22 @@ impl<'v> Battle<'v> {
     /// `ctx:add_unit` may take), set by masterplay each time it resumes it.
     pub fn set_caretaker(&mut self, counts: &[u32]) {
         self.caretaker = Some(Rc::new(counts.to_vec()));
+    }
+
+    /// The game's variables (every scope but the battle's units) and its
+    /// seats and legions, set by masterplay each time it resumes the
+    /// battle: its scripts read and set them, and masterplay takes them
+    /// back with [`Battle::game_vars`] after each action.
+    pub fn set_game(&mut self, vars: &crate::vars::Vars, world: crate::script::GameLinks) {
+        if self.state.game_vars != *vars {
+            self.state.game_vars = vars.clone();
+        }
+        self.world = Some(Rc::new(world));
+    }
+
+    /// The game's variables as the battle's scripts left them.
+    pub fn game_vars(&self) -> &crate::vars::Vars {
+        &self.state.game_vars
     }
 
     /// The whole battle as a value, to keep between actions where the

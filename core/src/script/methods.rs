@@ -198,18 +198,26 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "engagement",
         lua.create_function(move |lua, _: Value| {
-            s.game("engagement", |g| {
-                let Some(e) = &g.engagement else {
-                    return Ok(Value::Nil);
-                };
-                let t = lua.create_table()?;
-                t.set("land", s.variant.board.land(e.land).number)?;
-                t.set("attacker", e.attacker.to_string())?;
-                t.set("defender", e.defender.to_string())?;
-                t.set("attacker_player", e.attacker.player.0)?;
-                t.set("defender_player", e.defender.player.0)?;
-                Ok(Value::Table(t))
-            })
+            // A game's battle knows its engagement too (`GameLinks`).
+            let fought = s.with(|d| {
+                Ok(match d {
+                    CtxData::Game(g) => g
+                        .engagement
+                        .as_ref()
+                        .map(|e| (s.variant.board.land(e.land).number, e.attacker, e.defender)),
+                    CtxData::Battle(b) => b.world.as_ref().and_then(|w| w.engagement),
+                })
+            })?;
+            let Some((land, attacker, defender)) = fought else {
+                return Ok(Value::Nil);
+            };
+            let t = lua.create_table()?;
+            t.set("land", land)?;
+            t.set("attacker", attacker.to_string())?;
+            t.set("defender", defender.to_string())?;
+            t.set("attacker_player", attacker.player.0)?;
+            t.set("defender_player", defender.player.0)?;
+            Ok(Value::Table(t))
         })?,
     )?;
 

@@ -523,11 +523,44 @@ impl BattleCtx {
     }
 }
 
+/// What a game's battle scripts know of the game beyond the battle: its
+/// seats and legions, against which the targets of the game's variables
+/// they set are checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameLinks {
+    /// How many seats the game has.
+    pub players: usize,
+    /// Every legion on the board, with its characters.
+    pub legions: Vec<(Marker, Vec<crate::model::CharacterId>)>,
+    /// The engagement being fought: its land's number, the attacking and
+    /// the defending legion.
+    pub engagement: Option<(u32, Marker, Marker)>,
+}
+
+impl GameLinks {
+    /// Whether `target` (not a unit's) is in the game.
+    fn holds(&self, target: VarTarget) -> bool {
+        match target {
+            VarTarget::Player(p) => usize::from(p.0) < self.players,
+            VarTarget::Legion(m) => self.legions.iter().any(|(l, _)| *l == m),
+            VarTarget::Character(m, c) => self
+                .legions
+                .iter()
+                .any(|(l, cs)| *l == m && cs.contains(&c)),
+            VarTarget::Game | VarTarget::Land(_) | VarTarget::Unit(_) => true,
+        }
+    }
+}
+
 /// A battle as a handler sees it.
 pub(crate) struct BattleCtx {
     pub terrain: TerrainId,
     pub units: Vec<Unit>,
     pub vars: Vars,
+    /// The game's variables of every other scope (empty outside a game).
+    pub game_vars: Vars,
+    /// The game's seats and legions (`None`: a battle outside a game).
+    pub world: Option<Rc<GameLinks>>,
     /// The battle's hazard changes when the event fired.
     pub overlay: Option<Rc<crate::state::overlay::Overlay>>,
     /// Hazards this event's handlers changed (latest last), over
@@ -1227,7 +1260,8 @@ impl CtxStore {
         self.with(|d| {
             let vars = match d {
                 CtxData::Game(g) => &g.vars,
-                CtxData::Battle(b) => &b.vars,
+                CtxData::Battle(b) if target.scope() == VarScope::Unit => &b.vars,
+                CtxData::Battle(b) => &b.game_vars,
             };
             from_value(lua, vars.get(def, target))
         })
@@ -1251,8 +1285,13 @@ impl CtxStore {
                     }
                     b.vars.set(def, target, value.clone());
                 }
-                (CtxData::Battle(_), _) => {
-                    return err(format!("ctx:set: variable {name:?} belongs to a {:?}; in a battle only unit variables change (set it at battle_end)", def.scope));
+                (CtxData::Battle(b), t) => {
+                    if let Some(w) = &b.world
+                        && !w.holds(t)
+                    {
+                        return err(format!("ctx:set: variable {name:?}: {t:?} is not in the game"));
+                    }
+                    b.game_vars.set(def, t, value.clone());
                 }
                 (CtxData::Game(_), VarTarget::Unit(_)) => {
                     return err(format!("ctx:set: variable {name:?} belongs to a battle unit; there is no battle here"));

@@ -228,11 +228,28 @@ impl LiveBattle {
         }
     }
 
-    /// The game's caretaker as the battle's scripts see it (they alone
-    /// read it: `ctx:add_unit`).
+    /// The game's caretaker, variables, seats and legions as the battle's
+    /// scripts see them (they alone read them: `ctx:add_unit`, `ctx:get`).
     fn set_caretaker(&mut self, game: &Game) {
         if game.hooks.is_some() {
             self.battle.set_caretaker(&game.state.caretaker);
+            let world = crate::script::GameLinks {
+                players: game.state.players.len(),
+                legions: game
+                    .state
+                    .legions
+                    .iter()
+                    .map(|l| (l.marker, l.characters.clone()))
+                    .collect(),
+                engagement: game.state.engagement.as_ref().map(|e| {
+                    (
+                        game.variant.board.land(e.land).number,
+                        e.attacker,
+                        e.defender,
+                    )
+                }),
+            };
+            self.battle.set_game(&game.state.vars, world);
         }
     }
 
@@ -400,8 +417,16 @@ pub(super) fn battle_action(
         (mark, b.apply(a.clone()))
     });
     let result = live.battle.result();
+    let vars = (applied.is_ok() && *live.battle.game_vars() != game.state.vars)
+        .then(|| live.battle.game_vars().clone());
     *game.battle.get_mut() = slot;
     let battle_events = applied.map_err(battle_error)?;
+    // The game's variables the battle's scripts set are the game's at once
+    // (views, the next masterplay event, a refused game action's undo).
+    if let Some(vars) = vars {
+        game.save_state();
+        game.state.vars = vars;
+    }
     events.push(Event::Battle {
         events: battle_events,
     });
