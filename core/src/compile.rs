@@ -1432,6 +1432,7 @@ impl<'a> Compiler<'a> {
                 character: id,
                 base_power: power,
                 points_per_power: t.points_per_power,
+                per_player: t.per_player.unwrap_or(1),
             })
         });
         let scoring = scoring.map(|s| {

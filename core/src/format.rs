@@ -822,6 +822,10 @@ pub struct TitanRules {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_power: Option<u8>,
     pub points_per_power: u32,
+    /// How many Titans a player may have at once (default 1): what a
+    /// script may take from the caretaker (`ctx:add_character`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_player: Option<u8>,
 }
 
 /// Scoring and acquiring.

@@ -328,6 +328,29 @@ impl Words {
                 "{} scores {points} points (now {score})",
                 self.player(*player)
             ),
+            Event::ScoreLowered {
+                player,
+                points,
+                score,
+            } => format!(
+                "{} loses {points} points (now {score})",
+                self.player(*player)
+            ),
+            Event::CharacterMoved {
+                from,
+                to,
+                character,
+            } => format!(
+                "A {} goes from {} to {}",
+                self.character(*character),
+                self.legion(*from),
+                self.legion(*to)
+            ),
+            Event::Returned { legion, character } => format!(
+                "{} gives a {} back to the caretaker",
+                self.legion(*legion),
+                self.character(*character)
+            ),
             Event::Summoned {
                 legion,
                 from,

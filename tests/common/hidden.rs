@@ -136,6 +136,11 @@ impl Knowledge {
                         legion,
                         from,
                         character,
+                    }
+                    | Event::CharacterMoved {
+                        to: legion,
+                        from,
+                        character,
                     } => {
                         k.entry(*from).or_default().remove(*character);
                         k.entry(*legion).or_default().add(*character);
@@ -145,6 +150,9 @@ impl Knowledge {
                         for &c in characters {
                             entry.remove(c);
                         }
+                    }
+                    Event::Returned { legion, character } => {
+                        k.entry(*legion).or_default().remove(*character);
                     }
                     Event::LegionEliminated { legion } => {
                         k.remove(legion);

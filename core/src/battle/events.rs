@@ -378,6 +378,9 @@ impl<'v> Battle<'v> {
                 | Effect::RollAgain
                 | Effect::Reveal { .. }
                 | Effect::AddCharacter { .. }
+                | Effect::MoveCharacter { .. }
+                | Effect::ReturnCharacter { .. }
+                | Effect::LowerScore { .. }
                 | Effect::Eliminate { .. } => {}
             }
         }

@@ -559,7 +559,8 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             }
             Effect::Award { player, points } => {
                 let p = &mut game.state.players[player.0 as usize];
-                p.score += points;
+                // Checked when requested: the sum fits.
+                p.score = p.score.saturating_add(points);
                 events.push(Event::Scored {
                     player,
                     points,
@@ -593,6 +594,66 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             }
             Effect::AddCharacter { legion, character } => {
                 super::rules::hire(game, legion, character, events);
+            }
+            Effect::MoveCharacter {
+                from,
+                to,
+                character,
+            } => {
+                let legions = &mut game.state.legions;
+                let (Some(i), Some(j)) = (
+                    legions.iter().position(|l| l.marker == from),
+                    legions.iter().position(|l| l.marker == to),
+                ) else {
+                    continue;
+                };
+                let Some(k) = legions[i].characters.iter().position(|&c| c == character) else {
+                    continue;
+                };
+                legions[i].characters.remove(k);
+                // Everybody sees the character go (the event names it): one
+                // fewer of its kind is known in the one, one more in the other.
+                if let Some(r) = legions[i].revealed.iter().position(|&c| c == character) {
+                    legions[i].revealed.remove(r);
+                }
+                legions[i].seen_by = 0;
+                let l = &mut legions[j];
+                l.characters.push(character);
+                l.characters.sort_unstable();
+                l.revealed.push(character);
+                l.revealed.sort_unstable();
+                l.seen_by = 0;
+                events.push(Event::CharacterMoved {
+                    from,
+                    to,
+                    character,
+                });
+            }
+            Effect::ReturnCharacter { legion, character } => {
+                let Some(l) = game.state.legions.iter_mut().find(|l| l.marker == legion) else {
+                    continue;
+                };
+                let Some(k) = l.characters.iter().position(|&c| c == character) else {
+                    continue;
+                };
+                l.characters.remove(k);
+                if let Some(r) = l.revealed.iter().position(|&c| c == character) {
+                    l.revealed.remove(r);
+                }
+                l.seen_by = 0;
+                if let Some(n) = game.state.caretaker.get_mut(character.index()) {
+                    *n += 1;
+                }
+                events.push(Event::Returned { legion, character });
+            }
+            Effect::LowerScore { player, points } => {
+                let p = &mut game.state.players[player.0 as usize];
+                p.score = p.score.saturating_sub(points);
+                events.push(Event::ScoreLowered {
+                    player,
+                    points,
+                    score: p.score,
+                });
             }
             Effect::Eliminate { player } => {
                 if game.state.players[player.0 as usize].alive {

@@ -345,6 +345,25 @@ pub enum Event {
         player: PlayerId,
         by: Option<PlayerId>,
     },
+    /// A script moved a character between two of a player's legions
+    /// (`ctx:move_character`); everybody sees which.
+    CharacterMoved {
+        from: Marker,
+        to: Marker,
+        character: CharacterId,
+    },
+    /// A script gave a character back to the caretaker
+    /// (`ctx:return_character`).
+    Returned {
+        legion: Marker,
+        character: CharacterId,
+    },
+    /// A script lowered a player's score (`ctx:lower_score`).
+    ScoreLowered {
+        player: PlayerId,
+        points: u32,
+        score: u32,
+    },
     GameOver {
         outcome: Outcome,
     },

@@ -294,6 +294,8 @@ pub struct TitanRules {
     pub character: CharacterId,
     pub base_power: u8,
     pub points_per_power: u32,
+    /// How many Titans a player may have at once.
+    pub per_player: u8,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -440,13 +440,30 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                             "ctx:add_character: the caretaker has no {name} left"
                         ));
                     }
-                    let l = &mut g.legions[i];
                     let max = usize::from(v.rules.legions.max_size);
-                    if v.legion_size(l.characters.iter().copied().chain([character])) > max {
+                    if v.legion_size(g.legions[i].characters.iter().copied().chain([character])) > max {
                         return err(format!(
                             "ctx:add_character: legion {legion} is full ({max} characters)"
                         ));
                     }
+                    let titans = &v.rules.titan;
+                    if character == titans.character {
+                        let owner = legion.player;
+                        let held = g
+                            .legions
+                            .iter()
+                            .filter(|l| l.owner == owner)
+                            .flat_map(|l| &l.characters)
+                            .filter(|&&c| c == character)
+                            .count();
+                        if held >= usize::from(titans.per_player) {
+                            return err(format!(
+                                "ctx:add_character: the player in seat {} has his Titan already (rules.titan.per_player: {})",
+                                owner.0, titans.per_player
+                            ));
+                        }
+                    }
+                    let l = &mut g.legions[i];
                     g.caretaker[character.index()] = left - 1;
                     l.characters.push(character);
                     l.characters.sort();
@@ -1091,7 +1108,14 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                             "ctx:award: the player in seat {seat} is out of the game"
                         ));
                     }
-                    p.score += points;
+                    let Some(score) = p.score.checked_add(points) else {
+                        return err(format!(
+                            "ctx:award: the score of seat {seat} would pass {} ({} + {points})",
+                            u32::MAX,
+                            p.score
+                        ));
+                    };
+                    p.score = score;
                     Ok(PlayerId(seat as u8))
                 }
                 CtxData::Battle(_) => err("ctx:award is available in masterplay events only"),
@@ -1099,6 +1123,148 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             s.effects
                 .borrow_mut()
                 .push(Effect::Award { player, points });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "lower_score",
+        lua.create_function(move |_, (_, seat, points): (This, i64, i64)| {
+            let Ok(points) = u32::try_from(points) else {
+                return err(format!(
+                    "ctx:lower_score: points are 0 to {}, not {points}",
+                    u32::MAX
+                ));
+            };
+            let player = s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(p) = usize::try_from(seat)
+                        .ok()
+                        .and_then(|i| g.players.get_mut(i))
+                    else {
+                        return err(format!("ctx:lower_score: no player in seat {seat}"));
+                    };
+                    p.score = p.score.saturating_sub(points);
+                    Ok(PlayerId(seat as u8))
+                }
+                CtxData::Battle(_) => {
+                    err("ctx:lower_score is available in masterplay events and actions only")
+                }
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::LowerScore { player, points });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "move_character",
+        lua.create_function(
+            move |_, (_, from, to, name): (This, String, String, String)| {
+                let v = &s.variant;
+                let what = "ctx:move_character";
+                let from = from.parse::<Marker>().map_err(mlua::Error::runtime)?;
+                let to = to.parse::<Marker>().map_err(mlua::Error::runtime)?;
+                let Some(character) = v.character_by_name(&name) else {
+                    return err(format!("{what}: no character {name:?}"));
+                };
+                s.with_mut(|d| match d {
+                    CtxData::Game(g) => {
+                        let find = |m: Marker| g.legions.iter().position(|l| l.marker == m);
+                        let (Some(i), Some(j)) = (find(from), find(to)) else {
+                            return err(format!(
+                                "{what}: no legion {}",
+                                if find(from).is_none() { from } else { to }
+                            ));
+                        };
+                        if i == j {
+                            return err(format!("{what}: {from} is the legion it is in"));
+                        }
+                        if g.legions[i].owner != g.legions[j].owner {
+                            return err(format!(
+                                "{what}: {from} and {to} belong to different players"
+                            ));
+                        }
+                        let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
+                        else {
+                            return err(format!("{what}: legion {from} has no {name}"));
+                        };
+                        if g.legions[i].characters.len() == 1 {
+                            return err(format!(
+                                "{what}: {name} is the last character of {from} (a legion is never empty)"
+                            ));
+                        }
+                        let max = usize::from(v.rules.legions.max_size);
+                        if v.legion_size(g.legions[j].characters.iter().copied().chain([character]))
+                            > max
+                        {
+                            return err(format!("{what}: legion {to} is full ({max} characters)"));
+                        }
+                        g.legions[i].characters.remove(k);
+                        let l = &mut g.legions[j];
+                        l.characters.push(character);
+                        l.characters.sort();
+                        Ok(())
+                    }
+                    CtxData::Battle(_) => {
+                        err("ctx:move_character is available in masterplay events and actions only")
+                    }
+                })?;
+                s.effects.borrow_mut().push(Effect::MoveCharacter {
+                    from,
+                    to,
+                    character,
+                });
+                Ok(())
+            },
+        )?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
+        "return_character",
+        lua.create_function(move |_, (_, marker, name): (This, String, String)| {
+            let v = &s.variant;
+            let what = "ctx:return_character";
+            let legion = marker.parse::<Marker>().map_err(mlua::Error::runtime)?;
+            let Some(character) = v.character_by_name(&name) else {
+                return err(format!("{what}: no character {name:?}"));
+            };
+            s.with_mut(|d| match d {
+                CtxData::Game(g) => {
+                    let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
+                        return err(format!("{what}: no legion {legion}"));
+                    };
+                    let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
+                    else {
+                        return err(format!("{what}: legion {legion} has no {name}"));
+                    };
+                    if character == v.rules.titan.character {
+                        return err(format!(
+                            "{what}: a Titan does not go back to the caretaker (ctx:eliminate its player)"
+                        ));
+                    }
+                    if g.legions[i].characters.len() == 1 {
+                        return err(format!(
+                            "{what}: {name} is the last character of {legion} (a legion is never empty)"
+                        ));
+                    }
+                    g.legions[i].characters.remove(k);
+                    if let Some(n) = g.caretaker.get_mut(character.index()) {
+                        *n += 1;
+                    }
+                    Ok(())
+                }
+                CtxData::Battle(_) => {
+                    err("ctx:return_character is available in masterplay events and actions only")
+                }
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::ReturnCharacter { legion, character });
             Ok(())
         })?,
     )?;

@@ -459,6 +459,22 @@ pub enum Effect {
         character: crate::model::CharacterId,
     },
     /// The player is out of the game, as if he had conceded it.
+    /// A character goes from one of a player's legions to another.
+    MoveCharacter {
+        from: Marker,
+        to: Marker,
+        character: crate::model::CharacterId,
+    },
+    /// A character leaves its legion for the caretaker.
+    ReturnCharacter {
+        legion: Marker,
+        character: crate::model::CharacterId,
+    },
+    /// A player's score goes down (never below 0).
+    LowerScore {
+        player: PlayerId,
+        points: u32,
+    },
     Eliminate {
         player: PlayerId,
     },
