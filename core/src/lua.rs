@@ -1457,6 +1457,11 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 func.type_name()
             )));
         };
+        if s.loading.borrow().is_none() {
+            return Ok(Some(format!(
+                "titan.hook: hook {name:?}: hooks are registered while a script loads (its top level), not while the game runs"
+            )));
+        }
         let at = caller_location(lua, &s);
         let Ok(mut hooks) = s.hooks.try_borrow_mut() else {
             return Ok(Some(
@@ -1555,6 +1560,11 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
                 lua_type(&func)
             )));
         };
+        if s.loading.borrow().is_none() {
+            return Ok(Some(format!(
+                "titan.on: {event:?}: handlers are registered while a script loads (its top level), not while the game runs"
+            )));
+        }
         let at = caller_location(lua, &s);
         let Ok(mut handlers) = s.handlers.try_borrow_mut() else {
             return Ok(Some(

@@ -546,6 +546,26 @@ impl<'v> Battle<'v> {
         self.may_target_as(s, unit, target, ranged, None)
     }
 
+    /// [`Battle::may_target`] for a listing: a script error leaves the
+    /// target out and is kept for [`Battle::take_script_failure`] (as a
+    /// failing action's `legal` is), never dropped.
+    pub(super) fn may_target_listed(
+        &self,
+        s: &State,
+        unit: UnitId,
+        target: UnitId,
+        ranged: bool,
+    ) -> bool {
+        match self.may_target(s, unit, target, ranged) {
+            Ok(yes) => yes,
+            Err(BattleError::Script(e)) => {
+                self.listing_failure.borrow_mut().get_or_insert(e);
+                false
+            }
+            Err(_) => false,
+        }
+    }
+
     /// [`Battle::may_target`], asked for hits carried over from the strike
     /// at `carry_from` (the handlers' `ctx.carry_from`).
     #[inline(always)]

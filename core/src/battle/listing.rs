@@ -435,7 +435,7 @@ impl Battle<'_> {
                         // (`may_target`).
                         let before = out.len();
                         for j in foes.on(contact) {
-                            if self.may_target(s, i as UnitId, j, false).unwrap_or(false) {
+                            if self.may_target_listed(s, i as UnitId, j, false) {
                                 out.push(Action::Strike {
                                     unit: i as UnitId,
                                     target: j,
@@ -455,7 +455,7 @@ impl Battle<'_> {
                             for j in foes.all() {
                                 if seen & s.units[j as usize].hex_bit() != 0
                                     && self.may_rangestrike_seen(s, i as UnitId, j)
-                                    && self.may_target(s, i as UnitId, j, true).unwrap_or(false)
+                                    && self.may_target_listed(s, i as UnitId, j, true)
                                 {
                                     out.push(Action::Rangestrike {
                                         unit: i as UnitId,
@@ -467,7 +467,7 @@ impl Battle<'_> {
                         }
                         for j in foes.all() {
                             if self.may_rangestrike(s, i as UnitId, j, occupied)
-                                && self.may_target(s, i as UnitId, j, true).unwrap_or(false)
+                                && self.may_target_listed(s, i as UnitId, j, true)
                             {
                                 out.push(Action::Rangestrike {
                                     unit: i as UnitId,

@@ -146,7 +146,7 @@ impl<'v> Battle<'v> {
             return true;
         }
         self.each_contact_target(s, unit)
-            .any(|t| self.may_target(s, unit, t, false).unwrap_or(false))
+            .any(|t| self.may_target_listed(s, unit, t, false))
     }
 
     pub(super) fn fighter(&self, s: &State, unit: UnitId) -> strike::Fighter {

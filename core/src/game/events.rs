@@ -480,6 +480,16 @@ pub(in crate::game) fn fire_after(
             &mut fired,
         );
     }
+    // The game's end is its last event: what handlers did in reply to the
+    // action's other events comes before it.
+    if let Some(i) = events
+        .iter()
+        .position(|e| matches!(e, Event::GameOver { .. }))
+        && i + 1 < events.len()
+    {
+        let over = events.remove(i);
+        events.push(over);
+    }
 }
 
 /// Fires one event at the position of `game` (the game's generator lent to
@@ -538,6 +548,7 @@ fn fire(
 
 /// Applies checked effects in order (checked against this same position).
 fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>) {
+    let mut eliminated = false;
     for e in effects {
         match e {
             Effect::Set {
@@ -658,6 +669,7 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             Effect::Eliminate { player } => {
                 if game.state.players[player.0 as usize].alive {
                     super::rules::eliminate(game, player, events);
+                    eliminated = true;
                 }
             }
             // Checked away: battle effects are refused outside battles.
@@ -679,5 +691,8 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::AddUnit { .. }
             | Effect::EndBattle { .. } => {}
         }
+    }
+    if eliminated {
+        super::rules::settle_eliminations(game, events);
     }
 }

@@ -132,8 +132,17 @@ fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
 }
 
 /// A player out of the game as if he had conceded it (a script's effect).
+/// Puts `player` out, as a concession does, leaving what follows (the
+/// game's end, the next player) to [`settle_eliminations`], so that players
+/// a script puts out together end the game together (a draw when nobody is
+/// left).
 pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
     eliminate_player(game, player, None, events);
+}
+
+/// What follows the eliminations of [`eliminate`]: the game's end, or the
+/// turn passing on.
+pub(in crate::game) fn settle_eliminations(game: &mut Game, events: &mut Vec<Event>) {
     after_elimination(game, events);
 }
 

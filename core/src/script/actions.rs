@@ -108,7 +108,7 @@ pub(crate) fn action_legal(
 ) -> Result<Vec<Vec<ScriptArg>>, crate::lua::ScriptError> {
     let name = &action.def.name;
     let hook = action.legal_hook();
-    let Some(((value, v), _)) = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
+    let Some(((value, v), fired)) = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
         let v: Value = host.call_hook(&hook, ctx.clone())?;
         Ok((
             v,
@@ -118,6 +118,15 @@ pub(crate) fn action_legal(
     else {
         return Ok(Vec::new());
     };
+    // `legal` answers a question: an effect there would be dropped unseen.
+    if let Some(effect) = fired.effects.first() {
+        return Err(script_error(
+            name,
+            format!(
+                "legal(ctx) answers which choices there are: it may read ctx but not request effects ({effect:?}); request them in apply"
+            ),
+        ));
+    }
     let Some(v) = v else { return Ok(Vec::new()) };
     let params = &action.def.parameters;
     let list = match value {
@@ -204,7 +213,21 @@ pub(crate) fn action_apply(
     })()
     .map_err(|e| script_error(name, e.to_string()))?;
     let result = with_ctx(host, F::S(name), data, &[], fields, |ctx| {
-        host.call_hook::<_, ()>(&hook, (ctx.clone(), table))
+        host.call_hook::<_, Value>(&hook, (ctx.clone(), table))
     })?;
-    Ok(result.map(|((), f)| f.effects).unwrap_or_default())
+    let Some((returned, fired)) = result else {
+        return Ok(Vec::new());
+    };
+    // The engine takes nothing from apply: a value returned (say `false`,
+    // as if that refused the action) would be dropped silently.
+    if !returned.is_nil() {
+        return Err(script_error(
+            name,
+            format!(
+                "apply(ctx, args) returns nothing, not a {} (to refuse, leave the choice out of legal, or raise error(...))",
+                returned.type_name()
+            ),
+        ));
+    }
+    Ok(fired.effects)
 }

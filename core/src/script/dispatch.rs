@@ -235,8 +235,18 @@ pub(super) fn dispatch(
     platform.current.borrow_mut().push(None);
     let result = host.dispatch(event, &func, args, &d.state, question);
     platform.current.borrow_mut().pop();
-    // A ctx kept by a script reads nothing once its event is over.
+    // A ctx kept by a script reads nothing once its event is over: the
+    // one returned, or after an error the one its dispatcher still holds.
     platform.store.put_back(outer);
+    match &result {
+        Ok((ctx, _)) => platform.retire(ctx),
+        Err(_) => {
+            if let Ok(Some(ctx)) = d.current.raw_get::<Option<Table>>(depth) {
+                platform.retire(&ctx);
+                let _ = d.current.raw_set(depth, Value::Nil);
+            }
+        }
+    }
     let effects = platform.store.effects.replace(outer_effects);
     let (ctx, answer) = result?;
     Ok(Some((ctx, answer, effects)))

@@ -388,7 +388,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 }
             };
             s.battle("end_battle", |_| Ok(()))?;
-            s.effects.borrow_mut().push(Effect::EndBattle { winner });
+            let mut effects = s.effects.borrow_mut();
+            if effects.iter().any(|e| matches!(e, Effect::EndBattle { .. })) {
+                return err("ctx:end_battle: this event has ended the battle already");
+            }
+            effects.push(Effect::EndBattle { winner });
             Ok(())
         })?,
     )?;

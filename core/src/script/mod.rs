@@ -728,6 +728,10 @@ impl Strings {
 pub(crate) struct Platform {
     store: Rc<CtxStore>,
     meta: Table,
+    /// The metatable of a ctx whose event is over: any method raises "this
+    /// ctx belongs to an event that is over" (a ctx kept in a global would
+    /// otherwise read whichever event runs when it is used).
+    dead: Table,
     /// `ctors[n](meta, key1, value1, ..., keyn, valuen)`, in Lua (see
     /// [`CTX_LUA`]): a ctx of `n` fields.
     ctors: Vec<mlua::Function>,
@@ -738,6 +742,15 @@ pub(crate) struct Platform {
     /// running).
     current: Rc<RefCell<Vec<Option<Table>>>>,
     dispatchers: dispatch::Dispatchers,
+}
+
+impl Platform {
+    /// Makes a ctx whose event is over refuse every method (its fields,
+    /// read raw by the engine, stay).
+    fn retire(&self, ctx: &Table) {
+        // Only fails on a memory error, when the VM is aborting anyway.
+        let _ = ctx.set_metatable(Some(self.dead.clone()));
+    }
 }
 
 /// Tables are built in Lua: with a memory cap, mlua protects every
@@ -790,6 +803,14 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
+    let dead: Table = lua
+        .load(
+            r#"local message = "this ctx belongs to an event that is over (keep state in variables, not in Lua)"
+local function over() error(message, 2) end
+return { __index = over, __newindex = over, __metatable = false }"#,
+        )
+        .set_name("=[titan sandbox]")
+        .call(())?;
     let dispatchers = dispatch::Dispatchers::new(lua, make, store.strings.by_code.clone())?;
     let current: Rc<RefCell<Vec<Option<Table>>>> = Rc::default();
     let stack = Rc::clone(&current);
@@ -808,6 +829,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let _ = host.set_extension(Platform {
         store,
         meta,
+        dead,
         ctors,
         current,
         dispatchers,
@@ -952,6 +974,7 @@ fn with_ctx<R>(
     platform.current.borrow_mut().pop();
     // A ctx kept by a script reads nothing once its event is over.
     platform.store.put_back(outer);
+    platform.retire(&ctx);
     let effects = platform.store.effects.replace(outer_effects);
     let r = result?;
     Ok(Some((r, Fired { ctx, effects })))

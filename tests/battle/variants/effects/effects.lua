@@ -26,6 +26,15 @@ titan.action("yield", {
   end,
 })
 
+-- Illegal on purpose: a battle ends once.
+titan.action("yield_twice", {
+  legal = function(ctx) return true end,
+  apply = function(ctx)
+    ctx:end_battle("defender")
+    ctx:end_battle("attacker")
+  end,
+})
+
 -- Illegal on purpose: moving onto an occupied hex is a script error.
 titan.action("crowd", {
   legal = function(ctx) return others(ctx, true) end,
