@@ -11,6 +11,7 @@ use petgraph::visit::EdgeRef;
 
 use crate::battleland::Battleland;
 
+pub mod movement;
 pub mod muster;
 pub mod sight;
 pub mod tables;

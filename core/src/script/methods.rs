@@ -13,6 +13,7 @@ fn hits_arg(n: i64, what: &str) -> mlua::Result<u8> {
 /// The methods of every `ctx` (called as `ctx:name(...)`).
 pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let m = lua.create_table()?;
+    super::lookups::add(lua, &m, store)?;
 
     // `units`, `get_unit`, `count_units` and `unit_field` are made in
     // `ctx.lua` over the raw queries of `query.rs`.
@@ -888,15 +889,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                             return err("ctx:add_unit: a battle holds at most 255 units");
                         }
                         if !temporary {
-                            let base = match &b.caretaker {
-                                Some(c) => c.get(character.index()).copied().unwrap_or(0),
-                                None => v.character(character).count.saturating_sub(
-                                    b.units.iter().filter(|u| u.character == character).count()
-                                        as u32,
-                                ),
-                            };
-                            let taken = b.taken.iter().filter(|&&c| c == character).count();
-                            if base as usize <= taken {
+                            if b.caretaker_left(v, character) == 0 {
                                 return err(format!(
                                     "ctx:add_unit: the caretaker has no {name} left"
                                 ));

@@ -33,6 +33,7 @@ use crate::vars::{VarTarget, Vars};
 
 mod actions;
 mod dispatch;
+mod lookups;
 mod methods;
 mod query;
 
@@ -596,6 +597,23 @@ pub(crate) struct BattleCtx {
 }
 
 impl BattleCtx {
+    /// How many of `character` the caretaker has left for this battle's
+    /// scripts: the game's counters (the chart's counts less the battle's
+    /// units, for a battle fought alone), less what they took already.
+    pub(crate) fn caretaker_left(&self, v: &Variant, character: crate::model::CharacterId) -> u32 {
+        let base = match &self.caretaker {
+            Some(c) => c.get(character.index()).copied().unwrap_or(0),
+            None => v.character(character).count.saturating_sub(
+                self.units
+                    .iter()
+                    .filter(|u| u.character == character)
+                    .count() as u32,
+            ),
+        };
+        let taken = self.taken.iter().filter(|&&c| c == character).count() as u32;
+        base.saturating_sub(taken)
+    }
+
     /// The hazard of a hex as the handler sees it: its own changes, then
     /// the battle's, then the battleland's.
     fn hazard(&self, v: &Variant, h: HexId) -> HazardId {
@@ -628,6 +646,8 @@ pub(crate) struct CtxStore {
     /// The game's rule option settings (`ctx:option`); an option not set
     /// here reads the variant's default (a battle fought alone: all).
     options: RefCell<std::collections::BTreeMap<String, crate::format::OptionValue>>,
+    /// The masterboard's movement tables, made at the first `ctx:moves`.
+    exits: std::cell::OnceCell<crate::model::movement::Exits>,
     /// Lua strings made once: a ctx is built for every event, and making
     /// its keys and names afresh each time is most of its cost.
     strings: Strings,
@@ -771,6 +791,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         spare: RefCell::new(None),
         effects: RefCell::new(Vec::new()),
         options: RefCell::default(),
+        exits: std::cell::OnceCell::new(),
         variant,
     });
     let methods = methods(lua, &store)?;

@@ -44,24 +44,13 @@ pub(in crate::game) fn with_occupancy<R>(
 
 /// What stands where, seen by `player`, into `sc.occ`.
 fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
-    let n = game.variant.board.land_count();
-    let (occ, owners) = (&mut sc.occ, &mut sc.owners);
-    // Filled, not rebuilt: a memset.
-    occ.resize(n, Occupancy::Empty);
-    occ.fill(Occupancy::Empty);
-    owners.resize(n, 0);
-    owners.fill(0);
-    for l in &game.state.legions {
-        let i = l.land.index();
-        let owner = u16::from(l.owner.0) + 1;
-        occ[i] = match occ[i] {
-            Occupancy::Empty if l.owner == player => Occupancy::Friendly,
-            Occupancy::Empty => Occupancy::Enemy,
-            _ if owners[i] != owner => Occupancy::Engaged,
-            o => o,
-        };
-        owners[i] = owner;
-    }
+    crate::model::movement::occupancy_into(
+        game.state.legions.iter().map(|l| (l.land, l.owner)),
+        player,
+        game.variant.board.land_count(),
+        &mut sc.occ,
+        &mut sc.owners,
+    );
 }
 
 /// Lands holding legions of two players.
