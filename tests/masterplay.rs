@@ -923,9 +923,9 @@ fn a_battle_is_fought_inside_the_game_and_scored() {
     let gone: Vec<CharacterId> = all_events
         .iter()
         .filter_map(|e| match e {
-            Event::Slain { legion, characters } if *legion == m("P1-01") => {
-                Some(characters.clone())
-            }
+            Event::Slain {
+                legion, characters, ..
+            } if *legion == m("P1-01") => Some(characters.clone()),
             _ => None,
         })
         .flatten()

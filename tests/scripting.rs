@@ -780,7 +780,9 @@ fn character_slain_and_the_engagement_reach_scripts() {
             };
             for e in &events {
                 match e {
-                    Event::Slain { legion, characters } => {
+                    Event::Slain {
+                        legion, characters, ..
+                    } => {
                         let n = characters.len() as i64;
                         lost[legion.player.0 as usize] += n;
                         if let Some(en) = &engagement {

@@ -312,7 +312,9 @@ impl Words {
             Event::Proposed { by, .. } => format!("{} proposes an agreement", self.player(*by)),
             Event::Rejected { by, .. } => format!("{} rejects the proposal", self.player(*by)),
             Event::BattleBegins { land } => format!("Battle in {}", self.land(*land)),
-            Event::Slain { legion, characters } => format!(
+            Event::Slain {
+                legion, characters, ..
+            } => format!(
                 "{} loses {}",
                 self.legion(*legion),
                 self.characters(characters)

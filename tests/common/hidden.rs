@@ -145,7 +145,9 @@ impl Knowledge {
                         k.entry(*from).or_default().remove(*character);
                         k.entry(*legion).or_default().add(*character);
                     }
-                    Event::Slain { legion, characters } => {
+                    Event::Slain {
+                        legion, characters, ..
+                    } => {
                         let entry = k.entry(*legion).or_default();
                         for &c in characters {
                             entry.remove(c);

@@ -381,7 +381,11 @@ pub(in crate::game) fn fire_after(
                     fire(game, "battle_end", &fields, events, &mut fired)
                 }
             }
-            Event::Slain { legion, characters } => {
+            Event::Slain {
+                legion,
+                characters,
+                loss,
+            } => {
                 // The opponent, when the legion fell in the engagement
                 // being resolved (a battle, a flight or a concession).
                 let by = before.engagement.as_ref().and_then(|e| {
@@ -401,6 +405,7 @@ pub(in crate::game) fn fire_after(
                         ("player", seat(legion.player)),
                         ("character", F::S(&name)),
                         ("battle", F::B(battle_ended)),
+                        ("fate", F::W(loss.word())),
                     ];
                     if let (Some(m), Some(b)) = (by, &b) {
                         fields.push(("by", F::S(b)));

@@ -245,6 +245,35 @@ pub struct BattleRequest {
     pub reinforcements: Vec<CharacterId>,
 }
 
+/// How a legion lost characters (`Event::Slain`, and `character_slain`'s
+/// `fate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Loss {
+    /// Slain in a battle, or given up in an agreement: scored for the
+    /// other side.
+    #[default]
+    Slain,
+    /// The legion fled.
+    Fled,
+    /// The legion conceded.
+    Conceded,
+    /// Gone without being slain: a fallen Titan's legion-mates, a time
+    /// loss's survivors, a script's removal.
+    Removed,
+}
+
+impl Loss {
+    /// The word scripts read (`character_slain`'s `fate`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Loss::Slain => "slain",
+            Loss::Fled => "fled",
+            Loss::Conceded => "conceded",
+            Loss::Removed => "removed",
+        }
+    }
+}
+
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event")]
@@ -316,9 +345,12 @@ pub enum Event {
     BattleBegins {
         land: LandId,
     },
+    /// Characters a legion lost, and how.
     Slain {
         legion: Marker,
         characters: Vec<CharacterId>,
+        #[serde(default)]
+        loss: Loss,
     },
     LegionEliminated {
         legion: Marker,

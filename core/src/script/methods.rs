@@ -3,6 +3,23 @@
 
 use super::*;
 
+/// Refuses a masterplay change to a legion fighting the battle being
+/// fought: its units are fixed when the battle begins (a battle event's
+/// `ctx:add_unit` brings a character into it).
+fn not_fighting(g: &GameState, legion: Marker, what: &str) -> mlua::Result<()> {
+    match &g.engagement {
+        Some(e)
+            if e.step == crate::state::game::EngagementStep::Battle
+                && (e.attacker == legion || e.defender == legion) =>
+        {
+            err(format!(
+                "ctx:{what}: legion {legion} is fighting a battle (its characters are the battle's units until it ends; in a battle event, ctx:add_unit and ctx:remove change them)"
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn hits_arg(n: i64, what: &str) -> mlua::Result<u8> {
     match u8::try_from(n) {
         Ok(h) => Ok(h),
@@ -439,6 +456,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
                         return err(format!("ctx:add_character: no legion {legion}"));
                     };
+                    not_fighting(g, legion, "add_character")?;
                     let left = g.caretaker.get(character.index()).copied().unwrap_or(0);
                     if left == 0 {
                         return err(format!(
@@ -1180,6 +1198,8 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         if i == j {
                             return err(format!("{what}: {from} is the legion it is in"));
                         }
+                        not_fighting(g, from, "move_character")?;
+                        not_fighting(g, to, "move_character")?;
                         if g.legions[i].owner != g.legions[j].owner {
                             return err(format!(
                                 "{what}: {from} and {to} belong to different players"
@@ -1235,6 +1255,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
                         return err(format!("{what}: no legion {legion}"));
                     };
+                    not_fighting(g, legion, "return_character")?;
                     let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
                     else {
                         return err(format!("{what}: legion {legion} has no {name}"));

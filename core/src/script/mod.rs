@@ -243,6 +243,7 @@ fn filter_fields(event: &str) -> Vec<(&'static str, &'static [&'static str])> {
         "unit_entered" | "unit_moved" | "unit_slain" => f.push(("side", SIDES)),
         "before_damage" => f.push(("source", &["strike", "rangestrike", "carry_over", "hazard"])),
         "battle_end" => f.push(("winner", &["attacker", "defender", "neither"])),
+        "character_slain" => f.push(("fate", &["slain", "fled", "conceded", "removed"])),
         _ => {}
     }
     f.sort_by_key(|(k, _)| *k);

@@ -86,6 +86,7 @@ pub(super) fn engagement_step(
                 e.defender,
                 &chars,
                 Some(attacker),
+                Loss::Fled,
                 &mut deaths,
                 events,
             );
@@ -117,7 +118,15 @@ pub(super) fn engagement_step(
             let points: u32 = chars.iter().map(|&c| value(game, player, c)).sum();
             events.push(Event::Conceded { legion: loser });
             let mut deaths = Deaths::new();
-            slay(game, loser, &chars, winner_owner, &mut deaths, events);
+            slay(
+                game,
+                loser,
+                &chars,
+                winner_owner,
+                Loss::Conceded,
+                &mut deaths,
+                events,
+            );
             let thresholds = match winner_owner {
                 Some(w) => score(game, w, points, events),
                 None => Vec::new(),
@@ -242,6 +251,7 @@ pub(super) fn agreement(game: &mut Game, e: &Engagement, p: &Proposal, events: &
         e.attacker,
         &p.attacker_losses,
         Some(dow),
+        Loss::Slain,
         &mut deaths,
         events,
     );
@@ -250,6 +260,7 @@ pub(super) fn agreement(game: &mut Game, e: &Engagement, p: &Proposal, events: &
         e.defender,
         &p.defender_losses,
         Some(ao),
+        Loss::Slain,
         &mut deaths,
         events,
     );
@@ -354,6 +365,7 @@ pub(super) fn battle_result(
         e.attacker,
         &r.attacker_slain,
         Some(dow),
+        Loss::Slain,
         &mut deaths,
         events,
     );
@@ -362,6 +374,7 @@ pub(super) fn battle_result(
         e.defender,
         &r.defender_slain,
         Some(ao),
+        Loss::Slain,
         &mut deaths,
         events,
     );
@@ -371,6 +384,7 @@ pub(super) fn battle_result(
         e.attacker,
         &r.attacker_removed,
         None,
+        Loss::Removed,
         &mut deaths,
         events,
     );
@@ -379,6 +393,7 @@ pub(super) fn battle_result(
         e.defender,
         &r.defender_removed,
         None,
+        Loss::Removed,
         &mut deaths,
         events,
     );
@@ -388,7 +403,15 @@ pub(super) fn battle_result(
         v
     };
     if r.time_loss && !survivors_att.is_empty() {
-        slay(game, e.attacker, &survivors_att, None, &mut deaths, events);
+        slay(
+            game,
+            e.attacker,
+            &survivors_att,
+            None,
+            Loss::Removed,
+            &mut deaths,
+            events,
+        );
     }
     // Survivors ending in the other legion (`ctx:change_side`) or taken
     // from the caretaker (`ctx:add_unit`) join a legion that survives with

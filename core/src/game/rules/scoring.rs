@@ -11,6 +11,7 @@ pub(super) fn slay(
     marker: Marker,
     chars: &[CharacterId],
     slayer: Option<PlayerId>,
+    loss: Loss,
     deaths: &mut Deaths,
     events: &mut Vec<Event>,
 ) {
@@ -38,6 +39,7 @@ pub(super) fn slay(
     events.push(Event::Slain {
         legion: marker,
         characters: chars.to_vec(),
+        loss,
     });
     if game.state.legions[i].characters.is_empty() {
         let gone = game.state.legions.remove(i);
@@ -83,7 +85,7 @@ pub(super) fn score(
     }
     let p = &mut game.state.players[player.0 as usize];
     let before = p.score;
-    p.score += points;
+    p.score = p.score.saturating_add(points);
     let after = p.score;
     events.push(Event::Scored {
         player,
