@@ -1312,6 +1312,7 @@ impl LuaHost {
             trace.push_str(t);
         }
         e.traceback = self.trace_frames(&trace);
+        e.message = without_addresses(&e.message);
         e
     }
 
@@ -1601,6 +1602,33 @@ fn engine_functions(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<EngineFuncti
         charge,
         on_event,
     ))
+}
+
+/// `text` with the addresses Lua prints for tables, functions, userdata
+/// and threads (`table: 0x55d0c1a2b3c0`) cut to their kind: two runs of
+/// one error read the same (a log, a test, a report compares them).
+pub(crate) fn without_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(": 0x") {
+        let before = &rest[..i];
+        let kind = ["table", "function", "userdata", "thread", "builtin"]
+            .iter()
+            .any(|k| before.ends_with(k));
+        let digits = rest[i + 4..]
+            .bytes()
+            .take_while(u8::is_ascii_hexdigit)
+            .count();
+        out.push_str(before);
+        if kind && digits > 0 {
+            rest = &rest[i + 4 + digits..];
+        } else {
+            out.push_str(": 0x");
+            rest = &rest[i + 4..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The limits scripts run under, from `rules.scripts` when given.

@@ -546,6 +546,7 @@ impl<'v> Battle<'v> {
                 });
             }
             (Phase::Maneuver, Action::EndManeuver) => {
+                self.check_phase_end(s)?;
                 let side = s.moving;
                 self.fire_phase(s, ev, "battle_phase_end", "maneuver", side)?;
                 if s.phase == Phase::Over {
@@ -739,6 +740,7 @@ impl<'v> Battle<'v> {
                 if s.carry.is_some() {
                     return refuse("carry-over hits are pending");
                 }
+                self.check_phase_end(s)?;
                 // Listed just before with nobody obliged: no need to look.
                 let obliged = if self.ends_freely.get() {
                     None

@@ -546,6 +546,63 @@ impl<'v> Battle<'v> {
         self.may_target_as(s, unit, target, ranged, None)
     }
 
+    /// Why the scripts refuse to let the side to act end its maneuver or
+    /// strike phase now (`may_end_battle_phase`), when they do. Listing
+    /// leaves the end out while the side has something else it may do;
+    /// `apply` refuses it then.
+    pub(super) fn end_refused(&self, s: &State) -> Result<Option<String>, BattleError> {
+        let Some(lua) = self.hooks() else {
+            return Ok(None);
+        };
+        if !lua.has_handlers("may_end_battle_phase") {
+            return Ok(None);
+        }
+        let (phase, side) = match s.phase {
+            Phase::Maneuver => ("maneuver", s.moving),
+            Phase::Strike { striking } if s.carry.is_none() => ("strike", striking),
+            _ => return Ok(None),
+        };
+        let base = [
+            ("round", F::I(i64::from(s.defender_maneuver))),
+            ("moving", F::W(script::side_name(s.moving))),
+        ];
+        let fields = [
+            ("phase", F::W(phase)),
+            ("side", F::W(script::side_name(side))),
+        ];
+        let answer = script::ask_why(
+            lua,
+            "may_end_battle_phase",
+            || self.snapshot_ctx(s),
+            &base,
+            &fields,
+        )?;
+        Ok(match answer {
+            Some((false, why)) => Some(why.unwrap_or_else(|| {
+                format!("the variant's scripts do not let the {phase} phase end now")
+            })),
+            _ => None,
+        })
+    }
+
+    /// Refuses the end of the phase the scripts hold the side in
+    /// ([`Battle::end_refused`]), as a rule refusal with their reason, while
+    /// the listing of the position leaves it out (the side has something
+    /// else it may do). `s` is the battle's state as the action began.
+    pub(super) fn check_phase_end(&self, s: &State) -> Result<(), BattleError> {
+        let Some(why) = self.end_refused(s)? else {
+            return Ok(());
+        };
+        let listed = self.legal_actions();
+        if listed
+            .iter()
+            .any(|a| matches!(a, Action::EndManeuver | Action::EndStrikes))
+        {
+            return Ok(());
+        }
+        Err(BattleError::Refused(why))
+    }
+
     /// [`Battle::may_target`] for a listing: a script error leaves the
     /// target out and is kept for [`Battle::take_script_failure`] (as a
     /// failing action's `legal` is), never dropped.

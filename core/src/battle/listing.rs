@@ -148,6 +148,8 @@ pub(super) trait ActionSink {
     fn moves(&mut self, unit: UnitId, set: HexSet);
     /// Actions put so far.
     fn len(&self) -> usize;
+    /// Takes back the end of the phase listed (`may_end_battle_phase`).
+    fn drop_end(&mut self);
 }
 
 impl ActionSink for Vec<Action> {
@@ -159,6 +161,9 @@ impl ActionSink for Vec<Action> {
     }
     fn len(&self) -> usize {
         Vec::len(self)
+    }
+    fn drop_end(&mut self) {
+        self.retain(|a| !matches!(a, Action::EndManeuver | Action::EndStrikes));
     }
 }
 
@@ -254,6 +259,12 @@ impl ActionSink for Runs<'_> {
     }
     fn len(&self) -> usize {
         self.n
+    }
+    fn drop_end(&mut self) {
+        let before = self.runs.len();
+        self.runs
+            .retain(|r| !matches!(r, Run::EndManeuver | Run::EndStrikes));
+        self.n -= before - self.runs.len();
     }
 }
 
@@ -492,6 +503,18 @@ impl Battle<'_> {
             }
         }
         self.script_actions(out);
+        // The scripts may hold the side in its phase while it has
+        // something else to do (never with nothing left: no battle stalls).
+        if out.len() > 1 {
+            match self.end_refused(s) {
+                Ok(Some(_)) => out.drop_end(),
+                Ok(None) => {}
+                Err(BattleError::Script(e)) => {
+                    self.listing_failure.borrow_mut().get_or_insert(e);
+                }
+                Err(_) => {}
+            }
+        }
     }
 
     /// The moves of a maneuver decision in general: a unit a script changed

@@ -131,6 +131,53 @@ pub(in crate::game) fn script_actions(game: &Game, player: PlayerId, out: &mut V
     }
 }
 
+/// Why the scripts refuse `player` the end of his phase or turn now
+/// (`may_end_phase`), when they do.
+pub(in crate::game) fn end_refused(
+    game: &Game,
+    player: PlayerId,
+) -> Result<Option<String>, crate::lua::ScriptError> {
+    let Some(hooks) = &game.hooks else {
+        return Ok(None);
+    };
+    if !hooks.host.has_handlers("may_end_phase") {
+        return Ok(None);
+    }
+    let state = &game.state;
+    let mut base = vec![
+        ("turn", F::I(i64::from(state.turn))),
+        ("active", seat(state.active)),
+        ("phase", F::W(phase_name(state.phase))),
+    ];
+    if let Some(r) = state.roll {
+        base.push(("roll", F::I(i64::from(r))));
+    }
+    let fields = [
+        ("player", seat(player)),
+        ("turn_end", F::B(state.phase == Phase::Muster)),
+    ];
+    // A question: its handlers may draw, from a copy of the game's
+    // generator (the same answer for the same position, the game's dice
+    // untouched).
+    *hooks.rng.borrow_mut() = game.rng.clone();
+    let answer = script::ask_why(
+        &hooks.host,
+        "may_end_phase",
+        || CtxData::Game(Box::new(state.clone())),
+        &base,
+        &fields,
+    )?;
+    Ok(match answer {
+        Some((false, why)) => Some(why.unwrap_or_else(|| {
+            format!(
+                "the variant's scripts do not let the {} phase end now",
+                phase_name(state.phase)
+            )
+        })),
+        _ => None,
+    })
+}
+
 /// Takes a script action: checked against its declaration and the
 /// script's `legal`, its cost paid and its use counted, its effects applied.
 pub(super) fn apply_script(

@@ -441,6 +441,11 @@ pub const NO_SUCH_ID: &str = "the variant's characters, lands and hexes";
 /// a limit hit), not by the rules of the game.
 pub const SCRIPT_FAILURE: &str = "the variant's scripts";
 
+/// The rule of a refusal the variant's scripts made on purpose (a
+/// `may_end_phase` or `may_end_battle_phase` handler holding a player in
+/// his phase): a rule of the variant, not a script failure.
+pub const SCRIPTED_RULE: &str = "the variant's scripted rules";
+
 impl RuleError {
     /// The action was refused because a script failed, not by a rule.
     pub fn is_script_failure(&self) -> bool {

@@ -133,6 +133,14 @@ fn split_shortcut(game: &Game, player: PlayerId, rng: &mut GameRng) -> Option<Ac
     {
         return None;
     }
+    // Scripts that may hold the player in his phase: the whole list.
+    if game
+        .hooks
+        .as_ref()
+        .is_some_and(|h| h.host.has_handlers("may_end_phase"))
+    {
+        return None;
+    }
     // The list holds at least `DoneSplitting` and `ConcedeGame` (last).
     let drop_concede = rng.roll(2000) > 1;
     if rng.roll(4) > 1 {

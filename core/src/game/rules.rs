@@ -586,6 +586,27 @@ pub(super) fn apply(
             ),
         );
     }
+    if matches!(
+        action,
+        Action::DoneSplitting | Action::DoneMoving | Action::EndTurn
+    ) {
+        match super::events::end_refused(game, player) {
+            Ok(Some(why)) if !legal_actions(game, player).contains(action) => {
+                return refuse(super::SCRIPTED_RULE, why);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Err(RuleError {
+                    rule: super::SCRIPT_FAILURE,
+                    message: format!(
+                        "script error: {e} (the action is refused){}",
+                        e.traceback_text()
+                    ),
+                });
+            }
+        }
+    }
+    let s = &game.state;
     match (s.phase, action) {
         (_, Action::Script { name, args }) => {
             super::events::apply_script(game, player, name, args, events)?

@@ -255,3 +255,16 @@ fn repeating_nothing_is_nothing() {
     })
     .unwrap();
 }
+
+#[test]
+fn error_messages_name_no_addresses() {
+    use crate::lua::without_addresses;
+    assert_eq!(
+        without_addresses("bad argument (table: 0x55d0c1a2b3c0 expected, got function: 0x7f00ab)"),
+        "bad argument (table expected, got function)"
+    );
+    assert_eq!(
+        without_addresses("value 0x10 is odd: 0xzz"),
+        "value 0x10 is odd: 0xzz"
+    );
+}

@@ -60,6 +60,7 @@ pub const EVENTS: &[&str] = &[
     "muster",
     "points_scored",
     "player_eliminated",
+    "may_end_phase",
     // Battle.
     "battle_phase_start",
     "battle_phase_end",
@@ -70,6 +71,7 @@ pub const EVENTS: &[&str] = &[
     "before_damage",
     "unit_slain",
     "may_target",
+    "may_end_battle_phase",
 ];
 
 /// The engine failing to build a `ctx` (not a script's fault).
@@ -223,7 +225,7 @@ const GAME_PHASES: &[&str] = &["initial_split", "split", "move", "engage", "must
 /// The battle's events: the last of [`EVENTS`], from its first battle
 /// event on.
 const BATTLE_EVENTS: &[&str] = EVENTS.split_at(FIRST_BATTLE_EVENT).1;
-const FIRST_BATTLE_EVENT: usize = EVENTS.len() - 9;
+const FIRST_BATTLE_EVENT: usize = EVENTS.len() - 10;
 
 /// The fields a handler may filter on (`titan.on(event, filter, fn)`): the
 /// word-valued fields the engine gives the event, with their words.
@@ -236,7 +238,7 @@ fn filter_fields(event: &str) -> Vec<(&'static str, &'static [&'static str])> {
         f.push(("phase", GAME_PHASES));
     }
     match event {
-        "battle_phase_start" | "battle_phase_end" => {
+        "battle_phase_start" | "battle_phase_end" | "may_end_battle_phase" => {
             f.push(("phase", BATTLE_PHASES));
             f.push(("side", SIDES));
         }
@@ -952,6 +954,48 @@ pub(crate) fn ask(
         }),
         None => Ok(Some(answer)),
     }
+}
+
+/// [`ask`] of a question that may say why it answers no: `ctx.reason`, a
+/// string a handler set (None when it set none). None when no script
+/// handles it.
+pub(crate) fn ask_why(
+    host: &LuaHost,
+    event: &'static str,
+    data: impl FnOnce() -> CtxData,
+    base: &[(&'static str, F)],
+    fields: &[(&'static str, F)],
+) -> Result<Option<(bool, Option<String>)>, crate::lua::ScriptError> {
+    let Some((ctx, answer, effects)) = run_event(host, event, data, base, fields, None, true)?
+    else {
+        return Ok(None);
+    };
+    if let Some(effect) = effects.first() {
+        return Err(crate::lua::ScriptError {
+            script: format!("({event} handlers)"),
+            line: None,
+            kind: crate::lua::ScriptErrorKind::Runtime,
+            message: format!(
+                "{event} answers a question: its handlers may read ctx but not request effects ({effect:?})"
+            ),
+            traceback: Vec::new(),
+        });
+    }
+    let reason = match ctx_field::<Value>(host, &ctx, "reason") {
+        Ok(Value::String(s)) => Some(s.to_string_lossy()),
+        Ok(Value::Nil) => None,
+        Ok(other) => {
+            return Err(crate::lua::ScriptError {
+                script: format!("({event} handlers)"),
+                line: None,
+                kind: crate::lua::ScriptErrorKind::Runtime,
+                message: format!("ctx.reason is a string, not a {}", other.type_name()),
+                traceback: Vec::new(),
+            });
+        }
+        Err(e) => return Err(ctx_error(e)),
+    };
+    Ok(Some((answer, reason)))
 }
 
 /// Runs `call` with a fresh `ctx` (`ctx.event` = `event`) over `data`, and

@@ -605,6 +605,7 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
         out.push(Action::ConcedeGame);
         return;
     }
+    let start = out.len();
     crate::game::events::script_actions(game, player, out);
     match s.phase {
         Phase::Over => {}
@@ -695,7 +696,42 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
             }
         }
     }
+    hold_in_phase(game, player, out, start);
     out.push(Action::ConcedeGame);
+}
+
+/// The end of a phase or turn (`DoneSplitting`, `DoneMoving`, `EndTurn`)
+/// in `out[start..]`, left out while the scripts hold the player in his
+/// phase (`may_end_phase`) and he has something else he may do: a player
+/// is never left with nothing but conceding.
+fn hold_in_phase(game: &Game, player: PlayerId, out: &mut Vec<Action>, start: usize) {
+    let is_end = |a: &Action| {
+        matches!(
+            a,
+            Action::DoneSplitting | Action::DoneMoving | Action::EndTurn
+        )
+    };
+    if out.len() - start < 2 || !out[start..].iter().any(is_end) {
+        return;
+    }
+    match crate::game::events::end_refused(game, player) {
+        Ok(Some(_)) => {
+            let mut i = start;
+            while i < out.len() {
+                if is_end(&out[i]) {
+                    out.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        Ok(None) => {}
+        Err(e) => {
+            if let Some(h) = &game.hooks {
+                h.failure.borrow_mut().get_or_insert(e);
+            }
+        }
+    }
 }
 
 pub(super) fn engagement_actions(
