@@ -230,12 +230,12 @@ impl<'a> Compiler<'a> {
             if let Some(l) = &a.limit {
                 let scope = match (l.per, battle) {
                     (LimitPer::Battle, true) => Some(VarScope::Unit),
-                    (LimitPer::Turn | LimitPer::Game, false) => Some(VarScope::Player),
+                    (LimitPer::Turn | LimitPer::Game, _) => Some(VarScope::Player),
                     _ => None,
                 };
                 match scope {
                     Some(scope) => int_var(self, &l.variable, scope, "limit"),
-                    None => fail(self, "limit", "a battle action is limited per Battle, a masterplay action per Turn or Game".into()),
+                    None => fail(self, "limit", "a masterplay action is limited per Turn or Game (per Battle is for battle actions)".into()),
                 }
             }
             if let Some(cost) = &a.cost {

@@ -852,11 +852,41 @@ impl<'v> Battle<'v> {
         }
     }
 
-    /// Times `unit` may still take `a` this battle (None: no limit).
-    fn limit_left(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> Option<i64> {
+    /// Where the uses of `a` by `unit` are counted: per battle, in the
+    /// unit's own variable; per turn or game, in the variable of the player
+    /// its side fights for (a battle fought alone counts its attacker as
+    /// seat 0 and its defender as seat 1), among the game's values.
+    fn limit_count(
+        &self,
+        s: &State,
+        a: &crate::model::ScriptAction,
+        unit: UnitId,
+    ) -> Option<(&crate::format::VariableDef, crate::vars::VarTarget, bool)> {
+        use crate::format::LimitPer;
+        use crate::vars::VarTarget;
         let l = a.def.limit.as_ref()?;
         let def = self.variant.variable(&l.variable)?;
-        let used = match s.vars.get(def, crate::vars::VarTarget::Unit(unit)) {
+        Some(match l.per {
+            LimitPer::Battle => (def, VarTarget::Unit(unit), false),
+            LimitPer::Turn | LimitPer::Game => {
+                let side = s.units[unit as usize].side;
+                let seat = match (self.world.as_ref().and_then(|w| w.engagement), side) {
+                    (Some((_, a, _)), BattleSide::Attacker) => a.player,
+                    (Some((_, _, d)), BattleSide::Defender) => d.player,
+                    (None, BattleSide::Attacker) => crate::ids::PlayerId(0),
+                    (None, BattleSide::Defender) => crate::ids::PlayerId(1),
+                };
+                (def, VarTarget::Player(seat), true)
+            }
+        })
+    }
+
+    /// Times `unit` may still take `a` (None: no limit).
+    fn limit_left(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> Option<i64> {
+        let l = a.def.limit.as_ref()?;
+        let (def, target, game) = self.limit_count(s, a, unit)?;
+        let vars = if game { &s.game_vars } else { &s.vars };
+        let used = match vars.get(def, target) {
             crate::format::VarValue::Int(n) => *n,
             _ => 0,
         };
@@ -963,9 +993,18 @@ impl<'v> Battle<'v> {
             ));
         }
         if self.limit_left(s, a, unit).is_some_and(|n| n <= 0) {
+            let (times, per) = a.def.limit.as_ref().map_or((0, "battle"), |l| {
+                (
+                    l.times,
+                    match l.per {
+                        crate::format::LimitPer::Battle => "battle",
+                        crate::format::LimitPer::Turn => "turn and player",
+                        crate::format::LimitPer::Game => "game and player",
+                    },
+                )
+            });
             return refuse(format!(
-                "{label} may be taken {} times per battle (variant's actions.ron)",
-                a.def.limit.as_ref().map_or(0, |l| l.times)
+                "{label} may be taken {times} times per {per} (variant's actions.ron)"
             ));
         }
         if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {
@@ -987,16 +1026,13 @@ impl<'v> Battle<'v> {
             unit,
             args: args.to_vec(),
         });
-        if let Some(l) = &a.def.limit
-            && let Some(def) = self.variant.variable(&l.variable)
-        {
-            let target = crate::vars::VarTarget::Unit(unit);
-            let used = match s.vars.get(def, target) {
+        if let Some((def, target, game)) = self.limit_count(s, a, unit) {
+            let vars = if game { &mut s.game_vars } else { &mut s.vars };
+            let used = match vars.get(def, target) {
                 crate::format::VarValue::Int(n) => *n,
                 _ => 0,
             };
-            s.vars
-                .set(def, target, crate::format::VarValue::Int(used + 1));
+            vars.set(def, target, crate::format::VarValue::Int(used + 1));
         }
         self.apply_effects(s, ev, effects);
         Ok(())
