@@ -55,3 +55,27 @@ fn the_fireball_reads_only_documented_unit_fields() {
         "the Fireball example reads `me.strikes_left`: {row}"
     );
 }
+
+#[test]
+fn the_effects_example_is_the_bundled_house_rule() {
+    // docs/scripting.md, "Effects": the example is
+    // variants/house-regeneration's script, its code line for line.
+    let doc = std::fs::read_to_string(common::root().join("docs/scripting.md")).unwrap();
+    let at = doc
+        .find("Example (the bundled `variants/house-regeneration`")
+        .expect("the example");
+    let from = at + doc[at..].find("```lua\n").unwrap() + "```lua\n".len();
+    let example = &doc[from..from + doc[from..].find("```").unwrap()];
+    let bundled = std::fs::read_to_string(
+        common::root().join("variants/house-regeneration/regeneration.lua"),
+    )
+    .unwrap();
+    let code = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("--"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(code(example), code(&bundled));
+}
