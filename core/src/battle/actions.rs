@@ -30,6 +30,7 @@ impl State {
             conceded,
             vars,
             game_vars,
+            choice,
             overlay,
             extra,
             reinforcement_round,
@@ -59,6 +60,9 @@ impl State {
         }
         if !(game_vars.is_empty() && self.game_vars.is_empty()) {
             self.game_vars.clone_from(game_vars);
+        }
+        if !(choice.is_none() && self.choice.is_none()) {
+            self.choice.clone_from(choice);
         }
         self.overlay.clone_from(overlay);
         self.extra.clone_from(extra);
@@ -388,6 +392,9 @@ impl<'v> Battle<'v> {
     ) -> Result<(), BattleError> {
         if s.phase == Phase::Over {
             return Err(BattleError::Over);
+        }
+        if s.choice.is_some() {
+            self.check_choice(s, action)?;
         }
         if let Action::Concede(side) = action {
             if s.carry.is_some() {

@@ -189,6 +189,11 @@ impl<'v> Battle<'v> {
                 }
                 // Checked away: only masterplay events award points.
                 Effect::UseStrike { unit } => s.units[unit as usize].strikes_left = 0,
+                Effect::Choose {
+                    action,
+                    unit: Some(unit),
+                } => s.choice = Some((unit, action)),
+                Effect::Choose { unit: None, .. } => {}
                 Effect::Swap { a, b } => {
                     let (ha, hb) = (s.units[a as usize].hex(), s.units[b as usize].hex());
                     if let (Some(ha), Some(hb)) = (ha, hb) {
@@ -920,6 +925,73 @@ impl<'v> Battle<'v> {
     /// The script actions the side to act may take now (an action whose
     /// `legal` fails is left out here, and the error kept for
     /// [`Battle::take_script_failure`]; taking it reports the error).
+    /// The choices of the further choice a script asked for (`ctx:choose`),
+    /// into `out`: the action's `legal` for its unit, its limit checked,
+    /// whatever its phase. None listed: the choice lapses.
+    pub(super) fn choice_actions(&self, s: &State, out: &mut impl listing::ActionSink) {
+        let Some((unit, name)) = &s.choice else {
+            return;
+        };
+        let Some(a) = self.variant.script_action(name) else {
+            return;
+        };
+        let Some(u) = s.units.get(*unit as usize) else {
+            return;
+        };
+        if u.side != s.to_act()
+            || !u.on_field()
+            || u.is_slain()
+            || self.limit_left(s, a, *unit).is_some_and(|n| n <= 0)
+        {
+            return;
+        }
+        match self.script_legal(s, a, *unit) {
+            Ok(legal) => {
+                for args in legal {
+                    out.push(Action::Script {
+                        name: a.def.name.clone(),
+                        unit: *unit,
+                        args,
+                    });
+                }
+            }
+            Err(BattleError::Script(e)) => {
+                self.listing_failure.borrow_mut().get_or_insert(e);
+            }
+            Err(_) => {}
+        }
+    }
+
+    /// With a further choice pending, only its action is taken (or a
+    /// concession); with nothing left to choose, the choice lapses.
+    pub(super) fn check_choice(&self, s: &mut State, action: &Action) -> Result<(), BattleError> {
+        let Some((unit, name)) = s.choice.clone() else {
+            return Ok(());
+        };
+        if matches!(action, Action::Concede(_)) {
+            return Ok(());
+        }
+        if let Action::Script {
+            name: n, unit: u, ..
+        } = action
+            && *n == name
+            && *u == unit
+        {
+            return Ok(());
+        }
+        let mut choices: Vec<Action> = Vec::new();
+        self.choice_actions(s, &mut choices);
+        if choices.is_empty() {
+            s.choice = None;
+            return Ok(());
+        }
+        let label = self
+            .variant
+            .script_action(&name)
+            .map_or(name.as_str(), |a| a.def.label.as_str());
+        refuse(format!("{label} is to be chosen first"))
+    }
+
     pub(super) fn script_actions(&self, out: &mut impl listing::ActionSink) {
         if self.variant.actions.is_empty() {
             return;
@@ -974,7 +1046,12 @@ impl<'v> Battle<'v> {
             return refuse(format!("this variant has no action {name:?}"));
         };
         let label = &a.def.label;
-        if Self::script_when(s) != Some(a.def.when) {
+        // A further choice (`ctx:choose`) is taken whatever its phase.
+        let follow_up = s
+            .choice
+            .as_ref()
+            .is_some_and(|(u, n)| *u == unit && n == name);
+        if !follow_up && Self::script_when(s) != Some(a.def.when) {
             return refuse(format!("{label} is taken in the {:?} phase", a.def.when));
         }
         let u = s
@@ -1021,6 +1098,10 @@ impl<'v> Battle<'v> {
             ("side", F::W(side)),
         ];
         let effects = script::action_apply(lua, a, || self.snapshot_ctx(s), &fields, args)?;
+        // The choice it made is made (its effects may ask for the next one).
+        if follow_up {
+            s.choice = None;
+        }
         ev.push(BattleEvent::ScriptAction {
             name: name.to_string(),
             unit,

@@ -347,6 +347,13 @@ impl Battle<'_> {
     /// order.
     fn list(&self, out: &mut impl ActionSink) {
         let s = &self.state;
+        // A further choice a script asked for comes before anything else.
+        if s.choice.is_some() && s.phase != Phase::Over {
+            self.choice_actions(s, out);
+            if out.len() > 0 {
+                return;
+            }
+        }
         match s.phase {
             Phase::Over => return,
             Phase::ChooseEdge => {

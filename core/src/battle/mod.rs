@@ -505,6 +505,9 @@ struct State {
     conceded: Option<BattleSide>,
     /// The scripts' unit variables (values other than defaults).
     vars: crate::vars::Vars,
+    /// A further choice a script asked for (`ctx:choose`): the unit that
+    /// must take the variant action named before anything else.
+    choice: Option<(UnitId, String)>,
     /// The game's variables of every other scope, as the battle's scripts
     /// read and set them; masterplay hands them in before each action and
     /// takes them back after it (empty outside a game).

@@ -115,6 +115,7 @@ impl<'v> Battle<'v> {
             conceded: None,
             vars: Default::default(),
             game_vars: Default::default(),
+            choice: None,
             overlay: None,
             extra: Vec::new(),
             reinforcement_round: None,

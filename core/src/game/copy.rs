@@ -107,6 +107,7 @@ impl Clone for GameState {
             rng_seed,
             rng_pos,
             vars,
+            choice,
         } = self;
         GameState {
             players: players.clone(),
@@ -124,6 +125,7 @@ impl Clone for GameState {
             rng_seed: *rng_seed,
             rng_pos: *rng_pos,
             vars: vars.clone(),
+            choice: choice.clone(),
         }
     }
 
@@ -144,6 +146,7 @@ impl Clone for GameState {
             rng_seed,
             rng_pos,
             vars,
+            choice,
         } = source;
         // `Vec::clone_from` calls the elements' `clone_from`, so the
         // players' and legions' lists keep their buffers too.
@@ -162,5 +165,6 @@ impl Clone for GameState {
         self.rng_seed = *rng_seed;
         self.rng_pos = *rng_pos;
         self.vars.clone_from(vars);
+        self.choice.clone_from(choice);
     }
 }

@@ -58,7 +58,9 @@ fn int_var(game: &Game, name: &str, player: PlayerId) -> i64 {
 /// Why `player` may not take `a` now (its phase, limit and cost), if so.
 fn not_now(game: &Game, player: PlayerId, a: &ScriptAction) -> Option<String> {
     let label = &a.def.label;
-    if player != game.state.active || script_when(game) != Some(a.def.when) {
+    // A further choice (`ctx:choose`) is offered whatever its phase.
+    let follow_up = game.state.choice.as_deref() == Some(a.def.name.as_str());
+    if player != game.state.active || !follow_up && script_when(game) != Some(a.def.when) {
         return Some(format!(
             "{label} is taken in the {:?} phase, by the player whose turn it is, outside engagements",
             a.def.when
@@ -178,6 +180,33 @@ pub(in crate::game) fn end_refused(
     })
 }
 
+/// The choices of the further choice `name` the player must make now
+/// (`GameState::choice`): the action's `legal`, its limit and cost
+/// checked, whatever its phase.
+pub(in crate::game) fn choice_actions(
+    game: &Game,
+    player: PlayerId,
+    name: &str,
+    out: &mut Vec<Action>,
+) {
+    let Some(hooks) = &game.hooks else { return };
+    let Some(a) = game.variant.script_action(name) else {
+        return;
+    };
+    if a.def.when.in_battle() || not_now(game, player, a).is_some() {
+        return;
+    }
+    match legal_args(game, player, a) {
+        Ok(list) => out.extend(list.into_iter().map(|args| Action::Script {
+            name: a.def.name.clone(),
+            args,
+        })),
+        Err(e) => {
+            hooks.failure.borrow_mut().get_or_insert(e);
+        }
+    }
+}
+
 /// Takes a script action: checked against its declaration and the
 /// script's `legal`, its cost paid and its use counted, its effects applied.
 pub(super) fn apply_script(
@@ -232,6 +261,11 @@ pub(super) fn apply_script(
     );
     game.rng = hooks.rng.borrow().clone();
     let effects = result.map_err(script_failure)?;
+    // The choice it made is made (its effects may ask for the next one).
+    if game.state.choice.is_some() {
+        game.save_state();
+        game.state.choice = None;
+    }
     events.push(Event::ScriptAction {
         player,
         name: name.to_string(),
@@ -708,6 +742,9 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
                     *n += 1;
                 }
                 events.push(Event::Returned { legion, character });
+            }
+            Effect::Choose { action, .. } => {
+                game.state.choice = Some(action);
             }
             Effect::LowerScore { player, points } => {
                 let p = &mut game.state.players[player.0 as usize];

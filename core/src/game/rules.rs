@@ -309,6 +309,7 @@ pub(super) fn new_game(
         rng_seed: seed,
         rng_pos: 0,
         vars: Default::default(),
+        choice: None,
     };
     let hooks = hooks_for(&variant, &options)?;
     let mut game = Game {
@@ -585,6 +586,26 @@ pub(super) fn apply(
                 s.players[player.0 as usize].name
             ),
         );
+    }
+    if let Some(name) = game.state.choice.clone() {
+        let follow_up = matches!(action, Action::Script { name: n, .. } if *n == name);
+        if !follow_up {
+            let mut choices = Vec::new();
+            super::events::choice_actions(game, player, &name, &mut choices);
+            if !choices.is_empty() {
+                let label = game
+                    .variant
+                    .script_action(&name)
+                    .map_or(name.as_str(), |a| a.def.label.as_str());
+                return refuse(
+                    super::SCRIPTED_RULE,
+                    format!("{label} is to be chosen first"),
+                );
+            }
+            // Nothing left to choose: the choice lapses.
+            game.save_state();
+            game.state.choice = None;
+        }
     }
     if matches!(
         action,

@@ -421,6 +421,7 @@ impl Position {
             rng_seed: self.seed,
             rng_pos: 0,
             vars: Default::default(),
+            choice: None,
         };
         let game = Game::from_state(variant, self.options.clone(), state)
             .map_err(|e| LoadError(e.to_string()))?;

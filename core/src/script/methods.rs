@@ -1287,6 +1287,40 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         })?,
     )?;
 
+    let s = Rc::clone(store);
+    m.set(
+        "choose",
+        lua.create_function(move |_, (_, name, unit): (This, String, Option<i64>)| {
+            let v = &s.variant;
+            let Some(a) = v.script_action(&name) else {
+                return err(format!("ctx:choose: the variant has no action {name:?} (actions.ron)"));
+            };
+            let in_battle = a.def.when.in_battle();
+            let unit = s.with(|d| match d {
+                CtxData::Game(_) if in_battle => err(format!(
+                    "ctx:choose: {name:?} is a battle action; masterplay chooses a masterplay action"
+                )),
+                CtxData::Game(_) => match unit {
+                    None => Ok(None),
+                    Some(_) => err("ctx:choose: in masterplay the player whose turn it is chooses: give no unit"),
+                },
+                CtxData::Battle(_) if !in_battle => err(format!(
+                    "ctx:choose: {name:?} is a masterplay action; a battle chooses a battle action"
+                )),
+                CtxData::Battle(b) => match unit {
+                    Some(u) => CtxStore::unit_on_board(b, u, "choose").map(|u| Some(u as u8)),
+                    None => err("ctx:choose: in a battle, say which unit chooses: ctx:choose(name, unit)"),
+                },
+            })?;
+            let mut effects = s.effects.borrow_mut();
+            if effects.iter().any(|e| matches!(e, Effect::Choose { .. })) {
+                return err("ctx:choose: this event has asked for a choice already");
+            }
+            effects.push(Effect::Choose { action: name, unit });
+            Ok(())
+        })?,
+    )?;
+
     Ok(m)
 }
 

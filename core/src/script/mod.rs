@@ -474,6 +474,12 @@ pub enum Effect {
         legion: Marker,
         character: crate::model::CharacterId,
     },
+    /// The actor must next take the variant action `action` (`ctx:choose`):
+    /// in a battle, `unit` takes it.
+    Choose {
+        action: String,
+        unit: Option<u8>,
+    },
     /// A player's score goes down (never below 0).
     LowerScore {
         player: PlayerId,

@@ -150,4 +150,9 @@ pub struct GameState {
     /// The variables of the variant's scripts (values other than defaults).
     #[serde(default, skip_serializing_if = "crate::vars::Vars::is_empty")]
     pub vars: crate::vars::Vars,
+    /// A further choice the active player must make before anything else:
+    /// the variant action a script's `ctx:choose` named, offered with its
+    /// `legal` choices (none left: the choice lapses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
 }

@@ -606,6 +606,16 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
         return;
     }
     let start = out.len();
+    // A further choice a script asked for comes before anything else.
+    if let Some(name) = &s.choice
+        && player == s.active
+    {
+        crate::game::events::choice_actions(game, player, name, out);
+        if out.len() > start {
+            out.push(Action::ConcedeGame);
+            return;
+        }
+    }
     crate::game::events::script_actions(game, player, out);
     match s.phase {
         Phase::Over => {}
