@@ -129,8 +129,10 @@ impl<'v> Battle<'v> {
     /// position, changed the same way); stops when the battle ends.
     fn apply_effects(&self, s: &mut State, ev: &mut Vec<BattleEvent>, effects: Vec<Effect>) {
         for e in effects {
-            if s.phase == Phase::Over {
-                return;
+            // Once the battle is over only variables change (a tally the
+            // game keeps, of the blow that ended it); the battle does not.
+            if s.phase == Phase::Over && !matches!(e, Effect::Set { .. }) {
+                continue;
             }
             match e {
                 Effect::Damage { unit, hits } => {
