@@ -56,7 +56,7 @@ titan.action("deserter", {
     for _, l in ipairs(ctx:legions()) do
       if l.marker == marker then
         for _, name in ipairs(l.characters) do
-          if not seen[name] and not ctx:character(name).titan then
+          if not seen[name] and not ctx:get_character(name).titan then
             seen[name] = true
             out[#out + 1] = name
           end

@@ -13,7 +13,7 @@ titan.on("battle_phase_start", { phase = "strike" }, function(ctx)
     local legion = side == "attacker" and e.attacker or e.defender
     if ctx:get("veterancy", legion) >= 2 then
       for _, u in ipairs(ctx:units{ side = side, status = "on_board", alive = true }) do
-        local base = ctx:character(u.character).skill
+        local base = ctx:get_character(u.character).skill
         if u.skill == base and base < 4 then ctx:set_unit(u.id, "skill", base + 1) end
       end
     end
@@ -58,7 +58,7 @@ local function passable(ctx, from, to)
   local out, seen = {}, {}
   if #from.characters < 2 or #to.characters >= ctx:max_legion_size() then return out end
   for _, name in ipairs(from.characters) do
-    if not seen[name] and not ctx:character(name).titan then
+    if not seen[name] and not ctx:get_character(name).titan then
       seen[name] = true
       out[#out + 1] = name
     end

@@ -25,13 +25,14 @@ fn sign_name(s: crate::format::Sign) -> &'static str {
 /// Adds the lookups to the methods table `m`.
 pub(super) fn add(lua: &Lua, m: &Table, store: &Rc<CtxStore>) -> mlua::Result<()> {
     let s = Rc::clone(store);
+    // `get_character`: a `character` event field would hide `character`.
     m.set(
-        "character",
+        "get_character",
         lua.create_function(move |lua, (_, name): (This, LuaString)| {
             let v = &s.variant;
             let name = name.to_str()?;
             let Some(id) = v.character_by_name(&name) else {
-                return err(format!("ctx:character: no character {name:?}"));
+                return err(format!("ctx:get_character: no character {name:?}"));
             };
             let c = v.character(id);
             let t = lua.create_table()?;
