@@ -104,3 +104,45 @@ fn a_legion_fighting_a_battle_gets_no_character_from_masterplay() {
     }
     assert!(refused > 0, "no battle was begun");
 }
+
+#[test]
+fn engagement_end_says_who_holds_the_land() {
+    // docs/scripting.md, "Events": `engagement_end` fires after all that
+    // follows an engagement, with who holds the land.
+    let dir = common::root().join("tests/fixtures/engagement-end");
+    let v =
+        Arc::new(titan_core::load(&dir, &common::options()).unwrap_or_else(|e| panic!("{e:#?}")));
+    let mut ended = 0;
+    for seed in 1..=6u64 {
+        let (mut g, _) = Game::new(Arc::clone(&v), BTreeMap::new(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        let mut held = [0i64; 3];
+        for _ in 0..4000 {
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            let engagement = g.state.engagement.clone();
+            g.apply(p, &a).unwrap();
+            if let Some(en) = engagement
+                && g.state
+                    .engagement
+                    .as_ref()
+                    .is_none_or(|e| e.attacker != en.attacker || e.defender != en.defender)
+            {
+                match (
+                    g.legion(en.attacker).is_some(),
+                    g.legion(en.defender).is_some(),
+                ) {
+                    (true, false) => held[en.attacker.player.0 as usize] += 1,
+                    (false, true) => held[en.defender.player.0 as usize] += 1,
+                    _ => {}
+                }
+                ended += 1;
+            }
+        }
+        for p in 0..3u8 {
+            assert_eq!(int(&g, "held", p), held[p as usize], "seed {seed} seat {p}");
+        }
+    }
+    assert!(ended > 5, "{ended}");
+}

@@ -541,13 +541,33 @@ pub(in crate::game) fn fire_after(
         let v = Arc::clone(&game.variant);
         let (a, d) = (eng.attacker.to_string(), eng.defender.to_string());
         let at = F::I(i64::from(v.board.land(eng.land).number));
-        fire(
-            game,
-            "engagement_end",
-            &[("land", at), ("attacker", F::S(&a)), ("defender", F::S(&d))],
-            events,
-            &mut fired,
-        );
+        // Who holds the land now that all that follows the engagement is
+        // done (the battle, its scoring, a summon, an acquisition, the
+        // reinforcement's muster).
+        let holds = match (
+            game.legion(eng.attacker).is_some(),
+            game.legion(eng.defender).is_some(),
+        ) {
+            (true, false) => "attacker",
+            (false, true) => "defender",
+            (false, false) => "neither",
+            (true, true) => "both",
+        };
+        let mut fields = vec![
+            ("land", at),
+            ("attacker", F::S(&a)),
+            ("defender", F::S(&d)),
+            ("winner", F::W(holds)),
+        ];
+        let winner_player = match holds {
+            "attacker" => Some(eng.attacker.player),
+            "defender" => Some(eng.defender.player),
+            _ => None,
+        };
+        if let Some(p) = winner_player {
+            fields.push(("winner_player", seat(p)));
+        }
+        fire(game, "engagement_end", &fields, events, &mut fired);
     }
     if before.phase != game.state.phase {
         fire(

@@ -246,6 +246,7 @@ fn filter_fields(event: &str) -> Vec<(&'static str, &'static [&'static str])> {
         "before_damage" => f.push(("source", &["strike", "rangestrike", "carry_over", "hazard"])),
         "battle_end" => f.push(("winner", &["attacker", "defender", "neither"])),
         "character_slain" => f.push(("fate", &["slain", "fled", "conceded", "removed"])),
+        "engagement_end" => f.push(("winner", &["attacker", "defender", "neither", "both"])),
         _ => {}
     }
     f.sort_by_key(|(k, _)| *k);
