@@ -309,7 +309,9 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
 }
 
 /// SIGTERM (`kill`, a service manager) stops `titan serve` as Ctrl-C does:
-/// cleanly, saying so, with status 0 (docs/online.md, "Running a server").
+/// cleanly, saying so in its log (stderr), with status 0; the log says at
+/// start which database and variants it serves (docs/online.md, "Running
+/// a server" and "The log").
 #[cfg(unix)]
 #[test]
 fn serve_stops_cleanly_on_sigterm() {
@@ -320,9 +322,10 @@ fn serve_stops_cleanly_on_sigterm() {
     );
     let child = Command::new(env!("CARGO_BIN_EXE_titan"))
         .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .env("TITAN_LOG", "info")
         .current_dir(common::root())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut server = Served(child);
@@ -339,5 +342,11 @@ fn serve_stops_cleanly_on_sigterm() {
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
     let status = server.0.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    assert!(rest.contains("titan serve: stopping"), "{rest}");
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut server.0.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(log.contains("stopping") && log.contains("stopped"), "{log}");
+    assert!(
+        log.contains("starting") && log.contains("s.sqlite") && log.contains("variants_folder="),
+        "{log}"
+    );
 }

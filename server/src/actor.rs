@@ -114,7 +114,7 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
         Ok(live) => live,
         Err(e) => {
             // Every waiting request gets the reason.
-            eprintln!("titan serve: game {id} cannot be loaded: {e}");
+            tracing::error!(game = %id, error = %e, "the game cannot be loaded");
             shared.forget(&id);
             while let Ok(cmd) = rx.try_recv() {
                 refuse(cmd, &e);
@@ -317,10 +317,10 @@ fn rebuild(shared: &Shared, live: &mut Live) {
             live.game = game;
             live.log = log;
             if let Err(e) = catch_up(shared, live) {
-                eprintln!("titan serve: game {} cannot be replayed: {e}", live.id);
+                tracing::error!(game = %live.id, error = %e, "the game cannot be replayed");
             }
         }
-        Err(e) => eprintln!("titan serve: game {} cannot be started: {e}", live.id),
+        Err(e) => tracing::error!(game = %live.id, error = %e, "the game cannot be started"),
     }
 }
 
@@ -645,7 +645,7 @@ fn tick(shared: &Shared, live: &mut Live) {
     let now = Instant::now();
     // Other instances' actions and chat, and seat changes.
     if let Err(e) = catch_up(shared, live) {
-        eprintln!("titan serve: game {}: {e}", live.id);
+        tracing::warn!(game = %live.id, error = %e, "cannot catch up with the stored log");
         return;
     }
     if let Ok(more) = shared
@@ -656,12 +656,31 @@ fn tick(shared: &Shared, live: &mut Live) {
     }
     let lease = shared.config.lease;
     if live.leased_until.is_none_or(|t| t < now + lease / 2) {
+        // Whose it was, to log a take-over (read only while not holding it).
+        let before = if live.leased_until.is_none() {
+            shared
+                .rt
+                .block_on(shared.db.lease_holder(&live.id))
+                .ok()
+                .flatten()
+        } else {
+            None
+        };
         let until = now_ms() + lease.as_millis() as i64;
         match shared
             .rt
             .block_on(shared.db.lease(&live.id, &shared.instance, until))
         {
             Ok(true) => {
+                if let Some((from, until)) = before.filter(|(o, _)| *o != shared.instance) {
+                    tracing::warn!(
+                        game = %live.id,
+                        from = %from,
+                        instance = %shared.instance,
+                        expired_ms_ago = now_ms() - until,
+                        "lease taken over"
+                    );
+                }
                 // Refresh seats when the lease is renewed: joins, leaves and
                 // status changes made through other instances.
                 refresh(shared, live);
@@ -676,7 +695,7 @@ fn tick(shared: &Shared, live: &mut Live) {
                 }
             }
             Err(e) => {
-                eprintln!("titan serve: game {}: the lease: {e}", live.id);
+                tracing::warn!(game = %live.id, error = %e, "cannot renew the lease");
                 live.leased_until = None;
             }
         }
@@ -712,10 +731,7 @@ fn drive(shared: &Shared, live: &mut Live) {
             return;
         };
         if let Err(e) = apply_and_store(shared, live, seat, &action) {
-            eprintln!(
-                "titan serve: game {}: computer seat {}: {e}",
-                live.id, seat.0
-            );
+            tracing::warn!(game = %live.id, seat = seat.0, error = %e, "a computer's move was not stored");
             return;
         }
         if live.row.status != db::RUNNING {

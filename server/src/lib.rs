@@ -14,6 +14,7 @@ pub mod client;
 pub mod computer;
 pub mod db;
 mod listen;
+pub mod logs;
 pub mod protocol;
 mod ws;
 
@@ -90,6 +91,10 @@ pub struct Config {
     /// What one client, one account and everybody together may hold on
     /// this server (docs/online.md, "Limits").
     pub limits: Limits,
+    /// Computer moves computed at once from all games, each on a thread of
+    /// lower priority than the people's games (default: 1, and half the
+    /// cores past 2), so that computers never take every core.
+    pub computer_threads: usize,
 }
 
 /// The bounds on what clients may hold or do (docs/online.md, "Limits"),
@@ -215,6 +220,9 @@ impl Config {
             login_attempt_window: Duration::from_secs(60),
             token_lifetime: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
+            computer_threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get() / 2)
+                .max(1),
         }
     }
 }
@@ -310,11 +318,12 @@ impl Shared {
         games.insert(id.to_string(), handle.clone());
         let shared = self.clone();
         let id = id.to_string();
+        let id_for_log = id.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("game {id}"))
             .spawn(move || actor::run(shared, id, rx, changed_tx));
         if let Err(e) = spawned {
-            eprintln!("titan serve: cannot start a game thread: {e}");
+            tracing::error!(game = %id_for_log, error = %e, "cannot start a game thread");
         }
         handle
     }
@@ -399,6 +408,11 @@ impl Server {
     /// Stops accepting, gives up this instance's leases and waits for the
     /// games to stop.
     pub async fn stop(mut self) {
+        tracing::info!(
+            connections = self.shared.connections(),
+            live_games = self.shared.live_games(),
+            "stopping"
+        );
         self.shared.stopping.store(true, Ordering::Relaxed);
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
@@ -417,6 +431,7 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        tracing::info!(live_games = self.shared.live_games(), "stopped");
     }
 
     /// Stops dead, as a killed process would: nothing is released, leases
@@ -442,11 +457,22 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let accounts = auth::Accounts::new(&config)?;
+    let variants = installed(&config.variants);
+    tracing::info!(
+        address = %addr,
+        database = %logs::without_password(&config.database),
+        variants_folder = %config.variants.display(),
+        variants = variants.len(),
+        names = %variants.join(","),
+        "starting"
+    );
+    let instance = auth::random_hex(8);
+    tracing::info!(instance = %instance, lease_ms = config.lease.as_millis() as u64, "this instance");
     let shared = Arc::new(Shared {
         config,
         db,
         rt: Handle::current(),
-        instance: auth::random_hex(8),
+        instance,
         variants: Mutex::new(HashMap::new()),
         games: Mutex::new(HashMap::new()),
         presence: Mutex::new(HashMap::new()),
@@ -498,12 +524,15 @@ async fn sweep(shared: Arc<Shared>) {
         if shared.stopping() {
             return;
         }
-        if let Ok(ids) = shared.db.games_to_drive(&shared.instance).await {
-            for id in ids {
-                if !shared.is_live(&id) {
-                    shared.game(&id);
+        match shared.db.games_to_drive(&shared.instance).await {
+            Ok(ids) => {
+                for id in ids {
+                    if !shared.is_live(&id) {
+                        shared.game(&id);
+                    }
                 }
             }
+            Err(e) => tracing::warn!(error = %e, "sweep: cannot list the games to drive"),
         }
         tokio::time::sleep(every).await;
     }
@@ -563,7 +592,6 @@ pub fn run_blocking(config: Config) -> Result<(), String> {
             server.addr
         );
         stop.wait().await;
-        println!("titan serve: stopping");
         server.stop().await;
         Ok(())
     })
@@ -577,9 +605,12 @@ async fn health(
 ) -> (axum::http::StatusCode, String) {
     match shared.db.ping(std::time::Duration::from_secs(2)).await {
         Ok(()) => (axum::http::StatusCode::OK, "ok".to_string()),
-        Err(e) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            format!("database unreachable: {e}"),
-        ),
+        Err(e) => {
+            tracing::warn!(error = %e, "health: the database is unreachable");
+            (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                format!("database unreachable: {e}"),
+            )
+        }
     }
 }

@@ -26,7 +26,7 @@ use crate::listen::ConnInfo;
 use crate::protocol::{
     GameState, GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
 };
-use crate::{GameHandle, Shared, auth};
+use crate::{GameHandle, Shared, auth, logs};
 
 /// A token bucket: `rate` requests a second, up to twice that at once.
 pub(crate) struct Bucket {
@@ -107,6 +107,9 @@ const LOBBY_OWN: i64 = 100;
 const LOBBY_PER_CREATOR: i64 = 10;
 /// and this many other games in all.
 const LOBBY_OTHERS: i64 = 200;
+
+/// An action answered this late (ms) is logged at `info`.
+const SLOW_MS: u64 = 1000;
 
 /// Refused requests in a row after which a flooding client is dropped.
 const MAX_REFUSED_IN_A_ROW: u32 = 200;
@@ -196,12 +199,14 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                 Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break None,
             }},
             _ = tokio::time::sleep_until(log_in_by), if conn.user.is_none() => {
+                crate::logs::limit_hit("login_timeout", None, Some(conn.from));
                 break Some(format!(
                     "not logged in within {} s: goodbye",
                     limits.login_timeout.as_secs_f64()
                 ));
             }
             _ = tokio::time::sleep_until(heard + limits.idle_timeout) => {
+                crate::logs::limit_hit("idle_timeout", conn.user.as_deref(), Some(conn.from));
                 break Some(format!(
                     "nothing heard for {} s: goodbye",
                     limits.idle_timeout.as_secs_f64()
@@ -240,6 +245,7 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             }
         }
         if refused >= MAX_REFUSED_IN_A_ROW {
+            crate::logs::limit_hit("refused_in_a_row", conn.user.as_deref(), Some(conn.from));
             let _ = sink
                 .send(WsMessage::Text(
                     serde_json::to_string(&error(Value::Null, "too many bad requests: goodbye"))
@@ -287,6 +293,7 @@ impl Conn {
             .and_then(|m| m.remove("id"))
             .unwrap_or(Value::Null);
         if !self.bucket.take(self.shared.config.rate_per_connection) {
+            crate::logs::limit_hit("rate_per_connection", self.user.as_deref(), Some(self.from));
             return (error(id, "too many requests: slow down"), false, false);
         }
         if let Some(user) = &self.user {
@@ -297,6 +304,7 @@ impl Conn {
                 .or_insert_with(|| Bucket::new(rate))
                 .take(rate);
             if !ok {
+                crate::logs::limit_hit("rate_per_account", Some(user), Some(self.from));
                 return (
                     error(id, "too many requests from this account: slow down"),
                     false,
@@ -335,18 +343,27 @@ impl Conn {
 
     async fn dispatch(&mut self, request: Request) -> Result<Value, String> {
         let db = self.shared.db.clone();
-        let dberr = |e: db::DbError| e.to_string();
+        let dberr = |e: db::DbError| {
+            tracing::warn!(error = %e, "database error");
+            e.to_string()
+        };
         match request {
             Request::Signup { user, password } => {
-                let user = auth::sign_up(&self.shared, self.from, &user, password).await?;
+                let user = auth::sign_up(&self.shared, self.from, &user, password)
+                    .await
+                    .inspect_err(|e| logs::login_refused("signup", &user, self.from, e))?;
                 self.logged_in(user).await
             }
             Request::Login { user, password } => {
-                let user = auth::log_in(&self.shared, self.from, &user, password).await?;
+                let user = auth::log_in(&self.shared, self.from, &user, password)
+                    .await
+                    .inspect_err(|e| logs::login_refused("login", &user, self.from, e))?;
                 self.logged_in(user).await
             }
             Request::Token { token } => {
-                let user = auth::token_user(&self.shared, &token).await?;
+                let user = auth::token_user(&self.shared, &token)
+                    .await
+                    .inspect_err(|e| logs::login_refused("token", "", self.from, e))?;
                 self.session = self.shared.accounts.sessions_of(&user);
                 self.user = Some(user.clone());
                 Ok(json!({ "user": user }))
@@ -402,6 +419,7 @@ impl Conn {
                 let _one_at_a_time = self.shared.create_lock.lock().await;
                 let most = self.shared.config.limits.games_per_account;
                 if db.games_of(&user).await.map_err(dberr)? >= most as i64 {
+                    logs::limit_hit("games_per_account", Some(&user), Some(self.from));
                     return Err(too_many_games(most));
                 }
                 let taken = db
@@ -486,6 +504,9 @@ impl Conn {
                     .seat
                     .ok_or("a spectator cannot act: you have no seat in this game")?;
                 let (reply, answer) = oneshot::channel();
+                let sent = Instant::now();
+                let game = w.id.clone();
+                let who = user.clone();
                 w.handle
                     .tx
                     .send(Cmd::Act {
@@ -496,9 +517,15 @@ impl Conn {
                         reply,
                     })
                     .map_err(|_| "the game was closed on this server: watch it again")?;
-                answer
+                let done = answer
                     .await
-                    .map_err(|_| "the game was closed on this server: watch it again")??;
+                    .map_err(|_| "the game was closed on this server: watch it again")?;
+                let latency_ms = sent.elapsed().as_millis() as u64;
+                tracing::debug!(game, user = who, latency_ms, ok = done.is_ok(), "action");
+                if latency_ms >= SLOW_MS {
+                    tracing::info!(game, user = who, latency_ms, "slow action");
+                }
+                done?;
                 Ok(Value::Null)
             }
             Request::Suggest { level } => {
@@ -534,6 +561,7 @@ impl Conn {
                     limits.chat_per_minute_per_account,
                     now,
                 ) {
+                    logs::limit_hit("chat_per_minute_per_account", Some(&user), Some(self.from));
                     return Err(format!(
                         "too many chat lines from this account: at most {} a minute",
                         limits.chat_per_minute_per_account
@@ -545,6 +573,7 @@ impl Conn {
                     limits.chat_per_minute_per_game,
                     now,
                 ) {
+                    logs::limit_hit("chat_per_minute_per_game", Some(&user), Some(self.from));
                     return Err(format!(
                         "too many chat lines in this game: at most {} a minute from everybody",
                         limits.chat_per_minute_per_game
@@ -702,12 +731,14 @@ impl Conn {
         // players when it has another.
         let open = seats.iter().filter(|s| s.kind == "human").count() > 1;
         if count(db.games_of(user).await)? >= limits.games_per_account {
+            logs::limit_hit("games_per_account", Some(user), Some(self.from));
             return Err(too_many_games(limits.games_per_account));
         }
         if computers > 0
             && count(db.computer_seats_of(user).await)? + computers
                 > limits.computer_seats_per_account
         {
+            logs::limit_hit("computer_seats_per_account", Some(user), Some(self.from));
             return Err(format!(
                 "too many computer seats: an account's games not over may have at most {} (finish or leave one first)",
                 limits.computer_seats_per_account
@@ -715,12 +746,14 @@ impl Conn {
         }
         if open {
             if count(db.open_games(Some(user)).await)? >= limits.open_games_per_account {
+                logs::limit_hit("open_games_per_account", Some(user), Some(self.from));
                 return Err(format!(
                     "too many open games: an account may have at most {} waiting for players (start or leave one first)",
                     limits.open_games_per_account
                 ));
             }
             if count(db.open_games(None).await)? >= limits.open_games {
+                logs::limit_hit("open_games", Some(user), Some(self.from));
                 return Err(format!(
                     "the server has too many open games ({}): join one, or try again later",
                     limits.open_games
