@@ -270,6 +270,9 @@ pub struct Shared {
     /// Creates and joins, one at a time, so that the game limits hold.
     pub(crate) create_lock: tokio::sync::Mutex<()>,
     stopping: AtomicBool,
+    /// Set when the server stops: every WebSocket says goodbye ("server
+    /// restarting") and closes.
+    pub(crate) stop_signal: watch::Sender<bool>,
     /// Stopped as by a kill: leases are not given up.
     killed: AtomicBool,
 }
@@ -414,10 +417,19 @@ impl Server {
             "stopping"
         );
         self.shared.stopping.store(true, Ordering::Relaxed);
+        self.shared.stop_signal.send_replace(true);
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
         let _ = self.task.await;
+        // Every WebSocket sends its close frame and closes (a client that
+        // does not read is not waited for long).
+        for _ in 0..250 {
+            if self.shared.connections() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         // Actors stop within one poll.
         for _ in 0..100 {
             if self
@@ -484,6 +496,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         connections: Arc::new(Mutex::new(listen::Counts::default())),
         create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),
+        stop_signal: watch::channel(false).0,
         killed: AtomicBool::new(false),
     });
     let app = Router::new()

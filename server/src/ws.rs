@@ -108,6 +108,10 @@ const LOBBY_PER_CREATOR: i64 = 10;
 /// and this many other games in all.
 const LOBBY_OTHERS: i64 = 200;
 
+/// The reason of the close frame every client gets when the server stops
+/// (code 1012, "service restart"): clients connect again.
+pub const RESTARTING: &str = "server restarting";
+
 /// An action answered this late (ms) is logged at `info`.
 const SLOW_MS: u64 = 1000;
 
@@ -161,6 +165,14 @@ async fn changed(w: &mut Option<Watching>) -> bool {
     }
 }
 
+/// Waits until the server stops.
+async fn stopped(stop: &mut watch::Receiver<bool>) {
+    let closed = stop.wait_for(|&stopping| stopping).await.is_err();
+    if closed {
+        std::future::pending::<()>().await;
+    }
+}
+
 async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
     let (mut sink, mut stream) = socket.split();
     let mut conn = Conn {
@@ -177,6 +189,8 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
     let limits = conn.shared.config.limits.clone();
     let log_in_by = tokio::time::Instant::now() + limits.login_timeout;
     let mut heard = tokio::time::Instant::now();
+    let mut stop = conn.shared.stop_signal.subscribe();
+    let policy = axum::extract::ws::close_code::POLICY;
     let goodbye = loop {
         let out: Vec<Message> = tokio::select! {
             msg = stream.next() => { heard = tokio::time::Instant::now(); match msg {
@@ -200,17 +214,17 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             }},
             _ = tokio::time::sleep_until(log_in_by), if conn.user.is_none() => {
                 crate::logs::limit_hit("login_timeout", None, Some(conn.from));
-                break Some(format!(
+                break Some((policy, format!(
                     "not logged in within {} s: goodbye",
                     limits.login_timeout.as_secs_f64()
-                ));
+                )));
             }
             _ = tokio::time::sleep_until(heard + limits.idle_timeout) => {
                 crate::logs::limit_hit("idle_timeout", conn.user.as_deref(), Some(conn.from));
-                break Some(format!(
+                break Some((policy, format!(
                     "nothing heard for {} s: goodbye",
                     limits.idle_timeout.as_secs_f64()
-                ));
+                )));
             }
             alive = changed(&mut conn.watching) => {
                 if alive {
@@ -221,9 +235,12 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                     vec![error(Value::Null, "the game was closed on this server: watch it again")]
                 }
             }
+            _ = stopped(&mut stop) => {
+                break Some((axum::extract::ws::close_code::RESTART, RESTARTING.to_string()));
+            }
             _ = heartbeat.tick() => {
                 if conn.shared.stopping() {
-                    break None;
+                    break Some((axum::extract::ws::close_code::RESTART, RESTARTING.to_string()));
                 }
                 // A quiet client is asked for a sign of life (its pong).
                 if heard.elapsed() >= limits.idle_timeout / 2
@@ -256,13 +273,17 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             break None;
         }
     };
-    if let Some(reason) = goodbye {
-        let _ = sink
-            .send(WsMessage::Close(Some(CloseFrame {
-                code: axum::extract::ws::close_code::POLICY,
+    if let Some((code, reason)) = goodbye {
+        // Bounded: a client that reads nothing does not hold the server's
+        // stop (nor this task) for long.
+        let _ = tokio::time::timeout(
+            Duration::from_secs(2),
+            sink.send(WsMessage::Close(Some(CloseFrame {
+                code,
                 reason: reason.into(),
-            })))
-            .await;
+            }))),
+        )
+        .await;
     }
     conn.unwatch();
 }
