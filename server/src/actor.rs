@@ -85,7 +85,15 @@ struct Live {
     leased_until: Option<Instant>,
     /// When the status and seats were last read from the database.
     refreshed: Instant,
+    /// The game was started again from its log and the log could not be
+    /// read (the database down): nothing is shown or played from it until
+    /// a rebuild succeeds.
+    broken: bool,
 }
+
+/// What a request to a game that cannot be read now is answered (a
+/// "database" error: clients wait and try again).
+const UNREADABLE: &str = "database: the game cannot be read now: retry";
 
 /// Plain JSON options (true/false, integers, strings) as rule options.
 pub fn options_from_json(
@@ -277,6 +285,7 @@ fn read(shared: &Shared, id: &str) -> Result<Live, String> {
         waiting_since: BTreeMap::new(),
         leased_until: None,
         refreshed: Instant::now(),
+        broken: false,
     };
     catch_up(shared, &mut live)?;
     Ok(live)
@@ -312,12 +321,16 @@ fn catch_up(shared: &Shared, live: &mut Live) -> Result<(), String> {
 
 /// Starts the game again from the log (after losing a race to store).
 fn rebuild(shared: &Shared, live: &mut Live) {
+    live.broken = true;
     match start(&live.variant, &live.row) {
         Ok((game, log)) => {
             live.game = game;
             live.log = log;
-            if let Err(e) = catch_up(shared, live) {
-                tracing::error!(game = %live.id, error = %e, "the game cannot be replayed");
+            match catch_up(shared, live) {
+                Ok(()) => live.broken = false,
+                Err(e) => {
+                    tracing::error!(game = %live.id, error = %e, "the game cannot be replayed")
+                }
             }
         }
         Err(e) => tracing::error!(game = %live.id, error = %e, "the game cannot be started"),
@@ -325,6 +338,12 @@ fn rebuild(shared: &Shared, live: &mut Live) {
 }
 
 fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
+    if live.broken {
+        rebuild(shared, live);
+        if live.broken {
+            return refuse(cmd, UNREADABLE);
+        }
+    }
     match cmd {
         Cmd::Snapshot {
             user,
@@ -643,6 +662,12 @@ fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), 
 /// play the seats a computer plays.
 fn tick(shared: &Shared, live: &mut Live) {
     let now = Instant::now();
+    if live.broken {
+        rebuild(shared, live);
+        if live.broken {
+            return;
+        }
+    }
     // Other instances' actions and chat, and seat changes.
     if let Err(e) = catch_up(shared, live) {
         tracing::warn!(game = %live.id, error = %e, "cannot catch up with the stored log");
@@ -716,6 +741,9 @@ fn tick(shared: &Shared, live: &mut Live) {
 /// up, a bounded number of actions per tick so requests are not kept
 /// waiting.
 fn drive(shared: &Shared, live: &mut Live) {
+    if live.broken {
+        return;
+    }
     for _ in 0..shared.config.computer_actions_per_tick {
         let Some((seat, level)) = live
             .game
