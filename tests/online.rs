@@ -333,6 +333,14 @@ fn serve_stops_cleanly_on_sigterm() {
     let mut line = String::new();
     out.read_line(&mut line).unwrap();
     assert!(line.contains("listening on"), "{line}");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let mut client = Client::connect(addr).unwrap();
     let killed = Command::new("kill")
         .args(["-TERM", &server.0.id().to_string()])
         .status()
@@ -342,6 +350,9 @@ fn serve_stops_cleanly_on_sigterm() {
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
     let status = server.0.wait().unwrap();
     assert!(status.success(), "{status:?}");
+    // A connected client was told why.
+    let e = client.read(std::time::Duration::from_secs(5)).unwrap_err();
+    assert!(e.contains("server restarting"), "{e}");
     let mut log = String::new();
     std::io::Read::read_to_string(&mut server.0.stderr.take().unwrap(), &mut log).unwrap();
     assert!(log.contains("stopping") && log.contains("stopped"), "{log}");

@@ -21,7 +21,6 @@ use titan_core::model::Variant;
 use tokio::sync::{oneshot, watch};
 
 use crate::Shared;
-use crate::computer::computer_move;
 use crate::db::{self, GameRow, SeatRow, now_ms};
 use crate::protocol::{BattleState, GameState};
 
@@ -209,7 +208,12 @@ fn refuse(cmd: Cmd, why: &str) {
 
 /// The computer player's choice for `seat` at `level`, from what that seat
 /// may know (see [`computer_move`]).
-fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, String> {
+fn suggest(
+    shared: &Shared,
+    live: &Live,
+    seat: PlayerId,
+    level: &str,
+) -> Result<Option<Action>, String> {
     if !crate::computer::LEVELS.contains(&level) {
         return Err(format!(
             "there is no computer level {level:?} (levels: {})",
@@ -222,7 +226,7 @@ fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, S
     // Seeded by the game, the action's index and the seat: asked again, the
     // same answer.
     let seed = live.row.seed ^ ((live.game.history.len() as u64) << 20) ^ u64::from(seat.0);
-    Ok(computer_move(level, &live.game, seat, seed))
+    Ok(shared.computers.play(level, &live.game, seat, seed))
 }
 
 /// Reads a game and replays its log.
@@ -388,7 +392,7 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
             reply,
         } => {
             let result = if holds(live, &user, seat) {
-                suggest(live, seat, &level)
+                suggest(shared, live, seat, &level)
             } else {
                 Err(LEFT.into())
             };
@@ -755,7 +759,7 @@ fn drive(shared: &Shared, live: &mut Live) {
         };
         // Seeded by the game and the action's index: a rerun chooses alike.
         let seed = live.row.seed ^ ((live.game.history.len() as u64) << 20);
-        let Some(action) = computer_move(&level, &live.game, seat, seed) else {
+        let Some(action) = shared.computers.play(&level, &live.game, seat, seed) else {
             return;
         };
         if let Err(e) = apply_and_store(shared, live, seat, &action) {

@@ -91,9 +91,9 @@ pub struct Config {
     /// What one client, one account and everybody together may hold on
     /// this server (docs/online.md, "Limits").
     pub limits: Limits,
-    /// Computer moves computed at once from all games, each on a thread of
-    /// lower priority than the people's games (default: 1, and half the
-    /// cores past 2), so that computers never take every core.
+    /// Computer moves computed at once from all games, each at a lower
+    /// priority than the people's games (default: half the cores, at least
+    /// 1), so that computers never take every core ([`computer::Pool`]).
     pub computer_threads: usize,
 }
 
@@ -257,6 +257,8 @@ pub struct Shared {
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
     /// Password hashers and the limits on log-in attempts.
     pub accounts: auth::Accounts,
+    /// The threads computer players think on.
+    pub computers: computer::Pool,
     /// Chat lines allowed by account and by game (see
     /// [`Limits::chat_per_minute_per_account`]).
     pub(crate) chat_rates: (ws::Rates, ws::Rates),
@@ -469,6 +471,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let accounts = auth::Accounts::new(&config)?;
+    let computers = computer::Pool::new(config.computer_threads);
     let variants = installed(&config.variants);
     tracing::info!(
         address = %addr,
@@ -490,6 +493,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         accounts,
+        computers,
         chat_rates: Default::default(),
         finished: Mutex::new(HashMap::new()),
         finished_reads: tokio::sync::Semaphore::new(2),
