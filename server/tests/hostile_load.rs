@@ -122,10 +122,11 @@ fn floods_are_refused_in_bounded_memory_and_a_game_goes_on() {
     let games = {
         let (addr, over) = (addr.clone(), floods_over.clone());
         std::thread::spawn(move || {
-            let mut finished = 0;
-            for round in 0.. {
+            // Games finished so far.
+            let mut round = 0;
+            loop {
                 if round > 0 && over.load(Ordering::SeqCst) {
-                    return finished;
+                    return round;
                 }
                 let (tx, rx) = mpsc::channel();
                 let mut cfg = bot(
@@ -145,9 +146,8 @@ fn floods_are_refused_in_bounded_memory_and_a_game_goes_on() {
                 let b = bot::run(&cfg, |_| {}).unwrap();
                 let a = a.join().unwrap().unwrap();
                 assert!(a.finished && b.finished, "a game did not finish");
-                finished += 1;
+                round += 1;
             }
-            unreachable!()
         })
     };
     // The flooder, in a game of her own against a computer (waiting for her: it goes on).
