@@ -463,6 +463,16 @@ impl Server {
 
 /// Starts a server on the current tokio runtime (multi-threaded).
 pub async fn start(config: Config) -> Result<Server, String> {
+    // Said first: what an operator needs to know it runs the right thing,
+    // even when the start then fails.
+    let variants = installed(&config.variants);
+    tracing::info!(
+        database = %logs::without_password(&config.database),
+        variants_folder = %config.variants.display(),
+        variants = variants.len(),
+        names = %variants.join(","),
+        "starting"
+    );
     let db = Db::connect(&config.database)
         .await
         .map_err(|e| format!("cannot open the database: {e}"))?;
@@ -472,17 +482,14 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let accounts = auth::Accounts::new(&config)?;
     let computers = computer::Pool::new(config.computer_threads);
-    let variants = installed(&config.variants);
+
+    let instance = auth::random_hex(8);
     tracing::info!(
         address = %addr,
-        database = %logs::without_password(&config.database),
-        variants_folder = %config.variants.display(),
-        variants = variants.len(),
-        names = %variants.join(","),
-        "starting"
+        instance = %instance,
+        lease_ms = config.lease.as_millis() as u64,
+        "listening"
     );
-    let instance = auth::random_hex(8);
-    tracing::info!(instance = %instance, lease_ms = config.lease.as_millis() as u64, "this instance");
     let shared = Arc::new(Shared {
         config,
         db,
