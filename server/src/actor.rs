@@ -121,7 +121,11 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
         Ok(live) => live,
         Err(e) => {
             // Every waiting request gets the reason.
-            tracing::error!(game = %id, error = %e, "the game cannot be loaded");
+            if e.starts_with("database") {
+                crate::logs::database_error("the game cannot be loaded", Some(&id), &e);
+            } else {
+                tracing::error!(game = %id, error = %e, "the game cannot be loaded");
+            }
             shared.forget(&id);
             while let Ok(cmd) = rx.try_recv() {
                 refuse(cmd, &e);
@@ -332,6 +336,9 @@ fn rebuild(shared: &Shared, live: &mut Live) {
             live.log = log;
             match catch_up(shared, live) {
                 Ok(()) => live.broken = false,
+                Err(e) if e.starts_with("database") => {
+                    crate::logs::database_error("the game cannot be replayed", Some(&live.id), &e)
+                }
                 Err(e) => {
                     tracing::error!(game = %live.id, error = %e, "the game cannot be replayed")
                 }
@@ -674,7 +681,7 @@ fn tick(shared: &Shared, live: &mut Live) {
     }
     // Other instances' actions and chat, and seat changes.
     if let Err(e) = catch_up(shared, live) {
-        tracing::warn!(game = %live.id, error = %e, "cannot catch up with the stored log");
+        crate::logs::database_error("cannot catch up with the stored log", Some(&live.id), &e);
         return;
     }
     if let Ok(more) = shared
@@ -724,7 +731,11 @@ fn tick(shared: &Shared, live: &mut Live) {
                 }
             }
             Err(e) => {
-                tracing::warn!(game = %live.id, error = %e, "cannot renew the lease");
+                crate::logs::database_error(
+                    "cannot renew the lease",
+                    Some(&live.id),
+                    &e.to_string(),
+                );
                 live.leased_until = None;
             }
         }
@@ -763,7 +774,7 @@ fn drive(shared: &Shared, live: &mut Live) {
             return;
         };
         if let Err(e) = apply_and_store(shared, live, seat, &action) {
-            tracing::warn!(game = %live.id, seat = seat.0, error = %e, "a computer's move was not stored");
+            crate::logs::database_error("a computer's move was not stored", Some(&live.id), &e);
             return;
         }
         if live.row.status != db::RUNNING {

@@ -558,7 +558,11 @@ async fn sweep(shared: Arc<Shared>) {
                     }
                 }
             }
-            Err(e) => tracing::warn!(error = %e, "sweep: cannot list the games to drive"),
+            Err(e) => logs::database_error(
+                "sweep: cannot list the games to drive",
+                None,
+                &e.to_string(),
+            ),
         }
         tokio::time::sleep(every).await;
     }
@@ -666,7 +670,7 @@ async fn health(
     match shared.db.ping(std::time::Duration::from_secs(2)).await {
         Ok(()) => (axum::http::StatusCode::OK, "ok".to_string()),
         Err(e) => {
-            tracing::warn!(error = %e, "health: the database is unreachable");
+            logs::database_error("health: the database is unreachable", None, &e);
             (
                 axum::http::StatusCode::SERVICE_UNAVAILABLE,
                 format!("database unreachable: {e}"),

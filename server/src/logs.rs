@@ -92,6 +92,15 @@ pub(crate) fn limit_hit(limit: &'static str, user: Option<&str>, address: Option
     }
 }
 
+/// A database error (`what`: what was being done), for a game when one is
+/// named. During an outage every request and every live game meets one:
+/// logged at most [`LINES_PER_SECOND`] a second for each `what`.
+pub(crate) fn database_error(what: &'static str, game: Option<&str>, error: &str) {
+    if let Some(left_out) = allowed(what) {
+        tracing::warn!(game = game.unwrap_or(""), error, left_out, "{what}");
+    }
+}
+
 /// A log-in or sign-up refused: the name tried, the address, and why
 /// (`wrong password`, `attempt limit`, `busy`, ...); never the password.
 pub(crate) fn login_refused(kind: &'static str, user: &str, address: IpAddr, message: &str) {

@@ -352,7 +352,12 @@ impl Conn {
         let watch = matches!(request, Request::Watch { .. });
         match self.dispatch(request).await {
             Ok(result) => (Message::Ok { id, result }, true, watch),
-            Err(message) => (error(id, message), false, false),
+            Err(message) => {
+                if message.starts_with("database") {
+                    logs::database_error("database error in a request", None, &message);
+                }
+                (error(id, message), false, false)
+            }
         }
     }
 
@@ -364,10 +369,7 @@ impl Conn {
 
     async fn dispatch(&mut self, request: Request) -> Result<Value, String> {
         let db = self.shared.db.clone();
-        let dberr = |e: db::DbError| {
-            tracing::warn!(error = %e, "database error");
-            e.to_string()
-        };
+        let dberr = |e: db::DbError| e.to_string();
         match request {
             Request::Signup { user, password } => {
                 let user = auth::sign_up(&self.shared, self.from, &user, password)
