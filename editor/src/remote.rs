@@ -119,7 +119,9 @@ impl GameSession for RemoteSession {
     }
 
     fn legal_actions(&self, player: PlayerId) -> Vec<Action> {
-        if self.pending.is_some() || self.state.seat != Some(player) {
+        // Nothing while an action waits for its answer, or while the
+        // connection is being made again (an action sent then is lost).
+        if self.pending.is_some() || self.lost_since.is_some() || self.state.seat != Some(player) {
             return Vec::new();
         }
         self.state.legal.clone()
@@ -136,6 +138,9 @@ impl GameSession for RemoteSession {
         }
         if self.pending.is_some() {
             return Err("waiting for the server to answer the last action".into());
+        }
+        if self.lost_since.is_some() {
+            return Err("not connected to the server: connecting again".into());
         }
         let action = serde_json::to_value(action).map_err(|e| e.to_string())?;
         self.pending = Some(self.conn.send(Request::Act {

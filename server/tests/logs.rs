@@ -41,15 +41,21 @@ impl Captured {
     }
 }
 
+/// The log of this test process (one for all its tests: each looks for
+/// its own names in it).
 fn capture() -> Captured {
-    let log = Captured::default();
-    let writer = log.clone();
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .init();
-    log
+    static LOG: std::sync::OnceLock<Captured> = std::sync::OnceLock::new();
+    LOG.get_or_init(|| {
+        let log = Captured::default();
+        let writer = log.clone();
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .init();
+        log
+    })
+    .clone()
 }
 
 /// A refused log-in is logged with the name, the address and why (a wrong
@@ -65,9 +71,8 @@ fn refused_log_ins_and_limits_hit_are_logged_with_their_fields() {
     config.limits.open_games_per_account = 1;
     let server = TestServer::start(config);
 
-    let started = log.lines_with(&["starting", "database=", "variants="]);
+    let started = log.lines_with(&["starting", "database=", "variants=", &db]);
     assert_eq!(started.len(), 1, "no start line in:\n{}", log.text());
-    assert!(started[0].contains("t.sqlite"), "{}", started[0]);
 
     let mut ann = Client::connect(&server.addr).unwrap();
     ann.sign_in("ann", "ann-password").unwrap();
@@ -112,4 +117,38 @@ fn refused_log_ins_and_limits_hit_are_logged_with_their_fields() {
     assert!(text.contains("WARN"), "{text}");
     server.stop();
     assert_eq!(log.lines_with(&["stopping"]).len(), 1, "{}", log.text());
+}
+
+/// A game taken over from an instance that died is logged with the game
+/// and the instance it was taken from.
+#[test]
+fn a_lease_taken_over_is_logged_with_the_game_and_the_instance() {
+    let log = capture();
+    let (_dir, db) = sqlite();
+    let first = TestServer::start(common::config(&db));
+    let dead = first.server.as_ref().unwrap().shared.instance.clone();
+    let mut cy = Client::connect(&first.addr).unwrap();
+    cy.sign_in("cy", "cy-password").unwrap();
+    // A person and a computer: it starts at once, and a computer may have
+    // to play, so another instance takes it over.
+    let id = cy
+        .request(&Request::Create {
+            variant: "titan".into(),
+            options: Default::default(),
+            seats: vec!["human".into(), "computer:random".into()],
+            timeout_secs: 0,
+        })
+        .unwrap()["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    wait_until("the first instance holds the lease", || {
+        lease_holder(&db, &id).is_some_and(|(owner, _)| owner == dead)
+    });
+    let second = TestServer::start(common::config(&db));
+    first.kill();
+    wait_until("the take-over logged", || {
+        !log.lines_with(&["lease taken over", &id, &dead]).is_empty()
+    });
+    second.stop();
 }
