@@ -248,7 +248,20 @@ impl GameSession for RemoteSession {
                         changed = true;
                     }
                 }
-                Report::Notice(n) => self.notice = Some(n),
+                Report::Notice(n) => {
+                    // The server ended this connection's watch (the game
+                    // closed there, or unreadable while its database is
+                    // down): watched again, as after a lost connection.
+                    if n.contains("watch it again") || n.starts_with("database") {
+                        self.lost_since.get_or_insert_with(Instant::now);
+                        self.lost_at = Some(Instant::now());
+                        self.pending = None;
+                        self.notice = Some(format!("{n}: connecting again"));
+                    } else {
+                        self.notice = Some(n);
+                    }
+                    changed = true;
+                }
                 Report::Closed(e) => {
                     let since = *self.lost_since.get_or_insert_with(Instant::now);
                     self.pending = None;

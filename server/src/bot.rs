@@ -128,6 +128,16 @@ pub fn play_into(
     );
     let mut quiet_since = Instant::now();
     loop {
+        // What the server said outside any answer: a watch it ended (its
+        // game closed on the server, or unreadable while the database is
+        // down) is begun again, as after a lost connection.
+        if let Some(notice) = client
+            .notices
+            .drain(..)
+            .find(|n| watch_ended(n) || transient(n))
+        {
+            return Err(format!("game {game}: {notice}"));
+        }
         let Some(state) = client.next_state(Duration::from_millis(200))? else {
             if quiet_since.elapsed() > config.patience {
                 return Err(format!(
@@ -237,7 +247,13 @@ fn patiently(client: &mut Client, request: &Request) -> Result<serde_json::Value
 
 /// Whether a client's error is the connection's loss (worth reconnecting).
 fn lost(e: &str) -> bool {
-    e.contains("connection lost") || e.contains("closed the connection")
+    e.contains("connection lost") || e.contains("closed the connection") || watch_ended(e)
+}
+
+/// Whether the server ended this connection's watch of its game (the
+/// game's actor stopped on that server): worth watching again.
+fn watch_ended(e: &str) -> bool {
+    e.contains("watch it again")
 }
 
 /// Whether the server's answer is a failure of its own that may pass (its
