@@ -100,8 +100,8 @@ enum Command {
     /// WebSockets, stored in SQLite (the default) or PostgreSQL. See
     /// docs/online.md. Every option may also be given by its environment
     /// variable (TITAN_LISTEN, TITAN_DATABASE, TITAN_LEASE, TITAN_VARIANTS,
-    /// TITAN_MAX_CONNECTIONS, TITAN_MAX_CONNECTIONS_PER_ADDRESS); the command
-    /// line wins.
+    /// TITAN_MAX_CONNECTIONS, ... as each option says); the command line
+    /// wins. The log goes to stderr, filtered by TITAN_LOG (default info).
     Serve {
         /// The address to listen on.
         #[arg(long, env = "TITAN_LISTEN", default_value = "127.0.0.1:7860")]
@@ -138,6 +138,8 @@ enum Command {
             default_value_t = 50
         )]
         max_connections_per_address: usize,
+        #[command(flatten)]
+        limits: online::LimitArgs,
     },
     /// Play a seat of an online game with a computer player.
     Bot(online::BotArgs),
@@ -260,12 +262,14 @@ fn main() -> ExitCode {
             variants,
             max_connections,
             max_connections_per_address,
+            limits,
         } => online::serve(
             listen,
             database,
             lease,
             variants,
             (max_connections, max_connections_per_address),
+            limits,
         ),
         Command::Bot(args) => online::bot(args),
         Command::Rules { query } => match query {

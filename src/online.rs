@@ -14,7 +14,9 @@ pub fn serve(
     lease: u64,
     variants: Option<std::path::PathBuf>,
     connections: (usize, usize),
+    limits: LimitArgs,
 ) -> ExitCode {
+    titan_server::logs::init();
     let database = database.unwrap_or_else(titan_server::default_database);
     let variants = variants.unwrap_or_else(crate::check::variants_root);
     // A server that offers nothing is a mistake in its set-up: said at
@@ -27,27 +29,168 @@ pub fn serve(
         );
         return ExitCode::FAILURE;
     }
-    // What an operator needs to know it runs the right thing; never the
-    // database's password. On stderr, the log: stdout's first line stays
-    // the address listened on, which scripts read.
-    eprintln!(
-        "titan serve: database {}; variants from {} ({})",
-        without_password(&database),
-        variants.display(),
-        offered.join(", ")
-    );
     let mut config = titan_server::Config::new(listen, database.clone(), variants);
     config.lease = std::time::Duration::from_secs(lease.max(1));
     (
         config.limits.connections,
         config.limits.connections_per_address,
     ) = connections;
+    limits.apply(&mut config);
     match titan_server::run_blocking(config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("titan serve: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The limits of `titan serve` (docs/online.md, "Limits"), each also
+/// taken from its environment variable; those not given keep the
+/// server's defaults.
+#[derive(clap::Args, Debug, Default)]
+pub struct LimitArgs {
+    /// Requests a second one connection may send (twice that at once).
+    #[arg(long, env = "TITAN_RATE_PER_CONNECTION", value_name = "N")]
+    rate_per_connection: Option<u32>,
+    /// Requests a second all of one account's connections may send.
+    #[arg(long, env = "TITAN_RATE_PER_ACCOUNT", value_name = "N")]
+    rate_per_account: Option<u32>,
+    /// Password hashes computed at once (each holds 19 MiB).
+    #[arg(long, env = "TITAN_HASH_WORKERS", value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    hash_workers: Option<u16>,
+    /// Log-ins and sign-ups waiting for a hasher; past it: "busy".
+    #[arg(long, env = "TITAN_HASH_QUEUE", value_name = "N")]
+    hash_queue: Option<usize>,
+    /// Log-in attempts per user name in the attempt window (0: no limit).
+    #[arg(long, env = "TITAN_LOGIN_ATTEMPTS_PER_NAME", value_name = "N")]
+    login_attempts_per_name: Option<u32>,
+    /// Log-in attempts per client address in the attempt window (0: no limit).
+    #[arg(long, env = "TITAN_LOGIN_ATTEMPTS_PER_ADDRESS", value_name = "N")]
+    login_attempts_per_address: Option<u32>,
+    /// The window of the two attempt limits (seconds).
+    #[arg(long, env = "TITAN_LOGIN_ATTEMPT_WINDOW", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    login_attempt_window: Option<u64>,
+    /// Wrong passwords in a row for one name before its log-ins wait.
+    #[arg(long, env = "TITAN_LOGIN_FAILURES", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    login_failures: Option<u32>,
+    /// How long they wait then (seconds; doubled at each further one, at most an hour).
+    #[arg(long, env = "TITAN_LOGIN_WAIT", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    login_wait: Option<u64>,
+    /// How long a session token logs in after it was made (seconds).
+    #[arg(long, env = "TITAN_TOKEN_LIFETIME", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=31_622_400))]
+    token_lifetime: Option<u64>,
+    /// How long a game nobody watches (and no computer plays) stays live (seconds).
+    #[arg(long, env = "TITAN_IDLE", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    idle: Option<u64>,
+    /// Time for a new connection to send its HTTP request (seconds).
+    #[arg(long, env = "TITAN_HEADER_TIMEOUT", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: Option<u64>,
+    /// Time for a WebSocket to log in (seconds).
+    #[arg(long, env = "TITAN_LOGIN_TIMEOUT", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    login_timeout: Option<u64>,
+    /// Time a WebSocket may send nothing (seconds).
+    #[arg(long, env = "TITAN_IDLE_TIMEOUT", value_name = "SECS",
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    idle_timeout: Option<u64>,
+    /// Open games (waiting for players) one account may have created.
+    #[arg(long, env = "TITAN_OPEN_GAMES_PER_ACCOUNT", value_name = "N")]
+    open_games_per_account: Option<usize>,
+    /// Open games on the server, from everybody.
+    #[arg(long, env = "TITAN_OPEN_GAMES", value_name = "N")]
+    open_games: Option<usize>,
+    /// Games not over one account may have created or hold a seat in.
+    #[arg(long, env = "TITAN_GAMES_PER_ACCOUNT", value_name = "N")]
+    games_per_account: Option<usize>,
+    /// Computer seats in the games not over that one account created.
+    #[arg(long, env = "TITAN_COMPUTER_SEATS_PER_ACCOUNT", value_name = "N")]
+    computer_seats_per_account: Option<usize>,
+    /// Chat lines one account may send a minute.
+    #[arg(long, env = "TITAN_CHAT_PER_MINUTE_PER_ACCOUNT", value_name = "N")]
+    chat_per_minute_per_account: Option<u32>,
+    /// Chat lines one game may take a minute, from everybody.
+    #[arg(long, env = "TITAN_CHAT_PER_MINUTE_PER_GAME", value_name = "N")]
+    chat_per_minute_per_game: Option<u32>,
+    /// Chat lines of a game kept and sent to a new watcher.
+    #[arg(long, env = "TITAN_CHAT_HISTORY", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    chat_history: Option<u32>,
+    /// Computer moves computed at once, from all games (on threads of
+    /// lower priority than the people's games).
+    #[arg(long, env = "TITAN_COMPUTER_THREADS", value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    computer_threads: Option<u16>,
+}
+
+impl LimitArgs {
+    /// Sets the limits given in `config`.
+    fn apply(&self, config: &mut titan_server::Config) {
+        use std::time::Duration;
+        let secs = Duration::from_secs;
+        let l = &mut config.limits;
+        let set = |to: &mut usize, v: Option<usize>| {
+            if let Some(v) = v {
+                *to = v;
+            }
+        };
+        set(&mut l.open_games_per_account, self.open_games_per_account);
+        set(&mut l.open_games, self.open_games);
+        set(&mut l.games_per_account, self.games_per_account);
+        set(
+            &mut l.computer_seats_per_account,
+            self.computer_seats_per_account,
+        );
+        set(&mut l.chat_history, self.chat_history.map(|n| n as usize));
+        if let Some(v) = self.chat_per_minute_per_account {
+            l.chat_per_minute_per_account = v;
+        }
+        if let Some(v) = self.chat_per_minute_per_game {
+            l.chat_per_minute_per_game = v;
+        }
+        for (to, v) in [
+            (&mut l.header_timeout, self.header_timeout),
+            (&mut l.login_timeout, self.login_timeout),
+            (&mut l.idle_timeout, self.idle_timeout),
+            (&mut config.login_attempt_window, self.login_attempt_window),
+            (&mut config.login_wait, self.login_wait),
+            (&mut config.token_lifetime, self.token_lifetime),
+            (&mut config.idle, self.idle),
+        ] {
+            if let Some(v) = v {
+                *to = secs(v);
+            }
+        }
+        for (to, v) in [
+            (&mut config.rate_per_connection, self.rate_per_connection),
+            (&mut config.rate_per_account, self.rate_per_account),
+            (
+                &mut config.login_attempts_per_name,
+                self.login_attempts_per_name,
+            ),
+            (
+                &mut config.login_attempts_per_address,
+                self.login_attempts_per_address,
+            ),
+            (&mut config.login_failures, self.login_failures),
+        ] {
+            if let Some(v) = v {
+                *to = v;
+            }
+        }
+        set(&mut config.hash_workers, self.hash_workers.map(usize::from));
+        set(&mut config.hash_queue, self.hash_queue);
+        set(
+            &mut config.computer_threads,
+            self.computer_threads.map(usize::from),
+        );
     }
 }
 
@@ -190,42 +333,4 @@ fn read_password(file: &std::path::Path) -> Result<String, String> {
         return Err(format!("the password file {} is empty", file.display()));
     }
     Ok(line)
-}
-
-/// A database URL as it may be shown: a password in it replaced by `***`.
-fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user_info, host)) => {
-            let user = user_info.split_once(':').map_or(user_info, |(u, _)| u);
-            let hidden = if user_info.contains(':') { ":***" } else { "" };
-            format!("{scheme}://{user}{hidden}@{host}{path}")
-        }
-        None => url.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::without_password;
-
-    #[test]
-    fn a_database_url_is_shown_without_its_password() {
-        assert_eq!(
-            without_password("postgres://titan:s3cr@t@db.example:5432/titan?sslmode=require"),
-            "postgres://titan:***@db.example:5432/titan?sslmode=require"
-        );
-        assert_eq!(
-            without_password("postgres://titan@db/titan"),
-            "postgres://titan@db/titan"
-        );
-        assert_eq!(
-            without_password("sqlite:///srv/titan.sqlite"),
-            "sqlite:///srv/titan.sqlite"
-        );
-        assert_eq!(without_password("plain.sqlite"), "plain.sqlite");
-    }
 }

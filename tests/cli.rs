@@ -551,8 +551,8 @@ fn serve_names_its_database_and_variants_and_refuses_none() {
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("database y.sqlite"), "{said}");
-    assert!(said.contains("titan, titan-shorter"), "{said}");
+    assert!(said.contains("database=y.sqlite"), "{said}");
+    assert!(said.contains("titan,titan-shorter"), "{said}");
     assert_eq!(out.status.code(), Some(1));
     drop(taken);
 }

@@ -309,7 +309,9 @@ fn two_titan_bots_play_a_game_on_titan_serve() {
 }
 
 /// SIGTERM (`kill`, a service manager) stops `titan serve` as Ctrl-C does:
-/// cleanly, saying so, with status 0 (docs/online.md, "Running a server").
+/// cleanly, saying so in its log (stderr), with status 0; the log says at
+/// start which database and variants it serves (docs/online.md, "Running
+/// a server" and "The log").
 #[cfg(unix)]
 #[test]
 fn serve_stops_cleanly_on_sigterm() {
@@ -320,9 +322,10 @@ fn serve_stops_cleanly_on_sigterm() {
     );
     let child = Command::new(env!("CARGO_BIN_EXE_titan"))
         .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .env("TITAN_LOG", "info")
         .current_dir(common::root())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut server = Served(child);
@@ -330,6 +333,14 @@ fn serve_stops_cleanly_on_sigterm() {
     let mut line = String::new();
     out.read_line(&mut line).unwrap();
     assert!(line.contains("listening on"), "{line}");
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let mut client = Client::connect(addr).unwrap();
     let killed = Command::new("kill")
         .args(["-TERM", &server.0.id().to_string()])
         .status()
@@ -339,5 +350,106 @@ fn serve_stops_cleanly_on_sigterm() {
     std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
     let status = server.0.wait().unwrap();
     assert!(status.success(), "{status:?}");
-    assert!(rest.contains("titan serve: stopping"), "{rest}");
+    // A connected client was told why.
+    let e = client.read(std::time::Duration::from_secs(5)).unwrap_err();
+    assert!(e.contains("server restarting"), "{e}");
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut server.0.stderr.take().unwrap(), &mut log).unwrap();
+    assert!(log.contains("stopping") && log.contains("stopped"), "{log}");
+    assert!(
+        log.contains("starting") && log.contains("s.sqlite") && log.contains("variants_folder="),
+        "{log}"
+    );
+}
+
+/// Every limit of `titan serve` is a flag and an environment variable
+/// (docs/online.md, "Limits"): the help names them all, one given by the
+/// environment and one by a flag are the server's limits, and an absurd
+/// value is refused before anything starts.
+#[test]
+fn serve_takes_every_limit_from_a_flag_or_the_environment() {
+    let help = Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    for var in [
+        "TITAN_MAX_CONNECTIONS",
+        "TITAN_MAX_CONNECTIONS_PER_ADDRESS",
+        "TITAN_HEADER_TIMEOUT",
+        "TITAN_LOGIN_TIMEOUT",
+        "TITAN_IDLE_TIMEOUT",
+        "TITAN_RATE_PER_CONNECTION",
+        "TITAN_RATE_PER_ACCOUNT",
+        "TITAN_OPEN_GAMES_PER_ACCOUNT",
+        "TITAN_OPEN_GAMES",
+        "TITAN_GAMES_PER_ACCOUNT",
+        "TITAN_COMPUTER_SEATS_PER_ACCOUNT",
+        "TITAN_CHAT_PER_MINUTE_PER_ACCOUNT",
+        "TITAN_CHAT_PER_MINUTE_PER_GAME",
+        "TITAN_CHAT_HISTORY",
+        "TITAN_HASH_WORKERS",
+        "TITAN_HASH_QUEUE",
+        "TITAN_LOGIN_ATTEMPTS_PER_NAME",
+        "TITAN_LOGIN_ATTEMPTS_PER_ADDRESS",
+        "TITAN_LOGIN_ATTEMPT_WINDOW",
+        "TITAN_LOGIN_FAILURES",
+        "TITAN_LOGIN_WAIT",
+        "TITAN_TOKEN_LIFETIME",
+        "TITAN_IDLE",
+        "TITAN_COMPUTER_THREADS",
+    ] {
+        assert!(
+            help.contains(&format!("env: {var}=")),
+            "{var} not in:\n{help}"
+        );
+    }
+    let refused = Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--hash-workers", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("l.sqlite").display()
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_titan"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--database", &db])
+        .args(["--games-per-account", "2"])
+        .env("TITAN_OPEN_GAMES_PER_ACCOUNT", "1")
+        .current_dir(common::root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut server = Served(child);
+    let mut line = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let mut c = Client::connect(addr).unwrap();
+    c.sign_in("lim", "lim-password").unwrap();
+    let create = |c: &mut Client, seats: &[&str]| {
+        c.request(&Request::Create {
+            variant: "titan".into(),
+            options: Default::default(),
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            timeout_secs: 0,
+        })
+    };
+    create(&mut c, &["human", "human"]).unwrap();
+    let e = create(&mut c, &["human", "human"]).unwrap_err();
+    assert!(e.contains("at most 1 waiting"), "{e}");
+    create(&mut c, &["human", "computer"]).unwrap();
+    let e = create(&mut c, &["human", "computer"]).unwrap_err();
+    assert!(e.contains("at most 2 games"), "{e}");
 }

@@ -34,9 +34,17 @@ pub struct RemoteSession {
     /// The tag of the action sent and not yet answered.
     pending: Option<u64>,
     notice: Option<String>,
-    /// When the connection was lost (a new one is made a second later).
+    /// When the connection was lost (a new one is made after a pause).
     lost_at: Option<Instant>,
+    /// Connections made since the server last answered, and since when it
+    /// has not: the pause grows with them, and the session gives up past
+    /// [`GIVE_UP`].
+    retries: u32,
+    lost_since: Option<Instant>,
 }
+
+/// How long the session tries to connect again before giving up.
+const GIVE_UP: Duration = Duration::from_secs(120);
 
 impl RemoteSession {
     /// A session on the game of `first` (the first state pushed), whose
@@ -64,6 +72,8 @@ impl RemoteSession {
             pending: None,
             notice: None,
             lost_at: None,
+            retries: 0,
+            lost_since: None,
             state: first.clone(),
         };
         s.take(first);
@@ -109,7 +119,9 @@ impl GameSession for RemoteSession {
     }
 
     fn legal_actions(&self, player: PlayerId) -> Vec<Action> {
-        if self.pending.is_some() || self.state.seat != Some(player) {
+        // Nothing while an action waits for its answer, or while the
+        // connection is being made again (an action sent then is lost).
+        if self.pending.is_some() || self.lost_since.is_some() || self.state.seat != Some(player) {
             return Vec::new();
         }
         self.state.legal.clone()
@@ -126,6 +138,9 @@ impl GameSession for RemoteSession {
         }
         if self.pending.is_some() {
             return Err("waiting for the server to answer the last action".into());
+        }
+        if self.lost_since.is_some() {
+            return Err("not connected to the server: connecting again".into());
         }
         let action = serde_json::to_value(action).map_err(|e| e.to_string())?;
         self.pending = Some(self.conn.send(Request::Act {
@@ -212,6 +227,11 @@ impl GameSession for RemoteSession {
     fn poll(&mut self) -> bool {
         let mut changed = false;
         for report in self.conn.poll() {
+            if !matches!(report, Report::Closed(_)) {
+                // The server answers again.
+                self.retries = 0;
+                self.lost_since = None;
+            }
             match report {
                 Report::State(s) if s.game == self.state.game => {
                     self.take(*s);
@@ -228,21 +248,45 @@ impl GameSession for RemoteSession {
                         changed = true;
                     }
                 }
-                Report::Notice(n) => self.notice = Some(n),
+                Report::Notice(n) => {
+                    // The server ended this connection's watch (the game
+                    // closed there, or unreadable while its database is
+                    // down): watched again, as after a lost connection.
+                    if n.contains("watch it again") || n.starts_with("database") {
+                        self.lost_since.get_or_insert_with(Instant::now);
+                        self.lost_at = Some(Instant::now());
+                        self.pending = None;
+                        self.notice = Some(format!("{n}: connecting again"));
+                    } else {
+                        self.notice = Some(n);
+                    }
+                    changed = true;
+                }
                 Report::Closed(e) => {
-                    self.notice = Some(format!("{e}: connecting again"));
-                    self.lost_at = Some(Instant::now());
+                    let since = *self.lost_since.get_or_insert_with(Instant::now);
                     self.pending = None;
                     changed = true;
+                    if since.elapsed() > GIVE_UP {
+                        self.notice = Some(format!(
+                            "{e}: the server has not answered for {} s; gave up (open the game again from the lobby)",
+                            since.elapsed().as_secs()
+                        ));
+                        self.lost_at = None;
+                    } else {
+                        self.notice = Some(format!("{e}: connecting again"));
+                        self.lost_at = Some(Instant::now());
+                    }
                 }
             }
         }
         if self
             .lost_at
-            .is_some_and(|t| t.elapsed() > Duration::from_secs(1))
+            .is_some_and(|t| t.elapsed() >= titan_server::bot::backoff(self.retries))
         {
-            // Again, with the token: the same seat, the events not seen.
+            // Again, with the token: the same seat, the events not seen;
+            // the pause doubles from 100 ms to 5 s while the server is away.
             self.lost_at = None;
+            self.retries += 1;
             self.conn = Background::connect(&self.server);
             self.conn.send(Request::Token {
                 token: self.token.clone(),

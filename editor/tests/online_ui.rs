@@ -1,7 +1,7 @@
 //! The app's "Play online" against a game server started in the test (on
 //! loopback, SQLite in a temporary folder): sign up, see the lobby, create a
 //! game against a computer seat, open it and play on the usual screens
-//! through the remote session.
+//! through the remote session, through a restart of the server.
 
 mod common;
 
@@ -65,7 +65,7 @@ fn log_in_see_the_lobby_create_a_game_and_play() {
         repo().join("variants"),
     );
     config.poll = Duration::from_millis(40);
-    let server = rt.block_on(titan_server::start(config)).unwrap();
+    let server = rt.block_on(titan_server::start(config.clone())).unwrap();
     let addr = server.addr.to_string();
 
     let app = PlayApp::new(&repo().join("variants"), dir.path());
@@ -162,5 +162,43 @@ fn log_in_see_the_lobby_create_a_game_and_play() {
         until(&mut h, |h| h.query_by_label("ann: good game").is_some()),
         "the chat line did not come back"
     );
+
+    // The server restarts (on its address and database): the app says
+    // why, connects again with its token and plays on; the actions it is
+    // asked for meanwhile are refused, not lost.
+    rt.block_on(server.stop());
+    let mut again = config.clone();
+    again.listen = addr.parse().unwrap();
+    let server = rt.block_on(titan_server::start(again)).unwrap();
+    assert!(
+        until(&mut h, |h| h
+            .state()
+            .game()
+            .unwrap()
+            .status
+            .contains("server restarting")),
+        "the app was not told why the connection closed"
+    );
+    let before = h.state().game().unwrap().session.history_len();
+    let since = Instant::now();
+    while h.state().game().unwrap().session.history_len() < before + 2 {
+        let g = h.state().game().unwrap();
+        assert!(
+            since.elapsed() < PATIENCE,
+            "no action after the restart (an action taken while the app was \
+             connecting again must not leave it waiting for good): status {:?}",
+            g.status
+        );
+        h.step();
+        let g = h.state_mut().game_mut().unwrap();
+        if let Some(a) = g
+            .my_actions()
+            .into_iter()
+            .find(|a| *a != Action::ConcedeGame)
+        {
+            g.act(&a);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
     rt.block_on(server.stop());
 }

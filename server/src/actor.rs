@@ -21,7 +21,6 @@ use titan_core::model::Variant;
 use tokio::sync::{oneshot, watch};
 
 use crate::Shared;
-use crate::computer::computer_move;
 use crate::db::{self, GameRow, SeatRow, now_ms};
 use crate::protocol::{BattleState, GameState};
 
@@ -85,7 +84,15 @@ struct Live {
     leased_until: Option<Instant>,
     /// When the status and seats were last read from the database.
     refreshed: Instant,
+    /// The game was started again from its log and the log could not be
+    /// read (the database down): nothing is shown or played from it until
+    /// a rebuild succeeds.
+    broken: bool,
 }
+
+/// What a request to a game that cannot be read now is answered (a
+/// "database" error: clients wait and try again).
+const UNREADABLE: &str = "database: the game cannot be read now: retry";
 
 /// Plain JSON options (true/false, integers, strings) as rule options.
 pub fn options_from_json(
@@ -114,7 +121,11 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
         Ok(live) => live,
         Err(e) => {
             // Every waiting request gets the reason.
-            eprintln!("titan serve: game {id} cannot be loaded: {e}");
+            if e.starts_with("database") {
+                crate::logs::database_error("the game cannot be loaded", Some(&id), &e);
+            } else {
+                tracing::error!(game = %id, error = %e, "the game cannot be loaded");
+            }
             shared.forget(&id);
             while let Ok(cmd) = rx.try_recv() {
                 refuse(cmd, &e);
@@ -201,7 +212,12 @@ fn refuse(cmd: Cmd, why: &str) {
 
 /// The computer player's choice for `seat` at `level`, from what that seat
 /// may know (see [`computer_move`]).
-fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, String> {
+fn suggest(
+    shared: &Shared,
+    live: &Live,
+    seat: PlayerId,
+    level: &str,
+) -> Result<Option<Action>, String> {
     if !crate::computer::LEVELS.contains(&level) {
         return Err(format!(
             "there is no computer level {level:?} (levels: {})",
@@ -214,7 +230,7 @@ fn suggest(live: &Live, seat: PlayerId, level: &str) -> Result<Option<Action>, S
     // Seeded by the game, the action's index and the seat: asked again, the
     // same answer.
     let seed = live.row.seed ^ ((live.game.history.len() as u64) << 20) ^ u64::from(seat.0);
-    Ok(computer_move(level, &live.game, seat, seed))
+    Ok(shared.computers.play(level, &live.game, seat, seed))
 }
 
 /// Reads a game and replays its log.
@@ -277,6 +293,7 @@ fn read(shared: &Shared, id: &str) -> Result<Live, String> {
         waiting_since: BTreeMap::new(),
         leased_until: None,
         refreshed: Instant::now(),
+        broken: false,
     };
     catch_up(shared, &mut live)?;
     Ok(live)
@@ -312,19 +329,32 @@ fn catch_up(shared: &Shared, live: &mut Live) -> Result<(), String> {
 
 /// Starts the game again from the log (after losing a race to store).
 fn rebuild(shared: &Shared, live: &mut Live) {
+    live.broken = true;
     match start(&live.variant, &live.row) {
         Ok((game, log)) => {
             live.game = game;
             live.log = log;
-            if let Err(e) = catch_up(shared, live) {
-                eprintln!("titan serve: game {} cannot be replayed: {e}", live.id);
+            match catch_up(shared, live) {
+                Ok(()) => live.broken = false,
+                Err(e) if e.starts_with("database") => {
+                    crate::logs::database_error("the game cannot be replayed", Some(&live.id), &e)
+                }
+                Err(e) => {
+                    tracing::error!(game = %live.id, error = %e, "the game cannot be replayed")
+                }
             }
         }
-        Err(e) => eprintln!("titan serve: game {} cannot be started: {e}", live.id),
+        Err(e) => tracing::error!(game = %live.id, error = %e, "the game cannot be started"),
     }
 }
 
 fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
+    if live.broken {
+        rebuild(shared, live);
+        if live.broken {
+            return refuse(cmd, UNREADABLE);
+        }
+    }
     match cmd {
         Cmd::Snapshot {
             user,
@@ -369,7 +399,7 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
             reply,
         } => {
             let result = if holds(live, &user, seat) {
-                suggest(live, seat, &level)
+                suggest(shared, live, seat, &level)
             } else {
                 Err(LEFT.into())
             };
@@ -643,9 +673,15 @@ fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), 
 /// play the seats a computer plays.
 fn tick(shared: &Shared, live: &mut Live) {
     let now = Instant::now();
+    if live.broken {
+        rebuild(shared, live);
+        if live.broken {
+            return;
+        }
+    }
     // Other instances' actions and chat, and seat changes.
     if let Err(e) = catch_up(shared, live) {
-        eprintln!("titan serve: game {}: {e}", live.id);
+        crate::logs::database_error("cannot catch up with the stored log", Some(&live.id), &e);
         return;
     }
     if let Ok(more) = shared
@@ -656,12 +692,31 @@ fn tick(shared: &Shared, live: &mut Live) {
     }
     let lease = shared.config.lease;
     if live.leased_until.is_none_or(|t| t < now + lease / 2) {
+        // Whose it was, to log a take-over (read only while not holding it).
+        let before = if live.leased_until.is_none() {
+            shared
+                .rt
+                .block_on(shared.db.lease_holder(&live.id))
+                .ok()
+                .flatten()
+        } else {
+            None
+        };
         let until = now_ms() + lease.as_millis() as i64;
         match shared
             .rt
             .block_on(shared.db.lease(&live.id, &shared.instance, until))
         {
             Ok(true) => {
+                if let Some((from, until)) = before.filter(|(o, _)| *o != shared.instance) {
+                    tracing::warn!(
+                        game = %live.id,
+                        from = %from,
+                        instance = %shared.instance,
+                        expired_ms_ago = now_ms() - until,
+                        "lease taken over"
+                    );
+                }
                 // Refresh seats when the lease is renewed: joins, leaves and
                 // status changes made through other instances.
                 refresh(shared, live);
@@ -676,7 +731,11 @@ fn tick(shared: &Shared, live: &mut Live) {
                 }
             }
             Err(e) => {
-                eprintln!("titan serve: game {}: the lease: {e}", live.id);
+                crate::logs::database_error(
+                    "cannot renew the lease",
+                    Some(&live.id),
+                    &e.to_string(),
+                );
                 live.leased_until = None;
             }
         }
@@ -697,6 +756,9 @@ fn tick(shared: &Shared, live: &mut Live) {
 /// up, a bounded number of actions per tick so requests are not kept
 /// waiting.
 fn drive(shared: &Shared, live: &mut Live) {
+    if live.broken {
+        return;
+    }
     for _ in 0..shared.config.computer_actions_per_tick {
         let Some((seat, level)) = live
             .game
@@ -708,14 +770,11 @@ fn drive(shared: &Shared, live: &mut Live) {
         };
         // Seeded by the game and the action's index: a rerun chooses alike.
         let seed = live.row.seed ^ ((live.game.history.len() as u64) << 20);
-        let Some(action) = computer_move(&level, &live.game, seat, seed) else {
+        let Some(action) = shared.computers.play(&level, &live.game, seat, seed) else {
             return;
         };
         if let Err(e) = apply_and_store(shared, live, seat, &action) {
-            eprintln!(
-                "titan serve: game {}: computer seat {}: {e}",
-                live.id, seat.0
-            );
+            crate::logs::database_error("a computer's move was not stored", Some(&live.id), &e);
             return;
         }
         if live.row.status != db::RUNNING {

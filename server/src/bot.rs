@@ -57,6 +57,9 @@ pub struct BotReport {
     pub states: Vec<GameState>,
     /// The actions the server accepted, by their index in the log.
     pub accepted: Vec<(usize, serde_json::Value)>,
+    /// Why each lost connection ended, as the client saw it (a server
+    /// that stops says "server restarting").
+    pub lost: Vec<String>,
 }
 
 /// Creates or joins the game and waits until it starts; returns the client
@@ -125,6 +128,16 @@ pub fn play_into(
     );
     let mut quiet_since = Instant::now();
     loop {
+        // What the server said outside any answer: a watch it ended (its
+        // game closed on the server, or unreadable while the database is
+        // down) is begun again, as after a lost connection.
+        if let Some(notice) = client
+            .notices
+            .drain(..)
+            .find(|n| watch_ended(n) || transient(n))
+        {
+            return Err(format!("game {game}: {notice}"));
+        }
         let Some(state) = client.next_state(Duration::from_millis(200))? else {
             if quiet_since.elapsed() > config.patience {
                 return Err(format!(
@@ -234,7 +247,13 @@ fn patiently(client: &mut Client, request: &Request) -> Result<serde_json::Value
 
 /// Whether a client's error is the connection's loss (worth reconnecting).
 fn lost(e: &str) -> bool {
-    e.contains("connection lost") || e.contains("closed the connection")
+    e.contains("connection lost") || e.contains("closed the connection") || watch_ended(e)
+}
+
+/// Whether the server ended this connection's watch of its game (the
+/// game's actor stopped on that server): worth watching again.
+fn watch_ended(e: &str) -> bool {
+    e.contains("watch it again")
 }
 
 /// Whether the server's answer is a failure of its own that may pass (its
@@ -248,7 +267,7 @@ fn transient(e: &str) -> bool {
 /// The pause before the `n`th attempt to reconnect (from 0): doubling from
 /// 100 ms to at most 5 s, so that a server or database that is down for
 /// long is not asked ten times a second by every bot.
-fn backoff(n: u32) -> Duration {
+pub fn backoff(n: u32) -> Duration {
     Duration::from_millis(100u64.saturating_mul(1 << n.min(6)).min(5_000))
 }
 
@@ -260,10 +279,15 @@ pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, 
         game: game.clone(),
         ..BotReport::default()
     };
+    let mut token = client.token.clone();
     loop {
         match play_into(&mut client, &game, config, &mut report) {
             Ok(()) => return Ok(report),
-            Err(e) if lost(&e) || transient(&e) => client = reconnect(config, &game)?,
+            Err(e) if lost(&e) || transient(&e) => {
+                report.lost.push(e);
+                client = reconnect_with(config, &game, token.as_deref())?;
+                token = client.token.clone().or(token);
+            }
             Err(e) => return Err(e),
         }
     }
@@ -271,12 +295,38 @@ pub fn run(config: &BotConfig, on_game: impl FnOnce(&str)) -> Result<BotReport, 
 
 /// Connects again, logs in, and watches `game` from its seat.
 pub fn reconnect(config: &BotConfig, game: &str) -> Result<Client, String> {
+    reconnect_with(config, game, None)
+}
+
+/// [`reconnect`], logging in with `token` when given (the password only
+/// when the server refuses it: expired, or signed out everywhere). Tries
+/// again after [`backoff`] pauses until the bot's patience runs out, then
+/// says why it gave up.
+pub fn reconnect_with(
+    config: &BotConfig,
+    game: &str,
+    token: Option<&str>,
+) -> Result<Client, String> {
     let since = Instant::now();
     let mut tries = 0;
     loop {
         let attempt = (|| {
             let mut client = Client::connect(&config.server)?;
-            client.sign_in(&config.user, &config.password)?;
+            let by_token = match token {
+                Some(t) => client
+                    .request(&Request::Token {
+                        token: t.to_string(),
+                    })
+                    .map(|_| client.token = Some(t.to_string())),
+                None => Err(String::new()),
+            };
+            match by_token {
+                Ok(()) => {}
+                Err(e) if transient(&e) => return Err(e),
+                Err(_) => {
+                    client.sign_in(&config.user, &config.password)?;
+                }
+            }
             client.request(&Request::Join {
                 game: game.to_string(),
                 seat: None,
@@ -290,7 +340,10 @@ pub fn reconnect(config: &BotConfig, game: &str) -> Result<Client, String> {
         match attempt {
             Ok(client) => return Ok(client),
             Err(e) if since.elapsed() > config.patience => {
-                return Err(format!("cannot reconnect to game {game}: {e}"));
+                return Err(format!(
+                    "cannot reconnect to game {game} after {} s: {e}",
+                    since.elapsed().as_secs()
+                ));
             }
             Err(_) => {
                 std::thread::sleep(backoff(tries));

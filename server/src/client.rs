@@ -41,6 +41,8 @@ pub struct Client {
     pub pushes: VecDeque<GameState>,
     /// Errors pushed by the server outside any response.
     pub notices: Vec<String>,
+    /// The session token of the last sign-in (to log in again with it).
+    pub token: Option<String>,
 }
 
 /// How long a blocking call waits for the server.
@@ -67,6 +69,7 @@ impl Client {
             next_id: 1,
             pushes: VecDeque::new(),
             notices: Vec::new(),
+            token: None,
         })
     }
 
@@ -160,10 +163,12 @@ impl Client {
                 answer => break answer?,
             }
         };
-        answer["token"]
+        let token = answer["token"]
             .as_str()
             .map(String::from)
-            .ok_or_else(|| "the server sent no token".into())
+            .ok_or_else(|| "the server sent no token".to_string())?;
+        self.token = Some(token.clone());
+        Ok(token)
     }
 
     fn sign_in_once(&mut self, user: &str, password: &str) -> Result<Value, String> {

@@ -14,6 +14,7 @@ pub mod client;
 pub mod computer;
 pub mod db;
 mod listen;
+pub mod logs;
 pub mod protocol;
 mod ws;
 
@@ -90,6 +91,10 @@ pub struct Config {
     /// What one client, one account and everybody together may hold on
     /// this server (docs/online.md, "Limits").
     pub limits: Limits,
+    /// Computer moves computed at once from all games, each at a lower
+    /// priority than the people's games (default: half the cores, at least
+    /// 1), so that computers never take every core ([`computer::Pool`]).
+    pub computer_threads: usize,
 }
 
 /// The bounds on what clients may hold or do (docs/online.md, "Limits"),
@@ -215,6 +220,9 @@ impl Config {
             login_attempt_window: Duration::from_secs(60),
             token_lifetime: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
+            computer_threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get() / 2)
+                .max(1),
         }
     }
 }
@@ -249,6 +257,8 @@ pub struct Shared {
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
     /// Password hashers and the limits on log-in attempts.
     pub accounts: auth::Accounts,
+    /// The threads computer players think on.
+    pub computers: computer::Pool,
     /// Chat lines allowed by account and by game (see
     /// [`Limits::chat_per_minute_per_account`]).
     pub(crate) chat_rates: (ws::Rates, ws::Rates),
@@ -262,6 +272,9 @@ pub struct Shared {
     /// Creates and joins, one at a time, so that the game limits hold.
     pub(crate) create_lock: tokio::sync::Mutex<()>,
     stopping: AtomicBool,
+    /// Set when the server stops: every WebSocket says goodbye ("server
+    /// restarting") and closes.
+    pub(crate) stop_signal: watch::Sender<bool>,
     /// Stopped as by a kill: leases are not given up.
     killed: AtomicBool,
 }
@@ -310,11 +323,12 @@ impl Shared {
         games.insert(id.to_string(), handle.clone());
         let shared = self.clone();
         let id = id.to_string();
+        let id_for_log = id.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("game {id}"))
             .spawn(move || actor::run(shared, id, rx, changed_tx));
         if let Err(e) = spawned {
-            eprintln!("titan serve: cannot start a game thread: {e}");
+            tracing::error!(game = %id_for_log, error = %e, "cannot start a game thread");
         }
         handle
     }
@@ -399,11 +413,25 @@ impl Server {
     /// Stops accepting, gives up this instance's leases and waits for the
     /// games to stop.
     pub async fn stop(mut self) {
+        tracing::info!(
+            connections = self.shared.connections(),
+            live_games = self.shared.live_games(),
+            "stopping"
+        );
         self.shared.stopping.store(true, Ordering::Relaxed);
+        self.shared.stop_signal.send_replace(true);
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
         let _ = self.task.await;
+        // Every WebSocket sends its close frame and closes (a client that
+        // does not read is not waited for long).
+        for _ in 0..250 {
+            if self.shared.connections() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         // Actors stop within one poll.
         for _ in 0..100 {
             if self
@@ -417,6 +445,7 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        tracing::info!(live_games = self.shared.live_games(), "stopped");
     }
 
     /// Stops dead, as a killed process would: nothing is released, leases
@@ -434,6 +463,16 @@ impl Server {
 
 /// Starts a server on the current tokio runtime (multi-threaded).
 pub async fn start(config: Config) -> Result<Server, String> {
+    // Said first: what an operator needs to know it runs the right thing,
+    // even when the start then fails.
+    let variants = installed(&config.variants);
+    tracing::info!(
+        database = %logs::without_password(&config.database),
+        variants_folder = %config.variants.display(),
+        variants = variants.len(),
+        names = %variants.join(","),
+        "starting"
+    );
     let db = Db::connect(&config.database)
         .await
         .map_err(|e| format!("cannot open the database: {e}"))?;
@@ -442,22 +481,33 @@ pub async fn start(config: Config) -> Result<Server, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let accounts = auth::Accounts::new(&config)?;
+    let computers = computer::Pool::new(config.computer_threads);
+
+    let instance = auth::random_hex(8);
+    tracing::info!(
+        address = %addr,
+        instance = %instance,
+        lease_ms = config.lease.as_millis() as u64,
+        "listening"
+    );
     let shared = Arc::new(Shared {
         config,
         db,
         rt: Handle::current(),
-        instance: auth::random_hex(8),
+        instance,
         variants: Mutex::new(HashMap::new()),
         games: Mutex::new(HashMap::new()),
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         accounts,
+        computers,
         chat_rates: Default::default(),
         finished: Mutex::new(HashMap::new()),
         finished_reads: tokio::sync::Semaphore::new(2),
         connections: Arc::new(Mutex::new(listen::Counts::default())),
         create_lock: tokio::sync::Mutex::new(()),
         stopping: AtomicBool::new(false),
+        stop_signal: watch::channel(false).0,
         killed: AtomicBool::new(false),
     });
     let app = Router::new()
@@ -467,6 +517,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let shared_for_task = shared.clone();
     let sweeper = tokio::spawn(sweep(shared.clone()));
+    let trimmer = tokio::spawn(give_back_memory(shared.clone()));
     let task = tokio::spawn(async move {
         let shared = shared_for_task;
         let listener = listen::Limited::new(
@@ -481,6 +532,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
             })
             .await;
         sweeper.abort();
+        trimmer.abort();
     });
     Ok(Server {
         addr,
@@ -498,14 +550,55 @@ async fn sweep(shared: Arc<Shared>) {
         if shared.stopping() {
             return;
         }
-        if let Ok(ids) = shared.db.games_to_drive(&shared.instance).await {
-            for id in ids {
-                if !shared.is_live(&id) {
-                    shared.game(&id);
+        match shared.db.games_to_drive(&shared.instance).await {
+            Ok(ids) => {
+                for id in ids {
+                    if !shared.is_live(&id) {
+                        shared.game(&id);
+                    }
                 }
             }
+            Err(e) => logs::database_error(
+                "sweep: cannot list the games to drive",
+                None,
+                &e.to_string(),
+            ),
         }
         tokio::time::sleep(every).await;
+    }
+}
+
+/// Connections closed since the last trim (from the most open since)
+/// after which freed memory is given back to the OS.
+const TRIM_AFTER_CLOSED: usize = 32;
+
+/// Gives freed memory back to the OS after many connections closed (a
+/// flood of connections or log-ins over): glibc's allocator keeps the
+/// peak otherwise, and a server that held 1 GB for a minute would go on
+/// holding it. Looked at twice a second; a trim costs a few milliseconds.
+async fn give_back_memory(shared: Arc<Shared>) {
+    let mut most = 0;
+    loop {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        if shared.stopping() {
+            return;
+        }
+        let open = shared.connections();
+        most = most.max(open);
+        if most - open >= TRIM_AFTER_CLOSED {
+            most = open;
+            let _ = tokio::task::spawn_blocking(trim).await;
+        }
+    }
+}
+
+/// Returns the allocator's free memory to the OS, where it can.
+pub fn trim() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free pages of the allocator's
+    // heaps; it takes their locks itself.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
@@ -563,7 +656,6 @@ pub fn run_blocking(config: Config) -> Result<(), String> {
             server.addr
         );
         stop.wait().await;
-        println!("titan serve: stopping");
         server.stop().await;
         Ok(())
     })
@@ -577,9 +669,12 @@ async fn health(
 ) -> (axum::http::StatusCode, String) {
     match shared.db.ping(std::time::Duration::from_secs(2)).await {
         Ok(()) => (axum::http::StatusCode::OK, "ok".to_string()),
-        Err(e) => (
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            format!("database unreachable: {e}"),
-        ),
+        Err(e) => {
+            logs::database_error("health: the database is unreachable", None, &e);
+            (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                format!("database unreachable: {e}"),
+            )
+        }
     }
 }

@@ -158,7 +158,15 @@ impl Listener for Limited {
                     };
                     return (guarded, addr);
                 }
-                Err(why) => self.refuse(tcp, why),
+                Err(why) => {
+                    let limit = if why.contains("your address") {
+                        "connections_per_address"
+                    } else {
+                        "connections"
+                    };
+                    crate::logs::limit_hit(limit, None, Some(addr.ip()));
+                    self.refuse(tcp, why)
+                }
             }
         }
     }
@@ -206,6 +214,10 @@ impl AsyncRead for Guarded {
         if let Some(d) = &mut this.deadline
             && d.as_mut().poll(cx).is_ready()
         {
+            // Also how a kept-alive HTTP connection (a health check's) ends:
+            // not worth more than a debug line.
+            tracing::debug!(address = %this.info.from, limit = "header_timeout", "connection timed out");
+            this.deadline = None;
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "no request in time",

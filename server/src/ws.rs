@@ -26,7 +26,7 @@ use crate::listen::ConnInfo;
 use crate::protocol::{
     GameState, GameSummary, MAX_CHAT_BYTES, MAX_MESSAGE_BYTES, Message, Request, SeatSummary,
 };
-use crate::{GameHandle, Shared, auth};
+use crate::{GameHandle, Shared, auth, logs};
 
 /// A token bucket: `rate` requests a second, up to twice that at once.
 pub(crate) struct Bucket {
@@ -108,6 +108,13 @@ const LOBBY_PER_CREATOR: i64 = 10;
 /// and this many other games in all.
 const LOBBY_OTHERS: i64 = 200;
 
+/// The reason of the close frame every client gets when the server stops
+/// (code 1012, "service restart"): clients connect again.
+pub const RESTARTING: &str = "server restarting";
+
+/// An action answered this late (ms) is logged at `info`.
+const SLOW_MS: u64 = 1000;
+
 /// Refused requests in a row after which a flooding client is dropped.
 const MAX_REFUSED_IN_A_ROW: u32 = 200;
 
@@ -158,6 +165,14 @@ async fn changed(w: &mut Option<Watching>) -> bool {
     }
 }
 
+/// Waits until the server stops.
+async fn stopped(stop: &mut watch::Receiver<bool>) {
+    let closed = stop.wait_for(|&stopping| stopping).await.is_err();
+    if closed {
+        std::future::pending::<()>().await;
+    }
+}
+
 async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
     let (mut sink, mut stream) = socket.split();
     let mut conn = Conn {
@@ -174,6 +189,8 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
     let limits = conn.shared.config.limits.clone();
     let log_in_by = tokio::time::Instant::now() + limits.login_timeout;
     let mut heard = tokio::time::Instant::now();
+    let mut stop = conn.shared.stop_signal.subscribe();
+    let policy = axum::extract::ws::close_code::POLICY;
     let goodbye = loop {
         let out: Vec<Message> = tokio::select! {
             msg = stream.next() => { heard = tokio::time::Instant::now(); match msg {
@@ -196,16 +213,18 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                 Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => break None,
             }},
             _ = tokio::time::sleep_until(log_in_by), if conn.user.is_none() => {
-                break Some(format!(
+                crate::logs::limit_hit("login_timeout", None, Some(conn.from));
+                break Some((policy, format!(
                     "not logged in within {} s: goodbye",
                     limits.login_timeout.as_secs_f64()
-                ));
+                )));
             }
             _ = tokio::time::sleep_until(heard + limits.idle_timeout) => {
-                break Some(format!(
+                crate::logs::limit_hit("idle_timeout", conn.user.as_deref(), Some(conn.from));
+                break Some((policy, format!(
                     "nothing heard for {} s: goodbye",
                     limits.idle_timeout.as_secs_f64()
-                ));
+                )));
             }
             alive = changed(&mut conn.watching) => {
                 if alive {
@@ -216,9 +235,12 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                     vec![error(Value::Null, "the game was closed on this server: watch it again")]
                 }
             }
+            _ = stopped(&mut stop) => {
+                break Some((axum::extract::ws::close_code::RESTART, RESTARTING.to_string()));
+            }
             _ = heartbeat.tick() => {
                 if conn.shared.stopping() {
-                    break None;
+                    break Some((axum::extract::ws::close_code::RESTART, RESTARTING.to_string()));
                 }
                 // A quiet client is asked for a sign of life (its pong).
                 if heard.elapsed() >= limits.idle_timeout / 2
@@ -240,6 +262,7 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             }
         }
         if refused >= MAX_REFUSED_IN_A_ROW {
+            crate::logs::limit_hit("refused_in_a_row", conn.user.as_deref(), Some(conn.from));
             let _ = sink
                 .send(WsMessage::Text(
                     serde_json::to_string(&error(Value::Null, "too many bad requests: goodbye"))
@@ -250,13 +273,17 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             break None;
         }
     };
-    if let Some(reason) = goodbye {
-        let _ = sink
-            .send(WsMessage::Close(Some(CloseFrame {
-                code: axum::extract::ws::close_code::POLICY,
+    if let Some((code, reason)) = goodbye {
+        // Bounded: a client that reads nothing does not hold the server's
+        // stop (nor this task) for long.
+        let _ = tokio::time::timeout(
+            Duration::from_secs(2),
+            sink.send(WsMessage::Close(Some(CloseFrame {
+                code,
                 reason: reason.into(),
-            })))
-            .await;
+            }))),
+        )
+        .await;
     }
     conn.unwatch();
 }
@@ -287,6 +314,7 @@ impl Conn {
             .and_then(|m| m.remove("id"))
             .unwrap_or(Value::Null);
         if !self.bucket.take(self.shared.config.rate_per_connection) {
+            crate::logs::limit_hit("rate_per_connection", self.user.as_deref(), Some(self.from));
             return (error(id, "too many requests: slow down"), false, false);
         }
         if let Some(user) = &self.user {
@@ -297,6 +325,7 @@ impl Conn {
                 .or_insert_with(|| Bucket::new(rate))
                 .take(rate);
             if !ok {
+                crate::logs::limit_hit("rate_per_account", Some(user), Some(self.from));
                 return (
                     error(id, "too many requests from this account: slow down"),
                     false,
@@ -323,7 +352,12 @@ impl Conn {
         let watch = matches!(request, Request::Watch { .. });
         match self.dispatch(request).await {
             Ok(result) => (Message::Ok { id, result }, true, watch),
-            Err(message) => (error(id, message), false, false),
+            Err(message) => {
+                if message.starts_with("database") {
+                    logs::database_error("database error in a request", None, &message);
+                }
+                (error(id, message), false, false)
+            }
         }
     }
 
@@ -338,15 +372,21 @@ impl Conn {
         let dberr = |e: db::DbError| e.to_string();
         match request {
             Request::Signup { user, password } => {
-                let user = auth::sign_up(&self.shared, self.from, &user, password).await?;
+                let user = auth::sign_up(&self.shared, self.from, &user, password)
+                    .await
+                    .inspect_err(|e| logs::login_refused("signup", &user, self.from, e))?;
                 self.logged_in(user).await
             }
             Request::Login { user, password } => {
-                let user = auth::log_in(&self.shared, self.from, &user, password).await?;
+                let user = auth::log_in(&self.shared, self.from, &user, password)
+                    .await
+                    .inspect_err(|e| logs::login_refused("login", &user, self.from, e))?;
                 self.logged_in(user).await
             }
             Request::Token { token } => {
-                let user = auth::token_user(&self.shared, &token).await?;
+                let user = auth::token_user(&self.shared, &token)
+                    .await
+                    .inspect_err(|e| logs::login_refused("token", "", self.from, e))?;
                 self.session = self.shared.accounts.sessions_of(&user);
                 self.user = Some(user.clone());
                 Ok(json!({ "user": user }))
@@ -402,6 +442,7 @@ impl Conn {
                 let _one_at_a_time = self.shared.create_lock.lock().await;
                 let most = self.shared.config.limits.games_per_account;
                 if db.games_of(&user).await.map_err(dberr)? >= most as i64 {
+                    logs::limit_hit("games_per_account", Some(&user), Some(self.from));
                     return Err(too_many_games(most));
                 }
                 let taken = db
@@ -486,6 +527,9 @@ impl Conn {
                     .seat
                     .ok_or("a spectator cannot act: you have no seat in this game")?;
                 let (reply, answer) = oneshot::channel();
+                let sent = Instant::now();
+                let game = w.id.clone();
+                let who = user.clone();
                 w.handle
                     .tx
                     .send(Cmd::Act {
@@ -496,9 +540,15 @@ impl Conn {
                         reply,
                     })
                     .map_err(|_| "the game was closed on this server: watch it again")?;
-                answer
+                let done = answer
                     .await
-                    .map_err(|_| "the game was closed on this server: watch it again")??;
+                    .map_err(|_| "the game was closed on this server: watch it again")?;
+                let latency_ms = sent.elapsed().as_millis() as u64;
+                tracing::debug!(game, user = who, latency_ms, ok = done.is_ok(), "action");
+                if latency_ms >= SLOW_MS {
+                    tracing::info!(game, user = who, latency_ms, "slow action");
+                }
+                done?;
                 Ok(Value::Null)
             }
             Request::Suggest { level } => {
@@ -534,6 +584,7 @@ impl Conn {
                     limits.chat_per_minute_per_account,
                     now,
                 ) {
+                    logs::limit_hit("chat_per_minute_per_account", Some(&user), Some(self.from));
                     return Err(format!(
                         "too many chat lines from this account: at most {} a minute",
                         limits.chat_per_minute_per_account
@@ -545,6 +596,7 @@ impl Conn {
                     limits.chat_per_minute_per_game,
                     now,
                 ) {
+                    logs::limit_hit("chat_per_minute_per_game", Some(&user), Some(self.from));
                     return Err(format!(
                         "too many chat lines in this game: at most {} a minute from everybody",
                         limits.chat_per_minute_per_game
@@ -702,12 +754,14 @@ impl Conn {
         // players when it has another.
         let open = seats.iter().filter(|s| s.kind == "human").count() > 1;
         if count(db.games_of(user).await)? >= limits.games_per_account {
+            logs::limit_hit("games_per_account", Some(user), Some(self.from));
             return Err(too_many_games(limits.games_per_account));
         }
         if computers > 0
             && count(db.computer_seats_of(user).await)? + computers
                 > limits.computer_seats_per_account
         {
+            logs::limit_hit("computer_seats_per_account", Some(user), Some(self.from));
             return Err(format!(
                 "too many computer seats: an account's games not over may have at most {} (finish or leave one first)",
                 limits.computer_seats_per_account
@@ -715,12 +769,14 @@ impl Conn {
         }
         if open {
             if count(db.open_games(Some(user)).await)? >= limits.open_games_per_account {
+                logs::limit_hit("open_games_per_account", Some(user), Some(self.from));
                 return Err(format!(
                     "too many open games: an account may have at most {} waiting for players (start or leave one first)",
                     limits.open_games_per_account
                 ));
             }
             if count(db.open_games(None).await)? >= limits.open_games {
+                logs::limit_hit("open_games", Some(user), Some(self.from));
                 return Err(format!(
                     "the server has too many open games ({}): join one, or try again later",
                     limits.open_games
