@@ -6,7 +6,12 @@
 //!
 //! ```sh
 //! cargo run --release -p titan-server --example load -- 200
+//! cargo run --release -p titan-server --example load -- 200 --database postgres://titan:titan@127.0.0.1/titan_test
 //! ```
+//!
+//! The database is a new SQLite file unless `--database URL` (or
+//! `TITAN_DATABASE`) names one; each run's accounts and games are new ones,
+//! beside those of earlier runs.
 //!
 //! Bounded: loopback only, a fixed number of games, each bot gives up after
 //! a minute without progress.
@@ -32,16 +37,25 @@ fn peak_memory_mib() -> f64 {
 }
 
 fn main() {
-    let games: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(200);
+    let mut games = 200;
+    let mut database = std::env::var("TITAN_DATABASE").ok();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--database" => database = Some(args.next().expect("--database URL")),
+            n => games = n.parse().expect("a number of games, or --database URL"),
+        }
+    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let db = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("load.sqlite").display()
-    );
+    let db = database.unwrap_or_else(|| {
+        format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("load.sqlite").display()
+        )
+    });
+    // This run's accounts, apart from earlier runs' in the same database.
+    let run = format!("{:06x}", rand::random::<u32>() & 0xff_ffff);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -65,9 +79,20 @@ fn main() {
         .block_on(titan_server::start(config))
         .expect("the server");
     let addr = server.addr.to_string();
-    println!("{games} games of two bots on {addr}");
+    println!(
+        "{games} games of two bots on {addr}, database {}",
+        if db.starts_with("postgres") {
+            "PostgreSQL"
+        } else {
+            "SQLite"
+        }
+    );
 
-    let started = Instant::now();
+    // Every bot signs up (argon2, deliberately slow) and enters its game
+    // first; the clock starts when all of them play at once, so the figures
+    // are those of play, not of sign-ups or of games starting one by one.
+    let setup = Instant::now();
+    let go = Arc::new(std::sync::Barrier::new(2 * games + 1));
     let mut threads = Vec::new();
     for i in 0..games {
         let (tx, rx) = std::sync::mpsc::channel();
@@ -83,21 +108,50 @@ fn main() {
             record: false,
         };
         let a = cfg(
-            format!("load-a{i}"),
+            format!("load-{run}-a{i}"),
             BotGame::Create {
                 variant: "titan".into(),
                 seats: 2,
             },
         );
-        threads.push(std::thread::spawn(move || {
-            bot::run(&a, |g| {
+        let b = cfg(
+            format!("load-{run}-b{i}"),
+            BotGame::Join {
+                game: String::new(),
+            },
+        );
+        let play =
+            |cfg: BotConfig, go: Arc<std::sync::Barrier>, on_game: Box<dyn FnOnce(&str) + Send>| {
+                std::thread::spawn(move || {
+                    let entered = bot::enter(&cfg, on_game);
+                    go.wait();
+                    let (mut client, game) = entered?;
+                    bot::play(&mut client, &game, &cfg)
+                })
+            };
+        threads.push(play(
+            a,
+            go.clone(),
+            Box::new(move |g: &str| {
                 let _ = tx.send(g.to_string());
-            })
-        }));
-        let id = rx.recv_timeout(Duration::from_secs(60)).expect("a game id");
-        let b = cfg(format!("load-b{i}"), BotGame::Join { game: id });
-        threads.push(std::thread::spawn(move || bot::run(&b, |_| {})));
+            }),
+        ));
+        let id = rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("a game id");
+        let b = BotConfig {
+            game: BotGame::Join { game: id },
+            ..b
+        };
+        threads.push(play(b, go.clone(), Box::new(|_: &str| {})));
     }
+    go.wait();
+    println!(
+        "{} bots signed in and in their games in {:.1} s",
+        2 * games,
+        setup.elapsed().as_secs_f64()
+    );
+    let started = Instant::now();
     let reports: Vec<BotReport> = threads
         .into_iter()
         .map(|t| t.join().expect("a bot thread").expect("a bot's game"))
