@@ -29,11 +29,45 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// A connection pool to the database.
+/// A connection pool to the database, and the writers that store the
+/// games' actions (see [`Db::store_action`]).
 #[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
+    writers: std::sync::Arc<Vec<tokio::sync::mpsc::Sender<Job>>>,
 }
+
+/// An action to store (see [`Db::store_action`]).
+#[derive(Debug, Clone)]
+pub struct NewAction {
+    pub game: String,
+    pub idx: usize,
+    pub player: u8,
+    /// The action as JSON.
+    pub action: String,
+    /// The person playing the seat: stored only while he still holds it as
+    /// a person's seat. None: a computer's action.
+    pub user: Option<String>,
+    /// Who is to act now (names, comma-separated) and whether the game is
+    /// over, for the lobby, when that changed with this action.
+    pub progress: Option<(String, bool)>,
+}
+
+/// A write queued for a writer.
+enum Write {
+    Action(NewAction),
+    Seen { game: String, seat: u8, at: i64 },
+}
+
+/// A write and where its outcome goes: whether it changed a row.
+type Job = (Write, tokio::sync::oneshot::Sender<Result<bool, String>>);
+
+/// Writes waiting for a writer, at most (per writer): each live game and
+/// each watching connection has at most one waiting, so this only bounds
+/// a burst.
+const WRITE_QUEUE: usize = 4096;
+/// Writes committed in one transaction, at most.
+const WRITE_BATCH: usize = 256;
 
 /// A game as stored (without its log).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -194,7 +228,47 @@ impl Db {
                 .await?;
         }
         MIGRATOR.run(&pool).await?;
-        Ok(Db { pool })
+        // SQLite has one writer at a time: one writer task, so that writes
+        // never wait on each other's locks. PostgreSQL commits several at
+        // once (each a flush of its log): a few.
+        let writers = (0..if sqlite { 1 } else { 4 })
+            .map(|_| {
+                let (tx, rx) = tokio::sync::mpsc::channel(WRITE_QUEUE);
+                tokio::spawn(write_loop(pool.clone(), rx));
+                tx
+            })
+            .collect();
+        Ok(Db {
+            pool,
+            writers: std::sync::Arc::new(writers),
+        })
+    }
+
+    /// Queues a write for the writer of its game and waits for its commit.
+    async fn write(&self, game: &str, write: Write) -> Result<bool, String> {
+        // One game's writes always go to the same writer, in order.
+        let shard = game.bytes().fold(0usize, |h, b| {
+            h.wrapping_mul(31).wrapping_add(usize::from(b))
+        }) % self.writers.len();
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.writers[shard]
+            .send((write, reply))
+            .await
+            .map_err(|_| "database: the writer has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "database: the writer has stopped".to_string())?
+    }
+
+    /// Stores an action at its index of its game's log, with the game's
+    /// progress; false if it was not stored: another writer stored an
+    /// action at that index first, the game is no longer running, or the
+    /// person no longer holds the seat. Returns once committed: writes
+    /// waiting together (from many games) are committed in one
+    /// transaction, each answered after that commit.
+    pub async fn store_action(&self, action: NewAction) -> Result<bool, String> {
+        let game = action.game.clone();
+        self.write(&game, Write::Action(action)).await
     }
 
     // Accounts.
@@ -458,15 +532,15 @@ impl Db {
         Ok(r.rows_affected() > 0)
     }
 
-    /// Marks a seat's player as present now.
-    pub async fn seen(&self, game: &str, seat: u8) -> DbResult<()> {
-        sqlx::query("UPDATE seats SET last_seen = $1 WHERE game_id = $2 AND seat = $3")
-            .bind(now_ms())
-            .bind(game)
-            .bind(i64::from(seat))
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+    /// Marks a seat's player as present now (committed with the other
+    /// writes waiting).
+    pub async fn seen(&self, game: &str, seat: u8) -> Result<(), String> {
+        let write = Write::Seen {
+            game: game.to_string(),
+            seat,
+            at: now_ms(),
+        };
+        self.write(game, write).await.map(|_| ())
     }
 
     /// Changes a game's status from one of `from` to `to`; false if it was
@@ -506,12 +580,7 @@ impl Db {
 
     /// Records who is to act and whether the game is over, for the lobby.
     pub async fn set_progress(&self, game: &str, to_act: &str, over: bool) -> DbResult<()> {
-        let q = if over {
-            "UPDATE games SET to_act = $1, updated = $2, status = 'over' WHERE id = $3"
-        } else {
-            "UPDATE games SET to_act = $1, updated = $2 WHERE id = $3"
-        };
-        sqlx::query(q)
+        progress_query(over)
             .bind(to_act)
             .bind(now_ms())
             .bind(game)
@@ -535,27 +604,6 @@ impl Db {
             .iter()
             .map(|r| (r.get::<i64, _>(1) as u8, r.get::<String, _>(2)))
             .collect())
-    }
-
-    /// Appends the `idx`-th action; false if another writer stored one there
-    /// first (the caller's game is behind).
-    pub async fn append_action(
-        &self,
-        game: &str,
-        idx: usize,
-        player: u8,
-        action: &str,
-    ) -> DbResult<bool> {
-        let r = sqlx::query(
-            "INSERT INTO actions (game_id, idx, player, action) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-        )
-        .bind(game)
-        .bind(idx as i64)
-        .bind(i64::from(player))
-        .bind(action)
-        .execute(&self.pool)
-        .await?;
-        Ok(r.rows_affected() == 1)
     }
 
     // Chat.
@@ -742,6 +790,108 @@ impl Db {
         .await?;
         Ok(rows.iter().map(|r| r.get::<String, _>(0)).collect())
     }
+}
+
+/// A writer: takes the writes waiting (up to [`WRITE_BATCH`]) and commits
+/// them in one transaction, then answers each. When the transaction fails,
+/// each write is tried again in its own, so that one bad write fails alone.
+async fn write_loop(pool: AnyPool, mut rx: tokio::sync::mpsc::Receiver<Job>) {
+    let mut jobs = Vec::with_capacity(WRITE_BATCH);
+    while rx.recv_many(&mut jobs, WRITE_BATCH).await > 0 {
+        let writes: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
+        match write_batch(&pool, &writes).await {
+            Ok(done) => {
+                for ((_, reply), changed) in jobs.drain(..).zip(done) {
+                    let _ = reply.send(Ok(changed));
+                }
+            }
+            Err(_) => {
+                for (write, reply) in jobs.drain(..) {
+                    let one = write_batch(&pool, &[&write])
+                        .await
+                        .map(|done| done.first().copied().unwrap_or(false))
+                        .map_err(|e| e.to_string());
+                    let _ = reply.send(one);
+                }
+            }
+        }
+    }
+}
+
+async fn write_batch(pool: &AnyPool, writes: &[&Write]) -> DbResult<Vec<bool>> {
+    let mut tx = pool.begin().await?;
+    let mut done = Vec::with_capacity(writes.len());
+    for write in writes {
+        done.push(match write {
+            Write::Action(a) => store_one(&mut tx, a).await?,
+            Write::Seen { game, seat, at } => {
+                sqlx::query("UPDATE seats SET last_seen = $1 WHERE game_id = $2 AND seat = $3")
+                    .bind(*at)
+                    .bind(game)
+                    .bind(i64::from(*seat))
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                    > 0
+            }
+        });
+    }
+    tx.commit().await?;
+    Ok(done)
+}
+
+/// Inserts an action, guarded in the same statement by the game's status
+/// and (a person's action) the seat's holder, so that a suspend or a leave
+/// through another instance is never overtaken; the primary key (game,
+/// index) lets one writer only store each index. Then the progress.
+async fn store_one(tx: &mut sqlx::Transaction<'_, sqlx::Any>, a: &NewAction) -> DbResult<bool> {
+    let inserted = match &a.user {
+        Some(user) => sqlx::query(
+            "INSERT INTO actions (game_id, idx, player, action) SELECT $1, $2, $3, $4 \
+             WHERE EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = $5) \
+             AND EXISTS (SELECT 1 FROM seats WHERE game_id = $1 AND seat = $3 AND kind = 'human' AND user_name = $6) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&a.game)
+        .bind(a.idx as i64)
+        .bind(i64::from(a.player))
+        .bind(&a.action)
+        .bind(RUNNING)
+        .bind(user),
+        None => sqlx::query(
+            "INSERT INTO actions (game_id, idx, player, action) SELECT $1, $2, $3, $4 \
+             WHERE EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = $5) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&a.game)
+        .bind(a.idx as i64)
+        .bind(i64::from(a.player))
+        .bind(&a.action)
+        .bind(RUNNING),
+    }
+    .execute(&mut **tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if inserted && let Some((to_act, over)) = &a.progress {
+        progress_query(*over)
+            .bind(to_act)
+            .bind(now_ms())
+            .bind(&a.game)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(inserted)
+}
+
+fn progress_query<'q>(
+    over: bool,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    sqlx::query(if over {
+        "UPDATE games SET to_act = $1, updated = $2, status = 'over' WHERE id = $3"
+    } else {
+        "UPDATE games SET to_act = $1, updated = $2 WHERE id = $3"
+    })
 }
 
 #[cfg(test)]

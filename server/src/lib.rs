@@ -232,7 +232,7 @@ pub fn default_database() -> String {
 #[derive(Clone)]
 pub struct GameHandle {
     pub tx: std::sync::mpsc::Sender<Cmd>,
-    pub changed: watch::Receiver<u64>,
+    pub changed: watch::Receiver<Arc<actor::Published>>,
 }
 
 /// What every connection and actor of one instance shares.
@@ -305,7 +305,7 @@ impl Shared {
             return h.clone();
         }
         let (tx, rx) = std::sync::mpsc::channel();
-        let (changed_tx, changed) = watch::channel(0);
+        let (changed_tx, changed) = watch::channel(Arc::default());
         let handle = GameHandle { tx, changed };
         games.insert(id.to_string(), handle.clone());
         let shared = self.clone();
