@@ -64,6 +64,8 @@ pub enum Cmd {
     },
     /// Seats or status changed in the database: read them again.
     Refresh,
+    /// Other instances stored actions or chat lines: read them.
+    News,
 }
 
 /// What a game publishes to its watchers on this instance after each
@@ -155,6 +157,7 @@ pub fn run(
         }
     };
     let poll = shared.config.poll;
+    shared.set_known(&id, live.game.history.len(), live.chat_count());
     let mut last_tick = Instant::now();
     let mut idle_since = Instant::now();
     tick(&shared, &mut live);
@@ -209,6 +212,7 @@ pub fn run(
                 live.row.status.clone(),
             )
         {
+            shared.set_known(&id, live.game.history.len(), live.chat_count());
             let _ = changed.send(Arc::new(publish(&shared, &live, sent_before)));
         }
     }
@@ -226,7 +230,7 @@ fn refuse(cmd: Cmd, why: &str) {
         Cmd::Suggest { reply, .. } => {
             let _ = reply.send(Err(why.to_string()));
         }
-        Cmd::Refresh => {}
+        Cmd::Refresh | Cmd::News => {}
     }
 }
 
@@ -408,6 +412,7 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
             let _ = reply.send(result);
         }
         Cmd::Refresh => refresh(shared, live),
+        Cmd::News => news(shared, live),
     }
 }
 
@@ -744,11 +749,8 @@ fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), 
     Err("the chat is busy; try again".into())
 }
 
-/// Between requests: catch up with other instances, keep the lease, and
-/// play the seats a computer plays.
-fn tick(shared: &Shared, live: &mut Live) {
-    let now = Instant::now();
-    // Other instances' actions and chat, and seat changes.
+/// Other instances' actions and chat lines.
+fn news(shared: &Shared, live: &mut Live) {
     if let Err(e) = catch_up(shared, live) {
         eprintln!("titan serve: game {}: {e}", live.id);
         return;
@@ -759,6 +761,14 @@ fn tick(shared: &Shared, live: &mut Live) {
     {
         live.add_chat(more, shared.config.limits.chat_history);
     }
+}
+
+/// Between requests: catch up with other instances, keep the lease, and
+/// play the seats a computer plays.
+fn tick(shared: &Shared, live: &mut Live) {
+    let now = Instant::now();
+    // Other instances' actions and chat come by [`Cmd::News`], from the
+    // server's one look for all its games each poll (`crate::poll`).
     let lease = shared.config.lease;
     if live.leased_until.is_none_or(|t| t < now + lease / 2) {
         let until = now_ms() + lease.as_millis() as i64;

@@ -56,7 +56,7 @@ pub struct NewAction {
 /// A write queued for a writer.
 enum Write {
     Action(NewAction),
-    Seen { game: String, seat: u8, at: i64 },
+    Seen { game: String, seat: u8 },
 }
 
 /// A write and where its outcome goes: whether it changed a row.
@@ -538,7 +538,6 @@ impl Db {
         let write = Write::Seen {
             game: game.to_string(),
             seat,
-            at: now_ms(),
         };
         self.write(game, write).await.map(|_| ())
     }
@@ -604,6 +603,31 @@ impl Db {
             .iter()
             .map(|r| (r.get::<i64, _>(1) as u8, r.get::<String, _>(2)))
             .collect())
+    }
+
+    /// Of the games given as (id, actions known, chat lines known), those
+    /// that have more stored: one query for many games (a few hundred at
+    /// a time), each an index look-up.
+    pub async fn games_with_news(&self, known: &[(String, usize, usize)]) -> DbResult<Vec<String>> {
+        let mut news = Vec::new();
+        for chunk in known.chunks(300) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+                .collect();
+            let q = format!(
+                "WITH k (id, n, c) AS (VALUES {}) SELECT id FROM k \
+                 WHERE EXISTS (SELECT 1 FROM actions WHERE game_id = k.id AND idx >= k.n) \
+                 OR EXISTS (SELECT 1 FROM chat WHERE game_id = k.id AND idx >= k.c)",
+                values.join(", ")
+            );
+            let mut query = sqlx::query(&q);
+            for (id, n, c) in chunk {
+                query = query.bind(id.as_str()).bind(*n as i64).bind(*c as i64);
+            }
+            let rows = query.fetch_all(&self.pool).await?;
+            news.extend(rows.iter().map(|r| r.get::<String, _>(0)));
+        }
+        Ok(news)
     }
 
     // Chat.
@@ -820,23 +844,128 @@ async fn write_loop(pool: AnyPool, mut rx: tokio::sync::mpsc::Receiver<Job>) {
 
 async fn write_batch(pool: &AnyPool, writes: &[&Write]) -> DbResult<Vec<bool>> {
     let mut tx = pool.begin().await?;
-    let mut done = Vec::with_capacity(writes.len());
-    for write in writes {
-        done.push(match write {
-            Write::Action(a) => store_one(&mut tx, a).await?,
-            Write::Seen { game, seat, at } => {
-                sqlx::query("UPDATE seats SET last_seen = $1 WHERE game_id = $2 AND seat = $3")
-                    .bind(*at)
-                    .bind(game)
-                    .bind(i64::from(*seat))
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected()
-                    > 0
-            }
-        });
+    let actions: Vec<&NewAction> = writes
+        .iter()
+        .filter_map(|w| match w {
+            Write::Action(a) => Some(a),
+            Write::Seen { .. } => None,
+        })
+        .collect();
+    let stored = match actions.as_slice() {
+        [] => Vec::new(),
+        [one] => vec![store_one(&mut tx, one).await?],
+        many => store_many(&mut tx, many).await?,
+    };
+    let seen: Vec<(&str, u8)> = writes
+        .iter()
+        .filter_map(|w| match w {
+            Write::Seen { game, seat, .. } => Some((game.as_str(), *seat)),
+            Write::Action(_) => None,
+        })
+        .collect();
+    // Seats seen, a few hundred at a time, at the batch's time (their
+    // writes waited a moment at most).
+    for chunk in seen.chunks(300) {
+        let terms: Vec<String> = (0..chunk.len())
+            .map(|i| format!("(game_id = ${} AND seat = ${})", 2 * i + 2, 2 * i + 3))
+            .collect();
+        let q = format!(
+            "UPDATE seats SET last_seen = $1 WHERE {}",
+            terms.join(" OR ")
+        );
+        let mut query = sqlx::query(&q).bind(now_ms());
+        for (game, seat) in chunk {
+            query = query.bind(*game).bind(i64::from(*seat));
+        }
+        query.execute(&mut *tx).await?;
     }
     tx.commit().await?;
+    let mut stored = stored.into_iter();
+    Ok(writes
+        .iter()
+        .map(|w| match w {
+            Write::Action(_) => stored.next().unwrap_or(false),
+            Write::Seen { .. } => true,
+        })
+        .collect())
+}
+
+/// Inserts many actions (of different games) in one statement, each
+/// guarded as in [`store_one`]; then the progress of those stored, in one
+/// more. Whether each was stored.
+async fn store_many(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    actions: &[&NewAction],
+) -> DbResult<Vec<bool>> {
+    let mut stored = std::collections::HashSet::new();
+    for chunk in actions.chunks(200) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|i| {
+                let p = 5 * i;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5
+                )
+            })
+            .collect();
+        let q = format!(
+            "WITH v (game_id, idx, player, action, user_name) AS (VALUES {}) \
+             INSERT INTO actions (game_id, idx, player, action) \
+             SELECT game_id, idx, player, action FROM v \
+             WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.game_id AND g.status = '{RUNNING}') \
+             AND (v.user_name IS NULL OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = v.game_id \
+             AND s.seat = v.player AND s.kind = 'human' AND s.user_name = v.user_name)) \
+             ON CONFLICT DO NOTHING RETURNING game_id, idx",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(&q);
+        for a in chunk {
+            query = query
+                .bind(a.game.as_str())
+                .bind(a.idx as i64)
+                .bind(i64::from(a.player))
+                .bind(a.action.as_str())
+                .bind(a.user.as_deref());
+        }
+        for row in query.fetch_all(&mut **tx).await? {
+            stored.insert((row.get::<String, _>(0), row.get::<i64, _>(1)));
+        }
+    }
+    let done: Vec<bool> = actions
+        .iter()
+        .map(|a| stored.contains(&(a.game.clone(), a.idx as i64)))
+        .collect();
+    let progress: Vec<(&str, &str, bool)> = actions
+        .iter()
+        .zip(&done)
+        .filter(|(_, stored)| **stored)
+        .filter_map(|(a, _)| {
+            let (to_act, over) = a.progress.as_ref()?;
+            Some((a.game.as_str(), to_act.as_str(), *over))
+        })
+        .collect();
+    let now = now_ms();
+    for chunk in progress.chunks(300) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|i| format!("(${}, ${}, ${})", 3 * i + 2, 3 * i + 3, 3 * i + 4))
+            .collect();
+        let q = format!(
+            "WITH v (id, to_act, over) AS (VALUES {}) UPDATE games SET \
+             to_act = (SELECT v.to_act FROM v WHERE v.id = games.id), updated = $1, \
+             status = CASE WHEN (SELECT v.over FROM v WHERE v.id = games.id) = 1 THEN '{OVER}' ELSE status END \
+             WHERE id IN (SELECT v.id FROM v)",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(&q).bind(now);
+        for (game, to_act, over) in chunk {
+            query = query.bind(*game).bind(*to_act).bind(i64::from(*over));
+        }
+        query.execute(&mut **tx).await?;
+    }
     Ok(done)
 }
 

@@ -244,6 +244,8 @@ pub struct Shared {
     pub instance: String,
     variants: Mutex<HashMap<String, Arc<Variant>>>,
     games: Mutex<HashMap<String, GameHandle>>,
+    /// The actions and chat lines each live game has (see [`poll`]).
+    known: Mutex<HashMap<String, (usize, usize)>>,
     /// Connections watching each (game, seat) on this instance.
     presence: Mutex<HashMap<(String, u8), usize>>,
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
@@ -332,6 +334,21 @@ impl Shared {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
+        self.known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+    }
+
+    /// Records the actions and chat lines a live game has.
+    pub(crate) fn set_known(&self, id: &str, actions: usize, chat: usize) {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        match known.get_mut(id) {
+            Some(k) => *k = (actions, chat),
+            None => {
+                known.insert(id.to_string(), (actions, chat));
+            }
+        }
     }
 
     pub(crate) fn present(&self, game: &str, seat: u8) -> bool {
@@ -449,6 +466,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         instance: auth::random_hex(8),
         variants: Mutex::new(HashMap::new()),
         games: Mutex::new(HashMap::new()),
+        known: Mutex::new(HashMap::new()),
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         accounts,
@@ -467,6 +485,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let shared_for_task = shared.clone();
     let sweeper = tokio::spawn(sweep(shared.clone()));
+    let poller = tokio::spawn(poll(shared.clone()));
     let task = tokio::spawn(async move {
         let shared = shared_for_task;
         let listener = listen::Limited::new(
@@ -481,6 +500,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
             })
             .await;
         sweeper.abort();
+        poller.abort();
     });
     Ok(Server {
         addr,
@@ -506,6 +526,34 @@ async fn sweep(shared: Arc<Shared>) {
             }
         }
         tokio::time::sleep(every).await;
+    }
+}
+
+/// Looks every `poll` for the actions and chat lines other instances stored
+/// in this instance's live games, in one query for all of them, and tells
+/// the games that have some ([`Cmd::News`]).
+async fn poll(shared: Arc<Shared>) {
+    loop {
+        tokio::time::sleep(shared.config.poll).await;
+        if shared.stopping() {
+            return;
+        }
+        let known: Vec<(String, usize, usize)> = shared
+            .known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, (a, c))| (id.clone(), *a, *c))
+            .collect();
+        let Ok(news) = shared.db.games_with_news(&known).await else {
+            continue;
+        };
+        let games = shared.games.lock().unwrap_or_else(|e| e.into_inner());
+        for id in news {
+            if let Some(game) = games.get(&id) {
+                let _ = game.tx.send(Cmd::News);
+            }
+        }
     }
 }
 
