@@ -63,6 +63,32 @@ pub enum Cmd {
     },
     /// Seats or status changed in the database: read them again.
     Refresh,
+    /// Other instances stored actions or chat lines: read them.
+    News,
+}
+
+/// What a game publishes to its watchers on this instance after each
+/// change: the new state of each seat watched here, made and serialised
+/// once, for the connections that were sent everything before it. Others
+/// (a spectator, a connection behind) ask for theirs ([`Cmd::Snapshot`]).
+#[derive(Default)]
+pub struct Published {
+    pub seats: Vec<SeatPush>,
+}
+
+/// One seat's state pushed after a change.
+pub struct SeatPush {
+    pub seat: PlayerId,
+    /// The user holding the seat: the only one it is for.
+    pub user: String,
+    /// The events and chat lines it starts from (what its connections were
+    /// sent before), and those it brings them to.
+    pub events_from: usize,
+    pub chat_from: usize,
+    pub event_count: usize,
+    pub chat_count: usize,
+    /// The [`crate::protocol::Message::State`] as sent.
+    pub text: axum::extract::ws::Utf8Bytes,
 }
 
 /// The live state of one game.
@@ -88,6 +114,9 @@ struct Live {
     /// read (the database down): nothing is shown or played from it until
     /// a rebuild succeeds.
     broken: bool,
+    /// The progress (who is to act, whether over) last stored for the
+    /// lobby: stored again only when it changes.
+    progress: Option<(String, bool)>,
 }
 
 /// What a request to a game that cannot be read now is answered (a
@@ -116,7 +145,12 @@ pub fn options_from_json(
 }
 
 /// Runs the actor of game `id` until its channel closes or the server stops.
-pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::Sender<u64>) {
+pub fn run(
+    shared: Arc<Shared>,
+    id: String,
+    rx: Receiver<Cmd>,
+    changed: watch::Sender<Arc<Published>>,
+) {
     let mut live = match load(&shared, &id) {
         Ok(live) => live,
         Err(e) => {
@@ -134,7 +168,7 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
         }
     };
     let poll = shared.config.poll;
-    let mut version = 0u64;
+    shared.set_known(&id, live.game.history.len(), live.chat_count());
     let mut last_tick = Instant::now();
     let mut idle_since = Instant::now();
     tick(&shared, &mut live);
@@ -165,6 +199,7 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
             live.chat_count(),
             live.row.status.clone(),
         );
+        let sent_before = (live.log.len(), live.chat_count());
         let wait = poll.saturating_sub(last_tick.elapsed());
         match rx.recv_timeout(wait) {
             Ok(cmd) => {
@@ -188,8 +223,8 @@ pub fn run(shared: Arc<Shared>, id: String, rx: Receiver<Cmd>, changed: watch::S
                 live.row.status.clone(),
             )
         {
-            version += 1;
-            let _ = changed.send(version);
+            shared.set_known(&id, live.game.history.len(), live.chat_count());
+            let _ = changed.send(Arc::new(publish(&shared, &live, sent_before)));
         }
     }
     shared.forget(&id);
@@ -206,7 +241,7 @@ fn refuse(cmd: Cmd, why: &str) {
         Cmd::Suggest { reply, .. } => {
             let _ = reply.send(Err(why.to_string()));
         }
-        Cmd::Refresh => {}
+        Cmd::Refresh | Cmd::News => {}
     }
 }
 
@@ -294,6 +329,7 @@ fn read(shared: &Shared, id: &str) -> Result<Live, String> {
         leased_until: None,
         refreshed: Instant::now(),
         broken: false,
+        progress: None,
     };
     catch_up(shared, &mut live)?;
     Ok(live)
@@ -406,6 +442,7 @@ fn handle(shared: &Shared, live: &mut Live, cmd: Cmd) {
             let _ = reply.send(result);
         }
         Cmd::Refresh => refresh(shared, live),
+        Cmd::News => news(shared, live),
     }
 }
 
@@ -449,6 +486,33 @@ impl Live {
             self.chat_base += over;
         }
     }
+}
+
+/// The state of each seat watched on this instance by its holder, from
+/// the events and chat lines `from` (those before the change).
+fn publish(shared: &Shared, live: &Live, from: (usize, usize)) -> Published {
+    let seats = live
+        .seats
+        .iter()
+        .filter(|s| s.kind == "human" && shared.present(&live.id, s.seat))
+        .filter_map(|s| {
+            let seat = PlayerId(s.seat);
+            let state = snapshot(live, Some(seat), from.0, from.1);
+            let (event_count, chat_count) = (state.event_count, state.chat_count);
+            let text =
+                serde_json::to_string(&crate::protocol::Message::State(Box::new(state))).ok()?;
+            Some(SeatPush {
+                seat,
+                user: s.user.clone()?,
+                events_from: from.0,
+                chat_from: from.1,
+                event_count,
+                chat_count,
+                text: text.into(),
+            })
+        })
+        .collect();
+    Published { seats }
 }
 
 /// The game as `seat` sees it.
@@ -559,16 +623,24 @@ fn act(
     action: &serde_json::Value,
     expect: usize,
 ) -> Result<(), String> {
-    // The status and the seats as the database has them now: a suspend or
-    // a leave may have gone through another instance.
-    refresh(shared, live);
+    // The status, the seats and the log as this instance knows them (a
+    // leave or a suspend here refreshes them at once). A change through
+    // another instance is caught when storing, which checks them again in
+    // the same statement; and a refusal is decided by the database: what
+    // this instance knew may be old.
+    if !holds(live, user, seat)
+        || live.row.status != db::RUNNING
+        || expect != live.game.history.len()
+    {
+        refresh(shared, live);
+        catch_up(shared, live)?;
+    }
     if !holds(live, user, seat) {
         return Err(LEFT.into());
     }
     if live.row.status != db::RUNNING {
         return Err(format!("the game is {}: no actions now", live.row.status));
     }
-    catch_up(shared, live)?;
     let n = live.game.history.len();
     if expect != n {
         return Err(format!(
@@ -582,14 +654,20 @@ fn act(
     if !live.game.to_act().contains(&seat) && !live.game.legal_actions(seat).contains(&action) {
         return Err("it is not your turn: your seat has no decision to make".into());
     }
-    apply_and_store(shared, live, seat, &action)
+    apply_and_store(shared, live, seat, &action, Some(user))
 }
 
+/// Applies an action of `seat` (played by `user`, or by a computer: None)
+/// and stores it; it stands only once stored. A store refused (another
+/// instance stored that index first, or suspended the game, or the player
+/// left the seat there) brings the game and its seats up to date from the
+/// database and says which.
 fn apply_and_store(
     shared: &Shared,
     live: &mut Live,
     seat: PlayerId,
     action: &Action,
+    user: Option<&str>,
 ) -> Result<(), String> {
     let n = live.game.history.len();
     let events = live
@@ -597,21 +675,40 @@ fn apply_and_store(
         .apply(seat, action)
         .map_err(|e| format!("refused: {e}"))?;
     let text = serde_json::to_string(action).map_err(|e| e.to_string())?;
-    match shared
-        .rt
-        .block_on(shared.db.append_action(&live.id, n, seat.0, &text))
-    {
+    let now = progress_now(live);
+    let new = db::NewAction {
+        game: live.id.clone(),
+        idx: n,
+        player: seat.0,
+        action: text,
+        user: user.map(String::from),
+        progress: (live.progress.as_ref() != Some(&now)).then(|| now.clone()),
+    };
+    match shared.rt.block_on(shared.db.store_action(new)) {
         Ok(true) => {
             live.log.extend(events);
-            progress(shared, live);
+            if now.1 {
+                live.row.status = db::OVER.into();
+            }
+            live.progress = Some(now);
             Ok(())
         }
         Ok(false) => {
+            refresh(shared, live);
             rebuild(shared, live);
-            Err(
+            let had = live.game.history.len();
+            Err(if user.is_some_and(|u| !holds(live, u, seat)) {
+                LEFT.into()
+            } else if live.row.status != db::RUNNING {
+                format!("the game is {}: no actions now", live.row.status)
+            } else if had != n {
+                format!(
+                    "stale action: the game has had {had} actions, the client had seen {n} (a repeated or late message); nothing was done"
+                )
+            } else {
                 "another server stored an action first: the game has moved on; nothing was done"
-                    .into(),
-            )
+                    .into()
+            })
         }
         Err(e) => {
             rebuild(shared, live);
@@ -620,22 +717,35 @@ fn apply_and_store(
     }
 }
 
-/// Records in the games table who is to act and whether the game is over.
-fn progress(shared: &Shared, live: &mut Live) {
-    let names: Vec<String> = live
-        .game
-        .to_act()
+/// Who is to act (names, comma-separated) and whether the game is over.
+fn progress_now(live: &Live) -> (String, bool) {
+    let to_act = live.game.to_act();
+    let names: Vec<&str> = to_act
         .iter()
         .filter_map(|p| live.game.state.players.get(p.0 as usize))
-        .map(|p| p.name.clone())
+        .map(|p| p.name.as_str())
         .collect();
-    let over = live.game.state.outcome.is_some() || live.game.to_act().is_empty();
-    if over {
+    let over = live.game.state.outcome.is_some() || to_act.is_empty();
+    (names.join(","), over)
+}
+
+/// Records in the games table who is to act and whether the game is over
+/// (for the lobby), when that changed.
+fn progress(shared: &Shared, live: &mut Live) {
+    let now = progress_now(live);
+    if now.1 {
         live.row.status = db::OVER.into();
     }
-    let _ = shared
+    if live.progress.as_ref() == Some(&now) {
+        return;
+    }
+    if shared
         .rt
-        .block_on(shared.db.set_progress(&live.id, &names.join(","), over));
+        .block_on(shared.db.set_progress(&live.id, &now.0, now.1))
+        .is_ok()
+    {
+        live.progress = Some(now);
+    }
 }
 
 fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), String> {
@@ -669,17 +779,12 @@ fn chat(shared: &Shared, live: &mut Live, user: &str, text: &str) -> Result<(), 
     Err("the chat is busy; try again".into())
 }
 
-/// Between requests: catch up with other instances, keep the lease, and
-/// play the seats a computer plays.
-fn tick(shared: &Shared, live: &mut Live) {
-    let now = Instant::now();
+/// Other instances' actions and chat lines.
+fn news(shared: &Shared, live: &mut Live) {
+    // A broken game is rebuilt at its next tick, from the whole log.
     if live.broken {
-        rebuild(shared, live);
-        if live.broken {
-            return;
-        }
+        return;
     }
-    // Other instances' actions and chat, and seat changes.
     if let Err(e) = catch_up(shared, live) {
         crate::logs::database_error("cannot catch up with the stored log", Some(&live.id), &e);
         return;
@@ -690,6 +795,20 @@ fn tick(shared: &Shared, live: &mut Live) {
     {
         live.add_chat(more, shared.config.limits.chat_history);
     }
+}
+
+/// Between requests: catch up with other instances, keep the lease, and
+/// play the seats a computer plays.
+fn tick(shared: &Shared, live: &mut Live) {
+    let now = Instant::now();
+    if live.broken {
+        rebuild(shared, live);
+        if live.broken {
+            return;
+        }
+    }
+    // Other instances' actions and chat come by [`Cmd::News`], from the
+    // server's one look for all its games each poll (`crate::poll`).
     let lease = shared.config.lease;
     if live.leased_until.is_none_or(|t| t < now + lease / 2) {
         // Whose it was, to log a take-over (read only while not holding it).
@@ -773,7 +892,7 @@ fn drive(shared: &Shared, live: &mut Live) {
         let Some(action) = shared.computers.play(&level, &live.game, seat, seed) else {
             return;
         };
-        if let Err(e) = apply_and_store(shared, live, seat, &action) {
+        if let Err(e) = apply_and_store(shared, live, seat, &action, None) {
             crate::logs::database_error("a computer's move was not stored", Some(&live.id), &e);
             return;
         }

@@ -33,6 +33,18 @@ pub fn ws_url(server: &str) -> String {
     }
 }
 
+/// A message from the server. A state push (the most of them, and the
+/// largest) is read straight into its [`GameState`] (which ignores the
+/// message's `type`), not through the tagged [`Message`]'s buffering.
+fn parse(text: &str) -> Result<Message, String> {
+    if text.starts_with(r#"{"type":"state","#)
+        && let Ok(state) = serde_json::from_str::<GameState>(text)
+    {
+        return Ok(Message::State(Box::new(state)));
+    }
+    serde_json::from_str(text).map_err(|e| format!("the server sent what does not read: {e}"))
+}
+
 /// A blocking connection to a server.
 pub struct Client {
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
@@ -84,12 +96,15 @@ impl Client {
     pub fn read(&mut self, wait: Duration) -> Result<Option<Message>, String> {
         let until = Instant::now() + wait;
         loop {
+            // The socket waits as long as the caller does (at least a
+            // millisecond: none would block for good), rather than waking
+            // many times a second to find nothing.
+            if let MaybeTlsStream::Plain(s) = self.socket.get_ref() {
+                let left = until.saturating_duration_since(Instant::now());
+                let _ = s.set_read_timeout(Some(left.max(Duration::from_millis(1))));
+            }
             match self.socket.read() {
-                Ok(WsMessage::Text(t)) => {
-                    return serde_json::from_str(t.as_str())
-                        .map(Some)
-                        .map_err(|e| format!("the server sent what does not read: {e}"));
-                }
+                Ok(WsMessage::Text(t)) => return parse(t.as_str()).map(Some),
                 Ok(WsMessage::Close(frame)) => {
                     let why = frame.map(|f| f.reason.to_string()).unwrap_or_default();
                     return Err(format!("the server closed the connection: {why}"));
@@ -120,7 +135,7 @@ impl Client {
         self.send_raw(&value.to_string())?;
         let until = Instant::now() + WAIT;
         while Instant::now() < until {
-            match self.read(Duration::from_millis(200))? {
+            match self.read(until.saturating_duration_since(Instant::now()))? {
                 Some(Message::Ok { id: got, result }) if got == json!(id) => return Ok(result),
                 Some(Message::Error { id: got, message }) if got == json!(id) => {
                     return Err(message);
@@ -140,7 +155,7 @@ impl Client {
         }
         let until = Instant::now() + wait;
         while Instant::now() < until {
-            match self.read(Duration::from_millis(50))? {
+            match self.read(until.saturating_duration_since(Instant::now()))? {
                 Some(Message::State(s)) => return Ok(Some(*s)),
                 Some(Message::Error { message, .. }) => self.notices.push(message),
                 _ => {}

@@ -29,10 +29,12 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// A connection pool to the database.
+/// A connection pool to the database, and the writers that store the
+/// games' actions (see [`Db::store_action`]).
 #[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
+    writers: std::sync::Arc<Vec<tokio::sync::mpsc::Sender<Job>>>,
 }
 
 /// A game as stored (without its log).
@@ -68,6 +70,10 @@ pub const OPEN: &str = "open";
 pub const RUNNING: &str = "running";
 pub const SUSPENDED: &str = "suspended";
 pub const OVER: &str = "over";
+
+mod write;
+pub use write::NewAction;
+use write::{Job, WRITE_QUEUE, Write, progress_query, write_loop};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -194,7 +200,47 @@ impl Db {
                 .await?;
         }
         MIGRATOR.run(&pool).await?;
-        Ok(Db { pool })
+        // SQLite has one writer at a time: one writer task, so that writes
+        // never wait on each other's locks. PostgreSQL commits several at
+        // once (each a flush of its log): a few.
+        let writers = (0..if sqlite { 1 } else { 4 })
+            .map(|_| {
+                let (tx, rx) = tokio::sync::mpsc::channel(WRITE_QUEUE);
+                tokio::spawn(write_loop(pool.clone(), rx));
+                tx
+            })
+            .collect();
+        Ok(Db {
+            pool,
+            writers: std::sync::Arc::new(writers),
+        })
+    }
+
+    /// Queues a write for the writer of its game and waits for its commit.
+    async fn write(&self, game: &str, write: Write) -> Result<bool, String> {
+        // One game's writes always go to the same writer, in order.
+        let shard = game.bytes().fold(0usize, |h, b| {
+            h.wrapping_mul(31).wrapping_add(usize::from(b))
+        }) % self.writers.len();
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.writers[shard]
+            .send((write, reply))
+            .await
+            .map_err(|_| "database: the writer has stopped".to_string())?;
+        answer
+            .await
+            .map_err(|_| "database: the writer has stopped".to_string())?
+    }
+
+    /// Stores an action at its index of its game's log, with the game's
+    /// progress; false if it was not stored: another writer stored an
+    /// action at that index first, the game is no longer running, or the
+    /// person no longer holds the seat. Returns once committed: writes
+    /// waiting together (from many games) are committed in one
+    /// transaction, each answered after that commit.
+    pub async fn store_action(&self, action: NewAction) -> Result<bool, String> {
+        let game = action.game.clone();
+        self.write(&game, Write::Action(action)).await
     }
 
     // Accounts.
@@ -458,15 +504,14 @@ impl Db {
         Ok(r.rows_affected() > 0)
     }
 
-    /// Marks a seat's player as present now.
-    pub async fn seen(&self, game: &str, seat: u8) -> DbResult<()> {
-        sqlx::query("UPDATE seats SET last_seen = $1 WHERE game_id = $2 AND seat = $3")
-            .bind(now_ms())
-            .bind(game)
-            .bind(i64::from(seat))
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+    /// Marks a seat's player as present now (committed with the other
+    /// writes waiting).
+    pub async fn seen(&self, game: &str, seat: u8) -> Result<(), String> {
+        let write = Write::Seen {
+            game: game.to_string(),
+            seat,
+        };
+        self.write(game, write).await.map(|_| ())
     }
 
     /// Changes a game's status from one of `from` to `to`; false if it was
@@ -506,12 +551,7 @@ impl Db {
 
     /// Records who is to act and whether the game is over, for the lobby.
     pub async fn set_progress(&self, game: &str, to_act: &str, over: bool) -> DbResult<()> {
-        let q = if over {
-            "UPDATE games SET to_act = $1, updated = $2, status = 'over' WHERE id = $3"
-        } else {
-            "UPDATE games SET to_act = $1, updated = $2 WHERE id = $3"
-        };
-        sqlx::query(q)
+        progress_query(over)
             .bind(to_act)
             .bind(now_ms())
             .bind(game)
@@ -537,25 +577,29 @@ impl Db {
             .collect())
     }
 
-    /// Appends the `idx`-th action; false if another writer stored one there
-    /// first (the caller's game is behind).
-    pub async fn append_action(
-        &self,
-        game: &str,
-        idx: usize,
-        player: u8,
-        action: &str,
-    ) -> DbResult<bool> {
-        let r = sqlx::query(
-            "INSERT INTO actions (game_id, idx, player, action) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-        )
-        .bind(game)
-        .bind(idx as i64)
-        .bind(i64::from(player))
-        .bind(action)
-        .execute(&self.pool)
-        .await?;
-        Ok(r.rows_affected() == 1)
+    /// Of the games given as (id, actions known, chat lines known), those
+    /// that have more stored: one query for many games (a few hundred at
+    /// a time), each an index look-up.
+    pub async fn games_with_news(&self, known: &[(String, usize, usize)]) -> DbResult<Vec<String>> {
+        let mut news = Vec::new();
+        for chunk in known.chunks(300) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+                .collect();
+            let q = format!(
+                "WITH k (id, n, c) AS (VALUES {}) SELECT id FROM k \
+                 WHERE EXISTS (SELECT 1 FROM actions WHERE game_id = k.id AND idx >= k.n) \
+                 OR EXISTS (SELECT 1 FROM chat WHERE game_id = k.id AND idx >= k.c)",
+                values.join(", ")
+            );
+            let mut query = sqlx::query(&q);
+            for (id, n, c) in chunk {
+                query = query.bind(id.as_str()).bind(*n as i64).bind(*c as i64);
+            }
+            let rows = query.fetch_all(&self.pool).await?;
+            news.extend(rows.iter().map(|r| r.get::<String, _>(0)));
+        }
+        Ok(news)
     }
 
     // Chat.

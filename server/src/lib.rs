@@ -240,7 +240,7 @@ pub fn default_database() -> String {
 #[derive(Clone)]
 pub struct GameHandle {
     pub tx: std::sync::mpsc::Sender<Cmd>,
-    pub changed: watch::Receiver<u64>,
+    pub changed: watch::Receiver<Arc<actor::Published>>,
 }
 
 /// What every connection and actor of one instance shares.
@@ -252,6 +252,8 @@ pub struct Shared {
     pub instance: String,
     variants: Mutex<HashMap<String, Arc<Variant>>>,
     games: Mutex<HashMap<String, GameHandle>>,
+    /// The actions and chat lines each live game has (see [`poll`]).
+    known: Mutex<HashMap<String, (usize, usize)>>,
     /// Connections watching each (game, seat) on this instance.
     presence: Mutex<HashMap<(String, u8), usize>>,
     pub(crate) limits: Mutex<HashMap<String, ws::Bucket>>,
@@ -318,7 +320,7 @@ impl Shared {
             return h.clone();
         }
         let (tx, rx) = std::sync::mpsc::channel();
-        let (changed_tx, changed) = watch::channel(0);
+        let (changed_tx, changed) = watch::channel(Arc::default());
         let handle = GameHandle { tx, changed };
         games.insert(id.to_string(), handle.clone());
         let shared = self.clone();
@@ -346,6 +348,21 @@ impl Shared {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(id);
+        self.known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+    }
+
+    /// Records the actions and chat lines a live game has.
+    pub(crate) fn set_known(&self, id: &str, actions: usize, chat: usize) {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        match known.get_mut(id) {
+            Some(k) => *k = (actions, chat),
+            None => {
+                known.insert(id.to_string(), (actions, chat));
+            }
+        }
     }
 
     pub(crate) fn present(&self, game: &str, seat: u8) -> bool {
@@ -497,6 +514,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
         instance,
         variants: Mutex::new(HashMap::new()),
         games: Mutex::new(HashMap::new()),
+        known: Mutex::new(HashMap::new()),
         presence: Mutex::new(HashMap::new()),
         limits: Mutex::new(HashMap::new()),
         accounts,
@@ -518,6 +536,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
     let shared_for_task = shared.clone();
     let sweeper = tokio::spawn(sweep(shared.clone()));
     let trimmer = tokio::spawn(give_back_memory(shared.clone()));
+    let poller = tokio::spawn(poll(shared.clone()));
     let task = tokio::spawn(async move {
         let shared = shared_for_task;
         let listener = listen::Limited::new(
@@ -533,6 +552,7 @@ pub async fn start(config: Config) -> Result<Server, String> {
             .await;
         sweeper.abort();
         trimmer.abort();
+        poller.abort();
     });
     Ok(Server {
         addr,
@@ -588,6 +608,38 @@ async fn give_back_memory(shared: Arc<Shared>) {
         if most - open >= TRIM_AFTER_CLOSED {
             most = open;
             let _ = tokio::task::spawn_blocking(trim).await;
+        }
+    }
+}
+
+/// Looks every `poll` for the actions and chat lines other instances stored
+/// in this instance's live games, in one query for all of them, and tells
+/// the games that have some ([`Cmd::News`]).
+async fn poll(shared: Arc<Shared>) {
+    loop {
+        tokio::time::sleep(shared.config.poll).await;
+        if shared.stopping() {
+            return;
+        }
+        let known: Vec<(String, usize, usize)> = shared
+            .known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, (a, c))| (id.clone(), *a, *c))
+            .collect();
+        let news = match shared.db.games_with_news(&known).await {
+            Ok(news) => news,
+            Err(e) => {
+                logs::database_error("poll: cannot look for news", None, &e.to_string());
+                continue;
+            }
+        };
+        let games = shared.games.lock().unwrap_or_else(|e| e.into_inner());
+        for id in news {
+            if let Some(game) = games.get(&id) {
+                let _ = game.tx.send(Cmd::News);
+            }
         }
     }
 }

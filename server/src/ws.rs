@@ -139,9 +139,12 @@ struct Watching {
     id: String,
     seat: Option<PlayerId>,
     handle: GameHandle,
-    changed: watch::Receiver<u64>,
+    changed: watch::Receiver<Arc<crate::actor::Published>>,
     events_from: usize,
     chat_from: usize,
+    /// Whether it has been sent a state since it began to watch (until
+    /// then it asks its game for one).
+    primed: bool,
 }
 
 struct Conn {
@@ -192,12 +195,12 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
     let mut stop = conn.shared.stop_signal.subscribe();
     let policy = axum::extract::ws::close_code::POLICY;
     let goodbye = loop {
-        let out: Vec<Message> = tokio::select! {
+        let out: Vec<Out> = tokio::select! {
             msg = stream.next() => { heard = tokio::time::Instant::now(); match msg {
                 Some(Ok(WsMessage::Text(text))) => {
                     let (reply, ok, watched) = conn.request(text.as_str()).await;
                     refused = if ok { 0 } else { refused + 1 };
-                    let mut out = vec![reply];
+                    let mut out = vec![Out::Message(reply)];
                     if watched {
                         // The state follows the answer to a watch.
                         out.extend(conn.push().await);
@@ -206,7 +209,7 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                 }
                 Some(Ok(WsMessage::Binary(_))) => {
                     refused += 1;
-                    vec![error(Value::Null, "binary messages are not understood: send JSON text")]
+                    vec![Out::Message(error(Value::Null, "binary messages are not understood: send JSON text"))]
                 }
                 Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => continue,
                 // Closed, or broken (an oversized message among others).
@@ -232,7 +235,7 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
                 } else {
                     // The game's actor stopped: the client watches again.
                     conn.unwatch();
-                    vec![error(Value::Null, "the game was closed on this server: watch it again")]
+                    vec![Out::Message(error(Value::Null, "the game was closed on this server: watch it again"))]
                 }
             }
             _ = stopped(&mut stop) => {
@@ -255,8 +258,11 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             }
         };
         for m in out {
-            let text = serde_json::to_string(&m).unwrap_or_default();
-            if sink.send(WsMessage::Text(text.into())).await.is_err() {
+            let text = match m {
+                Out::Message(m) => serde_json::to_string(&m).unwrap_or_default().into(),
+                Out::Ready(text) => text,
+            };
+            if sink.send(WsMessage::Text(text)).await.is_err() {
                 conn.unwatch();
                 return;
             }
@@ -286,6 +292,13 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
         .await;
     }
     conn.unwatch();
+}
+
+/// What a connection sends: a message, or one serialised already (a state
+/// its game published for every connection of the seat).
+enum Out {
+    Message(Message),
+    Ready(axum::extract::ws::Utf8Bytes),
 }
 
 fn error(id: Value, message: impl Into<String>) -> Message {
@@ -517,6 +530,7 @@ impl Conn {
                     changed,
                     events_from,
                     chat_from: 0,
+                    primed: false,
                 });
                 Ok(json!({ "game": game, "seat": seat }))
             }
@@ -788,13 +802,27 @@ impl Conn {
 
     /// Pushes the watched game's state, from what this connection has not
     /// been sent yet.
-    async fn push(&mut self) -> Option<Message> {
+    async fn push(&mut self) -> Option<Out> {
         if let Some(state) = self.finished.take() {
-            return Some(Message::State(Box::new(state)));
+            return Some(Out::Message(Message::State(Box::new(state))));
         }
         let user = self.user.clone().unwrap_or_default();
         let w = self.watching.as_mut()?;
-        w.changed.borrow_and_update();
+        let published = w.changed.borrow_and_update().clone();
+        // The state the game published for this seat, when it follows on
+        // from what this connection was sent.
+        if w.primed
+            && let Some(p) = published.seats.iter().find(|p| {
+                Some(p.seat) == w.seat
+                    && p.user == user
+                    && p.events_from == w.events_from
+                    && p.chat_from == w.chat_from
+            })
+        {
+            w.events_from = p.event_count;
+            w.chat_from = p.chat_count;
+            return Some(Out::Ready(p.text.clone()));
+        }
         let (reply, answer) = oneshot::channel();
         w.handle
             .tx
@@ -810,18 +838,19 @@ impl Conn {
             Ok(Ok(state)) => {
                 w.events_from = state.event_count;
                 w.chat_from = state.chat_count;
-                Some(Message::State(Box::new(state)))
+                w.primed = true;
+                Some(Out::Message(Message::State(Box::new(state))))
             }
             Ok(Err(e)) => {
                 self.unwatch();
-                Some(error(Value::Null, e))
+                Some(Out::Message(error(Value::Null, e)))
             }
             Err(_) => {
                 self.unwatch();
-                Some(error(
+                Some(Out::Message(error(
                     Value::Null,
                     "the game was closed on this server: watch it again",
-                ))
+                )))
             }
         }
     }

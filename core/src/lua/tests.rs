@@ -867,3 +867,16 @@ fn the_host_takes_the_events_its_catalog_names_and_no_other() {
         "{e}"
     );
 }
+
+#[test]
+fn runaway_recursion_probe() {
+    let mut h = host();
+    load_ok(
+        &mut h,
+        "rec.lua",
+        "local function f(n) return f(n + 1) + 1 end\ntitan.hook('deep', function() return f(1) end)",
+    );
+    let t = std::time::Instant::now();
+    let e = h.call_hook::<_, i64>("deep", ()).unwrap_err();
+    eprintln!("PROBE {:?} {:?} {} frames, message {} bytes", t.elapsed(), e.kind, e.traceback.len(), e.message.len());
+}
