@@ -181,6 +181,13 @@ const PRECISE_LINES: u32 = 10_000;
 /// (The pattern matcher of the library nests up to 200 frames.)
 const MAX_STACK_SEARCH: usize = 256;
 
+/// The deepest a script's calls may go. Lua's own limit (about 200,000 calls,
+/// its stack's million slots) is reached only after its stack has grown to
+/// tens of megabytes, and reporting an error there walks the whole stack for
+/// its traceback, for seconds: a runaway recursion is stopped here instead,
+/// looked for at every instruction-count hook.
+pub const MAX_CALL_DEPTH: usize = 5_000;
+
 /// The sandbox, run once in every new VM before any script. It receives the
 /// engine's functions as arguments and keeps them in locals, out of the
 /// scripts' reach.
@@ -203,6 +210,8 @@ struct Location {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum AbortKind {
     Budget,
+    /// Calls nested deeper than [`MAX_CALL_DEPTH`]: part of a run's budget.
+    Depth,
     Memory,
     Time,
 }
@@ -375,6 +384,9 @@ impl Shared {
                 "instruction budget exceeded: a run may execute at most {} Lua instructions (an endless loop?)",
                 self.limits.instructions_per_call
             ),
+            AbortKind::Depth => format!(
+                "instruction budget exceeded: a run may nest at most {MAX_CALL_DEPTH} calls (a runaway recursion?)"
+            ),
             AbortKind::Memory => format!(
                 "memory limit exceeded: the variant's scripts may use at most {} together",
                 bytes_text(self.limits.memory_bytes)
@@ -504,7 +516,14 @@ fn on_vm_hook(shared: &Rc<Shared>, lua: &Lua, debug: &Debug) -> mlua::Result<VmS
     }
     shared.note(debug);
     match debug.event() {
-        DebugEvent::Count => shared.spend(lua, u64::from(shared.interval))?,
+        DebugEvent::Count => {
+            shared.spend(lua, u64::from(shared.interval))?;
+            // Walks at most MAX_CALL_DEPTH frames; a few for a handler.
+            if lua.inspect_stack(MAX_CALL_DEPTH, |_| ()).is_some() {
+                let at = caller_location(lua, shared).or(shared.location.get());
+                return Err(shared.abort(AbortKind::Depth, at));
+            }
+        }
         DebugEvent::Line => {
             let n = shared.line_events.get() + 1;
             shared.line_events.set(n);
@@ -1320,7 +1339,7 @@ impl LuaHost {
         let shared = &self.shared;
         if let Some(abort) = shared.abort.get() {
             let kind = match abort.kind {
-                AbortKind::Budget => ScriptErrorKind::InstructionBudget,
+                AbortKind::Budget | AbortKind::Depth => ScriptErrorKind::InstructionBudget,
                 AbortKind::Memory => ScriptErrorKind::Memory,
                 AbortKind::Time => ScriptErrorKind::TimeLimit,
             };
