@@ -249,8 +249,8 @@ pub struct BattleRequest {
 /// `fate`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Loss {
-    /// Slain in a battle, or given up in an agreement: scored for the
-    /// other side.
+    /// Slain in a battle (a side conceding the battle included), or given
+    /// up in an agreement: scored for the other side.
     #[default]
     Slain,
     /// The legion fled.
