@@ -116,20 +116,8 @@ fn legal_args(
 /// The script actions `player` may take now (a failing `legal` is kept as
 /// the query's script failure, see [`Game::take_script_failure`]).
 pub(in crate::game) fn script_actions(game: &Game, player: PlayerId, out: &mut Vec<Action>) {
-    let Some(hooks) = &game.hooks else { return };
     for a in &game.variant.actions {
-        if a.def.when.in_battle() || not_now(game, player, a).is_some() {
-            continue;
-        }
-        match legal_args(game, player, a) {
-            Ok(list) => out.extend(list.into_iter().map(|args| Action::Script {
-                name: a.def.name.clone(),
-                args,
-            })),
-            Err(e) => {
-                hooks.failure.borrow_mut().get_or_insert(e);
-            }
-        }
+        offer(game, player, a, out);
     }
 }
 
@@ -189,10 +177,15 @@ pub(in crate::game) fn choice_actions(
     name: &str,
     out: &mut Vec<Action>,
 ) {
+    if let Some(a) = game.variant.script_action(name) {
+        offer(game, player, a, out);
+    }
+}
+
+/// The choices of masterplay action `a` that `player` may take now, into
+/// `out` (a failing `legal` kept as the query's script failure).
+fn offer(game: &Game, player: PlayerId, a: &ScriptAction, out: &mut Vec<Action>) {
     let Some(hooks) = &game.hooks else { return };
-    let Some(a) = game.variant.script_action(name) else {
-        return;
-    };
     if a.def.when.in_battle() || not_now(game, player, a).is_some() {
         return;
     }
