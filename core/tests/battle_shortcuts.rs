@@ -350,6 +350,8 @@ variants! {
     gods_of_titan_plays_both_ways: "gods-of-titan",
     house_spells_plays_both_ways: "house-spells",
     house_regeneration_plays_both_ways: "house-regeneration",
+    house_veterans_plays_both_ways: "house-veterans",
+    house_forced_march_plays_both_ways: "house-forced-march",
 }
 
 /// Every variant under `variants/` is played above, and some of them have
