@@ -130,7 +130,9 @@ fn a_database_outage_is_waited_out_and_the_game_finishes() {
     let (ann, bob) = (unique("ann"), unique("bob"));
     let (tx, rx) = mpsc::channel();
     let a = {
-        let cfg = bot(
+        // `simple` bots (the server's computer player suggests) never
+        // concede the game: it lasts past the outage.
+        let mut cfg = bot(
             &addr,
             &ann,
             BotGame::Create {
@@ -138,15 +140,16 @@ fn a_database_outage_is_waited_out_and_the_game_finishes() {
                 seats: 2,
             },
         );
+        cfg.level = "simple".into();
         std::thread::spawn(move || bot::run(&cfg, |g| tx.send(g.to_string()).unwrap()))
     };
     let id = rx.recv_timeout(HANG).unwrap();
     let b = {
-        let cfg = bot(&addr, &bob, BotGame::Join { game: id.clone() });
+        let mut cfg = bot(&addr, &bob, BotGame::Join { game: id.clone() });
+        cfg.level = "simple".into();
         std::thread::spawn(move || bot::run(&cfg, |_| {}))
     };
     let stored = || rt.block_on(direct.actions(&id, 0)).unwrap().len();
-    wait_until("a dozen actions stored", || stored() >= 12);
     // And a game computers play: the server plays it on.
     let mut dan = Client::connect(&addr).unwrap();
     dan.sign_in(&unique("dan"), "dan-password").unwrap();
@@ -169,6 +172,9 @@ fn a_database_outage_is_waited_out_and_the_game_finishes() {
         )
     };
 
+    // Cut as soon as the people's game is under way, so that it is not over
+    // before the outage.
+    wait_until("a dozen actions stored", || stored() >= 12);
     proxy.cut();
     let at_cut = stored();
     // Fast, and says why (the database), however long the outage lasts.
