@@ -38,17 +38,6 @@ pub(super) const WRITE_QUEUE: usize = 4096;
 /// Writes committed in one transaction, at most.
 const WRITE_BATCH: usize = 256;
 
-/// Rows of one multi-row statement, at most.
-const ROWS: usize = 128;
-
-/// The rows a statement of `n` is given: `n` padded to a power of two
-/// with rows that match nothing, so that a handful of statement texts
-/// serve every batch and each stays prepared on its connection (a new
-/// text costs the database a round trip and a plan).
-fn padded(n: usize) -> usize {
-    n.next_power_of_two()
-}
-
 /// A writer: takes the writes waiting (up to [`WRITE_BATCH`]) and commits
 /// them in one transaction, then answers each. When the transaction fails,
 /// each write is tried again in its own, so that one bad write fails alone.
@@ -108,8 +97,8 @@ async fn write_batch(pool: &AnyPool, writes: &[&Write]) -> DbResult<Vec<bool>> {
         .collect();
     // Seats seen, a few hundred at a time, at the batch's time (their
     // writes waited a moment at most).
-    for chunk in seen.chunks(ROWS) {
-        let terms: Vec<String> = (0..padded(chunk.len()))
+    for chunk in seen.chunks(300) {
+        let terms: Vec<String> = (0..chunk.len())
             .map(|i| format!("(game_id = ${} AND seat = ${})", 2 * i + 2, 2 * i + 3))
             .collect();
         let q = format!(
@@ -118,10 +107,7 @@ async fn write_batch(pool: &AnyPool, writes: &[&Write]) -> DbResult<Vec<bool>> {
         );
         let mut query = sqlx::query(&q).bind(now_ms());
         for (game, seat) in chunk {
-            query = query.bind(Some(*game)).bind(i64::from(*seat));
-        }
-        for _ in chunk.len()..padded(chunk.len()) {
-            query = query.bind(None::<&str>).bind(0i64);
+            query = query.bind(*game).bind(i64::from(*seat));
         }
         query.execute(&mut *tx).await?;
     }
@@ -144,8 +130,8 @@ async fn store_many(
     actions: &[&NewAction],
 ) -> DbResult<Vec<bool>> {
     let mut stored = std::collections::HashSet::new();
-    for chunk in actions.chunks(ROWS) {
-        let values: Vec<String> = (0..padded(chunk.len()))
+    for chunk in actions.chunks(200) {
+        let values: Vec<String> = (0..chunk.len())
             .map(|i| {
                 let p = 5 * i;
                 format!(
@@ -171,20 +157,11 @@ async fn store_many(
         let mut query = sqlx::query(&q);
         for a in chunk {
             query = query
-                .bind(Some(a.game.as_str()))
+                .bind(a.game.as_str())
                 .bind(a.idx as i64)
                 .bind(i64::from(a.player))
                 .bind(a.action.as_str())
                 .bind(a.user.as_deref());
-        }
-        // No game has a null id: a padding row is never inserted.
-        for _ in chunk.len()..padded(chunk.len()) {
-            query = query
-                .bind(None::<&str>)
-                .bind(0i64)
-                .bind(0i64)
-                .bind("")
-                .bind(None::<&str>);
         }
         for row in query.fetch_all(&mut **tx).await? {
             stored.insert((row.get::<String, _>(0), row.get::<i64, _>(1)));
@@ -204,8 +181,8 @@ async fn store_many(
         })
         .collect();
     let now = now_ms();
-    for chunk in progress.chunks(ROWS) {
-        let values: Vec<String> = (0..padded(chunk.len()))
+    for chunk in progress.chunks(300) {
+        let values: Vec<String> = (0..chunk.len())
             .map(|i| format!("(${}, ${}, ${})", 3 * i + 2, 3 * i + 3, 3 * i + 4))
             .collect();
         let q = format!(
@@ -217,10 +194,7 @@ async fn store_many(
         );
         let mut query = sqlx::query(&q).bind(now);
         for (game, to_act, over) in chunk {
-            query = query.bind(Some(*game)).bind(*to_act).bind(i64::from(*over));
-        }
-        for _ in chunk.len()..padded(chunk.len()) {
-            query = query.bind(None::<&str>).bind("").bind(0i64);
+            query = query.bind(*game).bind(*to_act).bind(i64::from(*over));
         }
         query.execute(&mut **tx).await?;
     }
