@@ -451,50 +451,45 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             };
             // Taken at once from the ctx's position, so that the handler's
             // later reads and checks see it.
-            s.with_mut(|d| match d {
-                CtxData::Game(g) => {
-                    let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
-                        return err(format!("ctx:add_character: no legion {legion}"));
-                    };
-                    not_fighting(g, legion, "add_character")?;
-                    let left = g.caretaker.get(character.index()).copied().unwrap_or(0);
-                    if left == 0 {
+            s.game_mut("add_character", |g| {
+                let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
+                    return err(format!("ctx:add_character: no legion {legion}"));
+                };
+                not_fighting(g, legion, "add_character")?;
+                let left = g.caretaker.get(character.index()).copied().unwrap_or(0);
+                if left == 0 {
+                    return err(format!(
+                        "ctx:add_character: the caretaker has no {name} left"
+                    ));
+                }
+                let max = usize::from(v.rules.legions.max_size);
+                if v.legion_size(g.legions[i].characters.iter().copied().chain([character])) > max {
+                    return err(format!(
+                        "ctx:add_character: legion {legion} is full ({max} characters)"
+                    ));
+                }
+                let titans = &v.rules.titan;
+                if character == titans.character {
+                    let owner = legion.player;
+                    let held = g
+                        .legions
+                        .iter()
+                        .filter(|l| l.owner == owner)
+                        .flat_map(|l| &l.characters)
+                        .filter(|&&c| c == character)
+                        .count();
+                    if held >= usize::from(titans.per_player) {
                         return err(format!(
-                            "ctx:add_character: the caretaker has no {name} left"
+                            "ctx:add_character: the player in seat {} has his Titan already (rules.titan.per_player: {})",
+                            owner.0, titans.per_player
                         ));
                     }
-                    let max = usize::from(v.rules.legions.max_size);
-                    if v.legion_size(g.legions[i].characters.iter().copied().chain([character])) > max {
-                        return err(format!(
-                            "ctx:add_character: legion {legion} is full ({max} characters)"
-                        ));
-                    }
-                    let titans = &v.rules.titan;
-                    if character == titans.character {
-                        let owner = legion.player;
-                        let held = g
-                            .legions
-                            .iter()
-                            .filter(|l| l.owner == owner)
-                            .flat_map(|l| &l.characters)
-                            .filter(|&&c| c == character)
-                            .count();
-                        if held >= usize::from(titans.per_player) {
-                            return err(format!(
-                                "ctx:add_character: the player in seat {} has his Titan already (rules.titan.per_player: {})",
-                                owner.0, titans.per_player
-                            ));
-                        }
-                    }
-                    let l = &mut g.legions[i];
-                    g.caretaker[character.index()] = left - 1;
-                    l.characters.push(character);
-                    l.characters.sort();
-                    Ok(())
                 }
-                CtxData::Battle(_) => {
-                    err("ctx:add_character is available in masterplay events only")
-                }
+                let l = &mut g.legions[i];
+                g.caretaker[character.index()] = left - 1;
+                l.characters.push(character);
+                l.characters.sort();
+                Ok(())
             })?;
             s.effects
                 .borrow_mut()
@@ -507,23 +502,20 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "eliminate",
         lua.create_function(move |_, (_, seat): (This, i64)| {
-            let player = s.with_mut(|d| match d {
-                CtxData::Game(g) => {
-                    let Some(p) = usize::try_from(seat)
-                        .ok()
-                        .and_then(|i| g.players.get_mut(i))
-                    else {
-                        return err(format!("ctx:eliminate: no player in seat {seat}"));
-                    };
-                    if !p.alive {
-                        return err(format!(
-                            "ctx:eliminate: the player in seat {seat} is out already"
-                        ));
-                    }
-                    p.alive = false;
-                    Ok(PlayerId(seat as u8))
+            let player = s.game_mut("eliminate", |g| {
+                let Some(p) = usize::try_from(seat)
+                    .ok()
+                    .and_then(|i| g.players.get_mut(i))
+                else {
+                    return err(format!("ctx:eliminate: no player in seat {seat}"));
+                };
+                if !p.alive {
+                    return err(format!(
+                        "ctx:eliminate: the player in seat {seat} is out already"
+                    ));
                 }
-                CtxData::Battle(_) => err("ctx:eliminate is available in masterplay events only"),
+                p.alive = false;
+                Ok(PlayerId(seat as u8))
             })?;
             s.effects.borrow_mut().push(Effect::Eliminate { player });
             Ok(())
@@ -1083,20 +1075,15 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     m.set(
         "roll_again",
         lua.create_function(move |_, _: Value| {
-            s.with_mut(|d| match d {
-                CtxData::Game(g) => {
-                    let mover = g.active;
-                    if g.phase != crate::state::game::Phase::Move || g.roll.is_none() {
-                        return err("ctx:roll_again: the movement die is rolled again only in the move phase, after the roll");
-                    }
-                    if g.legions.iter().any(|l| l.owner == mover && l.moved) {
-                        return err("ctx:roll_again: a legion has moved on this roll already");
-                    }
-                    Ok(())
+            s.game_mut("roll_again", |g| {
+                let mover = g.active;
+                if g.phase != crate::state::game::Phase::Move || g.roll.is_none() {
+                    return err("ctx:roll_again: the movement die is rolled again only in the move phase, after the roll");
                 }
-                CtxData::Battle(_) => {
-                    err("ctx:roll_again is available in masterplay events only")
+                if g.legions.iter().any(|l| l.owner == mover && l.moved) {
+                    return err("ctx:roll_again: a legion has moved on this roll already");
                 }
+                Ok(())
             })?;
             s.effects.borrow_mut().push(Effect::RollAgain);
             Ok(())
@@ -1110,30 +1097,27 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             let Ok(points) = u32::try_from(points) else {
                 return err(format!("ctx:award: points are 0 or more, not {points}"));
             };
-            let player = s.with_mut(|d| match d {
-                CtxData::Game(g) => {
-                    let Some(p) = usize::try_from(seat)
-                        .ok()
-                        .and_then(|i| g.players.get_mut(i))
-                    else {
-                        return err(format!("ctx:award: no player in seat {seat}"));
-                    };
-                    if !p.alive {
-                        return err(format!(
-                            "ctx:award: the player in seat {seat} is out of the game"
-                        ));
-                    }
-                    let Some(score) = p.score.checked_add(points) else {
-                        return err(format!(
-                            "ctx:award: the score of seat {seat} would pass {} ({} + {points})",
-                            u32::MAX,
-                            p.score
-                        ));
-                    };
-                    p.score = score;
-                    Ok(PlayerId(seat as u8))
+            let player = s.game_mut("award", |g| {
+                let Some(p) = usize::try_from(seat)
+                    .ok()
+                    .and_then(|i| g.players.get_mut(i))
+                else {
+                    return err(format!("ctx:award: no player in seat {seat}"));
+                };
+                if !p.alive {
+                    return err(format!(
+                        "ctx:award: the player in seat {seat} is out of the game"
+                    ));
                 }
-                CtxData::Battle(_) => err("ctx:award is available in masterplay events only"),
+                let Some(score) = p.score.checked_add(points) else {
+                    return err(format!(
+                        "ctx:award: the score of seat {seat} would pass {} ({} + {points})",
+                        u32::MAX,
+                        p.score
+                    ));
+                };
+                p.score = score;
+                Ok(PlayerId(seat as u8))
             })?;
             s.effects
                 .borrow_mut()
@@ -1152,20 +1136,15 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     u32::MAX
                 ));
             };
-            let player = s.with_mut(|d| match d {
-                CtxData::Game(g) => {
-                    let Some(p) = usize::try_from(seat)
-                        .ok()
-                        .and_then(|i| g.players.get_mut(i))
-                    else {
-                        return err(format!("ctx:lower_score: no player in seat {seat}"));
-                    };
-                    p.score = p.score.saturating_sub(points);
-                    Ok(PlayerId(seat as u8))
-                }
-                CtxData::Battle(_) => {
-                    err("ctx:lower_score is available in masterplay events and actions only")
-                }
+            let player = s.game_mut("lower_score", |g| {
+                let Some(p) = usize::try_from(seat)
+                    .ok()
+                    .and_then(|i| g.players.get_mut(i))
+                else {
+                    return err(format!("ctx:lower_score: no player in seat {seat}"));
+                };
+                p.score = p.score.saturating_sub(points);
+                Ok(PlayerId(seat as u8))
             })?;
             s.effects
                 .borrow_mut()
@@ -1186,49 +1165,44 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 let Some(character) = v.character_by_name(&name) else {
                     return err(format!("{what}: no character {name:?}"));
                 };
-                s.with_mut(|d| match d {
-                    CtxData::Game(g) => {
-                        let find = |m: Marker| g.legions.iter().position(|l| l.marker == m);
-                        let (Some(i), Some(j)) = (find(from), find(to)) else {
-                            return err(format!(
-                                "{what}: no legion {}",
-                                if find(from).is_none() { from } else { to }
-                            ));
-                        };
-                        if i == j {
-                            return err(format!("{what}: {from} is the legion it is in"));
-                        }
-                        not_fighting(g, from, "move_character")?;
-                        not_fighting(g, to, "move_character")?;
-                        if g.legions[i].owner != g.legions[j].owner {
-                            return err(format!(
-                                "{what}: {from} and {to} belong to different players"
-                            ));
-                        }
-                        let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
-                        else {
-                            return err(format!("{what}: legion {from} has no {name}"));
-                        };
-                        if g.legions[i].characters.len() == 1 {
-                            return err(format!(
-                                "{what}: {name} is the last character of {from} (a legion is never empty)"
-                            ));
-                        }
-                        let max = usize::from(v.rules.legions.max_size);
-                        if v.legion_size(g.legions[j].characters.iter().copied().chain([character]))
-                            > max
-                        {
-                            return err(format!("{what}: legion {to} is full ({max} characters)"));
-                        }
-                        g.legions[i].characters.remove(k);
-                        let l = &mut g.legions[j];
-                        l.characters.push(character);
-                        l.characters.sort();
-                        Ok(())
+                s.game_mut("move_character", |g| {
+                    let find = |m: Marker| g.legions.iter().position(|l| l.marker == m);
+                    let (Some(i), Some(j)) = (find(from), find(to)) else {
+                        return err(format!(
+                            "{what}: no legion {}",
+                            if find(from).is_none() { from } else { to }
+                        ));
+                    };
+                    if i == j {
+                        return err(format!("{what}: {from} is the legion it is in"));
                     }
-                    CtxData::Battle(_) => {
-                        err("ctx:move_character is available in masterplay events and actions only")
+                    not_fighting(g, from, "move_character")?;
+                    not_fighting(g, to, "move_character")?;
+                    if g.legions[i].owner != g.legions[j].owner {
+                        return err(format!(
+                            "{what}: {from} and {to} belong to different players"
+                        ));
                     }
+                    let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
+                    else {
+                        return err(format!("{what}: legion {from} has no {name}"));
+                    };
+                    if g.legions[i].characters.len() == 1 {
+                        return err(format!(
+                            "{what}: {name} is the last character of {from} (a legion is never empty)"
+                        ));
+                    }
+                    let max = usize::from(v.rules.legions.max_size);
+                    if v.legion_size(g.legions[j].characters.iter().copied().chain([character]))
+                        > max
+                    {
+                        return err(format!("{what}: legion {to} is full ({max} characters)"));
+                    }
+                    g.legions[i].characters.remove(k);
+                    let l = &mut g.legions[j];
+                    l.characters.push(character);
+                    l.characters.sort();
+                    Ok(())
                 })?;
                 s.effects.borrow_mut().push(Effect::MoveCharacter {
                     from,
@@ -1250,35 +1224,30 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             let Some(character) = v.character_by_name(&name) else {
                 return err(format!("{what}: no character {name:?}"));
             };
-            s.with_mut(|d| match d {
-                CtxData::Game(g) => {
-                    let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
-                        return err(format!("{what}: no legion {legion}"));
-                    };
-                    not_fighting(g, legion, "return_character")?;
-                    let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
-                    else {
-                        return err(format!("{what}: legion {legion} has no {name}"));
-                    };
-                    if character == v.rules.titan.character {
-                        return err(format!(
-                            "{what}: a Titan does not go back to the caretaker (ctx:eliminate its player)"
-                        ));
-                    }
-                    if g.legions[i].characters.len() == 1 {
-                        return err(format!(
-                            "{what}: {name} is the last character of {legion} (a legion is never empty)"
-                        ));
-                    }
-                    g.legions[i].characters.remove(k);
-                    if let Some(n) = g.caretaker.get_mut(character.index()) {
-                        *n += 1;
-                    }
-                    Ok(())
+            s.game_mut("return_character", |g| {
+                let Some(i) = g.legions.iter().position(|l| l.marker == legion) else {
+                    return err(format!("{what}: no legion {legion}"));
+                };
+                not_fighting(g, legion, "return_character")?;
+                let Some(k) = g.legions[i].characters.iter().position(|&c| c == character)
+                else {
+                    return err(format!("{what}: legion {legion} has no {name}"));
+                };
+                if character == v.rules.titan.character {
+                    return err(format!(
+                        "{what}: a Titan does not go back to the caretaker (ctx:eliminate its player)"
+                    ));
                 }
-                CtxData::Battle(_) => {
-                    err("ctx:return_character is available in masterplay events and actions only")
+                if g.legions[i].characters.len() == 1 {
+                    return err(format!(
+                        "{what}: {name} is the last character of {legion} (a legion is never empty)"
+                    ));
                 }
+                g.legions[i].characters.remove(k);
+                if let Some(n) = g.caretaker.get_mut(character.index()) {
+                    *n += 1;
+                }
+                Ok(())
             })?;
             s.effects
                 .borrow_mut()

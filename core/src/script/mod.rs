@@ -949,6 +949,12 @@ pub(crate) fn ask(
     else {
         return Ok(None);
     };
+    no_effects(event, &effects)?;
+    Ok(Some(answer))
+}
+
+/// A question's handlers read `ctx` but request no effect.
+fn no_effects(event: &str, effects: &[Effect]) -> Result<(), crate::lua::ScriptError> {
     match effects.first() {
         Some(effect) => Err(crate::lua::ScriptError {
             script: format!("({event} handlers)"),
@@ -959,7 +965,7 @@ pub(crate) fn ask(
             ),
             traceback: Vec::new(),
         }),
-        None => Ok(Some(answer)),
+        None => Ok(()),
     }
 }
 
@@ -977,17 +983,7 @@ pub(crate) fn ask_why(
     else {
         return Ok(None);
     };
-    if let Some(effect) = effects.first() {
-        return Err(crate::lua::ScriptError {
-            script: format!("({event} handlers)"),
-            line: None,
-            kind: crate::lua::ScriptErrorKind::Runtime,
-            message: format!(
-                "{event} answers a question: its handlers may read ctx but not request effects ({effect:?})"
-            ),
-            traceback: Vec::new(),
-        });
-    }
+    no_effects(event, &effects)?;
     let reason = match ctx_field::<Value>(host, &ctx, "reason") {
         Ok(Value::String(s)) => Some(s.to_string_lossy()),
         Ok(Value::Nil) => None,
@@ -1212,6 +1208,19 @@ impl CtxStore {
         self.with(|d| match d {
             CtxData::Battle(b) => f(b),
             CtxData::Game(_) => err(format!("ctx:{what} is available in battle events only")),
+        })
+    }
+
+    /// `f` on the masterplay position, to change it (an effect's check);
+    /// in a battle an error naming `what`.
+    fn game_mut<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&mut GameState) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        self.with_mut(|d| match d {
+            CtxData::Game(g) => f(g),
+            CtxData::Battle(_) => err(format!("ctx:{what} is available in masterplay events only")),
         })
     }
 
