@@ -1019,14 +1019,14 @@ fn a_handler_with_a_unit_filter_runs_only_when_such_a_unit_is_there() {
     // filter (checked by the engine before anything crosses into Lua).
     // Each handler of tests/fixtures/unit-filter fails when it runs.
     let v = variant("unit-filter");
-    let battle = |attacker: &str, defender: &str| {
+    let battle_on = |land: &str, phase: &str, attacker: &str, defender: &str| {
         let position: titan_core::battle::Position = titan_core::load::ron_options()
             .from_str(&format!(
                 r#"(
-                battleland: "Plains",
+                battleland: "{land}",
                 attacker_edge: SouthWest,
                 moving: Attacker,
-                phase: Strike,
+                phase: {phase},
                 attacker: [{attacker}],
                 defender: [{defender}],
             )"#
@@ -1034,6 +1034,7 @@ fn a_handler_with_a_unit_filter_runs_only_when_such_a_unit_is_there() {
             .unwrap();
         titan_core::battle::Battle::from_position(&v, &position, GameRng::new(1)).unwrap()
     };
+    let battle = |attacker: &str, defender: &str| battle_on("Plains", "Strike", attacker, defender);
     // (attacker, defender, event, what the handler that ran says; None:
     // none ran).
     let cases = [
@@ -1077,6 +1078,42 @@ fn a_handler_with_a_unit_filter_runs_only_when_such_a_unit_is_there() {
             (says, ran) => panic!("{attacker} {defender} {event}: {says:?} expected, {ran:?} ran"),
         }
     }
+    let fails = |b: &mut titan_core::battle::Battle, event: &'static str| match b.fire_event(event)
+    {
+        Ok(_) => None,
+        Err(titan_core::battle::BattleError::Script(e)) => Some(e.message),
+        Err(e) => panic!("{e}"),
+    };
+    // A list of names: any of them.
+    let (ogre, troll) = (
+        r#"(character: "Ogre", hex: "A1")"#,
+        r#"(character: "Troll", hex: "F4")"#,
+    );
+    let cyclops = r#"(character: "Cyclops", hex: "F4")"#;
+    assert_eq!(fails(&mut battle(ogre, troll), "unit_entered"), None);
+    let m = fails(&mut battle(ogre, cyclops), "unit_entered").unwrap();
+    assert!(m.contains("a Gorgon or a Cyclops"), "{m}");
+    // A list of filters, and `set`: no Hydra, and unit 0 marked only once
+    // a maneuver phase has ended.
+    let mut b = battle_on("Plains", "Maneuver", ogre, troll);
+    assert_eq!(fails(&mut b, "battle_phase_start"), None);
+    assert_eq!(fails(&mut b, "battle_phase_end"), None);
+    let m = fails(&mut b, "battle_phase_start").unwrap();
+    assert!(m.contains("a Hydra or a marked unit"), "{m}");
+    let hydra = r#"(character: "Hydra", hex: "F4")"#;
+    let m = fails(
+        &mut battle_on("Plains", "Maneuver", ogre, hydra),
+        "battle_phase_start",
+    )
+    .unwrap();
+    assert!(m.contains("a Hydra or a marked unit"), "{m}");
+    // A hazard of the battleland: the Plains have none of those, the
+    // Woods have trees and the Desert dunes (hexsides).
+    assert_eq!(fails(&mut battle(ogre, troll), "unit_slain"), None);
+    for land in ["Woods", "Desert"] {
+        let m = fails(&mut battle_on(land, "Strike", ogre, troll), "unit_slain").unwrap();
+        assert!(m.contains("trees or dunes"), "{land}: {m}");
+    }
 }
 
 #[test]
@@ -1099,6 +1136,26 @@ fn a_unit_filter_is_refused_where_it_means_nothing() {
         (
             "titan.on('battle_phase_end', { unit = { damaged = 1 } }, function(ctx) end)",
             "is true or false, not an integer",
+        ),
+        (
+            "titan.on('battle_phase_end', { unit = { character = {} } }, function(ctx) end)",
+            "is a name or a list of names",
+        ),
+        (
+            "titan.on('battle_phase_end', { unit = { { set = 'a' }, side = 'attacker' } }, function(ctx) end)",
+            "one table of fields or a list of such tables, not both",
+        ),
+        (
+            "titan.on('battle_phase_end', { hazard = 3 }, function(ctx) end)",
+            "is a hazard's name or a list of names",
+        ),
+        (
+            "titan.on('turn_start', { hazard = 'Tree' }, function(ctx) end)",
+            "has no filter field \"hazard\"",
+        ),
+        (
+            "titan.on('may_target', { rangestrike = 'yes' }, function(ctx) end)",
+            "is one of \"false\", \"true\", not \"yes\"",
         ),
     ] {
         // The engine's events, as the script platform gives them.

@@ -61,7 +61,7 @@ struct Compiler<'a> {
     hooks: Vec<String>,
     /// The handlers' unit filters, by script and line (names checked once
     /// the characters and classes are known).
-    unit_filters: Vec<(String, Option<u32>, String, crate::script::UnitFilter)>,
+    unit_filters: Vec<(String, Option<u32>, String, crate::script::Condition)>,
     /// The scripts ran (so a missing function is worth an error).
     scripts_ran: bool,
 }
@@ -112,7 +112,7 @@ impl<'a> Compiler<'a> {
             .enumerate()
             .map(|(i, c)| (c.name.as_str(), CharacterId(i as u16)))
             .collect();
-        self.check_unit_filters(&class_ids, &character_ids);
+        self.check_unit_filters(&class_ids, &character_ids, &hazard_ids);
         let mustering = self.mustering(&terrain_ids, &character_ids, &class_ids);
         let board = self.masterboard(&terrain_ids);
         self.towers_for_players(&board);
@@ -143,6 +143,7 @@ impl<'a> Compiler<'a> {
             actions,
             data: data.clone(),
             battle_tables: Default::default(),
+            chunks: Default::default(),
         };
         variant.battle_tables = crate::model::tables::BattleTables::new(&variant);
         Some(variant)
@@ -385,7 +386,7 @@ impl<'a> Compiler<'a> {
                     .conditional_filters()
                     .into_iter()
                     .filter_map(|(script, line, event, f)| {
-                        let unit = f.condition::<crate::script::UnitFilter>()?.clone();
+                        let unit = f.condition::<crate::script::Condition>()?.clone();
                         Some((script, line, event, unit))
                     })
                     .collect();
@@ -406,18 +407,45 @@ impl<'a> Compiler<'a> {
         &mut self,
         classes: &HashMap<&str, ClassId>,
         characters: &HashMap<&str, CharacterId>,
+        hazards: &HashMap<&str, HazardId>,
     ) {
-        for (script, line, event, f) in std::mem::take(&mut self.unit_filters) {
+        for (script, line, event, filters) in std::mem::take(&mut self.unit_filters) {
             let mut bad = Vec::new();
-            if let Some(c) = f
-                .character
-                .as_deref()
-                .filter(|c| !characters.contains_key(c))
+            for h in filters
+                .hazards
+                .iter()
+                .filter(|h| !hazards.contains_key(h.as_str()))
             {
-                bad.push(format!("the character {c:?}"));
+                bad.push(format!("the hazard {h:?}"));
             }
-            if let Some(c) = f.class.as_deref().filter(|c| !classes.contains_key(c)) {
-                bad.push(format!("the class {c:?}"));
+            for f in &filters.units {
+                for c in f
+                    .character
+                    .iter()
+                    .filter(|c| !characters.contains_key(c.as_str()))
+                {
+                    bad.push(format!("the character {c:?}"));
+                }
+                for c in f.class.iter().filter(|c| !classes.contains_key(c.as_str())) {
+                    bad.push(format!("the class {c:?}"));
+                }
+                if let Some(name) = &f.set {
+                    match self.data.variables.iter().find(|v| v.name == *name) {
+                        None => bad.push(format!("the variable {name:?}")),
+                        Some(v) if v.scope != crate::format::VarScope::Unit => {
+                            self.errors.push(Diagnostic {
+                                file: script.clone(),
+                                line: line.map_or(0, |l| l as usize),
+                                column: 0,
+                                message: format!(
+                                    "titan.on: the filter of {event:?} asks whether the variable {name:?} is set for a unit, but it belongs to a {:?}",
+                                    v.scope
+                                ),
+                            });
+                        }
+                        Some(_) => {}
+                    }
+                }
             }
             if !bad.is_empty() {
                 self.errors.push(Diagnostic {
@@ -425,7 +453,7 @@ impl<'a> Compiler<'a> {
                     line: line.map_or(0, |l| l as usize),
                     column: 0,
                     message: format!(
-                        "titan.on: the unit filter of {event:?} names {}, which this variant does not have",
+                        "titan.on: the filter of {event:?} names {}, which this variant does not have",
                         bad.join(" and ")
                     ),
                 });

@@ -1005,12 +1005,36 @@ pub enum ActionWhen {
     Engage,
     Muster,
     Maneuver,
+    /// A strike phase, by either side: the side whose maneuver phase
+    /// preceded it striking, or the other side striking back.
     Strike,
+    /// A strike phase by the side whose maneuver phase preceded it, not by
+    /// the side striking back.
+    OwnStrike,
+    /// A strike phase by the side striking back.
+    StrikeBack,
 }
 
 impl ActionWhen {
     pub fn in_battle(self) -> bool {
-        matches!(self, ActionWhen::Maneuver | ActionWhen::Strike)
+        matches!(
+            self,
+            ActionWhen::Maneuver
+                | ActionWhen::Strike
+                | ActionWhen::OwnStrike
+                | ActionWhen::StrikeBack
+        )
+    }
+
+    /// Whether an action declared for `self` may be taken in the battle
+    /// phase `now` (`Maneuver` or `Strike`) by a side that is (`moving`)
+    /// or is not the side whose maneuver phase preceded it.
+    pub fn fits_battle(self, now: ActionWhen, moving: bool) -> bool {
+        match self {
+            ActionWhen::OwnStrike => now == ActionWhen::Strike && moving,
+            ActionWhen::StrikeBack => now == ActionWhen::Strike && !moving,
+            when => when == now,
+        }
     }
 }
 
@@ -1103,6 +1127,30 @@ pub struct ScriptSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_battle_action_fits_its_phase_and_side() {
+        use ActionWhen::*;
+        // (declared, phase now, the side to act moved before it, fits)
+        for (when, now, moving, fits) in [
+            (Strike, Strike, true, true),
+            (Strike, Strike, false, true),
+            (OwnStrike, Strike, true, true),
+            (OwnStrike, Strike, false, false),
+            (StrikeBack, Strike, false, true),
+            (StrikeBack, Strike, true, false),
+            (OwnStrike, Maneuver, true, false),
+            (Maneuver, Maneuver, true, true),
+            (Maneuver, Strike, true, false),
+        ] {
+            assert_eq!(
+                when.fits_battle(now, moving),
+                fits,
+                "{when:?} {now:?} {moving}"
+            );
+        }
+        assert!(OwnStrike.in_battle() && StrikeBack.in_battle() && !Muster.in_battle());
+    }
 
     #[test]
     fn colours_round_trip() {

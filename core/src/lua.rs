@@ -39,7 +39,6 @@ use std::fmt;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use mlua::chunk::ChunkMode;
 use mlua::debug::{Debug, DebugEvent};
 use mlua::{
     FromLuaMulti, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, LuaString, MultiValue,
@@ -594,6 +593,8 @@ pub struct LuaHost {
     lua: Lua,
     shared: Rc<Shared>,
     api: Table,
+    /// Where this VM's compiled chunks are kept for the next VMs.
+    chunks: Chunks,
     /// What a layer above keeps with this VM (the script platform's
     /// context API, set up once for the game): see [`LuaHost::extension`].
     extension: std::cell::OnceCell<Box<dyn std::any::Any>>,
@@ -629,6 +630,18 @@ impl LuaHost {
         limits: LuaLimits,
         rng: Rc<RefCell<GameRng>>,
         events: &'static EventCatalog,
+    ) -> Result<Self, ScriptError> {
+        Self::with_chunks(limits, rng, events, Chunks::default())
+    }
+
+    /// [`LuaHost::with_events`], loading the chunks `chunks` keeps and
+    /// keeping those it compiles there (the VMs of one variant share them:
+    /// `Variant::chunks`).
+    pub fn with_chunks(
+        limits: LuaLimits,
+        rng: Rc<RefCell<GameRng>>,
+        events: &'static EventCatalog,
+        chunks: Chunks,
     ) -> Result<Self, ScriptError> {
         let sandbox_error = |e: mlua::Error| ScriptError {
             script: SANDBOX.to_string(),
@@ -694,16 +707,14 @@ impl LuaHost {
         let api = lua.create_table().map_err(sandbox_error)?;
         lua.globals().set("titan", &api).map_err(sandbox_error)?;
         let functions = engine_functions(&lua, &shared).map_err(sandbox_error)?;
-        let prelude = lua
-            .load(PRELUDE)
-            .set_name(format!("={SANDBOX}"))
-            .set_mode(ChunkMode::Text)
-            .into_function()
+        let prelude = chunks
+            .load(&lua, &format!("={SANDBOX}"), PRELUDE)
             .map_err(sandbox_error)?;
         let host = LuaHost {
             lua,
             shared,
             api,
+            chunks,
             extension: std::cell::OnceCell::new(),
         };
         let (unit, int_in, bits, log_line, register, check_failure, aborting, charge, on_event) =
@@ -729,11 +740,8 @@ impl LuaHost {
             false,
         )?;
         let library = host
-            .lua
-            .load(LIBRARY)
-            .set_name(format!("={SANDBOX}"))
-            .set_mode(ChunkMode::Text)
-            .into_function()
+            .chunks
+            .load(&host.lua, &format!("={SANDBOX}"), LIBRARY)
             .map_err(sandbox_error)?;
         host.run::<()>(
             &library,
@@ -752,7 +760,9 @@ impl LuaHost {
         self.shared.time_limit.set(limit);
     }
 
-    /// Compiles the script as text (never bytecode) and runs its top level
+    /// Compiles the script as text (never a script's own bytecode; text an
+    /// earlier VM of the same [`Chunks`] compiled is loaded as it kept it)
+    /// and runs its top level
     /// under the instruction budget and memory cap. If the top level fails,
     /// the hooks it registered are removed again (globals it set stay).
     pub fn load_script(&mut self, script: &ScriptSource) -> Result<(), ScriptError> {
@@ -774,11 +784,8 @@ impl LuaHost {
         }
         let compiled = {
             let _run = Run::enter(&self.lua, &self.shared, false);
-            self.lua
-                .load(script.code.as_str())
-                .set_name(chunk_name(&script.name))
-                .set_mode(ChunkMode::Text)
-                .into_function()
+            self.chunks
+                .load(&self.lua, &chunk_name(&script.name), &script.code)
                 .map_err(|e| self.classify(&e, &context))
         };
         let func = compiled?;
@@ -789,7 +796,13 @@ impl LuaHost {
         });
         // Note every line while the top level starts, so that a memory
         // error names its line; this falls back to the cheap hook on its own.
-        let result = self.run::<()>(&func, (), &context, true);
+        // (Not again for a script whose top level ran clean before.)
+        let chunk = chunk_name(&script.name);
+        let ran = self.chunks.ran(&chunk, &script.code);
+        let result = self.run::<()>(&func, (), &context, !ran);
+        if result.is_ok() && !ran {
+            self.chunks.set_ran(&chunk, &script.code);
+        }
         let _ = install_hook(&self.lua, &self.shared, false);
         let loading = self.shared.loading.borrow_mut().take();
         if result.is_err()
@@ -808,6 +821,11 @@ impl LuaHost {
             self.shared.generation.set(self.shared.generation.get() + 1);
         }
         result
+    }
+
+    /// Where this VM keeps its compiled chunks.
+    pub fn chunks(&self) -> &Chunks {
+        &self.chunks
     }
 
     /// Names registered with `titan.hook(name, fn)`, sorted.
@@ -1428,7 +1446,9 @@ pub fn script_limits(rules: &crate::format::RulesDef) -> LuaLimits {
     }
 }
 
+mod chunks;
 mod engine;
+pub use chunks::Chunks;
 use engine::engine_functions;
 pub(crate) use engine::without_addresses;
 

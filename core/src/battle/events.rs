@@ -75,7 +75,19 @@ impl<'v> Battle<'v> {
             ("moving", F::W(script::side_name(s.moving))),
         ];
         let data = || self.snapshot_ctx_in(s, BattleCtx::recycled(lua));
-        let Some(fired) = script::fire(lua, event, data, &base, fields, Some(&s.units))? else {
+        let Some(fired) = script::fire(
+            lua,
+            event,
+            data,
+            &base,
+            fields,
+            Some(script::Scene {
+                units: &s.units,
+                vars: &s.vars,
+                land: self.land_in(s),
+            }),
+        )?
+        else {
             return Ok(None);
         };
         self.apply_effects(s, ev, fired.effects);
@@ -669,6 +681,7 @@ impl<'v> Battle<'v> {
             ("striker", F::I(i64::from(unit))),
             ("target", F::I(i64::from(target))),
             ("rangestrike", F::B(ranged)),
+            ("carry", F::B(carry_from.is_some())),
             ("carry_from", F::I(i64::from(carry_from.unwrap_or(0)))),
         ];
         let answer = script::ask(
@@ -677,10 +690,14 @@ impl<'v> Battle<'v> {
             || self.snapshot_ctx(s),
             &base,
             match carry_from {
-                None => &fields[..3],
+                None => &fields[..4],
                 Some(_) => &fields[..],
             },
-            Some(&s.units),
+            Some(script::Scene {
+                units: &s.units,
+                vars: &s.vars,
+                land: self.land_in(s),
+            }),
         )?;
         Ok(answer.unwrap_or(true))
     }
@@ -1003,7 +1020,13 @@ impl<'v> Battle<'v> {
             return;
         };
         let side = s.to_act();
-        for a in self.variant.actions.iter().filter(|a| a.def.when == when) {
+        let moving = side == s.moving;
+        for a in self
+            .variant
+            .actions
+            .iter()
+            .filter(|a| a.def.when.fits_battle(when, moving))
+        {
             for (i, u) in s.units.iter().enumerate() {
                 let unit = i as UnitId;
                 if u.side != side
@@ -1053,8 +1076,20 @@ impl<'v> Battle<'v> {
             .choice
             .as_ref()
             .is_some_and(|(u, n)| *u == unit && n == name);
-        if !follow_up && Self::script_when(s) != Some(a.def.when) {
-            return refuse(format!("{label} is taken in the {:?} phase", a.def.when));
+        let moving = s.to_act() == s.moving;
+        if !follow_up
+            && !Self::script_when(s).is_some_and(|now| a.def.when.fits_battle(now, moving))
+        {
+            let when = match a.def.when {
+                crate::format::ActionWhen::Maneuver => "the maneuver phase",
+                crate::format::ActionWhen::Strike => "a strike phase",
+                crate::format::ActionWhen::OwnStrike => {
+                    "its side's own strike phase (not while striking back)"
+                }
+                crate::format::ActionWhen::StrikeBack => "its side's strikes back",
+                _ => "a masterplay phase",
+            };
+            return refuse(format!("{label} is taken in {when}"));
         }
         let u = s
             .units
@@ -1072,7 +1107,7 @@ impl<'v> Battle<'v> {
             ));
         }
         if self.limit_left(s, a, unit).is_some_and(|n| n <= 0) {
-            let (times, per) = a.def.limit.as_ref().map_or((0, "battle"), |l| {
+            let (times, per, variable) = a.def.limit.as_ref().map_or((0, "battle", ""), |l| {
                 (
                     l.times,
                     match l.per {
@@ -1080,10 +1115,11 @@ impl<'v> Battle<'v> {
                         crate::format::LimitPer::Turn => "turn and player",
                         crate::format::LimitPer::Game => "game and player",
                     },
+                    l.variable.as_str(),
                 )
             });
             return refuse(format!(
-                "{label} may be taken {times} times per {per} (variant's actions.ron)"
+                "{label} may be taken {times} times per {per} (its count {variable:?} in the variant's actions.ron is used up)"
             ));
         }
         if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {

@@ -192,10 +192,11 @@ impl<'v> Battle<'v> {
         if variant.scripts.is_empty() {
             return Ok(None);
         }
-        let mut host = LuaHost::with_events(
+        let mut host = LuaHost::with_chunks(
             crate::lua::script_limits(&variant.data.rules),
             rng.clone(),
             &crate::script::EVENT_CATALOG,
+            variant.chunks.clone(),
         )?;
         for s in &variant.scripts {
             host.load_script(s)?;

@@ -87,10 +87,11 @@ pub(super) fn hooks_for(
         return Ok(None);
     }
     let rng = Rc::new(RefCell::new(GameRng::new(0)));
-    let mut host = LuaHost::with_events(
+    let mut host = LuaHost::with_chunks(
         script_limits(&variant.data.rules),
         rng.clone(),
         &crate::script::EVENT_CATALOG,
+        variant.chunks.clone(),
     )
     .map_err(|e| SetupError(e.to_string()))?;
     for s in &variant.scripts {

@@ -1,12 +1,14 @@
 -- The Lua side of the context API (core/src/script/mod.rs): ctx tables and
 -- units' tables are made here, by the VM, from plain values (no protected
 -- set per field from Rust, no packing of the values into a table first).
-local methods, raw_units, raw_count, raw_get_unit, raw_field, setmetatable, raw_next, names,
+local compile, methods, raw_units, raw_count, raw_get_unit, raw_field, setmetatable, raw_next, names,
   max_pairs, pristine = ...
+-- (`compile(source)` compiles the engine's generated chunks, or loads them
+-- as an earlier VM of the variant compiled them: lua/chunks.rs.)
 -- The library as it was before any script ran (a script may replace its
 -- own globals and `string`'s functions, never the engine's).
-local load, concat, error, type, tostring, sort, ipairs, format, byte =
-  pristine.load, pristine.concat, pristine.error, pristine.type, pristine.tostring,
+local concat, error, type, tostring, sort, ipairs, format, byte =
+  pristine.concat, pristine.error, pristine.type, pristine.tostring,
   pristine.sort, pristine.ipairs, pristine.format, pristine.byte
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
@@ -37,9 +39,10 @@ FIELD_NAMES[FIELD_CODES.status] = STATUSES
 
 -- ctx constructors by number of fields: ctors[n](meta, k1, v1, ..., kn, vn)
 -- builds the table in one constructor (sized at once) and sets its
--- metatable with the raw setmetatable (one C call).
-local ctors = {}
-for n = 0, max_pairs do
+-- metatable with the raw setmetatable (one C call). Each is made when first
+-- asked for (most VMs use a few of them).
+local ctors = setmetatable({}, { __index = function(t, n)
+  if type(n) ~= "number" or n < 0 or n > max_pairs or n % 1 ~= 0 then return nil end
   local params, fields = { "meta" }, {}
   for i = 1, n do
     params[#params + 1] = "k" .. i
@@ -48,8 +51,10 @@ for n = 0, max_pairs do
   end
   local source = "local setmetatable = ...\nreturn function(" .. concat(params, ", ")
     .. ") return setmetatable({" .. concat(fields, ", ") .. "}, meta) end"
-  ctors[n] = load(source, "=[titan sandbox]", "t")(setmetatable)
-end
+  local ctor = compile(source)(setmetatable)
+  t[n] = ctor
+  return ctor
+end })
 
 -- One unit's table from its 13 values (character, class, side, hex and
 -- status as codes).
@@ -191,7 +196,7 @@ local function dispatcher(meta, event, keys, kinds, handlers, question, words, c
   local source = "local setmetatable, meta, W, H, C, S = ...\nreturn function("
     .. concat(params, ", ") .. ")\nlocal ctx = setmetatable({" .. concat(fields, ", ") .. "}, meta)\n"
     .. "C[d] = ctx\nlocal r\n" .. concat(body, "\n") .. "\nC[d] = nil\nreturn ctx\nend"
-  return load(source, "=[titan sandbox]", "t")(setmetatable, meta, words, handlers, current, state)
+  return compile(source)(setmetatable, meta, words, handlers, current, state)
 end
 
 return ctors, dispatcher

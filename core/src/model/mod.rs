@@ -354,6 +354,10 @@ pub struct Variant {
     pub data: VariantData,
     /// Derived from the above when compiled: the battle's lookup tables.
     pub battle_tables: tables::BattleTables,
+    /// The Lua chunks the first VM of this variant compiled (its scripts
+    /// and the engine's), for the next VMs: a game, each battle played
+    /// alone and each computer player's search start one.
+    pub chunks: crate::lua::Chunks,
 }
 
 /// Two variants are equal when they play the same: the files they came from

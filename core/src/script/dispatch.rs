@@ -16,7 +16,7 @@ struct Entry {
     /// no masks and calls all.
     filters: Vec<Filter>,
     /// Each filter's unit filter with its names resolved.
-    units: Vec<Option<UnitTest>>,
+    units: Vec<Option<Tests>>,
     filtered: bool,
     func: mlua::Function,
 }
@@ -133,10 +133,10 @@ impl Dispatchers {
 /// event passes (bit i: handler i).
 fn mask_of(
     chunk: &[Filter],
-    tests: &[Option<UnitTest>],
+    tests: &[Option<Tests>],
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
-    units: Option<(&Variant, &[Unit])>,
+    units: Option<(&Variant, Scene<'_>)>,
 ) -> i64 {
     let mut mask = 0i64;
     for (i, (f, test)) in chunk.iter().zip(tests).enumerate() {
@@ -160,7 +160,7 @@ pub(super) fn dispatch(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
-    units: Option<&[Unit]>,
+    units: Option<Scene<'_>>,
     question: bool,
 ) -> Result<Option<(Table, bool, Vec<Effect>)>, crate::lua::ScriptError> {
     let sandbox = super::ctx_error;

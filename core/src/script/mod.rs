@@ -113,7 +113,7 @@ pub const EVENT_CATALOG: crate::lua::EventCatalog = crate::lua::EventCatalog {
 };
 
 /// The unit filter of a handler's filter, if it has one.
-pub(crate) fn unit_condition(filter: &Filter) -> Option<&UnitFilter> {
+pub(crate) fn unit_condition(filter: &Filter) -> Option<&Condition> {
     filter.condition()
 }
 
@@ -124,12 +124,16 @@ pub(crate) fn platform(host: &LuaHost) -> Option<&Platform> {
 
 /// `unit = { ... }` in a battle event's filter: the handler is called
 /// only when some unit of the battle is as it says (the fields of
-/// `ctx:units{...}`, and `damaged`). Names are kept as written: `titan
-/// check` tells a name the variant does not have.
+/// `ctx:units{...}`, a list of names where `ctx:units` takes one, and
+/// `damaged` and `set`). `unit = { {...}, {...} }`: when some unit is as
+/// one of them says. Names are kept as written: `titan check` tells a name
+/// the variant does not have.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct UnitFilter {
-    pub(crate) character: Option<String>,
-    pub(crate) class: Option<String>,
+    /// Any of these characters (empty: any character).
+    pub(crate) character: Vec<String>,
+    /// Any of these classes (empty: any class).
+    pub(crate) class: Vec<String>,
     /// "attacker", "defender", or "event": the side the event names (its
     /// `side` field).
     pub(crate) side: Option<&'static str>,
@@ -137,6 +141,66 @@ pub(crate) struct UnitFilter {
     pub(crate) alive: Option<bool>,
     /// Has taken at least one hit.
     pub(crate) damaged: Option<bool>,
+    /// A `Unit` variable that holds another value than its default.
+    pub(crate) set: Option<String>,
+}
+
+/// A battle handler's condition beyond its words: some unit passes one
+/// of `units` (none: no unit asked for), and the battleland has one of
+/// `hazards` on a hex or hexside (none: any battleland).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Condition {
+    pub(crate) units: Vec<UnitFilter>,
+    pub(crate) hazards: Vec<String>,
+}
+
+impl Condition {
+    fn resolve(&self, v: &Variant) -> Tests {
+        let hazards: Vec<HazardId> = self
+            .hazards
+            .iter()
+            .filter_map(|n| v.hazards.iter().position(|h| h.name == *n))
+            .map(|i| HazardId(i as u8))
+            .collect();
+        Tests {
+            units: self.units.iter().map(|f| f.resolve(v)).collect(),
+            // A name the variant does not have (`titan check` says so)
+            // never matches.
+            any_hazard: self.hazards.is_empty(),
+            hazards,
+        }
+    }
+}
+
+/// A [`Condition`] with its names resolved.
+#[derive(Debug, Clone)]
+pub(crate) struct Tests {
+    units: Vec<UnitTest>,
+    any_hazard: bool,
+    hazards: Vec<HazardId>,
+}
+
+impl Tests {
+    fn passes(&self, v: &Variant, scene: Scene<'_>, event_side: Option<&str>) -> bool {
+        (self.units.is_empty() || self.units.iter().any(|t| t.passes(v, scene, event_side)))
+            && (self.any_hazard
+                || scene.land.hexes.iter().any(|h| {
+                    self.hazards.contains(&h.hazard)
+                        || h.sides
+                            .iter()
+                            .flatten()
+                            .any(|s| self.hazards.contains(&s.hazard))
+                }))
+    }
+}
+
+/// What a battle event's filters look at: the battle's units, its
+/// variables and its battleland as it is now.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scene<'a> {
+    pub(crate) units: &'a [Unit],
+    pub(crate) vars: &'a crate::vars::Vars,
+    pub(crate) land: &'a crate::battleland::Battleland,
 }
 
 /// The words of a unit's `status` (as `ctx:units` gives them).
@@ -152,23 +216,32 @@ pub(crate) const STATUS_WORDS: &[&str] = &[
 impl UnitFilter {
     /// The filter with its names as ids of `v` (once per dispatcher).
     pub(crate) fn resolve(&self, v: &Variant) -> UnitTest {
-        let character = self
+        let characters: Vec<_> = self
             .character
-            .as_deref()
-            .map(|n| v.character_by_name(n).ok_or(()));
-        let class = self.class.as_deref().map(|n| {
-            v.classes
-                .iter()
-                .position(|c| c.name == n)
-                .map(|i| crate::model::ClassId(i as u8))
-                .ok_or(())
-        });
+            .iter()
+            .filter_map(|n| v.character_by_name(n))
+            .collect();
+        let classes: Vec<_> = self
+            .class
+            .iter()
+            .filter_map(|n| {
+                v.classes
+                    .iter()
+                    .position(|c| c.name == *n)
+                    .map(|i| crate::model::ClassId(i as u8))
+            })
+            .collect();
+        let set = self.set.as_deref().map(|n| v.variable(n).cloned());
         UnitTest {
-            // A name the variant does not have (`titan check` says so):
-            // no unit passes.
-            unknown: matches!(character, Some(Err(()))) || matches!(class, Some(Err(()))),
-            character: character.and_then(Result::ok),
-            class: class.and_then(Result::ok),
+            // Only names the variant does not have (`titan check` says
+            // so): no unit passes.
+            unknown: (!self.character.is_empty() && characters.is_empty())
+                || (!self.class.is_empty() && classes.is_empty())
+                || matches!(set, Some(None)),
+            any_character: self.character.is_empty(),
+            characters,
+            any_class: self.class.is_empty(),
+            classes,
             side: self.side,
             status: self
                 .status
@@ -176,6 +249,7 @@ impl UnitFilter {
                 .map(|i| i as i64),
             alive: self.alive,
             damaged: self.damaged,
+            set: set.flatten(),
         }
     }
 }
@@ -183,19 +257,22 @@ impl UnitFilter {
 /// A [`UnitFilter`] with its names resolved.
 #[derive(Debug, Clone)]
 pub(crate) struct UnitTest {
-    character: Option<crate::model::CharacterId>,
-    class: Option<crate::model::ClassId>,
+    any_character: bool,
+    characters: Vec<crate::model::CharacterId>,
+    any_class: bool,
+    classes: Vec<crate::model::ClassId>,
     side: Option<&'static str>,
     status: Option<i64>,
     alive: Option<bool>,
     damaged: Option<bool>,
+    set: Option<crate::format::VariableDef>,
     unknown: bool,
 }
 
 impl UnitTest {
-    /// Whether some unit of `units` passes, `event_side` being the side
+    /// Whether some unit of `scene` passes, `event_side` being the side
     /// the event names (for `side = "event"`).
-    fn passes(&self, v: &Variant, units: &[Unit], event_side: Option<&str>) -> bool {
+    fn passes(&self, v: &Variant, scene: Scene<'_>, event_side: Option<&str>) -> bool {
         let side = match self.side {
             Some("event") => match event_side {
                 Some(s) => Some(s),
@@ -204,22 +281,25 @@ impl UnitTest {
             s => s,
         };
         !self.unknown
-            && units.iter().any(|u| {
+            && scene.units.iter().enumerate().any(|(i, u)| {
                 side.is_none_or(|s| s == side_name(u.side))
-                    && self.character.is_none_or(|c| c == u.character)
-                    && self
-                        .class
-                        .is_none_or(|c| c == v.character(u.character).class)
+                    && (self.any_character || self.characters.contains(&u.character))
+                    && (self.any_class || self.classes.contains(&v.character(u.character).class))
                     && self
                         .status
                         .is_none_or(|w| w == query::status_code(u.status))
                     && self.alive.is_none_or(|a| a == query::alive(u))
                     && self.damaged.is_none_or(|d| d == (u.damage > 0))
+                    && self.set.as_ref().is_none_or(|def| {
+                        *scene.vars.get(def, crate::vars::VarTarget::Unit(i as u8)) != def.default
+                    })
             })
     }
 }
 
 const SIDES: &[&str] = &["attacker", "defender"];
+/// The words of a field of true or false.
+const BOOLS: &[&str] = &["false", "true"];
 const BATTLE_PHASES: &[&str] = &["maneuver", "strike"];
 const GAME_PHASES: &[&str] = &["initial_split", "split", "move", "engage", "muster", "over"];
 /// The battle's events: the last of [`EVENTS`], from its first battle
@@ -244,6 +324,11 @@ fn filter_fields(event: &str) -> Vec<(&'static str, &'static [&'static str])> {
         }
         "unit_entered" | "unit_moved" | "unit_slain" => f.push(("side", SIDES)),
         "before_damage" => f.push(("source", &["strike", "rangestrike", "carry_over", "hazard"])),
+        "before_strike" | "after_strike" => f.push(("ranged", BOOLS)),
+        "may_target" => {
+            f.push(("rangestrike", BOOLS));
+            f.push(("carry", BOOLS));
+        }
         "battle_end" => f.push(("winner", &["attacker", "defender", "neither"])),
         "character_slain" => f.push(("fate", &["slain", "fled", "conceded", "removed"])),
         "engagement_end" => f.push(("winner", &["attacker", "defender", "neither", "both"])),
@@ -265,6 +350,7 @@ fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
             .join(", ")
     };
     let mut filter = Filter::default();
+    let mut condition: Option<Condition> = None;
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| e.to_string())?;
         let key = match &k {
@@ -276,14 +362,20 @@ fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
                 ));
             }
         };
-        if key == "unit" && BATTLE_EVENTS.contains(&event) {
-            let has_side = fields.iter().any(|(f, _)| *f == "side");
-            filter.condition = Some(Rc::new(unit_filter(event, &v, has_side)?));
+        if (key == "unit" || key == "hazard") && BATTLE_EVENTS.contains(&event) {
+            let mut c = condition.take().unwrap_or_default();
+            if key == "unit" {
+                let has_side = fields.iter().any(|(f, _)| *f == "side");
+                c.units = unit_filters(event, &v, has_side)?;
+            } else {
+                c.hazards = hazard_names(event, &v)?;
+            }
+            condition = Some(c);
             continue;
         }
         let Some(&(key, words)) = fields.iter().find(|(f, _)| *f == key) else {
             let unit = if BATTLE_EVENTS.contains(&event) {
-                ", unit"
+                ", unit, hazard"
             } else {
                 ""
             };
@@ -294,6 +386,8 @@ fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
         };
         let word = match &v {
             Value::String(w) => w.to_string_lossy(),
+            // A field of true or false takes those as its words.
+            Value::Boolean(b) if words == BOOLS => b.to_string(),
             other => other.type_name().to_string(),
         };
         let Some(&word) = words.iter().find(|w| **w == word) else {
@@ -310,13 +404,63 @@ fn event_filter(event: &str, t: &Table) -> Result<Filter, String> {
         filter.fields.push((key, word));
     }
     filter.fields.sort();
+    filter.condition = condition.map(|c| Rc::new(c) as Rc<dyn std::any::Any>);
     Ok(filter)
 }
 
-/// Reads `unit = { ... }` of a battle event's filter (`has_side`: the
-/// event names a side, which `side = "event"` means).
+/// Reads `unit = { ... }` of a battle event's filter, or a list of such
+/// tables (`has_side`: the event names a side, which `side = "event"`
+/// means).
+fn unit_filters(event: &str, v: &Value, has_side: bool) -> Result<Vec<UnitFilter>, String> {
+    if let Value::Table(t) = v
+        && t.raw_len() > 0
+    {
+        let mut out = Vec::new();
+        for item in t.clone().sequence_values::<Value>() {
+            let item = item.map_err(|e| e.to_string())?;
+            out.push(unit_filter(event, &item, has_side)?);
+        }
+        if t.pairs::<Value, Value>().count() != out.len() {
+            return Err(format!(
+                "filter unit of {event:?} is one table of fields or a list of such tables, not both"
+            ));
+        }
+        return Ok(out);
+    }
+    Ok(vec![unit_filter(event, v, has_side)?])
+}
+
+/// Reads `hazard = "Name"` (or a list of names) of a battle event's
+/// filter: the battleland must have one of them on a hex or hexside.
+fn hazard_names(event: &str, v: &Value) -> Result<Vec<String>, String> {
+    let wrong = |what: &Value| {
+        format!(
+            "filter hazard of {event:?} is a hazard's name or a list of names, not {}",
+            a_type(what)
+        )
+    };
+    match v {
+        Value::String(w) => Ok(vec![w.to_string_lossy()]),
+        Value::Table(list) => {
+            let mut out = Vec::new();
+            for n in list.clone().sequence_values::<Value>() {
+                match n.map_err(|e| e.to_string())? {
+                    Value::String(w) => out.push(w.to_string_lossy()),
+                    other => return Err(wrong(&other)),
+                }
+            }
+            if out.is_empty() || list.pairs::<Value, Value>().count() != out.len() {
+                return Err(wrong(v));
+            }
+            Ok(out)
+        }
+        other => Err(wrong(other)),
+    }
+}
+
+/// Reads one table of `unit = ...` in a battle event's filter.
 fn unit_filter(event: &str, v: &Value, has_side: bool) -> Result<UnitFilter, String> {
-    const KEYS: &str = "character, class, side, status, alive, damaged";
+    const KEYS: &str = "character, class, side, status, alive, damaged, set";
     let Value::Table(t) = v else {
         return Err(format!(
             "filter unit of {event:?} is a table such as {{ side = \"event\", damaged = true }}, not {}",
@@ -340,6 +484,32 @@ fn unit_filter(event: &str, v: &Value, has_side: bool) -> Result<UnitFilter, Str
                 a_type(other)
             )),
         };
+        // One name or a non-empty list of names.
+        let names = || -> Result<Vec<String>, String> {
+            let wrong = |what: &Value| {
+                format!(
+                    "filter unit.{key} of {event:?} is a name or a list of names, not {}",
+                    a_type(what)
+                )
+            };
+            match &v {
+                Value::String(w) => Ok(vec![w.to_string_lossy()]),
+                Value::Table(list) => {
+                    let mut out = Vec::new();
+                    for n in list.clone().sequence_values::<Value>() {
+                        match n.map_err(|e| e.to_string())? {
+                            Value::String(w) => out.push(w.to_string_lossy()),
+                            other => return Err(wrong(&other)),
+                        }
+                    }
+                    if out.is_empty() || list.pairs::<Value, Value>().count() != out.len() {
+                        return Err(wrong(&v));
+                    }
+                    Ok(out)
+                }
+                other => Err(wrong(other)),
+            }
+        };
         let flag = || match v {
             Value::Boolean(b) => Ok(b),
             ref other => Err(format!(
@@ -358,13 +528,14 @@ fn unit_filter(event: &str, v: &Value, has_side: bool) -> Result<UnitFilter, Str
             })
         };
         match key.as_str() {
-            "character" => f.character = Some(text()?),
-            "class" => f.class = Some(text()?),
+            "character" => f.character = names()?,
+            "class" => f.class = names()?,
             "side" if has_side => f.side = Some(word(&["attacker", "defender", "event"])?),
             "side" => f.side = Some(word(SIDES)?),
             "status" => f.status = Some(word(STATUS_WORDS)?),
             "alive" => f.alive = Some(flag()?),
             "damaged" => f.damaged = Some(flag()?),
+            "set" => f.set = Some(text()?),
             other => {
                 return Err(format!(
                     "filter unit of {event:?} has no field {other:?} (its fields: {KEYS})"
@@ -392,17 +563,18 @@ fn a_type(v: &Value) -> String {
 /// battle: it fails).
 fn passes(
     filter: &Filter,
-    unit: Option<&UnitTest>,
+    unit: Option<&Tests>,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
-    units: Option<(&Variant, &[Unit])>,
+    scene: Option<(&Variant, Scene<'_>)>,
 ) -> bool {
     let word = |key: &str| match base.iter().chain(fields).rfind(|(k, _)| *k == key) {
         Some((_, F::W(w))) => Some(*w),
+        Some((_, F::B(b))) => Some(BOOLS[usize::from(*b)]),
         _ => None,
     };
     filter.fields.iter().all(|&(key, w)| word(key) == Some(w))
-        && unit.is_none_or(|f| units.is_some_and(|(v, units)| f.passes(v, units, word("side"))))
+        && unit.is_none_or(|f| scene.is_some_and(|(v, scene)| f.passes(v, scene, word("side"))))
 }
 
 /// An effect a handler requested, checked against the snapshot.
@@ -763,8 +935,9 @@ pub(crate) struct Platform {
     /// otherwise read whichever event runs when it is used).
     dead: Table,
     /// `ctors[n](meta, key1, value1, ..., keyn, valuen)`, in Lua (see
-    /// [`CTX_LUA`]): a ctx of `n` fields.
-    ctors: Vec<mlua::Function>,
+    /// [`CTX_LUA`]): a ctx of `n` fields; made on first use, kept here.
+    ctors: Table,
+    ctor_cache: RefCell<Vec<Option<mlua::Function>>>,
     /// The `ctx` of each hook running now, innermost last: what
     /// `titan.ctx()` returns (for hooks whose arguments have no room for
     /// it, as a mustering hook's). None: an event's, which its dispatcher
@@ -812,11 +985,15 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
     let pristine: Table = lua.named_registry_value(crate::lua::PRISTINE)?;
     let names = code_names(lua, &store.variant)?;
     names.raw_set("unit_keys", UNIT_KEYS)?;
-    let (ctors, make): (Table, mlua::Function) = lua
-        .load(CTX_LUA)
-        .set_name(format!("={}", crate::lua::SANDBOX))
-        .set_mode(mlua::chunk::ChunkMode::Text)
-        .call((
+    // The chunks ctx.lua generates are compiled once per variant too.
+    let chunks = host.chunks().clone();
+    let compile = lua.create_function(move |lua, source: mlua::LuaString| {
+        chunks.load(lua, &format!("={}", crate::lua::SANDBOX), &source.to_str()?)
+    })?;
+    let sandbox_name = format!("={}", crate::lua::SANDBOX);
+    let (ctors, make): (Table, mlua::Function) =
+        host.chunks().load(lua, &sandbox_name, CTX_LUA)?.call((
+            compile,
             methods.clone(),
             raw_units,
             raw_count,
@@ -828,19 +1005,18 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
             MAX_CTX_FIELDS,
             pristine,
         ))?;
-    let ctors = (0..=MAX_CTX_FIELDS)
-        .map(|n| ctors.raw_get::<mlua::Function>(n))
-        .collect::<mlua::Result<Vec<_>>>()?;
     let meta = lua.create_table()?;
     meta.set("__index", methods)?;
     meta.set("__metatable", false)?;
-    let dead: Table = lua
+    let dead: Table = host
+        .chunks()
         .load(
+            lua,
+            &sandbox_name,
             r#"local message = "this ctx belongs to an event that is over (keep state in variables, not in Lua)"
 local function over() error(message, 2) end
 return { __index = over, __newindex = over, __metatable = false }"#,
-        )
-        .set_name("=[titan sandbox]")
+        )?
         .call(())?;
     let dispatchers = dispatch::Dispatchers::new(lua, make, store.strings.by_code.clone())?;
     let current: Rc<RefCell<Vec<Option<Table>>>> = Rc::default();
@@ -862,6 +1038,7 @@ return { __index = over, __newindex = over, __metatable = false }"#,
         meta,
         dead,
         ctors,
+        ctor_cache: RefCell::new(vec![None; MAX_CTX_FIELDS + 1]),
         current,
         dispatchers,
     });
@@ -906,7 +1083,7 @@ pub(crate) fn fire(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
-    units: Option<&[Unit]>,
+    units: Option<Scene<'_>>,
 ) -> Result<Option<Fired>, crate::lua::ScriptError> {
     let Some((ctx, _, effects)) = run_event(host, event, data, base, fields, units, false)? else {
         return Ok(None);
@@ -922,7 +1099,7 @@ fn run_event(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
-    units: Option<&[Unit]>,
+    units: Option<Scene<'_>>,
     question: bool,
 ) -> Result<Option<(Table, bool, Vec<Effect>)>, crate::lua::ScriptError> {
     if !host.has_handlers(event) {
@@ -943,7 +1120,7 @@ pub(crate) fn ask(
     data: impl FnOnce() -> CtxData,
     base: &[(&'static str, F)],
     fields: &[(&'static str, F)],
-    units: Option<&[Unit]>,
+    units: Option<Scene<'_>>,
 ) -> Result<Option<bool>, crate::lua::ScriptError> {
     let Some((_, answer, effects)) = run_event(host, event, data, base, fields, units, true)?
     else {
@@ -1018,10 +1195,19 @@ fn with_ctx<R>(
     let lua = host.lua();
     let words = &platform.store.strings;
     let n = 1 + base.len() + fields.len();
-    let Some(ctor) = platform.ctors.get(n) else {
+    if n > MAX_CTX_FIELDS {
         return Err(sandbox(mlua::Error::runtime(format!(
             "{n} fields are more than {MAX_CTX_FIELDS}"
         ))));
+    }
+    let kept = platform.ctor_cache.borrow()[n].clone();
+    let ctor = match kept {
+        Some(f) => f,
+        None => {
+            let f: mlua::Function = platform.ctors.get(n).map_err(sandbox)?;
+            platform.ctor_cache.borrow_mut()[n] = Some(f.clone());
+            f
+        }
     };
     let mut args = mlua::MultiValue::with_capacity(2 * n + 1);
     args.push_back(Value::Table(platform.meta.clone()));

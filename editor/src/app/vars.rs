@@ -269,6 +269,8 @@ impl EditorApp {
                     ActionWhen::Muster,
                     ActionWhen::Maneuver,
                     ActionWhen::Strike,
+                    ActionWhen::OwnStrike,
+                    ActionWhen::StrikeBack,
                 ],
             );
             ui.label("Parameters:");

@@ -165,20 +165,23 @@ end
 -- Stone Cold (EN 971): a Basilisk stone when a strike phase begins takes
 -- no Drift hit for it (12.7, EN 817: "at the start of each Strike Phase";
 -- the engine deals it at the phase's end): "vulnerable only by magic".
-titan.on("battle_phase_start", function(ctx)
-  -- (The strikeback's start is not the strike phase's.)
-  local strike = ctx.phase == "strike" and ctx.side == ctx.moving
-  for _, u in ipairs(ctx:units()) do
-    if u.character == "Guardian" and ctx:get("guardian_bonus", u.id) == 0 then
+titan.on("battle_phase_start", { unit = { character = "Guardian" } }, function(ctx)
+  for _, u in ipairs(ctx:units({ character = "Guardian" })) do
+    if ctx:get("guardian_bonus", u.id) == 0 then
       ctx:set("guardian_bonus", u.id, guardian_best(ctx, u) + 1)
-    elseif strike and ctx:get("stone", u.id) then
-      ctx:set("stone_phase", u.id, got.phase_key(ctx))
     end
   end
 end)
+titan.on("battle_phase_start", { phase = "strike", unit = { set = "stone" } }, function(ctx)
+  -- (The strikeback's start is not the strike phase's.)
+  if ctx.side ~= ctx.moving then return end
+  for _, u in ipairs(ctx:units()) do
+    if ctx:get("stone", u.id) then ctx:set("stone_phase", u.id, got.phase_key(ctx)) end
+  end
+end)
 
-titan.on("before_damage", function(ctx)
-  if ctx.source == "hazard" and ctx:get("stone_phase", ctx.unit) == got.phase_key(ctx) then
+titan.on("before_damage", { source = "hazard", unit = { set = "stone_phase" } }, function(ctx)
+  if ctx:get("stone_phase", ctx.unit) == got.phase_key(ctx) then
     ctx.hits = 0
   end
 end)
@@ -198,11 +201,8 @@ local function power_bonus(ctx, s)
   elseif s.character == "Jabberwok" then
     -- "In a Battle against a Legion containing an Elemental its
     -- Power-factor is doubled to 8."
-    for _, u in ipairs(ctx:units()) do
-      if u.side ~= s.side and u.class == "elemental" then
-        bonus = bonus + s.power
-        break
-      end
+    if ctx:count_units({ side = got.enemy_of(s.side), class = "elemental" }) > 0 then
+      bonus = bonus + s.power
     end
   end
   return bonus
@@ -211,15 +211,19 @@ end
 -- 16.4: a Human's ability in the striker's legion (Priest: +1 die to its
 -- Creatures' strikes; Priestess: +1 die to their rangestrikes).
 local function legion_has(ctx, side, character)
-  for _, u in ipairs(got.in_legion(ctx, side)) do
-    if u.character == character then return true end
+  for _, u in ipairs(ctx:units({ side = side, character = character })) do
+    if u.status ~= "slain" and u.status ~= "removed" then return true end
   end
   return false
 end
 
-titan.on("before_strike", function(ctx)
+-- (Called only where one of these characters, or a feared one, is in the
+-- battle.)
+titan.on("before_strike", {
+  unit = { { character = { "Guardian", "Jabberwok", "Priest", "Priestess" } }, { set = "feared" } },
+}, function(ctx)
   if ctx.cancel then return end
-  local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
+  local s = ctx:get_unit(ctx.unit)
   local bonus = power_bonus(ctx, s)
   if bonus > 0 then
     if ctx.ranged then
@@ -240,7 +244,9 @@ titan.on("before_strike", function(ctx)
   end
 end)
 
-titan.on("after_strike", function(ctx)
+titan.on("after_strike", {
+  unit = { { character = { "Basilisk", "Necromancer" } }, { set = "final_blow_armed" } },
+}, function(ctx)
   local s = ctx:get_unit(ctx.unit)
   -- Stone Cold: the Basilisk's last strike, which it may take back.
   if s.character == "Basilisk" then
@@ -250,8 +256,8 @@ titan.on("after_strike", function(ctx)
   end
   -- Necromancer: its side has struck in this phase, so no drain now.
   local key = got.phase_key(ctx)
-  for _, u in ipairs(ctx:units()) do
-    if u.side == s.side and u.character == "Necromancer" and u.alive then ctx:set("side_struck", u.id, key) end
+  for _, u in ipairs(ctx:units({ side = s.side, character = "Necromancer", alive = true })) do
+    ctx:set("side_struck", u.id, key)
   end
   -- Final Blow, spent by this strike.
   if ctx:get("final_blow_armed", s.id) then
@@ -265,9 +271,8 @@ end)
 
 -- A declared Final Blow the Demon did not strike with is wasted at the end
 -- of the phase.
-titan.on("battle_phase_end", function(ctx)
-  if ctx.phase ~= "strike" then return end
-  for _, u in ipairs(ctx:units()) do
+titan.on("battle_phase_end", { phase = "strike", unit = { set = "final_blow_armed" } }, function(ctx)
+  for _, u in ipairs(ctx:units({ character = "Demon" })) do
     if ctx:get("final_blow_armed", u.id) then ctx:set("final_blow_armed", u.id, false) end
   end
 end)
@@ -357,32 +362,40 @@ local function warlord_march(ctx, units)
   end
 end
 
-titan.on("battle_phase_start", function(ctx)
-  if ctx.phase ~= "maneuver" then return end
-  local units = ctx:units()
-  warlord_march(ctx, units)
-  for _, u in ipairs(units) do
-    if u.side == ctx.side then
-      -- Decoy: the tree is gone when the Unicorn's maneuver phase starts.
-      local hex = ctx:get("decoy_hex", u.id)
-      if hex ~= "" then
-        local was = ctx:get("decoy_was", u.id)
-        if was == "Plain" then was = nil end
-        if ctx:get_hex(hex).hazard == "Tree" then ctx:set_hazard(hex, was, nil) end
-        ctx:set("decoy_hex", u.id, "")
-      end
-      -- Stone Cold ends.
-      if ctx:get("stone", u.id) then
-        ctx:set("stone", u.id, false)
-        if u.alive and u.hex then
-          ctx:set_unit(u.id, "may_move", true)
-          ctx:set_unit(u.id, "may_strike", true)
-        end
+titan.on("battle_phase_start", {
+  phase = "maneuver", unit = { { character = "Warlord" }, { set = "warlord_march" } },
+}, function(ctx)
+  warlord_march(ctx, ctx:units())
+end)
+
+titan.on("battle_phase_start", {
+  phase = "maneuver", unit = { { set = "decoy_hex", side = "event" }, { set = "stone", side = "event" } },
+}, function(ctx)
+  for _, u in ipairs(ctx:units({ side = ctx.side })) do
+    -- Decoy: the tree is gone when the Unicorn's maneuver phase starts.
+    local hex = ctx:get("decoy_hex", u.id)
+    if hex ~= "" then
+      local was = ctx:get("decoy_was", u.id)
+      if was == "Plain" then was = nil end
+      if ctx:get_hex(hex).hazard == "Tree" then ctx:set_hazard(hex, was, nil) end
+      ctx:set("decoy_hex", u.id, "")
+    end
+    -- Stone Cold ends.
+    if ctx:get("stone", u.id) then
+      ctx:set("stone", u.id, false)
+      if u.alive and u.hex then
+        ctx:set_unit(u.id, "may_move", true)
+        ctx:set_unit(u.id, "may_strike", true)
       end
     end
-    -- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
-    -- god_auto_hit); once on the battleland it stays where it is.
-    if u.character == "God" and u.hex and u.alive then ctx:set_unit(u.id, "may_move", false) end
+  end
+end)
+
+-- 16.5 God: "it can neither attack nor move" (its strikes roll no dice,
+-- god_auto_hit); once on the battleland it stays where it is.
+titan.on("battle_phase_start", { phase = "maneuver", unit = { character = "God", alive = true } }, function(ctx)
+  for _, u in ipairs(ctx:units({ character = "God", alive = true })) do
+    if u.hex then ctx:set_unit(u.id, "may_move", false) end
   end
 end)
 
@@ -390,8 +403,10 @@ end)
 -- zweimal pro eigener Schlagphase attackieren (nicht im Rückschlag)"): a
 -- Pixie standing on a Tree when its side's own strike phase begins strikes
 -- (or rangestrikes) twice in it; both are obliged while in contact.
-titan.on("battle_phase_start", function(ctx)
-  if ctx.phase ~= "strike" or ctx.side ~= ctx.moving then return end
+titan.on("battle_phase_start", {
+  phase = "strike", unit = { character = "Pixie", status = "on_board", side = "event" }, hazard = "Tree",
+}, function(ctx)
+  if ctx.side ~= ctx.moving then return end
   for _, u in ipairs(got.on_board(ctx, ctx.side)) do
     if u.character == "Pixie" and ctx:get_hex(u.hex).hazard == "Tree" then
       ctx:set_unit(u.id, "strikes", 2)
@@ -434,8 +449,9 @@ titan.action("pegasus_ride", {
 
 -- "Never locked in melee combat": each Pegasus of the side to maneuver is
 -- freed of contact for the rest of the battle (its rider goes with it).
-titan.on("battle_phase_start", function(ctx)
-  if ctx.phase ~= "maneuver" then return end
+titan.on("battle_phase_start", {
+  phase = "maneuver", unit = { character = "Pegasus", status = "on_board", side = "event" },
+}, function(ctx)
   for _, u in ipairs(got.on_board(ctx, ctx.side)) do
     if u.character == "Pegasus" and not ctx:get("pegasus_free", u.id) then
       ctx:set_unit(u.id, "locked", false)

@@ -131,7 +131,7 @@ plain_spell("deadlock", "deadlock", function(ctx)
   end
 end)
 
-titan.on("unit_moved", function(ctx)
+titan.on("unit_moved", { unit = { set = "deadlocked" } }, function(ctx)
   if ctx.steps > 0 and ctx:get("deadlocked", ctx.unit) then ctx:damage(ctx.unit, ctx.steps) end
 end)
 
@@ -195,7 +195,9 @@ end
 
 -- Footsore, Homeland and Deadlock hold for the rest of the battle: a
 -- character of the legion that enters later gets them as it enters.
-titan.on("unit_entered", function(ctx)
+titan.on("unit_entered", {
+  unit = { { set = "footsore" }, { set = "homeland" }, { set = "deadlocked" } },
+}, function(ctx)
   if ctx:get("footsore", ctx.unit) then ctx:set_unit(ctx.unit, "flies", true) end
   if ctx:get("homeland", ctx.unit) then ctx:set_unit(ctx.unit, "natives", "all") end
   if ctx:get("deadlocked", ctx.unit) then ctx:set_unit(ctx.unit, "flies", false) end
@@ -263,15 +265,16 @@ local function slavery_end(ctx)
   end
 end
 
-titan.on("battle_phase_start", function(ctx)
-  if ctx.phase ~= "maneuver" then return end
+titan.on("battle_phase_start", { phase = "maneuver", unit = { set = "deadlocked" } }, function(ctx)
   for _, u in ipairs(got.in_legion(ctx, ctx.side)) do
     local cap = (u.status == "waiting" or u.status == "on_board") and got.deadlock_cap(ctx, u)
     if cap then ctx:set_unit(u.id, "max_steps", cap) end
   end
 end)
 
-titan.on("battle_phase_end", function(ctx)
+titan.on("battle_phase_end", {
+  unit = { { set = "stranded" }, { set = "summoned" }, { set = "enslaved" } },
+}, function(ctx)
   local units = got.on_board(ctx)
   strand_check(ctx, units)
   if ctx.phase == "strike" and ctx.side ~= ctx.moving then

@@ -13,15 +13,14 @@ end
 -- Living units of `side` (nil: both) on a hex of their own, in id order:
 -- a Pegasus's rider (status "riding", 16.5) is no target and is left out.
 function got.on_board(ctx, side)
-  local out = {}
-  for _, u in ipairs(ctx:units()) do
-    if u.alive and u.status == "on_board" and (side == nil or u.side == side) then out[#out + 1] = u end
-  end
-  return out
+  return ctx:units({ alive = true, status = "on_board", side = side })
 end
 
 -- Living units on the battleland, riders too.
 function got.on_field(ctx)
+  if ctx:count_units({ alive = true, status = "riding" }) == 0 then
+    return ctx:units({ alive = true, status = "on_board" })
+  end
   local out = {}
   for _, u in ipairs(ctx:units()) do
     if u.alive and u.hex then out[#out + 1] = u end
@@ -134,22 +133,25 @@ function got.spell_target(u)
   return u.class ~= "master"
 end
 
--- 15.2-15.5: whether the acting caster may cast `spell` now.
+-- 15.2-15.5: whether the acting caster may cast `spell` now (the cheap
+-- questions first: this is asked for every spell whenever actions are
+-- listed).
 function got.may_cast(ctx, spell)
   if not got.own_strike_phase(ctx) then return false end
-  local me = ctx:get_unit(ctx.unit)
   -- 15.3: grade at most the caster's skill.
-  if me.skill < got.GRADE[spell] then return false end
+  if ctx:unit_field(ctx.unit, "skill") < got.GRADE[spell] then return false end
   -- 15.4: one spell per legion per battle: any character of the side
   -- marked, so that a Caster that joins later (a summoned Necromancer, an
   -- enslaved Caster) casts no second one.
-  for _, u in ipairs(ctx:units()) do
-    if u.side == ctx.side and ctx:get("spell_cast", u.id) ~= 0 then return false end
-  end
+  if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
   -- 15.5: no spell while a Master (of either side) is on the battleland
   -- (riding a Pegasus too).
-  for _, u in ipairs(got.on_field(ctx)) do
-    if u.class == "master" then return false end
+  if ctx:count_units({ class = "master", alive = true, status = "on_board" }) > 0
+    or ctx:count_units({ class = "master", alive = true, status = "riding" }) > 0 then
+    return false
+  end
+  for _, u in ipairs(ctx:units({ side = ctx.side })) do
+    if ctx:get("spell_cast", u.id) ~= 0 then return false end
   end
   return true
 end

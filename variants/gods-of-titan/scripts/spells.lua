@@ -67,7 +67,7 @@ titan.action("shield", {
 
 -- A strike or rangestrike at a shielded character in its shield's phase,
 -- by the enemy, is spent and rolls nothing.
-titan.on("before_strike", function(ctx)
+titan.on("before_strike", { unit = { set = "shield" } }, function(ctx)
   local key = ctx:get("shield", ctx.target)
   if key ~= 0 and key == got.phase_key(ctx) then
     local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
@@ -77,8 +77,7 @@ end)
 
 -- "gegen jeglichen Schaden immun": the damage of that strike phase's end
 -- (the hazards', through the platform's damage filter) is none either.
-titan.on("before_damage", function(ctx)
-  if ctx.source ~= "hazard" then return end
+titan.on("before_damage", { source = "hazard", unit = { set = "shield" } }, function(ctx)
   local key = ctx:get("shield", ctx.unit)
   if key ~= 0 and key == got.phase_key(ctx) then ctx.hits = 0 end
 end)

@@ -25,41 +25,61 @@ local function native(ctx, u, hazard)
   return got.may_stand_native(u.character, hazard)
 end
 
-titan.on("may_target", function(ctx, ev)
-  ev = ev or ctx
-  local s, t = ctx:get_unit(ev.striker), ctx:get_unit(ev.target)
-  local magic = ev.rangestrike and got.MAGIC[s.character] == true
+-- Each handler answers for the strikes its filter picks (the engine asks
+-- only those), so a strike where none of these rules can apply costs
+-- nothing: the answer is every handler's answer together.
+
+-- Rangestrikes.
+titan.on("may_target", { rangestrike = true }, function(ctx)
+  local s, t = ctx:get_unit(ctx.striker), ctx:get_unit(ctx.target)
+  local magic = got.MAGIC[s.character] == true
   -- 14.1 (EN 361; DE 1011 "gegen eine gegnerische, nicht benachbarte
   -- Figur"): a rangestrike is directed at a nonadjacent enemy, so not at
   -- one beside the striker that is out of contact (across a cliff, a
   -- native in fog), magic or not.
-  if ev.rangestrike and s.hex and t.hex and ctx:distance(s.id, t.id) == 1 then return false end
+  if s.hex and t.hex and ctx:distance(s.id, t.id) == 1 then return false end
   -- 3.2: Masters are immune to magic too (the class refuses the others).
-  if ev.rangestrike and magic and t.class == "master" then return false end
+  if magic and t.class == "master" then return false end
   -- 16.5 Golem: "immune to non-magic rangestrikes".
-  if ev.rangestrike and not magic and t.character == "Golem" then return false end
+  if not magic and t.character == "Golem" then return false end
   -- 16.5 Basilisk, Stone Cold: "vulnerable only by magic".
-  if ctx:get("stone", t.id) and not magic then return false end
-  -- 12.7 Dune (DE 2129: "Ein Übertrag eine Düne hinauf ist nur möglich,
-  -- wenn der Schlag über andere Dünen hinauf ausgeführt wurde"; EN 893):
-  -- hits carry over up across a dune only from a strike that went up across
-  -- one.
-  if ev.carry_from and s.hex and t.hex then
+  if not magic and ctx:get("stone", t.id) then return false end
+  return true
+end)
+
+-- Rangestrikes where the battleland has beaches, water or darkness.
+titan.on("may_target", { rangestrike = true, hazard = { "Beach", "Water", "Darkness" } }, function(ctx)
+  local s, t = ctx:get_unit(ctx.striker), ctx:get_unit(ctx.target)
+  if got.MAGIC[s.character] or not t.hex then return true end
+  local h = ctx:get_hex(t.hex)
+  -- 12.7 Beach, Water (DE 2100, 2109): "Eine heimische Figur ... kann nur
+  -- Ziel eines magischen Fernschusses sein."
+  if (h.hazard == "Beach" or h.hazard == "Water") and native(ctx, t, h.hazard) then return false end
+  -- 12.7 Darkness (DE 2116): "Ein fremder, nicht-magischer Fernschuss darf
+  -- weder in noch durch die Dunkelheit."
+  if h.hazard == "Darkness" and not native(ctx, s, "Darkness") then return false end
+  return true
+end)
+
+-- Strikes at a Basilisk turned to stone (16.5 Stone Cold): a strike is
+-- never magic.
+titan.on("may_target", { rangestrike = false, unit = { set = "stone" } }, function(ctx)
+  return not ctx:get("stone", ctx.target)
+end)
+
+-- 12.7 Dune (DE 2129: "Ein Übertrag eine Düne hinauf ist nur möglich,
+-- wenn der Schlag über andere Dünen hinauf ausgeführt wurde"; EN 893):
+-- hits carry over up across a dune only from a strike that went up across
+-- one.
+titan.on("may_target", { carry = true, hazard = "Dune" }, function(ctx)
+  local s, t = ctx:get_unit(ctx.striker), ctx:get_unit(ctx.target)
+  if s.hex and t.hex then
     local to = ctx:hexside(s.id, t.id)
     if to and to.hazard == "Dune" and to.up then
-      local f = ctx:get_unit(ev.carry_from)
+      local f = ctx:get_unit(ctx.carry_from)
       local first = f.hex and ctx:hexside(s.id, f.hex)
       if not (first and first.hazard == "Dune" and first.up) then return false end
     end
-  end
-  if ev.rangestrike and not magic and t.hex then
-    local h = ctx:get_hex(t.hex)
-    -- 12.7 Beach, Water (DE 2100, 2109): "Eine heimische Figur ... kann nur
-    -- Ziel eines magischen Fernschusses sein."
-    if (h.hazard == "Beach" or h.hazard == "Water") and native(ctx, t, h.hazard) then return false end
-    -- 12.7 Darkness (DE 2116): "Ein fremder, nicht-magischer Fernschuss darf
-    -- weder in noch durch die Dunkelheit."
-    if h.hazard == "Darkness" and not native(ctx, s, "Darkness") then return false end
   end
   return true
 end)
@@ -68,12 +88,11 @@ end)
 -- möglich"; EN 865: "A strike made in a Darkness hex can't carry-over"): no
 -- carry-over from a strike at or from a character in darkness. 16.5 Demon:
 -- "A strike used for a Final Blow can't carry over."
-titan.on("before_strike", function(ctx)
+titan.on("before_strike", { ranged = false, unit = { set = "final_blow_armed" } }, function(ctx)
+  if not ctx.cancel and ctx:get("final_blow_armed", ctx.unit) then ctx.carry_over = false end
+end)
+titan.on("before_strike", { hazard = "Darkness" }, function(ctx)
   if ctx.cancel then return end
-  if ctx:get("final_blow_armed", ctx.unit) and not ctx.ranged then
-    ctx.carry_over = false
-    return
-  end
   local s, t = ctx:get_unit(ctx.unit), ctx:get_unit(ctx.target)
   if (s.hex and ctx:get_hex(s.hex).hazard == "Darkness") or (t.hex and ctx:get_hex(t.hex).hazard == "Darkness") then
     ctx.carry_over = false
@@ -86,7 +105,7 @@ end)
 -- native's) at a character in darkness deals one hit less. Damage by the
 -- terrain or a spell is not "done by a character" (and no damaging hazard is
 -- in darkness).
-titan.on("before_damage", function(ctx)
+titan.on("before_damage", { hazard = "Darkness" }, function(ctx)
   if ctx.source == "hazard" then return end
   local t = ctx:get_unit(ctx.unit)
   if t.hex and ctx:get_hex(t.hex).hazard == "Darkness" and ctx.hits > 0 then
@@ -98,8 +117,8 @@ end)
 -- additional dice (rounded down)"; DE 2121): a strike (the Striking row, not
 -- a rangestrike) from a cloud has half its Power-factor more dice, rounded
 -- down, striking or striking back.
-titan.on("before_strike", function(ctx)
-  if ctx.cancel or ctx.ranged then return end
+titan.on("before_strike", { ranged = false, hazard = "Cloud" }, function(ctx)
+  if ctx.cancel then return end
   local s = ctx:get_unit(ctx.unit)
   if s.hex and ctx:get_hex(s.hex).hazard == "Cloud" then
     ctx.dice = ctx.dice + s.power // 2
@@ -112,8 +131,8 @@ end)
 -- rangestriker on a cloud may begin its rangestrikes from every other cloud
 -- (the engine takes the unoccupied one that strikes best:
 -- `set_unit(rangestrike_from)`).
-titan.on("battle_phase_start", function(ctx)
-  if ctx.phase ~= "strike" or ctx.side ~= ctx.moving then return end
+titan.on("battle_phase_start", { phase = "strike", hazard = "Cloud" }, function(ctx)
+  if ctx.side ~= ctx.moving then return end
   local clouds
   for _, u in ipairs(got.on_board(ctx, ctx.side)) do
     if u.rangestrikes and ctx:get_hex(u.hex).hazard == "Cloud" then
