@@ -316,3 +316,29 @@ titan.action("bad_filter_name", {
 })
 titan.action("bad_filter", { legal = always, apply = function(ctx) ctx:units("Troll") end })
 titan.action("bad_unit_field", { legal = always, apply = function(ctx) ctx:unit_field(0, "hp") end })
+
+-- Wrong return values (tests/battle/platform-answers.ron): each is reported
+-- at the line of the `return` that gave it, or at the function's line when
+-- two could have.
+titan.action("legal_number", {
+  legal = function(ctx)
+    if ctx.round > 7 then return {} end
+    return 3
+  end,
+  apply = function(ctx) end,
+})
+titan.action("apply_value", {
+  legal = always,
+  apply = function(ctx)
+    if ctx.round > 7 then return end
+    local answer = ctx.round == 1
+    return answer
+  end,
+})
+titan.action("apply_either", {
+  legal = always,
+  apply = function(ctx)
+    if ctx.round == 1 then return "no" end
+    return "never"
+  end,
+})
