@@ -876,16 +876,59 @@ impl<'v> Battle<'v> {
         Some(match l.per {
             LimitPer::Battle => (def, VarTarget::Unit(unit), false),
             LimitPer::Turn | LimitPer::Game => {
-                let side = s.units[unit as usize].side;
-                let seat = match (self.world.as_ref().and_then(|w| w.engagement), side) {
-                    (Some((_, a, _)), BattleSide::Attacker) => a.player,
-                    (Some((_, _, d)), BattleSide::Defender) => d.player,
-                    (None, BattleSide::Attacker) => crate::ids::PlayerId(0),
-                    (None, BattleSide::Defender) => crate::ids::PlayerId(1),
-                };
-                (def, VarTarget::Player(seat), true)
+                (def, VarTarget::Player(self.seat_of(s, unit)), true)
             }
         })
+    }
+
+    /// Where `unit` pays the cost of `a` from: its own variable (scope
+    /// `Unit`), the variable of the player its side fights for (as
+    /// [`Self::limit_count`] counts), or the game's; with the amount.
+    fn cost_from(
+        &self,
+        s: &State,
+        a: &crate::model::ScriptAction,
+        unit: UnitId,
+    ) -> Option<(
+        &crate::format::VariableDef,
+        crate::vars::VarTarget,
+        bool,
+        i64,
+    )> {
+        use crate::format::VarScope;
+        use crate::vars::VarTarget;
+        let c = a.def.cost.as_ref()?;
+        let def = self.variant.variable(&c.variable)?;
+        let (target, game) = match def.scope {
+            VarScope::Unit => (VarTarget::Unit(unit), false),
+            VarScope::Game => (VarTarget::Game, true),
+            _ => (VarTarget::Player(self.seat_of(s, unit)), true),
+        };
+        Some((def, target, game, c.amount))
+    }
+
+    /// Whether `unit` lacks what `a` costs.
+    fn cannot_pay(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> bool {
+        let Some((def, target, game, amount)) = self.cost_from(s, a, unit) else {
+            return false;
+        };
+        let vars = if game { &s.game_vars } else { &s.vars };
+        match vars.get(def, target) {
+            crate::format::VarValue::Int(n) => *n < amount,
+            _ => true,
+        }
+    }
+
+    /// The seat of the player the side of `unit` fights for (a battle
+    /// fought alone: the attacker seat 0, the defender seat 1).
+    fn seat_of(&self, s: &State, unit: UnitId) -> crate::ids::PlayerId {
+        let side = s.units[unit as usize].side;
+        match (self.world.as_ref().and_then(|w| w.engagement), side) {
+            (Some((_, a, _)), BattleSide::Attacker) => a.player,
+            (Some((_, _, d)), BattleSide::Defender) => d.player,
+            (None, BattleSide::Attacker) => crate::ids::PlayerId(0),
+            (None, BattleSide::Defender) => crate::ids::PlayerId(1),
+        }
     }
 
     /// Times `unit` may still take `a` (None: no limit).
@@ -944,6 +987,7 @@ impl<'v> Battle<'v> {
             || !u.on_field()
             || u.is_slain()
             || self.limit_left(s, a, *unit).is_some_and(|n| n <= 0)
+            || self.cannot_pay(s, a, *unit)
         {
             return;
         }
@@ -1011,6 +1055,7 @@ impl<'v> Battle<'v> {
                     || u.is_slain()
                     || !a.unit_may(&self.variant, u.character)
                     || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
+                    || self.cannot_pay(s, a, unit)
                 {
                     continue;
                 }
@@ -1086,6 +1131,14 @@ impl<'v> Battle<'v> {
                 "{label} may be taken {times} times per {per} (variant's actions.ron)"
             ));
         }
+        if let Some(c) = &a.def.cost
+            && self.cannot_pay(s, a, unit)
+        {
+            return refuse(format!(
+                "{label} costs {} {} (variant's actions.ron)",
+                c.amount, c.variable
+            ));
+        }
         if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {
             return refuse(format!("{args:?} is not a choice {label} offers now"));
         }
@@ -1116,6 +1169,14 @@ impl<'v> Battle<'v> {
                 _ => 0,
             };
             vars.set(def, target, crate::format::VarValue::Int(used + 1));
+        }
+        if let Some((def, target, game, amount)) = self.cost_from(s, a, unit) {
+            let vars = if game { &mut s.game_vars } else { &mut s.vars };
+            let left = match vars.get(def, target) {
+                crate::format::VarValue::Int(n) => *n,
+                _ => 0,
+            };
+            vars.set(def, target, crate::format::VarValue::Int(left - amount));
         }
         self.apply_effects(s, ev, effects);
         Ok(())
