@@ -818,6 +818,7 @@ impl<'v> Battle<'v> {
                 taken: taken().collect(),
                 extra: s.extra.clone(),
                 reinforcement_round: s.reinforcement_round(&self.variant),
+                engine: Some(self.engine_view(s)),
             });
         };
         // Every field named, so that one added later must be refilled too.
@@ -834,6 +835,7 @@ impl<'v> Battle<'v> {
             taken: took,
             extra,
             reinforcement_round,
+            engine,
         } = &mut b;
         *terrain = self.setup.terrain;
         units.clone_from(&s.units);
@@ -848,6 +850,7 @@ impl<'v> Battle<'v> {
         took.extend(taken());
         extra.clone_from(&s.extra);
         *reinforcement_round = s.reinforcement_round(&self.variant);
+        *engine = Some(self.engine_view(s));
         CtxData::Battle(b)
     }
 

@@ -23,7 +23,7 @@ use mlua::{Lua, LuaString, Table, Value};
 
 use crate::battleland::HexId;
 use crate::format::{VarScope, VarType, VarValue};
-use crate::ids::BattleSide;
+use crate::ids::{BattleSide, UnitId};
 use crate::ids::{Marker, PlayerId};
 use crate::lua::LuaHost;
 use crate::model::{HazardId, TerrainId, Variant};
@@ -32,6 +32,7 @@ use crate::state::units::{Status, Unit};
 use crate::vars::{VarTarget, Vars};
 
 mod actions;
+mod battle_queries;
 mod dispatch;
 mod lookups;
 mod methods;
@@ -579,6 +580,46 @@ impl GameLinks {
     }
 }
 
+/// One end of a line `ctx:sight` asks about: a unit, or a hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SightEnd {
+    Unit(UnitId),
+    Hex(HexId),
+}
+
+/// What `ctx:sight(from, to)` answers: the engine's line of sight between
+/// the two hexes, and its rangestrike check when a unit stands at each end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SightAnswer {
+    /// The range as the engine counts it (`titan rules los`).
+    pub range: u8,
+    /// The hexes the line crosses: an open reading, else the first.
+    pub path: Vec<HexId>,
+    /// What blocks every reading of the line (the engine's words), if so.
+    pub blocked_by: Option<String>,
+    /// Whether the unit at `from` may rangestrike the unit at `to` now
+    /// (strike number and dice), or why not.
+    pub rangestrike: Result<(u8, u8), String>,
+}
+
+/// The battle engine's own answers to `ctx:reach` and `ctx:sight` over
+/// a battle as its ctx holds it. The battle layer, above the platform,
+/// gives one with each battle ctx ([`BattleCtx::engine`], made once per
+/// battle); it is asked only when a script calls one of them.
+pub(crate) trait BattleEngine {
+    /// The hexes `unit` may move to in this maneuver phase (none when it
+    /// may not move).
+    fn reach(&self, v: &Arc<Variant>, ctx: &BattleCtx, unit: UnitId) -> Result<Vec<HexId>, String>;
+    /// The line of sight from `from` to `to`, and the rangestrike check.
+    fn sight(
+        &self,
+        v: &Arc<Variant>,
+        ctx: &BattleCtx,
+        from: SightEnd,
+        to: SightEnd,
+    ) -> Result<SightAnswer, String>;
+}
+
 /// A battle as a handler sees it.
 pub(crate) struct BattleCtx {
     pub terrain: TerrainId,
@@ -604,6 +645,9 @@ pub(crate) struct BattleCtx {
     pub extra: Vec<crate::state::extra::UnitExtra>,
     /// The round of the defender's reinforcement now.
     pub reinforcement_round: u8,
+    /// The battle engine's queries (`ctx:reach`, `ctx:sight`); `None` for a
+    /// ctx made without a battle engine.
+    pub engine: Option<Rc<dyn BattleEngine>>,
 }
 
 impl BattleCtx {
@@ -1180,6 +1224,34 @@ impl CtxStore {
         if let Some(CtxData::Battle(b)) = self.data.replace(outer) {
             *self.spare.borrow_mut() = Some(b);
         }
+    }
+
+    /// `f` on the battle data of the event, taken out of the store while
+    /// it runs: the battle engine's queries may call hooks, whose ctx
+    /// replaces the event's for a while (`with_ctx`).
+    fn battle_query<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&Rc<dyn BattleEngine>, &BattleCtx) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        let data = match self.data.borrow_mut().take() {
+            Some(CtxData::Battle(b)) => b,
+            Some(other) => {
+                *self.data.borrow_mut() = Some(other);
+                return err(format!("ctx:{what} is available in battle events only"));
+            }
+            None => {
+                return err(
+                    "this ctx belongs to an event that is over (keep state in variables, not in Lua)",
+                );
+            }
+        };
+        let result = match data.engine.clone() {
+            Some(engine) => f(&engine, &data),
+            None => err(format!("ctx:{what}: this battle has no engine to ask")),
+        };
+        *self.data.borrow_mut() = Some(CtxData::Battle(data));
+        result
     }
 
     fn with<R>(&self, f: impl FnOnce(&CtxData) -> mlua::Result<R>) -> mlua::Result<R> {
