@@ -353,6 +353,25 @@ impl<'v> Battle<'v> {
                     ev.push(BattleEvent::Removed { unit });
                     self.check_end(s, ev);
                 }
+                Effect::Withdraw { unit } => {
+                    s.set_down(unit as usize, ev);
+                    s.units[unit as usize].status = Status::Gone(Fate::Withdrawn);
+                    // Hits it would carry over are lost with it.
+                    if s.carry.is_some_and(|c| c.striker == unit) {
+                        s.carry = None;
+                    }
+                    ev.push(BattleEvent::Withdrawn { unit });
+                    self.check_end(s, ev);
+                }
+                Effect::Rejoin { unit, hex } => {
+                    // As a unit a script adds: it acts from the next phase.
+                    let u = &mut s.units[unit as usize];
+                    u.status = Status::OnBoard(hex);
+                    u.moved = true;
+                    u.locked = false;
+                    u.strikes_left = 0;
+                    ev.push(BattleEvent::Rejoined { unit, hex });
+                }
                 Effect::EndBattle { winner } => {
                     for (i, u) in s.units.iter_mut().enumerate() {
                         if Some(u.side) != winner && u.alive() {

@@ -418,6 +418,16 @@ pub enum BattleEvent {
         unit: UnitId,
         side: BattleSide,
     },
+    /// A script's effect (`ctx:withdraw`): the unit left the battle alive,
+    /// back to its legion.
+    Withdrawn {
+        unit: UnitId,
+    },
+    /// A script's effect (`ctx:rejoin`): a withdrawn unit is back on `hex`.
+    Rejoined {
+        unit: UnitId,
+        hex: HexId,
+    },
     /// A script's effect (`ctx:add_unit`): a new unit on the battleland.
     UnitAdded {
         unit: UnitId,

@@ -808,6 +808,8 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::UseStrike { .. }
             | Effect::Swap { .. }
             | Effect::Remove { .. }
+            | Effect::Withdraw { .. }
+            | Effect::Rejoin { .. }
             | Effect::SetHazard { .. }
             | Effect::ChangeSide { .. }
             | Effect::Mount { .. }

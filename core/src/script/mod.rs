@@ -37,6 +37,7 @@ mod dispatch;
 mod lookups;
 mod methods;
 mod query;
+mod withdraw;
 
 pub use actions::ScriptArg;
 use actions::script_error;
@@ -148,6 +149,7 @@ pub(crate) const STATUS_WORDS: &[&str] = &[
     "not_entered",
     "removed",
     "riding",
+    "withdrawn",
 ];
 
 impl UnitFilter {
@@ -447,6 +449,15 @@ pub enum Effect {
     /// The unit leaves the battle unscored.
     Remove {
         unit: u8,
+    },
+    /// The unit leaves the battle alive, back to its legion.
+    Withdraw {
+        unit: u8,
+    },
+    /// A withdrawn unit comes back to the battle on `hex`.
+    Rejoin {
+        unit: u8,
+        hex: HexId,
     },
     /// The battle ends: the loser's (or, with no winner, everybody's) living
     /// characters leave it unscored.
@@ -1165,6 +1176,7 @@ fn status_name(s: Status) -> &'static str {
         Status::Gone(crate::state::units::Fate::Slain) => "slain",
         Status::Gone(crate::state::units::Fate::NotEntered) => "not_entered",
         Status::Gone(crate::state::units::Fate::Removed) => "removed",
+        Status::Gone(crate::state::units::Fate::Withdrawn) => "withdrawn",
         Status::Riding(_) => "riding",
     }
 }

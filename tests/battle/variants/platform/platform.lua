@@ -342,3 +342,36 @@ titan.action("apply_either", {
     return "never"
   end,
 })
+
+-- ctx:withdraw and ctx:rejoin (tests/battle/platform-withdraw*.ron).
+titan.action("withdraw", {
+  legal = everyone,
+  apply = function(ctx, args)
+    ctx:withdraw(args.target)
+    local u = ctx:get_unit(args.target)
+    assert(u.status == "withdrawn" and u.hex == nil and not u.alive)
+  end,
+})
+titan.action("rejoin_c4", {
+  legal = function(ctx) return ctx:count_units{ side = ctx.side, status = "withdrawn" } > 0 end,
+  apply = function(ctx)
+    local u = ctx:units{ side = ctx.side, status = "withdrawn" }[1]
+    ctx:rejoin(u.id, "C4")
+    assert(ctx:get_unit(u.id).hex == "C4" and ctx:get_unit(u.id).status == "on_board")
+  end,
+})
+titan.action("bad_withdraw", {
+  legal = always,
+  apply = function(ctx)
+    -- Each of these is refused with its reason; the last one raises.
+    local function fails(f, text)
+      local ok, e = pcall(f)
+      assert(not ok and tostring(e):find(text, 1, true), tostring(e))
+    end
+    fails(function() ctx:withdraw(99) end, "unit 99 is not in the battle, alive")
+    fails(function() ctx:rejoin(ctx.unit, "C4") end, "is no unit withdrawn from this battle")
+    ctx:withdraw(ctx.unit)
+    fails(function() ctx:rejoin(ctx.unit, "Z9") end, 'no hex "Z9"')
+    ctx:rejoin(ctx.unit, ctx:get_unit(0).hex)
+  end,
+})
