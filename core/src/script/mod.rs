@@ -713,6 +713,10 @@ pub(crate) struct CtxStore {
     options: RefCell<std::collections::BTreeMap<String, crate::format::OptionValue>>,
     /// The masterboard's movement tables, made at the first `ctx:moves`.
     exits: std::cell::OnceCell<crate::model::movement::Exits>,
+    /// A battle query (`ctx:reach`, `ctx:sight`) is being answered: one
+    /// asked by a hook the engine calls meanwhile is refused, so that a
+    /// query cannot recurse through hooks without end.
+    querying: std::cell::Cell<bool>,
     /// Lua strings made once: a ctx is built for every event, and making
     /// its keys and names afresh each time is most of its cost.
     strings: Strings,
@@ -857,6 +861,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         effects: RefCell::new(Vec::new()),
         options: RefCell::default(),
         exits: std::cell::OnceCell::new(),
+        querying: std::cell::Cell::new(false),
         variant,
     });
     let methods = methods(lua, &store)?;
@@ -1246,6 +1251,11 @@ impl CtxStore {
         what: &str,
         f: impl FnOnce(&Rc<dyn BattleEngine>, &BattleCtx) -> mlua::Result<R>,
     ) -> mlua::Result<R> {
+        if self.querying.get() {
+            return err(format!(
+                "ctx:{what}: the engine is answering another query (a hook it calls may not ask one)"
+            ));
+        }
         let data = match self.data.borrow_mut().take() {
             Some(CtxData::Battle(b)) => b,
             Some(other) => {
@@ -1258,10 +1268,12 @@ impl CtxStore {
                 );
             }
         };
+        self.querying.set(true);
         let result = match data.engine.clone() {
             Some(engine) => f(&engine, &data),
             None => err(format!("ctx:{what}: this battle has no engine to ask")),
         };
+        self.querying.set(false);
         *self.data.borrow_mut() = Some(CtxData::Battle(data));
         result
     }
