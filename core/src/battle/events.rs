@@ -824,6 +824,8 @@ impl<'v> Battle<'v> {
                 .map(|(i, _)| s.units[i].character)
         };
         let Some(mut b) = spare else {
+            let mut engine = None;
+            self.engine_view(s, &mut engine);
             return CtxData::Battle(BattleCtx {
                 terrain: self.setup.terrain,
                 units: s.units.clone(),
@@ -837,7 +839,7 @@ impl<'v> Battle<'v> {
                 taken: taken().collect(),
                 extra: s.extra.clone(),
                 reinforcement_round: s.reinforcement_round(&self.variant),
-                engine: Some(self.engine_view(s)),
+                engine,
             });
         };
         // Every field named, so that one added later must be refilled too.
@@ -869,7 +871,7 @@ impl<'v> Battle<'v> {
         took.extend(taken());
         extra.clone_from(&s.extra);
         *reinforcement_round = s.reinforcement_round(&self.variant);
-        *engine = Some(self.engine_view(s));
+        self.engine_view(s, engine);
         CtxData::Battle(b)
     }
 

@@ -64,9 +64,10 @@ pub(super) struct EngineView {
 }
 
 impl Battle<'_> {
-    /// The view of this battle's engine for a ctx of `s` (made on the
-    /// first call).
-    pub(super) fn engine_view(&self, s: &State) -> Rc<dyn BattleEngine> {
+    /// Puts the view of this battle's engine for a ctx of `s` in `slot`
+    /// (made on the first call; an event's ctx refilled from the last
+    /// one's keeps the same).
+    pub(super) fn engine_view(&self, s: &State, slot: &mut Option<Rc<dyn BattleEngine>>) {
         let view = self.engine_view.get_or_init(|| {
             Rc::new(EngineView {
                 setup: self.setup.clone(),
@@ -77,7 +78,12 @@ impl Battle<'_> {
             })
         });
         view.clock.set(Clock::of(s));
-        Rc::clone(view) as Rc<dyn BattleEngine>
+        let same = slot
+            .as_ref()
+            .is_some_and(|e| std::ptr::addr_eq(Rc::as_ptr(e), Rc::as_ptr(view)));
+        if !same {
+            *slot = Some(Rc::clone(view) as Rc<dyn BattleEngine>);
+        }
     }
 }
 
