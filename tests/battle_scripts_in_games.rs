@@ -181,6 +181,16 @@ fn a_withdrawn_character_stays_in_its_legion_when_its_side_wins_and_goes_with_it
                 );
                 let status = g.battle().unwrap().units()[unit as usize].status;
                 assert_eq!(status, Status::Gone(Fate::Withdrawn));
+                // A save replays to it.
+                let back = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
+                assert_eq!(back.state_hash(), g.state_hash());
+                let replayed = back.battle().unwrap().units()[unit as usize].status;
+                assert_eq!(replayed, Status::Gone(Fate::Withdrawn));
+                // Both sides' views show it withdrawn.
+                for side in [BattleSide::Attacker, BattleSide::Defender] {
+                    let seen = g.battle().unwrap().view(side).units[unit as usize].status;
+                    assert_eq!(seen, Status::Gone(Fate::Withdrawn));
+                }
                 if withdrawing == BattleSide::Defender {
                     // On to the attacker's decision, if nobody must strike.
                     while g
@@ -277,10 +287,6 @@ fn a_withdrawn_character_stays_in_its_legion_when_its_side_wins_and_goes_with_it
         assert!(g.take_script_failure().is_none());
         let back = Game::from_save(Arc::clone(&g.variant), &g.to_save()).unwrap();
         assert_eq!(back.state_hash(), g.state_hash());
-        // Views show the withdrawn.
-        for seat in 0..2u8 {
-            let _ = view(&g, PlayerId(seat));
-        }
     }
     assert!(kept > 2 && lost > 2, "{kept} kept, {lost} lost");
 }
