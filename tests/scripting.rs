@@ -209,6 +209,43 @@ fn mana_buys_a_second_movement_roll() {
 }
 
 #[test]
+fn a_masterplay_cost_of_a_game_variable_is_paid_by_the_game() {
+    // docs/scripting.md, "Actions", `cost`: a Game variable is one stock
+    // for every player; the test variant's treasury holds one piece.
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Angel", "Ogre"]),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Move,
+        roll: 3,
+    )"#;
+    let position: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(pos).unwrap();
+    let dir = common::root().join("tests/battle/variants/costs");
+    let costs = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    let mut g = position.to_game(costs).unwrap();
+    let levy = Action::Script {
+        name: "levy".into(),
+        args: vec![],
+    };
+    let p = PlayerId(0);
+    assert!(g.legal_actions(p).contains(&levy));
+    g.apply(p, &levy).unwrap();
+    assert_eq!(var(&g, "treasury", VarTarget::Game), VarValue::Int(0));
+    assert!(!g.legal_actions(p).contains(&levy));
+    let e = g.apply(p, &levy).unwrap_err();
+    assert!(e.message.contains("costs 1 treasury"), "{e}");
+    // Refilled, it pays again; the player's own mana is untouched.
+    set(&mut g, "treasury", VarTarget::Game, VarValue::Int(2));
+    g.apply(p, &levy).unwrap();
+    assert_eq!(var(&g, "treasury", VarTarget::Game), VarValue::Int(1));
+    assert_eq!(var(&g, "mana", VarTarget::Player(p)), VarValue::Int(3));
+}
+
+#[test]
 fn mana_is_earned_ten_per_battle_won_and_spells_are_played() {
     // variants/house-spells/README.md: 10 mana per battle won. Random games
     // (the random player takes the variant's actions as any other) keep the

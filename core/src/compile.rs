@@ -240,14 +240,43 @@ impl<'a> Compiler<'a> {
                 }
             }
             if let Some(cost) = &a.cost {
-                if battle {
-                    fail(
-                        self,
-                        "cost",
-                        "a cost is paid by a player: masterplay actions only".into(),
-                    );
+                // Who pays: the game's stock, the acting player, or (in a
+                // battle) the acting unit; other scopes name nobody here.
+                let scopes: &[VarScope] = if battle {
+                    &[VarScope::Game, VarScope::Player, VarScope::Unit]
                 } else {
-                    int_var(self, &cost.variable, VarScope::Player, "cost");
+                    &[VarScope::Game, VarScope::Player]
+                };
+                match self.data.variables.iter().find(|v| v.name == cost.variable) {
+                    Some(v) if v.kind == VarType::Int && scopes.contains(&v.scope) => {}
+                    Some(v) => {
+                        let what = if battle {
+                            "Game (the game pays), Player (the player its unit's side fights for pays) or Unit (the acting unit pays)"
+                        } else {
+                            "Game (the game pays) or Player (the acting player pays)"
+                        };
+                        let found = if v.kind == VarType::Int {
+                            format!("of scope {:?}, which names nobody to pay", v.scope)
+                        } else {
+                            format!("a {:?}", v.kind)
+                        };
+                        self.error(
+                            file,
+                            &[&q, &cost.variable],
+                            format!(
+                                "action {:?}: the cost variable {:?} must be an Int of scope {what}, not {found}",
+                                a.name, cost.variable
+                            ),
+                        );
+                    }
+                    None => self.error(
+                        file,
+                        &[&q, &cost.variable],
+                        format!(
+                            "action {:?}: no variable {:?} in variables.ron",
+                            a.name, cost.variable
+                        ),
+                    ),
                 }
                 if cost.amount <= 0 {
                     fail(self, "amount", "a cost is more than 0".into());

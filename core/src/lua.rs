@@ -197,6 +197,9 @@ struct ScriptInfo {
     name: String,
     /// How Lua shows the chunk name in messages ("name:line: ...").
     short_src: String,
+    /// The script's text, read again only to place a wrong return value
+    /// (`returns::return_line`).
+    source: Option<Rc<str>>,
 }
 
 /// A place in a script.
@@ -767,6 +770,7 @@ impl LuaHost {
     /// the hooks it registered are removed again (globals it set stay).
     pub fn load_script(&mut self, script: &ScriptSource) -> Result<(), ScriptError> {
         let index = self.add_script(&script.name);
+        self.shared.scripts.borrow_mut()[index].source = Some(Rc::from(script.code.as_str()));
         let context = Context {
             script: Some(index),
             name: &script.name,
@@ -933,6 +937,7 @@ impl LuaHost {
                 return Err(self.wrong_return(
                     &func,
                     &context,
+                    lua_type(v),
                     format!(
                         "a {event} handler returns nothing (its result would be ignored; change the game through ctx), not a {}",
                         lua_type(v)
@@ -973,6 +978,7 @@ impl LuaHost {
                     return Err(self.wrong_return(
                         &func,
                         &context,
+                        lua_type(&other),
                         format!(
                             "a {event} handler returns true, false or nothing, not a {}",
                             lua_type(&other)
@@ -1108,7 +1114,7 @@ impl LuaHost {
                     lua_type(&value)
                 )
             };
-            return Err(self.wrong_return(&func, &context, message));
+            return Err(self.wrong_return(&func, &context, lua_type(&value), message));
         }
         Ok((ctx, !matches!(value, Value::Boolean(false))))
     }
@@ -1201,6 +1207,7 @@ impl LuaHost {
         scripts.push(ScriptInfo {
             name: name.to_string(),
             short_src: short_src(&chunk[1..]),
+            source: None,
         });
         let index = scripts.len() - 1;
         self.shared.by_chunk.borrow_mut().insert(chunk, index);
@@ -1266,21 +1273,94 @@ impl LuaHost {
             })
     }
 
-    /// A run returned values the engine does not take: an error at the
-    /// line where the function is defined.
-    fn wrong_return(&self, func: &Function, context: &Context, message: String) -> ScriptError {
-        let at = self.defined_at(func);
-        self.error_at(ScriptErrorKind::Runtime, at, context, message)
+    /// A run returned values the engine does not take, among them one of
+    /// Lua type `returned`: an error at the line of the `return` statement
+    /// that gave it when the script's source says which one it is
+    /// (`returns::return_line`), else at the function's line, saying so.
+    fn wrong_return(
+        &self,
+        func: &Function,
+        context: &Context,
+        returned: &str,
+        message: String,
+    ) -> ScriptError {
+        let Some(at) = self.defined_at(func) else {
+            return self.error_at(ScriptErrorKind::Runtime, None, context, message);
+        };
+        let info = func.info();
+        let span = info
+            .line_defined
+            .zip(info.last_line_defined)
+            .and_then(|(a, b)| Some((u32::try_from(a).ok()?, u32::try_from(b).ok()?)));
+        let source = self.shared.scripts.borrow()[at.script].source.clone();
+        let found = source.zip(span).and_then(|(source, (first, last))| {
+            returns::return_line(&source, first, last, returned)
+        });
+        match (found, at.line) {
+            (Some(line), _) => self.error_at(
+                ScriptErrorKind::Runtime,
+                Some(Location {
+                    script: at.script,
+                    line: Some(line),
+                }),
+                context,
+                message,
+            ),
+            (None, Some(line)) => self.error_at(
+                ScriptErrorKind::Runtime,
+                Some(at),
+                context,
+                format!("{message} (function at line {line})"),
+            ),
+            (None, None) => self.error_at(ScriptErrorKind::Runtime, Some(at), context, message),
+        }
+    }
+
+    /// The error for a hook's function (`titan.hook(name, fn)`, an action's
+    /// `legal` or `apply`) that returned a value of Lua type `returned`
+    /// which the engine does not take: at the line of its `return`, as
+    /// [`LuaHost::wrong_return`] finds it; `None` when no such hook is
+    /// registered.
+    pub(crate) fn hook_wrong_return(
+        &self,
+        hook: &str,
+        returned: &str,
+        message: String,
+    ) -> Option<ScriptError> {
+        let (func, script) = {
+            let hooks = self.shared.hooks.borrow();
+            let h = hooks.get(hook)?;
+            (h.func.clone(), h.script)
+        };
+        let context = Context {
+            script,
+            name: NO_SCRIPT,
+        };
+        Some(self.wrong_return(&func, &context, returned, message))
     }
 
     /// A run's values did not convert to what the engine asked for.
     fn bad_return(&self, err: &mlua::Error, func: &Function, context: &Context) -> ScriptError {
-        let at = self.defined_at(func);
         let message = format!(
             "the function returned values of the wrong type: {}",
             root_cause(err).0
         );
-        self.error_at(ScriptErrorKind::Runtime, at, context, message)
+        // The type of a value that did not convert, when mlua says.
+        let returned = match root_cause(err).0 {
+            mlua::Error::FromLuaConversionError { from, .. } => {
+                if *from == "integer" {
+                    "number"
+                } else {
+                    from
+                }
+            }
+            _ => "",
+        };
+        if returned.is_empty() {
+            let at = self.defined_at(func);
+            return self.error_at(ScriptErrorKind::Runtime, at, context, message);
+        }
+        self.wrong_return(func, context, returned, message)
     }
 
     /// Splits a leading "script:line:" off a Lua message. The outer Option
@@ -1415,7 +1495,7 @@ fn chunk_name(name: &str) -> String {
 }
 
 /// A value's type as Lua's `type` names it.
-fn lua_type(v: &Value) -> &'static str {
+pub(crate) fn lua_type(v: &Value) -> &'static str {
     match v {
         Value::Integer(_) | Value::Number(_) => "number",
         other => other.type_name(),
@@ -1450,6 +1530,7 @@ mod chunks;
 mod engine;
 pub use chunks::Chunks;
 use engine::engine_functions;
+mod returns;
 pub(crate) use engine::without_addresses;
 
 #[cfg(test)]

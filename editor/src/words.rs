@@ -575,6 +575,15 @@ impl Words {
                     side_word(*side)
                 )
             }
+            BattleEvent::Withdrawn { unit } => {
+                format!(
+                    "{} withdraws from the battle to its legion",
+                    self.unit(*unit)
+                )
+            }
+            BattleEvent::Rejoined { unit, hex } => {
+                format!("{} rejoins the battle on {}", self.unit(*unit), hex.label())
+            }
             BattleEvent::UnitAdded {
                 character,
                 side,

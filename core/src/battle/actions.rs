@@ -924,7 +924,11 @@ impl<'v> Battle<'v> {
     /// `rules.legions.max_size`, the `uncounted` not counted.
     fn has_room(&self, s: &State, side: BattleSide) -> bool {
         let v = &*self.variant;
-        let living = s.units.iter().filter(|u| u.side == side && u.alive());
+        // A withdrawn unit (`ctx:withdraw`) is in its legion too.
+        let living = s
+            .units
+            .iter()
+            .filter(|u| u.side == side && (u.alive() || u.status == Status::Gone(Fate::Withdrawn)));
         v.legion_size(living.map(|u| u.character)) < v.rules.legions.max_size as usize
     }
 

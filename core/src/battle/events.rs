@@ -365,6 +365,25 @@ impl<'v> Battle<'v> {
                     ev.push(BattleEvent::Removed { unit });
                     self.check_end(s, ev);
                 }
+                Effect::Withdraw { unit } => {
+                    s.set_down(unit as usize, ev);
+                    s.units[unit as usize].status = Status::Gone(Fate::Withdrawn);
+                    // Hits it would carry over are lost with it.
+                    if s.carry.is_some_and(|c| c.striker == unit) {
+                        s.carry = None;
+                    }
+                    ev.push(BattleEvent::Withdrawn { unit });
+                    self.check_end(s, ev);
+                }
+                Effect::Rejoin { unit, hex } => {
+                    // As a unit a script adds: it acts from the next phase.
+                    let u = &mut s.units[unit as usize];
+                    u.status = Status::OnBoard(hex);
+                    u.moved = true;
+                    u.locked = false;
+                    u.strikes_left = 0;
+                    ev.push(BattleEvent::Rejoined { unit, hex });
+                }
                 Effect::EndBattle { winner } => {
                     for (i, u) in s.units.iter_mut().enumerate() {
                         if Some(u.side) != winner && u.alive() {
@@ -822,6 +841,8 @@ impl<'v> Battle<'v> {
                 .map(|(i, _)| s.units[i].character)
         };
         let Some(mut b) = spare else {
+            let mut engine = None;
+            self.engine_view(s, &mut engine);
             return CtxData::Battle(BattleCtx {
                 terrain: self.setup.terrain,
                 units: s.units.clone(),
@@ -835,6 +856,7 @@ impl<'v> Battle<'v> {
                 taken: taken().collect(),
                 extra: s.extra.clone(),
                 reinforcement_round: s.reinforcement_round(&self.variant),
+                engine,
             });
         };
         // Every field named, so that one added later must be refilled too.
@@ -851,6 +873,7 @@ impl<'v> Battle<'v> {
             taken: took,
             extra,
             reinforcement_round,
+            engine,
         } = &mut b;
         *terrain = self.setup.terrain;
         units.clone_from(&s.units);
@@ -865,6 +888,7 @@ impl<'v> Battle<'v> {
         took.extend(taken());
         extra.clone_from(&s.extra);
         *reinforcement_round = s.reinforcement_round(&self.variant);
+        self.engine_view(s, engine);
         CtxData::Battle(b)
     }
 
@@ -893,16 +917,59 @@ impl<'v> Battle<'v> {
         Some(match l.per {
             LimitPer::Battle => (def, VarTarget::Unit(unit), false),
             LimitPer::Turn | LimitPer::Game => {
-                let side = s.units[unit as usize].side;
-                let seat = match (self.world.as_ref().and_then(|w| w.engagement), side) {
-                    (Some((_, a, _)), BattleSide::Attacker) => a.player,
-                    (Some((_, _, d)), BattleSide::Defender) => d.player,
-                    (None, BattleSide::Attacker) => crate::ids::PlayerId(0),
-                    (None, BattleSide::Defender) => crate::ids::PlayerId(1),
-                };
-                (def, VarTarget::Player(seat), true)
+                (def, VarTarget::Player(self.seat_of(s, unit)), true)
             }
         })
+    }
+
+    /// Where `unit` pays the cost of `a` from: its own variable (scope
+    /// `Unit`), the variable of the player its side fights for (as
+    /// [`Self::limit_count`] counts), or the game's; with the amount.
+    fn cost_from(
+        &self,
+        s: &State,
+        a: &crate::model::ScriptAction,
+        unit: UnitId,
+    ) -> Option<(
+        &crate::format::VariableDef,
+        crate::vars::VarTarget,
+        bool,
+        i64,
+    )> {
+        use crate::format::VarScope;
+        use crate::vars::VarTarget;
+        let c = a.def.cost.as_ref()?;
+        let def = self.variant.variable(&c.variable)?;
+        let (target, game) = match def.scope {
+            VarScope::Unit => (VarTarget::Unit(unit), false),
+            VarScope::Game => (VarTarget::Game, true),
+            _ => (VarTarget::Player(self.seat_of(s, unit)), true),
+        };
+        Some((def, target, game, c.amount))
+    }
+
+    /// Whether `unit` lacks what `a` costs.
+    fn cannot_pay(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> bool {
+        let Some((def, target, game, amount)) = self.cost_from(s, a, unit) else {
+            return false;
+        };
+        let vars = if game { &s.game_vars } else { &s.vars };
+        match vars.get(def, target) {
+            crate::format::VarValue::Int(n) => *n < amount,
+            _ => true,
+        }
+    }
+
+    /// The seat of the player the side of `unit` fights for (a battle
+    /// fought alone: the attacker seat 0, the defender seat 1).
+    fn seat_of(&self, s: &State, unit: UnitId) -> crate::ids::PlayerId {
+        let side = s.units[unit as usize].side;
+        match (self.world.as_ref().and_then(|w| w.engagement), side) {
+            (Some((_, a, _)), BattleSide::Attacker) => a.player,
+            (Some((_, _, d)), BattleSide::Defender) => d.player,
+            (None, BattleSide::Attacker) => crate::ids::PlayerId(0),
+            (None, BattleSide::Defender) => crate::ids::PlayerId(1),
+        }
     }
 
     /// Times `unit` may still take `a` (None: no limit).
@@ -961,6 +1028,7 @@ impl<'v> Battle<'v> {
             || !u.on_field()
             || u.is_slain()
             || self.limit_left(s, a, *unit).is_some_and(|n| n <= 0)
+            || self.cannot_pay(s, a, *unit)
         {
             return;
         }
@@ -1034,6 +1102,7 @@ impl<'v> Battle<'v> {
                     || u.is_slain()
                     || !a.unit_may(&self.variant, u.character)
                     || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
+                    || self.cannot_pay(s, a, unit)
                 {
                     continue;
                 }
@@ -1122,6 +1191,14 @@ impl<'v> Battle<'v> {
                 "{label} may be taken {times} times per {per} (its count {variable:?} in the variant's actions.ron is used up)"
             ));
         }
+        if let Some(c) = &a.def.cost
+            && self.cannot_pay(s, a, unit)
+        {
+            return refuse(format!(
+                "{label} costs {} {} (variant's actions.ron)",
+                c.amount, c.variable
+            ));
+        }
         if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {
             return refuse(format!("{args:?} is not a choice {label} offers now"));
         }
@@ -1152,6 +1229,14 @@ impl<'v> Battle<'v> {
                 _ => 0,
             };
             vars.set(def, target, crate::format::VarValue::Int(used + 1));
+        }
+        if let Some((def, target, game, amount)) = self.cost_from(s, a, unit) {
+            let vars = if game { &mut s.game_vars } else { &mut s.vars };
+            let left = match vars.get(def, target) {
+                crate::format::VarValue::Int(n) => *n,
+                _ => 0,
+            };
+            vars.set(def, target, crate::format::VarValue::Int(left - amount));
         }
         self.apply_effects(s, ev, effects);
         Ok(())

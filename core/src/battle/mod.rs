@@ -44,6 +44,7 @@ mod listing;
 pub use crate::state::overlay;
 mod phases;
 pub mod position;
+mod queries;
 mod relist;
 mod seen;
 mod setup;
@@ -417,6 +418,16 @@ pub enum BattleEvent {
         unit: UnitId,
         side: BattleSide,
     },
+    /// A script's effect (`ctx:withdraw`): the unit left the battle alive,
+    /// back to its legion.
+    Withdrawn {
+        unit: UnitId,
+    },
+    /// A script's effect (`ctx:rejoin`): a withdrawn unit is back on `hex`.
+    Rejoined {
+        unit: UnitId,
+        hex: HexId,
+    },
     /// A script's effect (`ctx:add_unit`): a new unit on the battleland.
     UnitAdded {
         unit: UnitId,
@@ -652,6 +663,9 @@ pub struct Battle<'v> {
     /// The first script action's `legal` that failed while actions were
     /// listed (its action left out), until [`Battle::take_script_failure`].
     listing_failure: RefCell<Option<ScriptError>>,
+    /// What a battle ctx asks the engine through (`ctx:reach`,
+    /// `ctx:sight`), made with the first ctx.
+    engine_view: std::cell::OnceCell<Rc<queries::EngineView>>,
     /// The last listing of the current state (no scripts) found no
     /// character obliged to strike, so that `EndStrikes` need not look
     /// again; cleared by whatever changes the state.

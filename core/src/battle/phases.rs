@@ -450,6 +450,15 @@ impl<'v> Battle<'v> {
         let mut removed = [Vec::new(), Vec::new()];
         let mut joined = [Vec::new(), Vec::new()];
         let mut added = [Vec::new(), Vec::new()];
+        // A withdrawn unit (`ctx:withdraw`) is in its legion if its side
+        // won; a legion that lost is lost whole, it with it (removed: the
+        // winner did not slay it).
+        let won = |side: BattleSide| {
+            matches!(
+                (winner, side),
+                (Winner::Attacker, BattleSide::Attacker) | (Winner::Defender, BattleSide::Defender)
+            )
+        };
         if s.extra.is_empty() {
             // No script changed a unit: each ends in its own legion, so one
             // walk sorts them (the general walk below gives the same lists).
@@ -459,6 +468,8 @@ impl<'v> Battle<'v> {
                     _ if u.alive() => &mut left[k],
                     Status::Gone(Fate::Slain | Fate::NotEntered) => &mut slain[k],
                     Status::Gone(Fate::Removed) => &mut removed[k],
+                    Status::Gone(Fate::Withdrawn) if won(u.side) => &mut left[k],
+                    Status::Gone(Fate::Withdrawn) => &mut removed[k],
                     _ => continue,
                 };
                 list.push(u.character);
@@ -478,6 +489,13 @@ impl<'v> Battle<'v> {
                 }
                 if u.status == Status::Gone(Fate::Removed) || (u.alive() && !stays[i]) {
                     removed[k].push(u.character);
+                }
+                if u.status == Status::Gone(Fate::Withdrawn) {
+                    if won(s.origin(i)) {
+                        left[k].push(u.character);
+                    } else {
+                        removed[k].push(u.character);
+                    }
                 }
             }
             for (i, to) in moves {
@@ -543,7 +561,9 @@ impl<'v> Battle<'v> {
         for (i, u) in s.units.iter().enumerate() {
             let e = s.extra(i);
             let counted = !self.variant.character(u.character).uncounted;
-            if u.alive() && e.added.is_none() && !e.changed_side && counted {
+            // A withdrawn unit is in its legion too (if the legion lasts).
+            let withdrawn = u.status == Status::Gone(Fate::Withdrawn);
+            if (u.alive() || withdrawn) && e.added.is_none() && !e.changed_side && counted {
                 size[side_index(u.side)] += 1;
             }
         }

@@ -242,6 +242,7 @@ impl<'v> Battle<'v> {
             sight_memo: RefCell::new(Vec::new()),
             pick_lists: RefCell::default(),
             listing_failure: RefCell::default(),
+            engine_view: std::cell::OnceCell::new(),
             ends_freely: std::cell::Cell::new(false),
             occupied_now: std::cell::Cell::new(None),
             occupied_next: std::cell::Cell::new(None),

@@ -702,6 +702,22 @@ impl<'v> Battle<'v> {
                 shown: first,
             };
         }
+        let natives = self.natives_of(s, unit as usize);
+        self.readings(s, natives, (first, second), target)
+    }
+
+    /// The readings of a line (`lines_between`) that nothing blocks: no
+    /// character but `target` on a hex between, no hazard or higher
+    /// ground, for a viewer of `natives`; or why none is open.
+    pub(super) fn readings(
+        &self,
+        s: &State,
+        natives: crate::ids::HazardSet,
+        (first, second): (Vec<HexId>, Option<&[HexId]>),
+        target: UnitId,
+    ) -> SightInfo {
+        let v = &*self.variant;
+        let range = first.len() as u8;
         let occupied = |h: HexId| occupant_but(s, h, target).is_some();
         let name = |h: HexId| {
             occupant_but(s, h, target)
@@ -712,7 +728,6 @@ impl<'v> Battle<'v> {
         let mut ok: Vec<Vec<HexId>> = Vec::new();
         for p in std::iter::once(first.clone()).chain(second.map(<[HexId]>::to_vec)) {
             let land = self.land_in(s);
-            let natives = self.natives_of(s, unit as usize);
             match geometry::blocker(v, land, &p, &occupied)
                 .or_else(|| geometry::blocker_for(v, land, &p, natives))
             {
@@ -726,7 +741,11 @@ impl<'v> Battle<'v> {
                 shown: p.clone(),
                 path: Ok(ok),
             },
-            None => fail(reasons.join("; and "), first),
+            None => SightInfo {
+                range,
+                path: Err(reasons.join("; and ")),
+                shown: first,
+            },
         }
     }
 

@@ -55,6 +55,26 @@ fn int_var(game: &Game, name: &str, player: PlayerId) -> i64 {
     }
 }
 
+/// Where an action's cost is paid from: a game variable, or the acting
+/// player's.
+fn cost_target(def: &crate::format::VariableDef, player: PlayerId) -> VarTarget {
+    match def.scope {
+        crate::format::VarScope::Game => VarTarget::Game,
+        _ => VarTarget::Player(player),
+    }
+}
+
+/// What the variable an action's cost is paid from holds.
+fn cost_left(game: &Game, name: &str, player: PlayerId) -> i64 {
+    match game.variant.variable(name) {
+        Some(def) => match game.state.vars.get(def, cost_target(def, player)) {
+            VarValue::Int(n) => *n,
+            _ => 0,
+        },
+        None => 0,
+    }
+}
+
 /// Why `player` may not take `a` now (its phase, limit and cost), if so.
 fn not_now(game: &Game, player: PlayerId, a: &ScriptAction) -> Option<String> {
     let label = &a.def.label;
@@ -75,7 +95,7 @@ fn not_now(game: &Game, player: PlayerId, a: &ScriptAction) -> Option<String> {
         ));
     }
     if let Some(c) = &a.def.cost
-        && int_var(game, &c.variable, player) < c.amount
+        && cost_left(game, &c.variable, player) < c.amount
     {
         return Some(format!("{label} costs {} {}", c.amount, c.variable));
     }
@@ -272,8 +292,14 @@ pub(super) fn apply_script(
                 .set(def, VarTarget::Player(player), VarValue::Int(now + delta));
         }
     };
-    if let Some(c) = &a.def.cost {
-        add(game, &c.variable, -c.amount);
+    if let Some(c) = &a.def.cost
+        && let Some(def) = variant.variable(&c.variable)
+    {
+        let target = cost_target(def, player);
+        let now = cost_left(game, &c.variable, player);
+        game.state
+            .vars
+            .set(def, target, VarValue::Int(now - c.amount));
     }
     if let Some(l) = &a.def.limit {
         add(game, &l.variable, 1);
@@ -782,6 +808,8 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
             | Effect::UseStrike { .. }
             | Effect::Swap { .. }
             | Effect::Remove { .. }
+            | Effect::Withdraw { .. }
+            | Effect::Rejoin { .. }
             | Effect::SetHazard { .. }
             | Effect::ChangeSide { .. }
             | Effect::Mount { .. }

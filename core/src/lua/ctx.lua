@@ -12,7 +12,7 @@ local concat, error, type, tostring, sort, ipairs, format, byte =
   pristine.sort, pristine.ipairs, pristine.format, pristine.byte
 local characters, classes, hexes = names.characters, names.classes, names.hexes
 local SIDES = { [0] = "attacker", "defender" }
-local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding" }
+local STATUSES = { [0] = "waiting", "on_board", "slain", "not_entered", "removed", "riding", "withdrawn" }
 
 -- Names to codes (the reverse of the tables above).
 local function codes(by_code)
@@ -85,7 +85,7 @@ local FILTERS = {
 local WANTS = {
   side = '"attacker" or "defender"', character = "a character's name",
   class = "a class's name",
-  status = '"waiting", "on_board", "slain", "not_entered", "removed" or "riding"',
+  status = '"waiting", "on_board", "slain", "not_entered", "removed", "riding" or "withdrawn"',
   alive = "true or false",
 }
 

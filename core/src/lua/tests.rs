@@ -765,7 +765,7 @@ fn pairs_and_next_visit_keys_in_a_reproducible_order() {
 }
 
 #[test]
-fn a_question_answered_with_a_string_is_an_error_at_the_handler() {
+fn a_question_answered_with_a_string_is_an_error_at_its_return() {
     let mut host = LuaHost::with_events(
         LuaLimits::default(),
         Rc::new(RefCell::new(GameRng::new(1))),
@@ -780,7 +780,7 @@ fn a_question_answered_with_a_string_is_an_error_at_the_handler() {
     let e = host.call_question("may_target", ()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "q.lua:1: a may_target handler returns true, false or nothing, not a string"
+        "q.lua:2: a may_target handler returns true, false or nothing, not a string"
     );
     let e = host.call_event("battle_start", ()).unwrap_err();
     assert!(
@@ -889,4 +889,46 @@ fn a_runaway_recursion_is_stopped_at_the_call_depth_limit() {
         "local function g(n) if n == 0 then return 0 end return g(n - 1) + 1 end\ntitan.hook('ok', function() return g(2000) end)",
     );
     assert_eq!(h.call_hook::<_, i64>("ok", ()).unwrap(), 2000);
+}
+
+#[test]
+fn a_hook_returning_the_wrong_type_is_an_error_at_its_return_when_only_one_can_be() {
+    let mut host = host();
+    host.load_script(&ScriptSource {
+        name: "r.lua".into(),
+        code: r#"titan.hook("power", function(score, base)
+  if score > 100 then return 2 end
+  if score < 0 then return nil end
+  return "weak"
+end)
+titan.hook("either", function(score)
+  if score > 1 then return "a" end
+  return tostring(score)
+end)
+titan.hook("missing", function(score)
+  if score > 1 then return 1 end
+end)
+titan.hook("pair", function(a)
+  return a
+end)
+"#
+        .into(),
+    })
+    .unwrap();
+    // A string where a number is expected: only line 4 returns one.
+    let e = host.call_hook::<_, i64>("power", (5, 1)).unwrap_err();
+    assert_eq!(e.line, Some(4), "{e}");
+    assert!(e.message.contains("the wrong type"), "{e}");
+    // Two returns may give a string: the function's line, and it says so.
+    let e = host.call_hook::<_, i64>("either", 5).unwrap_err();
+    assert_eq!(e.line, Some(6), "{e}");
+    assert!(e.message.ends_with("(function at line 6)"), "{e}");
+    // nil: the function may also end without a return.
+    let e = host.call_hook::<_, i64>("missing", 0).unwrap_err();
+    assert_eq!(e.line, Some(10), "{e}");
+    assert!(e.message.ends_with("(function at line 10)"), "{e}");
+    // Two values expected, one given: the one return there is.
+    let e = host.call_hook::<_, (i64, i64)>("pair", 1).unwrap_err();
+    assert_eq!(e.line, Some(14), "{e}");
+    assert!(!e.message.contains("function at line"), "{e}");
 }

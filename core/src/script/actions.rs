@@ -134,13 +134,12 @@ pub(crate) fn action_legal(
         Value::Boolean(true) if params.is_empty() => return Ok(vec![Vec::new()]),
         Value::Table(t) => t,
         other => {
-            return Err(script_error(
-                name,
-                format!(
-                    "legal(ctx) must return a list of argument lists, not a {}",
-                    other.type_name()
-                ),
-            ));
+            let returned = crate::lua::lua_type(&other);
+            let message =
+                format!("legal(ctx) must return a list of argument lists, not a {returned}");
+            return Err(host
+                .hook_wrong_return(&hook, returned, message.clone())
+                .unwrap_or_else(|| script_error(name, message)));
         }
     };
     let mut out = Vec::new();
@@ -221,13 +220,14 @@ pub(crate) fn action_apply(
     // The engine takes nothing from apply: a value returned (say `false`,
     // as if that refused the action) would be dropped silently.
     if !returned.is_nil() {
-        return Err(script_error(
-            name,
-            format!(
-                "apply(ctx, args) returns nothing, not a {} (to refuse, leave the choice out of legal, or raise error(...))",
-                returned.type_name()
-            ),
-        ));
+        let message = format!(
+            "apply(ctx, args) returns nothing, not a {} (to refuse, leave the choice out of legal, or raise error(...))",
+            returned.type_name()
+        );
+        let kind = crate::lua::lua_type(&returned);
+        return Err(host
+            .hook_wrong_return(&hook, kind, message.clone())
+            .unwrap_or_else(|| script_error(name, message)));
     }
     Ok(fired.effects)
 }

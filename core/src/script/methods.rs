@@ -31,6 +31,8 @@ fn hits_arg(n: i64, what: &str) -> mlua::Result<u8> {
 pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let m = lua.create_table()?;
     super::lookups::add(lua, &m, store)?;
+    super::battle_queries::add(lua, &m, store)?;
+    super::withdraw::add(lua, &m, store)?;
 
     // `units`, `get_unit`, `count_units` and `unit_field` are made in
     // `ctx.lua` over the raw queries of `query.rs`.

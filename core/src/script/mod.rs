@@ -23,7 +23,7 @@ use mlua::{Lua, LuaString, Table, Value};
 
 use crate::battleland::HexId;
 use crate::format::{VarScope, VarType, VarValue};
-use crate::ids::BattleSide;
+use crate::ids::{BattleSide, UnitId};
 use crate::ids::{Marker, PlayerId};
 use crate::lua::LuaHost;
 use crate::model::{HazardId, TerrainId, Variant};
@@ -32,10 +32,12 @@ use crate::state::units::{Status, Unit};
 use crate::vars::{VarTarget, Vars};
 
 mod actions;
+mod battle_queries;
 mod dispatch;
 mod lookups;
 mod methods;
 mod query;
+mod withdraw;
 
 pub use actions::ScriptArg;
 use actions::script_error;
@@ -211,6 +213,7 @@ pub(crate) const STATUS_WORDS: &[&str] = &[
     "not_entered",
     "removed",
     "riding",
+    "withdrawn",
 ];
 
 impl UnitFilter {
@@ -619,6 +622,15 @@ pub enum Effect {
     Remove {
         unit: u8,
     },
+    /// The unit leaves the battle alive, back to its legion.
+    Withdraw {
+        unit: u8,
+    },
+    /// A withdrawn unit comes back to the battle on `hex`.
+    Rejoin {
+        unit: u8,
+        hex: HexId,
+    },
     /// The battle ends: the loser's (or, with no winner, everybody's) living
     /// characters leave it unscored.
     EndBattle {
@@ -751,6 +763,46 @@ impl GameLinks {
     }
 }
 
+/// One end of a line `ctx:sight` asks about: a unit, or a hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SightEnd {
+    Unit(UnitId),
+    Hex(HexId),
+}
+
+/// What `ctx:sight(from, to)` answers: the engine's line of sight between
+/// the two hexes, and its rangestrike check when a unit stands at each end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SightAnswer {
+    /// The range as the engine counts it (`titan rules los`).
+    pub range: u8,
+    /// The hexes the line crosses: an open reading, else the first.
+    pub path: Vec<HexId>,
+    /// What blocks every reading of the line (the engine's words), if so.
+    pub blocked_by: Option<String>,
+    /// Whether the unit at `from` may rangestrike the unit at `to` now
+    /// (strike number and dice), or why not.
+    pub rangestrike: Result<(u8, u8), String>,
+}
+
+/// The battle engine's own answers to `ctx:reach` and `ctx:sight` over
+/// a battle as its ctx holds it. The battle layer, above the platform,
+/// gives one with each battle ctx ([`BattleCtx::engine`], made once per
+/// battle); it is asked only when a script calls one of them.
+pub(crate) trait BattleEngine {
+    /// The hexes `unit` may move to in this maneuver phase (none when it
+    /// may not move).
+    fn reach(&self, v: &Arc<Variant>, ctx: &BattleCtx, unit: UnitId) -> Result<Vec<HexId>, String>;
+    /// The line of sight from `from` to `to`, and the rangestrike check.
+    fn sight(
+        &self,
+        v: &Arc<Variant>,
+        ctx: &BattleCtx,
+        from: SightEnd,
+        to: SightEnd,
+    ) -> Result<SightAnswer, String>;
+}
+
 /// A battle as a handler sees it.
 pub(crate) struct BattleCtx {
     pub terrain: TerrainId,
@@ -776,6 +828,9 @@ pub(crate) struct BattleCtx {
     pub extra: Vec<crate::state::extra::UnitExtra>,
     /// The round of the defender's reinforcement now.
     pub reinforcement_round: u8,
+    /// The battle engine's queries (`ctx:reach`, `ctx:sight`); `None` for a
+    /// ctx made without a battle engine.
+    pub engine: Option<Rc<dyn BattleEngine>>,
 }
 
 impl BattleCtx {
@@ -830,6 +885,10 @@ pub(crate) struct CtxStore {
     options: RefCell<std::collections::BTreeMap<String, crate::format::OptionValue>>,
     /// The masterboard's movement tables, made at the first `ctx:moves`.
     exits: std::cell::OnceCell<crate::model::movement::Exits>,
+    /// A battle query (`ctx:reach`, `ctx:sight`) is being answered: one
+    /// asked by a hook the engine calls meanwhile is refused, so that a
+    /// query cannot recurse through hooks without end.
+    querying: std::cell::Cell<bool>,
     /// Lua strings made once: a ctx is built for every event, and making
     /// its keys and names afresh each time is most of its cost.
     strings: Strings,
@@ -975,6 +1034,7 @@ pub(crate) fn install(host: &LuaHost, variant: Arc<Variant>) -> mlua::Result<()>
         effects: RefCell::new(Vec::new()),
         options: RefCell::default(),
         exits: std::cell::OnceCell::new(),
+        querying: std::cell::Cell::new(false),
         variant,
     });
     let methods = methods(lua, &store)?;
@@ -1307,6 +1367,7 @@ fn status_name(s: Status) -> &'static str {
         Status::Gone(crate::state::units::Fate::Slain) => "slain",
         Status::Gone(crate::state::units::Fate::NotEntered) => "not_entered",
         Status::Gone(crate::state::units::Fate::Removed) => "removed",
+        Status::Gone(crate::state::units::Fate::Withdrawn) => "withdrawn",
         Status::Riding(_) => "riding",
     }
 }
@@ -1366,6 +1427,41 @@ impl CtxStore {
         if let Some(CtxData::Battle(b)) = self.data.replace(outer) {
             *self.spare.borrow_mut() = Some(b);
         }
+    }
+
+    /// `f` on the battle data of the event, taken out of the store while
+    /// it runs: the battle engine's queries may call hooks, whose ctx
+    /// replaces the event's for a while (`with_ctx`).
+    fn battle_query<R>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&Rc<dyn BattleEngine>, &BattleCtx) -> mlua::Result<R>,
+    ) -> mlua::Result<R> {
+        if self.querying.get() {
+            return err(format!(
+                "ctx:{what}: the engine is answering another query (a hook it calls may not ask one)"
+            ));
+        }
+        let data = match self.data.borrow_mut().take() {
+            Some(CtxData::Battle(b)) => b,
+            Some(other) => {
+                *self.data.borrow_mut() = Some(other);
+                return err(format!("ctx:{what} is available in battle events only"));
+            }
+            None => {
+                return err(
+                    "this ctx belongs to an event that is over (keep state in variables, not in Lua)",
+                );
+            }
+        };
+        self.querying.set(true);
+        let result = match data.engine.clone() {
+            Some(engine) => f(&engine, &data),
+            None => err(format!("ctx:{what}: this battle has no engine to ask")),
+        };
+        self.querying.set(false);
+        *self.data.borrow_mut() = Some(CtxData::Battle(data));
+        result
     }
 
     fn with<R>(&self, f: impl FnOnce(&CtxData) -> mlua::Result<R>) -> mlua::Result<R> {

@@ -44,6 +44,7 @@ pub(super) fn status_code(s: Status) -> i64 {
         Status::Gone(crate::state::units::Fate::NotEntered) => 3,
         Status::Gone(crate::state::units::Fate::Removed) => 4,
         Status::Riding(_) => 5,
+        Status::Gone(crate::state::units::Fate::Withdrawn) => 6,
     }
 }
 

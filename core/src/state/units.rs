@@ -31,6 +31,11 @@ pub enum Fate {
     NotEntered,
     /// Removed unscored (time loss; a slain Titan's legion).
     Removed,
+    /// Taken out of the battle alive, back to its legion (`ctx:withdraw`):
+    /// no target and not counted for its side; it may come back
+    /// (`ctx:rejoin`). At the end it is in its legion if its side won, and
+    /// goes with its legion (removed, unscored) if not.
+    Withdrawn,
 }
 
 /// One character of the battle.

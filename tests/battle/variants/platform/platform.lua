@@ -316,3 +316,62 @@ titan.action("bad_filter_name", {
 })
 titan.action("bad_filter", { legal = always, apply = function(ctx) ctx:units("Troll") end })
 titan.action("bad_unit_field", { legal = always, apply = function(ctx) ctx:unit_field(0, "hp") end })
+
+-- Wrong return values (tests/battle/platform-answers.ron): each is reported
+-- at the line of the `return` that gave it, or at the function's line when
+-- two could have.
+titan.action("legal_number", {
+  legal = function(ctx)
+    if ctx.round > 7 then return {} end
+    return 3
+  end,
+  apply = function(ctx) end,
+})
+titan.action("apply_value", {
+  legal = always,
+  apply = function(ctx)
+    if ctx.round > 7 then return end
+    local answer = ctx.round == 1
+    return answer
+  end,
+})
+titan.action("apply_either", {
+  legal = always,
+  apply = function(ctx)
+    if ctx.round == 1 then return "no" end
+    return "never"
+  end,
+})
+
+-- ctx:withdraw and ctx:rejoin (tests/battle/platform-withdraw*.ron).
+titan.action("withdraw", {
+  legal = everyone,
+  apply = function(ctx, args)
+    ctx:withdraw(args.target)
+    local u = ctx:get_unit(args.target)
+    assert(u.status == "withdrawn" and u.hex == nil and not u.alive)
+  end,
+})
+titan.action("rejoin_c4", {
+  legal = function(ctx) return ctx:count_units{ side = ctx.side, status = "withdrawn" } > 0 end,
+  apply = function(ctx)
+    local u = ctx:units{ side = ctx.side, status = "withdrawn" }[1]
+    ctx:rejoin(u.id, "C4")
+    assert(ctx:get_unit(u.id).hex == "C4" and ctx:get_unit(u.id).status == "on_board")
+  end,
+})
+titan.action("bad_withdraw", {
+  legal = always,
+  apply = function(ctx)
+    -- Each of these is refused with its reason; the last one raises.
+    local function fails(f, text)
+      local ok, e = pcall(f)
+      assert(not ok and tostring(e):find(text, 1, true), tostring(e))
+    end
+    fails(function() ctx:withdraw(99) end, "unit 99 is not in the battle, alive")
+    fails(function() ctx:rejoin(ctx.unit, "C4") end, "is no unit withdrawn from this battle")
+    ctx:withdraw(ctx.unit)
+    fails(function() ctx:rejoin(ctx.unit, "Z9") end, 'no hex "Z9"')
+    ctx:rejoin(ctx.unit, ctx:get_unit(0).hex)
+  end,
+})
