@@ -144,7 +144,7 @@ fn titan_battlelands_match_the_printed_ones() {
         assert_eq!(h.hazard, wall);
         assert!(h.top);
         // Seen from outside, the same wall is not on its top side.
-        let outside = hex("D4").neighbour(side).unwrap();
+        let outside = tower.board.neighbour(hex("D4"), side).unwrap();
         assert!(!tower.hexside(outside, side.opposite()).unwrap().top);
     }
     assert_eq!(tower.defender_area.len(), 7);
@@ -158,7 +158,12 @@ fn titan_battlelands_match_the_printed_ones() {
         cliff
     );
     let plains = titan.battleland(titan.terrain_by_name("Plains").unwrap());
-    assert!(HexId::all().all(|h| plains.hex(h).sides.iter().all(Option::is_none)));
+    assert!(
+        plains
+            .board
+            .ids()
+            .all(|h| plains.hex(h).sides.iter().all(Option::is_none))
+    );
 }
 
 /// Reference sheet, "For a Shorter Game", through `extends`.

@@ -11,13 +11,15 @@ use std::rc::Rc;
 
 use petgraph::graph::DiGraph;
 
-use crate::battleland::{BattleHex, Battleland, HEX_COUNT, HexId, Hexside};
+use crate::battleland::Battleland;
 use crate::diag::{Diagnostic, FileId, Sources};
-use crate::format::{self, At, Place, Side};
+use crate::format::{self, At, Place};
 use crate::load::{Loaded, Origins};
 use crate::lua::{LuaHost, LuaLimits, ScriptError};
 use crate::model::*;
 use crate::rng::GameRng;
+
+mod battleland;
 
 /// Validates merged variant data and builds the engine's model of it.
 pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
@@ -1221,139 +1223,6 @@ impl<'a> Compiler<'a> {
             }
         }
         (lands.len() == data.terrains.len()).then_some(lands)
-    }
-
-    fn battleland(
-        &mut self,
-        b: &format::BattlelandDef,
-        terrain: TerrainId,
-        file: FileId,
-        hazard_ids: &HashMap<&str, HazardId>,
-        hazards: &[Hazard],
-    ) -> Option<Battleland> {
-        let errors_before = self.errors.len();
-        let mut hexes: Vec<Option<BattleHex>> = vec![None; HEX_COUNT];
-        for (label, h) in &b.hexes {
-            let q = format!("\"{label}\"");
-            let Some(id) = HexId::from_label(label) else {
-                self.error(
-                    file,
-                    &[&q],
-                    format!("{label:?} is no hex label (A1-A3, B1-B4, C1-C5, D1-D6, E1-E5, F1-F4)"),
-                );
-                continue;
-            };
-            let hazard = match lookup(hazard_ids, &h.hazard) {
-                Some(hz) if hazards[hz.index()].place == Place::Hex => hz,
-                Some(_) => {
-                    self.error(
-                        file,
-                        &[&q, &format!("\"{}\"", h.hazard)],
-                        format!(
-                            "hex {label} has hazard {:?}, which lies on hexsides, not in hexes",
-                            h.hazard
-                        ),
-                    );
-                    continue;
-                }
-                None => {
-                    self.error(
-                        file,
-                        &[&q, &format!("\"{}\"", h.hazard)],
-                        format!(
-                            "hex {label} has hazard {:?}, which this variant does not define",
-                            h.hazard
-                        ),
-                    );
-                    continue;
-                }
-            };
-            let neighbours = Side::ALL.map(|s| id.neighbour(s));
-            hexes[id.0 as usize] = Some(BattleHex {
-                hazard,
-                elevation: h.elevation,
-                sides: [None; 6],
-                neighbours,
-            });
-        }
-        let missing: Vec<String> = HexId::all()
-            .filter(|id| hexes[id.0 as usize].is_none())
-            .map(HexId::label)
-            .collect();
-        if b.hexes.len() != HEX_COUNT || !missing.is_empty() {
-            self.error(
-                file,
-                &["hexes"],
-                format!(
-                    "a battleland has {HEX_COUNT} hexes; this one lists {}{}",
-                    b.hexes.len(),
-                    if missing.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" and lacks {}", missing.join(", "))
-                    }
-                ),
-            );
-        }
-        // Hexside hazards, recorded on both of their hexes.
-        for (label, h) in &b.hexes {
-            let Some(id) = HexId::from_label(label) else {
-                continue;
-            };
-            for (&side, name) in &h.sides {
-                let q = format!("\"{label}\"");
-                let anchors = [q.as_str(), &format!("{side:?}:")];
-                let hazard = match lookup(hazard_ids, name) {
-                    Some(hz) if hazards[hz.index()].place == Place::Hexside => hz,
-                    Some(_) => {
-                        self.error(file, &anchors, format!("{name:?} fills hexes; it cannot lie on the {side:?} side of {label}"));
-                        continue;
-                    }
-                    None => {
-                        self.error(file, &anchors, format!("{label} has {name:?} on its {side:?} side, which this variant does not define"));
-                        continue;
-                    }
-                };
-                let Some(other) = id.neighbour(side) else {
-                    self.error(file, &anchors, format!("the {side:?} side of {label} is the battleland's edge; a hexside hazard needs a hex on both sides"));
-                    continue;
-                };
-                let back = side.opposite();
-                if b.hexes
-                    .get(&other.label())
-                    .is_some_and(|o| o.sides.contains_key(&back))
-                {
-                    self.error(file, &anchors, format!("the side between {label} and {} is given a hazard from both hexes; record it only on its top side", other.label()));
-                    continue;
-                }
-                if let Some(hex) = hexes[id.0 as usize].as_mut() {
-                    hex.sides[side.index()] = Some(Hexside { hazard, top: true });
-                }
-                if let Some(hex) = hexes[other.0 as usize].as_mut() {
-                    hex.sides[back.index()] = Some(Hexside { hazard, top: false });
-                }
-            }
-        }
-        let mut defender_area = Vec::new();
-        for label in &b.defender_area {
-            match HexId::from_label(label) {
-                Some(id) => defender_area.push(id),
-                None => self.error(
-                    file,
-                    &["defender_area", &format!("\"{label}\"")],
-                    format!("{label:?} is no hex label"),
-                ),
-            }
-        }
-        if self.errors.len() > errors_before {
-            return None;
-        }
-        Some(Battleland {
-            terrain,
-            hexes: hexes.into_iter().flatten().collect(),
-            attacker_edge: b.attacker_edge,
-            defender_area,
-        })
     }
 
     fn rules(&mut self, characters: &HashMap<&str, CharacterId>) -> Option<Rules> {

@@ -605,8 +605,12 @@ impl Sign {
 #[serde(deny_unknown_fields)]
 pub struct BattlelandDef {
     pub terrain: String,
-    /// All 27 hexes by printed label (A1 ... F4).
+    /// The board's hexes by label: without `board`, all 27 of Titan's
+    /// battleland (A1 ... F4); with it, every hex of that board.
     pub hexes: BTreeMap<String, HexDef>,
+    /// The board this battleland stands on; absent: the 27-hex battleland.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardDef>,
     /// Where the attacker always enters, whatever side the legion came from
     /// (the Tower's lower left). Absent: the side matching the masterboard.
     #[serde(default)]
@@ -615,6 +619,25 @@ pub struct BattlelandDef {
     /// (the Tower's walled area).
     #[serde(default)]
     pub defender_area: Vec<String>,
+}
+
+/// A battle board of any size and shape (docs/variant-format.md, "Boards").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardDef {
+    /// Every hex by label, at axial coordinates `(q, r)`: flat-topped
+    /// hexes, `q` the column, `r` growing downward along it, so that the
+    /// hex above `(q, r)` is `(q, r - 1)` and its upper right neighbour
+    /// `(q + 1, r - 1)`. The hexes' ids follow the labels' sorted order.
+    pub hexes: BTreeMap<String, (i32, i32)>,
+    /// The hexes along each edge, where characters enter by it; an edge
+    /// not listed has none (nobody enters by it).
+    #[serde(default)]
+    pub edges: BTreeMap<Edge, Vec<String>>,
+    /// Named sets of hexes a battle procedure refers to (entry sides, the
+    /// attacker's and the defender's hexes, numbered hexes).
+    #[serde(default)]
+    pub zones: BTreeMap<String, Vec<String>>,
 }
 
 /// One hex: its hazard, its elevation, and the hexside hazards on its sides

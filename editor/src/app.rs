@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use egui::{Color32, Pos2, Rect, Shape, Stroke};
-use titan_core::battleland::HexId;
+use std::sync::Arc;
+use titan_core::battleland::Board;
 use titan_core::diag::Diagnostic;
 use titan_core::format::{Place, Side, Sign};
 
@@ -978,17 +979,29 @@ impl EditorApp {
     // Battlelands
     // -----------------------------------------------------------------------
 
+    /// The board of the battleland shown: its own, else the standard one.
+    fn shown_board(&self) -> Arc<Board> {
+        self.battleland
+            .as_ref()
+            .zip(self.project.as_ref())
+            .and_then(|(t, p)| p.battleland(t))
+            .and_then(|def| Board::of(def).ok())
+            .unwrap_or_else(Board::standard)
+    }
+
     /// The screen position of a hex's centre, as last drawn.
     pub fn hex_screen_pos(&self, label: &str) -> Option<Pos2> {
+        let board = self.shown_board();
         Some(
             self.hex_view
-                .to_screen(hex_centre(HexId::from_label(label)?)),
+                .to_screen(hex_centre(&board, board.hex(label)?)),
         )
     }
 
     /// The screen position of a point just inside a side of a hex.
     pub fn hexside_screen_pos(&self, label: &str, side: Side) -> Option<Pos2> {
-        let c = hex_centre(HexId::from_label(label)?);
+        let board = self.shown_board();
+        let c = hex_centre(&board, board.hex(label)?);
         let (a, b) = side_corners(c, side);
         let mid = a + (b - a) / 2.0;
         Some(self.hex_view.to_screen(mid + (c - mid) * 0.15))
@@ -1110,10 +1123,11 @@ impl EditorApp {
             return;
         };
         let data = project.data();
+        let board = Board::of(&land).unwrap_or_else(|_| Board::standard());
         let (response, painter) = self.hex_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
-            for h in HexId::all() {
-                bounds.extend_with(hex_centre(h));
+            for h in board.ids() {
+                bounds.extend_with(hex_centre(&board, h));
             }
             bounds.expand(HEX * 1.6)
         });
@@ -1139,10 +1153,10 @@ impl EditorApp {
                     Color32::from_rgb(0, 200, 255)
                 };
                 for label in &line.hexes {
-                    if let Some(h) = HexId::from_label(label) {
+                    if let Some(h) = board.hex(label) {
                         let r = HEX * (0.3 - 0.08 * i as f32) * view.zoom;
                         painter.circle_stroke(
-                            view.to_screen(hex_centre(h)),
+                            view.to_screen(hex_centre(&board, h)),
                             r,
                             Stroke::new(2.0, ink),
                         );
@@ -1151,8 +1165,8 @@ impl EditorApp {
                 let ends: Vec<Pos2> = [line.hexes.first(), line.hexes.last()]
                     .into_iter()
                     .flatten()
-                    .filter_map(|l| HexId::from_label(l))
-                    .map(|h| view.to_screen(hex_centre(h)))
+                    .filter_map(|l| board.hex(l))
+                    .map(|h| view.to_screen(hex_centre(&board, h)))
                     .collect();
                 if let [a, b] = ends[..] {
                     painter.line_segment([a, b], Stroke::new(2.0, ink));
@@ -1194,10 +1208,14 @@ impl EditorApp {
         let Some(project) = &mut self.project else {
             return;
         };
-        let Some((hex, side)) = hex_at(board) else {
+        let shape = project
+            .battleland(terrain)
+            .and_then(|def| Board::of(def).ok())
+            .unwrap_or_else(Board::standard);
+        let Some((hex, side)) = hex_at(&shape, board) else {
             return;
         };
-        let label = hex.label();
+        let label = shape.label(hex).to_string();
         self.selected_hex = Some(label.clone());
         let current = project
             .battleland(terrain)

@@ -3,7 +3,7 @@
 //! and zoom of a canvas.
 
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Vec2, pos2, vec2};
-use titan_core::battleland::HexId;
+use titan_core::battleland::{Board, HexId};
 use titan_core::format::{BattlelandDef, Edge, GridPos, Rgb, Side, Sign};
 
 /// The side of a masterboard triangle in board units (before zooming).
@@ -284,9 +284,10 @@ pub fn draw_sign(painter: &egui::Painter, view: &View, from: GridPos, to: GridPo
 // Geometry of battlelands
 // ---------------------------------------------------------------------------
 
-/// A hex's centre in board units (flat-topped, r growing downward).
-pub fn hex_centre(hex: HexId) -> Pos2 {
-    let c = hex.coord();
+/// A hex's centre in board units (flat-topped, r growing downward), from
+/// its board's axial coordinates.
+pub fn hex_centre(board: &Board, hex: HexId) -> Pos2 {
+    let c = board.coord(hex);
     let (q, r) = (c.x as f32, c.y as f32);
     pos2(HEX * 1.5 * q, HEX * 3f32.sqrt() * (r + q / 2.0))
 }
@@ -311,13 +312,13 @@ pub fn side_corners(c: Pos2, side: Side) -> (Pos2, Pos2) {
 }
 
 /// The hex under a board point, and the side it is near (if near one).
-pub fn hex_at(p: Pos2) -> Option<(HexId, Option<Side>)> {
-    let hex = HexId::all().min_by(|a, b| {
-        hex_centre(*a)
+pub fn hex_at(board: &Board, p: Pos2) -> Option<(HexId, Option<Side>)> {
+    let hex = board.ids().min_by(|a, b| {
+        hex_centre(board, *a)
             .distance(p)
-            .total_cmp(&hex_centre(*b).distance(p))
+            .total_cmp(&hex_centre(board, *b).distance(p))
     })?;
-    let c = hex_centre(hex);
+    let c = hex_centre(board, hex);
     if c.distance(p) > HEX {
         return None;
     }
@@ -342,10 +343,15 @@ pub fn draw_battleland(
     colour: &dyn Fn(&str) -> Color32,
     selected: Option<&str>,
 ) {
+    // A board being edited may not be one yet: nothing to draw.
+    let Ok(board) = Board::of(land) else {
+        return;
+    };
+    let board = &*board;
     let font = egui::FontId::proportional((8.0 * view.zoom).clamp(6.0, 24.0));
-    for hex in HexId::all() {
-        let c = hex_centre(hex);
-        let label = hex.label();
+    for hex in board.ids() {
+        let c = hex_centre(board, hex);
+        let label = board.label(hex).to_string();
         let def = land.hexes.get(&label);
         let fill = def.map_or(Color32::DARK_GRAY, |d| colour(&d.hazard));
         let pts: Vec<Pos2> = (0..6).map(|i| view.to_screen(corner(c, i))).collect();
@@ -383,11 +389,11 @@ pub fn draw_battleland(
         );
     }
     // Hexside hazards, drawn inside their top hex.
-    for hex in HexId::all() {
-        let Some(def) = land.hexes.get(&hex.label()) else {
+    for hex in board.ids() {
+        let Some(def) = land.hexes.get(board.label(hex)) else {
             continue;
         };
-        let c = hex_centre(hex);
+        let c = hex_centre(board, hex);
         for (side, hazard) in &def.sides {
             let (a, b) = side_corners(c, *side);
             let inset = |p: Pos2| view.to_screen(p + (c - p) * 0.08);
@@ -400,18 +406,25 @@ pub fn draw_battleland(
             painter.line_segment([inset(a), inset(b)], Stroke::new(width, colour(hazard)));
         }
     }
-    if let Some(sel) = selected.and_then(HexId::from_label) {
-        let c = hex_centre(sel);
+    if let Some(sel) = selected.and_then(|l| board.hex(l)) {
+        let c = hex_centre(board, sel);
         let pts: Vec<Pos2> = (0..=6).map(|i| view.to_screen(corner(c, i % 6))).collect();
         painter.add(Shape::line(pts, Stroke::new(3.0, Color32::YELLOW)));
     }
-    // Entry edges: the attacker's fixed edge, else every edge named.
+    // Entry edges: the attacker's fixed edge, else every edge the board
+    // has, beyond its hexes along it from the board's centre.
+    let centres: Vec<Pos2> = board.ids().map(|h| hex_centre(board, h)).collect();
+    let board_centre =
+        (centres.iter().fold(Vec2::ZERO, |s, p| s + p.to_vec2()) / centres.len() as f32).to_pos2();
     for edge in Edge::ALL {
-        let hexes: Vec<Pos2> = titan_core::battleland::edge_hexes(edge)
-            .map(hex_centre)
+        let hexes: Vec<Pos2> = board
+            .edge_hexes(edge)
+            .map(|h| hex_centre(board, h))
             .collect();
+        if hexes.is_empty() {
+            continue;
+        }
         let mid = hexes.iter().fold(Vec2::ZERO, |s, p| s + p.to_vec2()) / hexes.len() as f32;
-        let board_centre = hex_centre(HexId::from_label("D3").unwrap_or(HexId(0)));
         let out = (mid.to_pos2() - board_centre).normalized();
         let at = mid.to_pos2() + out * HEX * 1.3;
         let fixed = land.attacker_edge == Some(edge);
@@ -433,9 +446,9 @@ pub fn draw_battleland(
         );
     }
     for label in &land.defender_area {
-        if let Some(h) = HexId::from_label(label) {
+        if let Some(h) = board.hex(label) {
             painter.circle_stroke(
-                view.to_screen(hex_centre(h)),
+                view.to_screen(hex_centre(board, h)),
                 HEX * 0.8 * view.zoom,
                 Stroke::new(1.0, Color32::from_rgb(40, 40, 160)),
             );
@@ -473,18 +486,19 @@ mod tests {
 
     #[test]
     fn hex_clicks_find_the_hex_and_side() {
-        for hex in HexId::all() {
-            let c = hex_centre(hex);
-            assert_eq!(hex_at(c), Some((hex, None)));
+        let board = Board::standard();
+        for hex in board.ids() {
+            let c = hex_centre(&board, hex);
+            assert_eq!(hex_at(&board, c), Some((hex, None)));
             for side in Side::ALL {
                 let (a, b) = side_corners(c, side);
                 let mid = a + (b - a) / 2.0;
                 let p = mid + (c - mid) * 0.15;
                 assert_eq!(
-                    hex_at(p),
+                    hex_at(&board, p),
                     Some((hex, Some(side))),
                     "{} {side:?}",
-                    hex.label()
+                    board.label(hex)
                 );
             }
         }
@@ -493,13 +507,14 @@ mod tests {
     #[test]
     fn sides_point_at_their_neighbours() {
         // The hex across a side is where the side's corners say it is.
-        let d3 = HexId::from_label("D3").unwrap();
+        let board = Board::standard();
+        let d3 = board.hex("D3").unwrap();
         for side in Side::ALL {
-            if let Some(n) = d3.neighbour(side) {
-                let (a, b) = side_corners(hex_centre(d3), side);
+            if let Some(n) = board.neighbour(d3, side) {
+                let (a, b) = side_corners(hex_centre(&board, d3), side);
                 let mid = a + (b - a) / 2.0;
-                let mirrored = mid + (mid - hex_centre(d3));
-                assert!(mirrored.distance(hex_centre(n)) < 0.5, "{side:?}");
+                let mirrored = mid + (mid - hex_centre(&board, d3));
+                assert!(mirrored.distance(hex_centre(&board, n)) < 0.5, "{side:?}");
             }
         }
     }
@@ -628,8 +643,8 @@ pub fn lighten(c: Color32, t: f32) -> Color32 {
 }
 
 /// The screen polygon of a hex.
-pub fn hex_polygon(view: &View, hex: HexId) -> Vec<Pos2> {
-    let c = hex_centre(hex);
+pub fn hex_polygon(view: &View, board: &Board, hex: HexId) -> Vec<Pos2> {
+    let c = hex_centre(board, hex);
     (0..6).map(|i| view.to_screen(corner(c, i))).collect()
 }
 

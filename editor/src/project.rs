@@ -36,7 +36,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use titan_core::battleland::HexId;
+use titan_core::battleland::Board;
 use titan_core::diag::Diagnostic;
 use titan_core::format::{
     BattlelandDef, CharacterDef, ExitDef, GridPos, HexDef, LandDef, Manifest, MasterboardDef,
@@ -623,7 +623,6 @@ pub fn subject_at(text: &str, line: usize) -> Subject {
             let t = l.trim_start();
             if let Some(rest) = t.strip_prefix('"')
                 && let Some(end) = rest.find('"')
-                && HexId::from_label(&rest[..end]).is_some()
             {
                 return Subject::Hex {
                     terrain: terrain.unwrap_or_default(),

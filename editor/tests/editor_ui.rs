@@ -599,3 +599,41 @@ fn the_board_zooms_about_the_pointer_and_pans() {
     let a3 = h.state().land_screen_pos(1).unwrap();
     assert!((a3.x - a2.x) > 50.0, "{a2:?} -> {a3:?}");
 }
+
+/// A battleland on a board of its own (docs/variant-format.md, "Boards") is
+/// drawn from its hexes' coordinates: five hexes where the file puts them,
+/// neighbours a hex apart, and a click on one edits that hex.
+#[test]
+fn a_board_of_its_own_is_drawn_from_its_coordinates() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/boards");
+    common::copy_tree(&common::repo().join("tests/fixtures/boards"), &dir);
+    let mut h = harness(&dir, false);
+    h.state_mut().tab = Tab::Battlelands;
+    h.state_mut().battleland = Some("Plains".into());
+    h.run_steps(2);
+    let at = |h: &Harness<'_, EditorApp>, l: &str| h.state().hex_screen_pos(l).unwrap();
+    // Titan's labels are not this board's.
+    assert!(h.state().hex_screen_pos("D3").is_none());
+    let (w1, w2, w3, n1) = (at(&h, "W1"), at(&h, "W2"), at(&h, "W3"), at(&h, "N1"));
+    let step = w1.distance(w2);
+    assert!(step > 10.0, "{step}");
+    assert!((w2.distance(w3) - step).abs() < 0.5);
+    assert!((w1.distance(n1) - step).abs() < 0.5);
+    assert!(n1.y < w1.y, "N1 is drawn above W1");
+    h.get_by_label("hex: Bramble").click();
+    h.run_steps(2);
+    let n2 = at(&h, "N2");
+    click_at(&mut h, n2);
+    assert_eq!(h.state().selected_hex.as_deref(), Some("N2"));
+    let hex = h
+        .state()
+        .project
+        .as_ref()
+        .unwrap()
+        .battleland("Plains")
+        .unwrap()
+        .hexes["N2"]
+        .clone();
+    assert_eq!(hex.hazard, "Bramble");
+}

@@ -14,7 +14,6 @@ use std::rc::Rc;
 
 use super::values::{hits_distribution, kill_chance, worth};
 use super::{AiError, SeenBattle};
-use crate::battle::geometry::distance;
 use crate::battle::{Action, Battle, BattleSide, Phase, Status, UnitId};
 use crate::lua::LuaHost;
 use crate::model::Variant;
@@ -642,8 +641,8 @@ pub fn evaluate(b: &Battle<'_>, me: BattleSide, style: Style) -> f64 {
             let (Some(a), Some(c)) = (u.hex(), t.hex()) else {
                 continue;
             };
-            nearest[i] = nearest[i].min(distance(a, c));
-            if distance(a, c) != 1 {
+            nearest[i] = nearest[i].min(b.board().distance(a, c));
+            if b.board().distance(a, c) != 1 {
                 continue;
             }
             let Some((n, d, contact)) = b.strike_odds(i as UnitId, j as UnitId) else {

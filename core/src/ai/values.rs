@@ -2,7 +2,6 @@
 //! alone: characters and legions, exact strike outcome distributions, and the
 //! engagement estimator (the chance an attacker wins a battle).
 
-use crate::battleland::HexId;
 use crate::model::{CharacterId, TerrainId, Variant};
 
 /// A character's fighting worth: power times skill (the expected hits it
@@ -30,7 +29,7 @@ pub fn base_worth(variant: &Variant, c: CharacterId) -> f64 {
 pub fn native_to(variant: &Variant, c: CharacterId, terrain: TerrainId) -> bool {
     let land = variant.battleland(terrain);
     let ch = variant.character(c);
-    HexId::all().any(|h| {
+    land.board.ids().any(|h| {
         let hex = land.hex(h);
         ch.natives.contains(hex.hazard)
             || hex

@@ -145,6 +145,7 @@ impl<'v> Battle<'v> {
         }
         action
             .check_ids(&self.variant)
+            .and_then(|()| action.check_board(self.board()))
             .map_err(BattleError::Refused)?;
         let listed = events.len();
         let generation = self.generation.get();

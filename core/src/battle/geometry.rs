@@ -1,14 +1,13 @@
 //! Battleland geometry the battle needs: contact, movement and line of sight,
 //! all over the compiled [`Battleland`] and the hazard data.
 
-use crate::battleland::shape::{MAX_DISTANCE, edge_index, shape};
-use crate::battleland::{Battleland, HEX_COUNT, HexId};
+use crate::battleland::board::MAX_DISTANCE;
+use crate::battleland::{Battleland, HexId, MAX_HEXES};
 use crate::format::Edge;
 use crate::model::{CharacterId, Variant};
 
 use super::tables::{ALL_HEXES, HexSet, LandTables, MoveTable, bit, hexes};
 
-pub use crate::battleland::shape::{distance, lines_between, side_between, sight_lines};
 pub use crate::model::sight::{Blocker, blocked, blocker, blocker_for};
 
 /// The battleland's contact table, copied from the variant's tables when
@@ -17,7 +16,7 @@ pub use crate::model::sight::{Blocker, blocked, blocker, blocker_for};
 pub struct Geometry {
     /// `contact[hex]`: the hexes in contact with `hex` (see
     /// [`super::tables::LandTables::contact`]).
-    pub contact: [HexSet; HEX_COUNT],
+    pub contact: [HexSet; MAX_HEXES],
     /// The hexes whose hazard may keep a character out of contact
     /// ([`super::tables::LandTables::aloof`]); 0 on most battlelands, so
     /// the contact checks skip the units' walk.
@@ -57,7 +56,7 @@ pub fn reach(
     land: &Battleland,
     character: CharacterId,
     from: From,
-    occupied: &[bool; HEX_COUNT],
+    occupied: &[bool; MAX_HEXES],
 ) -> Vec<HexId> {
     let tables = variant.battle_tables.land(land.terrain.index());
     reach_in(variant, land, tables, character, from, occupied)
@@ -71,7 +70,7 @@ pub fn reach_in(
     tables: &LandTables,
     character: CharacterId,
     from: From,
-    occupied: &[bool; HEX_COUNT],
+    occupied: &[bool; MAX_HEXES],
 ) -> Vec<HexId> {
     if from == From::Area {
         // In the area's order, as the data lists it.
@@ -82,7 +81,9 @@ pub fn reach_in(
             .filter(|h| !occupied[h.0 as usize])
             .collect();
     }
-    let occ = HexId::all()
+    let occ = land
+        .board
+        .ids()
         .filter(|h| occupied[h.0 as usize])
         .fold(0, |m, h| m | bit(h));
     hexes(reach_set_in(variant, land, tables, character, from, occ)).collect()
@@ -148,7 +149,7 @@ pub fn reach_set_with(
         From::Edge(edge) => {
             // Law of the Battlelands 26.D: the first hex lies along the
             // side of entry and is the first count of the move.
-            let first = shape().edge_hexes[edge_index(edge)] & free;
+            let first = land.board.edge(edge) & free;
             if skill >= 1 {
                 next = moves.enter[0] & first;
                 stopped = moves.enter[2] & first;
@@ -179,7 +180,7 @@ pub fn reach_set_with(
     if flies {
         // Flyers pass over characters and hazards; landing in a hex that
         // slows them counts it as two (reference sheet, "Maneuver Phase").
-        let (all, less) = flight(moves, from, skill, usize::MAX);
+        let (all, less) = flight(land, moves, from, skill, usize::MAX);
         let mut land_on = all & moves.landing[0];
         if skill >= 1 {
             land_on |= less & moves.landing[1];
@@ -197,11 +198,17 @@ pub fn reach_set_with(
 /// movement, and with at most one less, entering at most `cap` hexes: by
 /// distance, unless hexes on the way count two or may not be flown over
 /// (`movement.over`).
-fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, HexSet) {
-    let shape = shape();
+fn flight(
+    land: &Battleland,
+    moves: &MoveTable,
+    from: From,
+    points: usize,
+    cap: usize,
+) -> (HexSet, HexSet) {
+    let board = &*land.board;
     let within = match from {
-        From::Hex(h) => &shape.within[h.0 as usize],
-        From::Edge(edge) => &shape.edge_within[edge_index(edge)],
+        From::Hex(h) => board.within(h),
+        From::Edge(edge) => board.edge_within(edge),
         From::Area => return (0, 0),
     };
     let upto = |d: usize| within[d.min(cap).min(MAX_DISTANCE)];
@@ -211,7 +218,7 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
     }
     // The cheapest flight to each hex, each hex entered costing one or two;
     // a hex no flight passes (`over_block`) is never entered.
-    let mut cost = [u8::MAX; HEX_COUNT];
+    let mut cost = [u8::MAX; MAX_HEXES];
     let mut todo: Vec<HexId> = Vec::new();
     let enter = |h: HexId| if moves.over_slow & bit(h) != 0 { 2 } else { 1 };
     match from {
@@ -220,7 +227,7 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
             todo.push(h);
         }
         From::Edge(edge) => {
-            for h in hexes(shape.edge_hexes[edge_index(edge)] & !moves.over_block) {
+            for h in hexes(board.edge(edge) & !moves.over_block) {
                 cost[h.0 as usize] = enter(h);
                 todo.push(h);
             }
@@ -229,7 +236,7 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
     }
     while let Some(h) = todo.pop() {
         let c = cost[h.0 as usize];
-        for t in hexes(shape.within[h.0 as usize][1] & !bit(h) & !moves.over_block) {
+        for t in hexes(board.within(h)[1] & !bit(h) & !moves.over_block) {
             let n = c.saturating_add(enter(t));
             if n < cost[t.0 as usize] {
                 cost[t.0 as usize] = n;
@@ -238,7 +245,7 @@ fn flight(moves: &MoveTable, from: From, points: usize, cap: usize) -> (HexSet, 
         }
     }
     let (mut all, mut one_less) = (0, 0);
-    for h in HexId::all() {
+    for h in land.board.ids() {
         let c = usize::from(cost[h.0 as usize]);
         if c <= points {
             all |= bit(h);
@@ -264,11 +271,11 @@ fn dive(land: &Battleland, moves: &MoveTable, from: From, points: usize, cap: us
     let same = hexes(moves.dive)
         .filter(|&t| land.hex(t).hazard == hz)
         .fold(0, |m, t| m | bit(t));
-    let shape = shape();
+    let board = &*land.board;
     let (mut seen, mut frontier) = (bit(h), bit(h));
     let (mut all, mut less) = (0, 0);
     for d in 1..=points.min(cap).min(MAX_DISTANCE) {
-        let next = hexes(frontier).fold(0, |m, x| m | shape.within[x.0 as usize][1]) & same & !seen;
+        let next = hexes(frontier).fold(0, |m, x| m | board.within(x)[1]) & same & !seen;
         seen |= next;
         frontier = next;
         all |= next;
@@ -296,10 +303,10 @@ pub fn walk_by_steps(
 ) -> Vec<HexSet> {
     const COST: [i16; 4] = [1, 2, 1, 2];
     let free = !occupied & ALL_HEXES;
-    let max_steps = max_steps.min(HEX_COUNT);
+    let max_steps = max_steps.min(land.board.len());
     // `left[hex]`: the most points left after a walk of the current length
     // that ends on `hex` and may go on (-1: none).
-    let mut left = [-1i16; HEX_COUNT];
+    let mut left = [-1i16; MAX_HEXES];
     let mut out = Vec::with_capacity(max_steps);
     let mut first = true;
     match from {
@@ -311,7 +318,7 @@ pub fn walk_by_steps(
         From::Edge(_) => {}
     }
     for _ in 0..max_steps {
-        let mut next = [-1i16; HEX_COUNT];
+        let mut next = [-1i16; MAX_HEXES];
         let mut ends = 0;
         let mut step = |to_set: HexSet, kind: usize, have: i16| {
             if have < COST[kind] {
@@ -327,13 +334,13 @@ pub fn walk_by_steps(
         };
         match from {
             From::Edge(edge) if first => {
-                let edge_set = shape().edge_hexes[edge_index(edge)];
+                let edge_set = land.board.edge(edge);
                 for (kind, &set) in moves.enter.iter().enumerate() {
                     step(set & edge_set, kind, i16::from(points));
                 }
             }
             _ => {
-                for h in HexId::all() {
+                for h in land.board.ids() {
                     let have = left[h.0 as usize];
                     if have < 1 {
                         continue;
@@ -376,7 +383,7 @@ pub fn reach_set_capped(
     let mut out = walked & !start;
     let (points, cap) = (usize::from(points), usize::from(max_steps));
     if flies {
-        let (all, less) = flight(moves, from, points, cap);
+        let (all, less) = flight(land, moves, from, points, cap);
         let mut land_on = all & moves.landing[0];
         if points >= 1 {
             land_on |= less & moves.landing[1];
@@ -399,9 +406,9 @@ pub fn steps_to(
     to: HexId,
 ) -> u32 {
     let flown = match from {
-        From::Hex(h) => distance(h, to),
+        From::Hex(h) => land.board.distance(h, to),
         From::Edge(edge) => {
-            let within = &shape().edge_within[edge_index(edge)];
+            let within = land.board.edge_within(edge);
             (0..=MAX_DISTANCE)
                 .find(|&d| within[d] & bit(to) != 0)
                 .unwrap_or(MAX_DISTANCE) as u32
@@ -430,7 +437,6 @@ pub fn steps_to(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::battleland::edge_hexes;
     use crate::format::Side;
 
     /// The reach by a plain search over hexes and movement left that reads
@@ -440,7 +446,7 @@ mod tests {
         land: &Battleland,
         ch: CharacterId,
         from: From,
-        occ: &[bool; HEX_COUNT],
+        occ: &[bool; MAX_HEXES],
     ) -> Vec<HexId> {
         use crate::format::{Crossing, Move};
         let c = v.character(ch);
@@ -472,14 +478,14 @@ mod tests {
             }
             Some((k, stop))
         };
-        let mut best = [-1i32; HEX_COUNT];
+        let mut best = [-1i32; MAX_HEXES];
         let start = match from {
             From::Hex(h) => {
                 best[h.0 as usize] = skill;
                 Some(h)
             }
             From::Edge(e) => {
-                for h in edge_hexes(e) {
+                for h in land.board.edge_hexes(e) {
                     if !occ[h.0 as usize]
                         && let Some((k, stop)) = cost(None, h)
                         && k <= skill
@@ -493,10 +499,12 @@ mod tests {
         };
         loop {
             let mut changed = false;
-            for h in HexId::all() {
+            for h in land.board.ids() {
                 let left = best[h.0 as usize];
                 for side in Side::ALL {
-                    let Some(n) = h.neighbour(side) else { continue };
+                    let Some(n) = land.board.neighbour(h, side) else {
+                        continue;
+                    };
                     if left <= 0 || occ[n.0 as usize] {
                         continue;
                     }
@@ -516,7 +524,7 @@ mod tests {
             }
         }
         let mut out = Vec::new();
-        for t in HexId::all() {
+        for t in land.board.ids() {
             if Some(t) == start {
                 continue;
             }
@@ -528,8 +536,15 @@ mod tests {
                 continue;
             }
             let steps = match from {
-                From::Hex(h) => distance(h, t) as i32,
-                From::Edge(e) => edge_hexes(e).map(|x| distance(x, t)).min().unwrap() as i32 + 1,
+                From::Hex(h) => land.board.distance(h, t) as i32,
+                From::Edge(e) => {
+                    land.board
+                        .edge_hexes(e)
+                        .map(|x| land.board.distance(x, t))
+                        .min()
+                        .unwrap() as i32
+                        + 1
+                }
                 From::Area => unreachable!(),
             };
             let hz = land.hex(t).hazard;
@@ -555,17 +570,18 @@ mod tests {
         let mut seed = 7u32;
         for land in &v.battlelands {
             for ch in (0..v.characters.len()).map(|i| CharacterId(i as u16)) {
-                for start in 0..HEX_COUNT + 6 {
-                    let mut occ = [false; HEX_COUNT];
+                let n = land.board.len();
+                for start in 0..n + 6 {
+                    let mut occ = [false; MAX_HEXES];
                     for o in occ.iter_mut() {
                         seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
                         *o = (seed >> 16).is_multiple_of(5);
                     }
-                    let from = if start < HEX_COUNT {
+                    let from = if start < n {
                         occ[start] = true;
                         From::Hex(HexId(start as u8))
                     } else {
-                        From::Edge(Edge::ALL[start - HEX_COUNT])
+                        From::Edge(Edge::ALL[start - n])
                     };
                     assert_eq!(
                         reach(&v, land, ch, from, &occ),
@@ -592,19 +608,20 @@ mod tests {
             for ch in (0..v.characters.len()).map(|i| CharacterId(i as u16)) {
                 let c = v.character(ch);
                 let moves = &tables.moves[v.battle_tables.move_class(ch)];
-                for start in 0..HEX_COUNT + 6 {
+                let n = land.board.len();
+                for start in 0..n + 6 {
                     let mut occ = 0;
-                    for h in 0..HEX_COUNT {
+                    for h in 0..n {
                         seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
                         if (seed >> 16).is_multiple_of(5) {
                             occ |= bit(HexId(h as u8));
                         }
                     }
-                    let from = if start < HEX_COUNT {
+                    let from = if start < n {
                         occ |= bit(HexId(start as u8));
                         From::Hex(HexId(start as u8))
                     } else {
-                        From::Edge(Edge::ALL[start - HEX_COUNT])
+                        From::Edge(Edge::ALL[start - n])
                     };
                     let full = reach_set_with(land, moves, c.skill, c.flies, from, occ);
                     let capped =
@@ -613,7 +630,7 @@ mod tests {
                     let walks = walk_by_steps(land, moves, c.skill, from, occ, 2);
                     let within2 = walks[0] | walks[1];
                     let two = reach_set_capped(land, moves, c.skill, false, from, occ, 2);
-                    let start_bit = if start < HEX_COUNT {
+                    let start_bit = if start < n {
                         bit(HexId(start as u8))
                     } else {
                         0
@@ -625,10 +642,10 @@ mod tests {
                             n >= 1 && n <= u32::from(c.skill),
                             "{} to {}",
                             c.name,
-                            t.label()
+                            land.board.label(t)
                         );
                         if let From::Hex(h) = from {
-                            assert!(n >= distance(h, t));
+                            assert!(n >= land.board.distance(h, t));
                         }
                         let capped =
                             reach_set_capped(land, moves, c.skill, false, from, occ, n as u8);
@@ -643,7 +660,7 @@ mod tests {
                                 occ,
                                 n as u8 - 1,
                             );
-                            assert!(less & bit(t) == 0, "{} to {}", c.name, t.label());
+                            assert!(less & bit(t) == 0, "{} to {}", c.name, land.board.label(t));
                         }
                     }
                 }

@@ -71,7 +71,7 @@ pub(super) struct Foes {
 }
 
 // `Foes` indexes its 32 places by masked hexes and counts.
-const _: () = assert!(HEX_COUNT < 32);
+const _: () = assert!(MAX_HEXES < 32);
 
 impl Foes {
     /// The enemies of `striking` in `s`; `gone`: units known to be out of
@@ -91,7 +91,7 @@ impl Foes {
             hexes |= b & (foe as HexSet).wrapping_neg();
             // Not an enemy on the battleland: written to the spare last entry.
             // (32 places, so that the masked indices need no bounds check.)
-            at[if foe { usize::from(h) } else { HEX_COUNT } & 31] = j as UnitId;
+            at[if foe { usize::from(h) } else { MAX_HEXES } & 31] = j as UnitId;
         };
         match s.units.len() {
             len @ 0..=64 => {
@@ -117,7 +117,7 @@ impl Foes {
     /// The enemies on `hexes` (some of [`Foes::hexes`]), in unit order as
     /// the listing goes.
     fn on(&self, hexes: HexSet) -> impl Iterator<Item = UnitId> {
-        let mut found = [UnitId::MAX; HEX_COUNT];
+        let mut found = [UnitId::MAX; MAX_HEXES];
         let mut n = 0;
         for h in tables::hexes(hexes & self.hexes) {
             found[n] = self.at[h.0 as usize];

@@ -58,7 +58,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use crate::battleland::{Battleland, HEX_COUNT, HexId};
+use crate::battleland::{Battleland, HexId, MAX_HEXES};
 use crate::format::Edge;
 use crate::lua::{LuaHost, ScriptError};
 use crate::model::{CharacterId, Effect, RangeStrength, TerrainId, Variant};
@@ -272,17 +272,42 @@ pub enum Action {
 }
 
 impl Action {
-    /// Refuses a hex off the battleland or a script argument the variant
-    /// does not have (see [`crate::game::Action::check_ids`]).
+    /// Refuses a hex past every board or a script argument the variant
+    /// does not have (see [`crate::game::Action::check_ids`]); the battle
+    /// refuses a hex off its own board ([`Action::check_board`]).
     #[inline]
     pub fn check_ids(&self, v: &Variant) -> Result<(), String> {
         match self {
             Action::Move { to, .. } | Action::Summon { to, .. } | Action::Reinforce { to, .. }
-                if usize::from(to.0) >= HEX_COUNT =>
+                if usize::from(to.0) >= MAX_HEXES =>
             {
                 Err(format!("there is no hex number {} on a battleland", to.0))
             }
             Action::Script { args, .. } => args.iter().try_for_each(|a| a.check_ids(v)),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Action {
+    /// Refuses a hex the battle's board does not have.
+    #[inline]
+    pub fn check_board(&self, board: &crate::battleland::Board) -> Result<(), String> {
+        let hex = |h: &HexId| {
+            if board.has(*h) {
+                Ok(())
+            } else {
+                Err(format!("there is no hex number {} on this battleland", h.0))
+            }
+        };
+        match self {
+            Action::Move { to, .. } | Action::Summon { to, .. } | Action::Reinforce { to, .. } => {
+                hex(to)
+            }
+            Action::Script { args, .. } => args.iter().try_for_each(|a| match a {
+                crate::script::ScriptArg::Hex(h) => hex(h),
+                _ => Ok(()),
+            }),
             _ => Ok(()),
         }
     }
@@ -832,6 +857,12 @@ impl<'v> Battle<'v> {
     fn land(&self) -> &Battleland {
         &self.variant.battlelands[self.setup.terrain.index()]
     }
+
+    /// The board the battle is fought on (a script's changed battleland
+    /// keeps it).
+    pub fn board(&self) -> &crate::battleland::Board {
+        &self.land().board
+    }
     /// The battleland as it is now (with the hazards scripts changed).
     pub fn battleland(&self) -> &Battleland {
         self.land_in(&self.state)
@@ -1036,10 +1067,11 @@ impl<'v> Battle<'v> {
     /// the living on the battleland, nobody off the board, a rider on a
     /// mount of its side on the battleland, one rider per mount. For tests.
     pub fn check_invariants(&self) -> Result<(), String> {
-        let mut seen = [false; HEX_COUNT];
+        let mut seen = [false; MAX_HEXES];
+        let board = self.board();
         for (i, u) in self.state.units.iter().enumerate() {
             if let Status::OnBoard(h) = u.status {
-                if h.0 as usize >= HEX_COUNT {
+                if !board.has(h) {
                     return Err(format!("unit {i} off the board"));
                 }
                 if seen[h.0 as usize] {
@@ -1108,8 +1140,8 @@ fn occupied_set(s: &State) -> HexSet {
     s.units.iter().fold(0, |m, u| m | u.hex_bit())
 }
 
-fn occupied(s: &State) -> [bool; HEX_COUNT] {
-    let mut occ = [false; HEX_COUNT];
+fn occupied(s: &State) -> [bool; MAX_HEXES] {
+    let mut occ = [false; MAX_HEXES];
     for u in &s.units {
         if let Some(h) = u.hex() {
             occ[h.0 as usize] = true;

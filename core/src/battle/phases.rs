@@ -66,7 +66,7 @@ impl<'v> Battle<'v> {
     fn lock_walk(
         &self,
         s: &mut State,
-        contact: &[HexSet; HEX_COUNT],
+        contact: &[HexSet; crate::battleland::MAX_HEXES],
         enemies: HexSet,
         aloof: HexSet,
     ) {

@@ -165,7 +165,7 @@ impl<'v> Battle<'v> {
             .unwrap_or(Edge::SouthWest);
         let mut units = Vec::new();
         let mut fighters = [Vec::new(), Vec::new()];
-        let mut taken = [false; crate::battleland::HEX_COUNT];
+        let mut taken = [false; crate::battleland::MAX_HEXES];
         for (side, list) in [
             (BattleSide::Attacker, &position.attacker),
             (BattleSide::Defender, &position.defender),
@@ -182,6 +182,13 @@ impl<'v> Battle<'v> {
                 let status = match p.hex {
                     // Its mount is found once everybody is placed.
                     Some(h) if p.rides => Status::Riding(h.0),
+                    Some(h) if !land.board.has(h) => {
+                        return Err(BattleError::Setup(format!(
+                            "{} is no hex of the {} battleland",
+                            h.label(),
+                            position.battleland
+                        )));
+                    }
                     Some(h) => {
                         if std::mem::replace(&mut taken[h.0 as usize], true) {
                             return Err(BattleError::Setup(format!(

@@ -220,7 +220,7 @@ impl BattleEngine for EngineView {
             let natives = fu.map_or(crate::ids::HazardSet::default(), |u| {
                 b.natives_of(s, u as usize)
             });
-            let (first, second) = geometry::lines_between(fh, th);
+            let (first, second) = b.board().lines_between(fh, th);
             let info = b.readings(
                 s,
                 natives,

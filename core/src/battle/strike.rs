@@ -5,8 +5,6 @@ use crate::battleland::{Battleland, HexId};
 use crate::format::{At, Who};
 use crate::model::{CharacterId, Effect, HazardId, RangeStrength, Variant};
 
-use super::geometry::side_between;
-
 /// What a strike (or rangestrike) needs and rolls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct StrikeParams {
@@ -136,7 +134,7 @@ fn hazard_changes(
         Some(t.hex)
     };
     if let Some(next) = first
-        && let Some(side) = side_between(land, s.hex, next)
+        && let Some(side) = land.board.side_between(s.hex, next)
         && let Some(hs) = land.hexside(s.hex, side)
     {
         apply(
@@ -150,7 +148,7 @@ fn hazard_changes(
     }
     if ranged
         && path.len() >= 3
-        && let Some(side) = side_between(land, t.hex, path[path.len() - 2])
+        && let Some(side) = land.board.side_between(t.hex, path[path.len() - 2])
         && let Some(hs) = land.hexside(t.hex, side)
         && hs.top
     {
@@ -170,7 +168,7 @@ fn hazard_changes(
         }
         // Hexside hazards count each crossing going up, onto the top side.
         for pair in path.windows(2) {
-            let Some(side) = side_between(land, pair[0], pair[1]) else {
+            let Some(side) = land.board.side_between(pair[0], pair[1]) else {
                 continue;
             };
             let Some(hs) = land.hexside(pair[0], side).filter(|hs| !hs.top) else {

@@ -381,7 +381,7 @@ impl<'v> Battle<'v> {
         let blocked = occupied | tables::BLOCKED;
         let mut out = 0;
         for to in tables::hexes(hexes & !self.contact_at(s, from)) {
-            let range = geometry::distance(from, to) + 1;
+            let range = self.board().distance(from, to) + 1;
             if range < 2 || range > max {
                 continue;
             }
@@ -434,7 +434,7 @@ impl<'v> Battle<'v> {
         let Some(rs) = &v.character(u.character).rangestrike else {
             return false;
         };
-        let range = geometry::distance(from, to) + 1;
+        let range = self.board().distance(from, to) + 1;
         let max = self
             .skill_of(s, unit as usize)
             .min(v.rules.battle.max_range);
@@ -451,7 +451,7 @@ impl<'v> Battle<'v> {
         if !tables.sight_by_who {
             return open(m[0]) || open(m[1]);
         }
-        let (first, second) = geometry::lines_between(from, to);
+        let (first, second) = self.board().lines_between(from, to);
         (open(m[0]) && self.open_to(s, unit, first))
             || second.is_some_and(|p| open(m[1]) && self.open_to(s, unit, p))
     }
@@ -512,7 +512,7 @@ impl<'v> Battle<'v> {
         s: &State,
         unit: UnitId,
         target: UnitId,
-    ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
+    ) -> Result<(StrikeParams, &[HexId]), BattleError> {
         self.rangestrike_eval_as(s, unit, target, false)
     }
 
@@ -525,7 +525,7 @@ impl<'v> Battle<'v> {
         unit: UnitId,
         target: UnitId,
         listed: bool,
-    ) -> Result<(StrikeParams, &'static [HexId]), BattleError> {
+    ) -> Result<(StrikeParams, &[HexId]), BattleError> {
         let v = &*self.variant;
         let u = s
             .units
@@ -598,7 +598,7 @@ impl<'v> Battle<'v> {
         // Where the line runs along a hexside the rangestriker picks the hex
         // (reference sheet, "Rangestriking"): the open reading that strikes
         // best; and so among the hexes it may begin from (its own first).
-        let mut best: Option<(StrikeParams, &'static [HexId], HexId)> = None;
+        let mut best: Option<(StrikeParams, &[HexId], HexId)> = None;
         let several = s.extra(unit as usize).origins != 0;
         for from in
             std::iter::once(from).chain(self.origins(s, unit, occupied).skip(1).filter(|_| several))
@@ -608,9 +608,9 @@ impl<'v> Battle<'v> {
             }
             a.hex = from;
             // The open readings (magic: the first; Law of the Battlelands 27.F).
-            let (first, second) = geometry::lines_between(from, to);
+            let (first, second) = self.board().lines_between(from, to);
             // Each with whether no hazard along it changes a rangestrike.
-            let paths: [Option<(&'static [HexId], bool)>; 2] = if rs.magic {
+            let paths: [Option<(&[HexId], bool)>; 2] = if rs.magic {
                 [Some((first, false)), None]
             } else {
                 let m = self.tables_in(s).sight(from, to);
@@ -672,7 +672,7 @@ impl<'v> Battle<'v> {
         target: UnitId,
     ) -> SightInfo {
         let v = &*self.variant;
-        let (first, second) = geometry::lines_between(from, to);
+        let (first, second) = self.board().lines_between(from, to);
         let first = first.to_vec();
         let range = first.len() as u8;
         let skill = self.skill_of(s, unit as usize);
@@ -832,7 +832,7 @@ impl<'v> Battle<'v> {
 
 /// The hexes in contact with `h`, by the battleland's `contact` table less
 /// the `aloof` hexes ([`Battle::aloof`]).
-pub(super) fn contact_given(contact: &[HexSet; HEX_COUNT], aloof: HexSet, h: HexId) -> HexSet {
+pub(super) fn contact_given(contact: &[HexSet; MAX_HEXES], aloof: HexSet, h: HexId) -> HexSet {
     if aloof & bit(h) != 0 {
         0
     } else {

@@ -1,13 +1,13 @@
 //! Sets of hexes of a battleland as bitsets: the hot paths (movement
 //! reach, contact, listing) work on these rather than on lists.
 
-use super::{HEX_COUNT, HexId};
+use super::{HexId, MAX_HEXES};
 
 /// A set of hexes of a battleland, bit `i` for `HexId(i)`.
 pub type HexSet = u32;
 
-/// Every hex of a battleland.
-pub const ALL_HEXES: HexSet = (1 << HEX_COUNT) - 1;
+/// Every bit that may be a hex of a board ([`MAX_HEXES`]).
+pub const ALL_HEXES: HexSet = (1 << MAX_HEXES) - 1;
 
 /// The hex of `h` as a set; empty for an id off the battleland (user input
 /// may name one: it is then in no set, so refused).

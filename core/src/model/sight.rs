@@ -3,7 +3,6 @@
 //! hazard effects. The tables ([`super::tables`]) keep the part of every
 //! line that depends on the land alone; these functions give the reason.
 
-use crate::battleland::shape::{distance, side_between};
 use crate::battleland::{Battleland, HexId};
 use crate::format::{Atop, Side, Sight};
 
@@ -125,7 +124,7 @@ pub fn blocker(
     let mut crossed = Vec::new();
     for pair in path.windows(2) {
         let (p, q) = (pair[0], pair[1]);
-        let Some(side) = side_between(land, p, q) else {
+        let Some(side) = land.board.side_between(p, q) else {
             continue;
         };
         let Some(hs) = land.hexside(p, side) else {
@@ -181,7 +180,7 @@ fn crossed_blocker(variant: &Variant, land: &Battleland, path: &[HexId]) -> Opti
     let mut kinds = HazardSet::default();
     for pair in path.windows(2) {
         let (p, q) = (pair[0], pair[1]);
-        if let Some(side) = side_between(land, p, q)
+        if let Some(side) = land.board.side_between(p, q)
             && let Some(hs) = land.hexside(p, side)
             && rule(hs.hazard).is_some()
         {
@@ -238,7 +237,7 @@ fn crossed_blocker(variant: &Variant, land: &Battleland, path: &[HexId]) -> Opti
 fn foot_of(land: &Battleland, hz: HazardId, low: HexId, top: HexId) -> Vec<HexId> {
     // Every hexside of the hazard once: (low side, top side).
     let mut all: Vec<(HexId, HexId)> = Vec::new();
-    for h in HexId::all() {
+    for h in land.board.ids() {
         for (i, n) in land.hex(h).neighbours.iter().enumerate() {
             if let Some(n) = *n
                 && let Some(hs) = land.hexside(h, Side::from_index(i))
@@ -257,7 +256,7 @@ fn foot_of(land: &Battleland, hz: HazardId, low: HexId, top: HexId) -> Vec<HexId
         }
         let other_a = if b.0 == x || b.1 == x { y } else { x };
         let other_b = if b.0 == x || b.0 == y { b.1 } else { b.0 };
-        distance(other_a, other_b) == 1
+        land.board.distance(other_a, other_b) == 1
     };
     let mut run = vec![(low, top)];
     let mut i = 0;
@@ -296,7 +295,7 @@ pub fn blocker_for(
     }
     for pair in path.windows(2) {
         let (p, q) = (pair[0], pair[1]);
-        if let Some(side) = side_between(land, p, q)
+        if let Some(side) = land.board.side_between(p, q)
             && let Some(hs) = land.hexside(p, side)
             && concerns(hs.hazard)
         {

@@ -3,12 +3,11 @@
 //! the battle's hot paths index arrays and bitsets instead of walking hazard
 //! data at each decision (see docs/battle.md, "Tables").
 
-use crate::battleland::{Battleland, HEX_COUNT, HexId};
+use crate::battleland::{Battleland, HexId, MAX_HEXES};
 use crate::format::{At, Crossing, Move, Side, Who};
 use crate::model::{Effect, HazardId, HazardSet, Variant};
 
 use super::sight;
-use crate::battleland::shape::{self, lines_between};
 
 pub use crate::battleland::hexset::{ALL_HEXES, HexSet, bit, hexes, nth_hex};
 
@@ -63,7 +62,7 @@ pub struct LandTables {
     /// `contact[hex]`: the hexes whose characters are in contact with one on
     /// `hex` (neighbours not across a `NoContact` hexside; Law of the
     /// Battlelands 26.C, footnote on cliffs).
-    pub contact: [HexSet; HEX_COUNT],
+    pub contact: [HexSet; MAX_HEXES],
     /// By movement class.
     pub moves: Vec<MoveTable>,
     /// The hexes whose hazard, or a hexside hazard on one of whose sides,
@@ -79,13 +78,13 @@ pub struct LandTables {
     /// hexes ([`LandTables::strike_fx`]).
     strike_fx: Vec<StrikeFx>,
     /// `strike_fx[strike_at[i]..strike_at[i + 1]]` for the strike from `a`
-    /// at `b`, `i = a * HEX_COUNT + b`.
+    /// at `b`, `i = a * MAX_HEXES + b`.
     strike_at: Vec<u16>,
     /// Whether a hazard of this battleland blocks sight for some
     /// rangestrikers only (`BlocksSight(For(..))`): not in [`Self::sight`],
     /// checked per rangestriker.
     pub sight_by_who: bool,
-    /// `sight[a * HEX_COUNT + b]`, one per reading of the line from `a` to
+    /// `sight[a * MAX_HEXES + b]`, one per reading of the line from `a` to
     /// `b` (the second repeats the first where there is one): the hexes
     /// between the ends where a character blocks the line (those not lower
     /// than both ends), with [`BLOCKED`] set when hazards or higher ground
@@ -99,7 +98,7 @@ pub struct MoveTable {
     /// `step[hex][kind]`: the neighbours of `hex` a walker may step into, by
     /// kind of step: 0 costs one, 1 costs two, 2 costs one and stops, 3 costs
     /// two and stops.
-    pub step: [[HexSet; 4]; HEX_COUNT],
+    pub step: [[HexSet; 4]; MAX_HEXES],
     /// The same for the first hex entered from off the battleland (only the
     /// hex's hazard counts: no hexside is crossed).
     pub enter: [HexSet; 4],
@@ -115,7 +114,7 @@ pub struct MoveTable {
     /// The hazard damage a character takes in each hex at the end of a
     /// strike phase from the `Damage` effects (a hex whose hazard has a hook
     /// is in [`LandTables::hooked`] and read from the data instead).
-    pub damage: [u8; HEX_COUNT],
+    pub damage: [u8; MAX_HEXES],
     /// `steps[c][m]`: the union of `step` over the hexes of chunk `c` (hexes
     /// `7c` to `7c + 6`) whose bits are set in `m`, so that a flood steps
     /// from a whole set of hexes in four look-ups, with no loop over its
@@ -126,7 +125,7 @@ pub struct MoveTable {
 /// Hexes per chunk of [`MoveTable::steps_from`]'s look-up.
 const CHUNK: usize = 7;
 /// Chunks covering every hex.
-const CHUNKS: usize = HEX_COUNT.div_ceil(CHUNK);
+const CHUNKS: usize = MAX_HEXES.div_ceil(CHUNK);
 
 impl MoveTable {
     /// The union of [`MoveTable::step`] over the hexes of `from`, by kind.
@@ -142,7 +141,7 @@ impl MoveTable {
         out
     }
 
-    fn chunked(step: &[[HexSet; 4]; HEX_COUNT]) -> Box<[[[HexSet; 4]; 1 << CHUNK]; CHUNKS]> {
+    fn chunked(step: &[[HexSet; 4]; MAX_HEXES]) -> Box<[[[HexSet; 4]; 1 << CHUNK]; CHUNKS]> {
         let mut steps = Box::new([[[0; 4]; 1 << CHUNK]; CHUNKS]);
         for (c, chunk) in steps.iter_mut().enumerate() {
             // Each set is its lowest hex's steps added to the set without it.
@@ -229,8 +228,8 @@ impl LandTables {
                 no_contact.insert(crate::model::HazardId(i as _));
             }
         }
-        let mut contact = [0; HEX_COUNT];
-        for id in HexId::all() {
+        let mut contact = [0; MAX_HEXES];
+        for id in land.board.ids() {
             let hex = land.hex(id);
             for i in 0..6 {
                 let Some(n) = hex.neighbours[i] else { continue };
@@ -243,7 +242,9 @@ impl LandTables {
             .iter()
             .map(|&natives| MoveTable::new(variant, land, natives))
             .collect();
-        let hooked = HexId::all()
+        let hooked = land
+            .board
+            .ids()
             .filter(|&h| {
                 // The hex's hazard, or a hexside hazard on one of its sides
                 // (those hooks are called for the hexes on both sides).
@@ -260,9 +261,17 @@ impl LandTables {
             .fold(0, |m, h| m | bit(h));
         // The `Strike` effects `strike::hazard_changes` would look at, in
         // its order: the striker's hex, the target's, the hexside crossed.
+        // By pairs of any ids below MAX_HEXES, so the look-up needs no
+        // board; pairs off the board have none.
+        let board = &*land.board;
+        let every = || (0..MAX_HEXES as u8).map(HexId);
         let (mut strike_fx, mut strike_at) = (Vec::new(), vec![0u16]);
-        for a in HexId::all() {
-            for b in HexId::all() {
+        for a in every() {
+            for b in every() {
+                if !board.has(a) || !board.has(b) {
+                    strike_at.push(u16::try_from(strike_fx.len()).expect("few strike effects"));
+                    continue;
+                }
                 let mut push = |hz: HazardId, place: At| {
                     for e in &variant.hazard(hz).effects {
                         if let Effect::Strike {
@@ -286,7 +295,7 @@ impl LandTables {
                 };
                 push(land.hex(a).hazard, At::StrikerIn);
                 push(land.hex(b).hazard, At::TargetIn);
-                if let Some(side) = shape::side_between(land, a, b)
+                if let Some(side) = land.board.side_between(a, b)
                     && let Some(hs) = land.hexside(a, side)
                 {
                     let place = if hs.top {
@@ -300,7 +309,9 @@ impl LandTables {
             }
         }
         // The hexes whose hazard and hexside hazards change no rangestrike.
-        let range_calm = HexId::all()
+        let range_calm = land
+            .board
+            .ids()
             .filter(|&h| {
                 let calm = |hz| {
                     !variant.hazard(hz).effects.iter().any(|e| {
@@ -314,10 +325,14 @@ impl LandTables {
                     && land.hex(h).sides.iter().flatten().all(|s| calm(s.hazard))
             })
             .fold(0, |m, h| m | bit(h));
-        let mut sight = Vec::with_capacity(HEX_COUNT * HEX_COUNT);
-        for a in HexId::all() {
-            for b in HexId::all() {
-                let (first, second) = lines_between(a, b);
+        let mut sight = Vec::with_capacity(MAX_HEXES * MAX_HEXES);
+        for a in every() {
+            for b in every() {
+                if !board.has(a) || !board.has(b) {
+                    sight.push([BLOCKED; 2]);
+                    continue;
+                }
+                let (first, second) = board.lines_between(a, b);
                 let mask = |path: &[HexId]| -> u32 {
                     if path.len() < 3 {
                         return 0;
@@ -348,7 +363,9 @@ impl LandTables {
                 sight.push([m0, second.map_or(m0, |p| calm(mask(p), p))]);
             }
         }
-        let aloof = HexId::all()
+        let aloof = land
+            .board
+            .ids()
             .filter(|&h| {
                 variant
                     .hazard(land.hex(h).hazard)
@@ -364,12 +381,13 @@ impl LandTables {
                 .iter()
                 .any(|e| matches!(e, Effect::BlocksSight(crate::format::Sight::For(_))))
         };
-        let sight_by_who = HexId::all().any(|h| {
+        let sight_by_who = land.board.ids().any(|h| {
             by_who(land.hex(h).hazard)
                 || land.hex(h).sides.iter().flatten().any(|s| by_who(s.hazard))
         });
         let hurts = moves.iter().fold(0, |m, t| {
-            HexId::all()
+            land.board
+                .ids()
                 .filter(|h| t.damage[h.0 as usize] > 0)
                 .fold(m, |m, h| m | bit(h))
         });
@@ -391,17 +409,17 @@ impl LandTables {
     /// order the hazards are read; `None` for a hex off the battleland.
     #[inline]
     pub fn strike_fx(&self, a: HexId, b: HexId) -> Option<&[StrikeFx]> {
-        if usize::from(a.0) >= HEX_COUNT || usize::from(b.0) >= HEX_COUNT {
+        if usize::from(a.0) >= MAX_HEXES || usize::from(b.0) >= MAX_HEXES {
             return None;
         }
-        let i = usize::from(a.0) * HEX_COUNT + usize::from(b.0);
+        let i = usize::from(a.0) * MAX_HEXES + usize::from(b.0);
         let (from, to) = (self.strike_at[i], self.strike_at[i + 1]);
         self.strike_fx.get(usize::from(from)..usize::from(to))
     }
 
     /// The sight entry of the line from `a` to `b`.
     pub fn sight(&self, a: HexId, b: HexId) -> [u32; 2] {
-        self.sight[a.0 as usize * HEX_COUNT + b.0 as usize]
+        self.sight[a.0 as usize * MAX_HEXES + b.0 as usize]
     }
 }
 
@@ -436,12 +454,12 @@ impl MoveTable {
             let hz = land.hex(to).hazard;
             variant.hazard(hz).movement_for(false, natives.contains(hz))
         };
-        let mut step = [[0; 4]; HEX_COUNT];
+        let mut step = [[0; 4]; MAX_HEXES];
         let mut enter = [0; 4];
         let mut landing = [0; 2];
-        let mut damage = [0; HEX_COUNT];
+        let mut damage = [0; MAX_HEXES];
         let (mut over_slow, mut over_block, mut dive) = (0, 0, 0);
-        for to in HexId::all() {
+        for to in land.board.ids() {
             let hz = land.hex(to).hazard;
             let m = variant.hazard(hz).movement;
             let native = natives.contains(hz);
@@ -479,7 +497,7 @@ impl MoveTable {
                 _ => landing[0] |= bit(to),
             }
         }
-        for from in HexId::all() {
+        for from in land.board.ids() {
             for (i, n) in land.hex(from).neighbours.iter().enumerate() {
                 let Some(to) = *n else { continue };
                 let mut effect = [hex_effect(to), Move::Free];
@@ -530,7 +548,7 @@ mod tests {
             let set = match round {
                 0 => ALL_HEXES,
                 1 => 1,
-                2 => 1 << (HEX_COUNT - 1),
+                2 => 1 << (MAX_HEXES - 1),
                 _ => x & ALL_HEXES & if round % 3 == 0 { x >> 7 } else { !0 },
             };
             for (k, h) in hexes(set).enumerate() {
@@ -539,14 +557,14 @@ mod tests {
         }
     }
 
-    /// A refused move names a hex off the battleland: it is in no set.
+    /// An id past any board's hexes is in no set.
     #[test]
-    fn ids_off_the_battleland_are_in_no_set() {
+    fn ids_off_every_board_are_in_no_set() {
         assert_eq!(bit(HexId(0)), 1);
         assert_eq!(bit(HexId(26)), 1 << 26);
-        for id in [27, 31, 32, 200, 255] {
+        for id in [MAX_HEXES as u8, 31, 32, 200, 255] {
             assert_eq!(bit(HexId(id)), 0);
         }
-        assert_eq!(hexes(ALL_HEXES).count(), HEX_COUNT);
+        assert_eq!(hexes(ALL_HEXES).count(), MAX_HEXES);
     }
 }

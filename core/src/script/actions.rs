@@ -26,7 +26,7 @@ impl ScriptArg {
             ScriptArg::Character(c) if usize::from(c.0) >= v.characters.len() => {
                 Err(format!("{} has no character number {}", v.id, c.0))
             }
-            ScriptArg::Hex(h) if usize::from(h.0) >= crate::battleland::HEX_COUNT => {
+            ScriptArg::Hex(h) if usize::from(h.0) >= crate::battleland::MAX_HEXES => {
                 Err(format!("there is no hex number {} on a battleland", h.0))
             }
             _ => Ok(()),

@@ -42,7 +42,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         "get_hex",
         lua.create_function(move |lua, (_, label): (This, String)| {
             s.battle("get_hex", |b| {
-                let Some(h) = HexId::from_label(&label) else {
+                let Some(h) = b.hex_named(&s.variant, &label) else {
                     return Ok(Value::Nil);
                 };
                 let land = b.land(&s.variant);
@@ -80,16 +80,18 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                                     "ctx:distance: unit {i} is not on the battleland"
                                 ))
                             }),
-                        Value::String(l) => HexId::from_label(&l.to_str()?).ok_or_else(|| {
-                            mlua::Error::runtime("ctx:distance: no such hex (A1 ... F4)")
-                        }),
+                        Value::String(l) => {
+                            b.hex_named(&s.variant, &l.to_str()?).ok_or_else(|| {
+                                mlua::Error::runtime("ctx:distance: no such hex (A1 ... F4)")
+                            })
+                        }
                         other => err(format!(
                             "ctx:distance: give units or hex labels, not a {}",
                             other.type_name()
                         )),
                     }
                 };
-                Ok(crate::battleland::shape::distance(hex(&a)?, hex(&b2)?))
+                Ok(b.land(&s.variant).board.distance(hex(&a)?, hex(&b2)?))
             })
         })?,
     )?;
@@ -102,7 +104,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         "may_stand",
         lua.create_function(move |_, (_, unit, label): (This, i64, String)| {
             s.battle("may_stand", |b| {
-                let Some(h) = HexId::from_label(&label) else {
+                let Some(h) = b.hex_named(&s.variant, &label) else {
                     return err(format!("ctx:may_stand: no hex {label:?} (A1 ... F4)"));
                 };
                 let Some(u) = usize::try_from(unit).ok().filter(|&i| i < b.units.len()) else {
@@ -130,8 +132,8 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         lua.create_function(move |_, (_, a, b2): (This, Value, Value)| {
             s.battle("in_contact", |b| {
                 let (from, to) = (
-                    unit_or_hex(b, &a, "in_contact")?,
-                    unit_or_hex(b, &b2, "in_contact")?,
+                    unit_or_hex(b, &s.variant, &a, "in_contact")?,
+                    unit_or_hex(b, &s.variant, &b2, "in_contact")?,
                 );
                 // A battleland a script put in place has its own hexsides.
                 let contact = match &b.overlay {
@@ -151,8 +153,8 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         lua.create_function(move |lua, (_, a, b2): (This, Value, Value)| {
             s.battle("hexside", |b| {
                 let (from, to) = (
-                    unit_or_hex(b, &a, "hexside")?,
-                    unit_or_hex(b, &b2, "hexside")?,
+                    unit_or_hex(b, &s.variant, &a, "hexside")?,
+                    unit_or_hex(b, &s.variant, &b2, "hexside")?,
                 );
                 let cell = b.land(&s.variant).hex(from);
                 let Some(i) = cell.neighbours.iter().position(|n| *n == Some(to)) else {
@@ -532,7 +534,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 CtxData::Battle(b) => {
                     let u = CtxStore::unit_on_board(b, unit, "move")?;
                     CtxStore::not_riding(b, u, "move")?;
-                    let Some(to) = HexId::from_label(&label) else {
+                    let Some(to) = b.hex_named(&s.variant, &label) else {
                         return err(format!("ctx:move: no hex {label:?} (A1 ... F4)"));
                     };
                     if let Some(other) = b.units.iter().position(|x| x.hex() == Some(to))
@@ -558,7 +560,7 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         "may_mount",
         lua.create_function(move |_, (_, rider, mount): (This, i64, i64)| {
             s.battle("may_mount", |b| {
-                Ok(match mount_check(b, rider, mount) {
+                Ok(match mount_check(b, &s.variant, rider, mount) {
                     Ok(_) => (true, None),
                     Err(e) => (false, Some(e)),
                 })
@@ -572,8 +574,8 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
         lua.create_function(move |_, (_, rider, mount): (This, i64, i64)| {
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
-                    let (r, m) =
-                        mount_check(b, rider, mount).or_else(|e| err(format!("ctx:mount: {e}")))?;
+                    let (r, m) = mount_check(b, &s.variant, rider, mount)
+                        .or_else(|e| err(format!("ctx:mount: {e}")))?;
                     b.units[r].status = Status::Riding(m as u8);
                     Ok(())
                 }
@@ -599,11 +601,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     let Status::Riding(m) = b.units[r].status else {
                         return err(format!("ctx:dismount: unit {r} rides nobody"));
                     };
-                    let Some(to) = HexId::from_label(&label) else {
+                    let Some(to) = b.hex_named(&s.variant, &label) else {
                         return err(format!("ctx:dismount: no hex {label:?} (A1 ... F4)"));
                     };
                     let at = b.units[m as usize].hex();
-                    if at.is_none_or(|at| crate::battleland::shape::distance(at, to) != 1) {
+                    if at.is_none_or(|at| b.land(&s.variant).board.distance(at, to) != 1) {
                         return err(format!(
                             "ctx:dismount: {label} is not next to unit {m}'s hex"
                         ));
@@ -704,7 +706,8 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         let mut set: crate::battleland::hexset::HexSet = 0;
                         for label in list.sequence_values::<Value>() {
                             let h = match label? {
-                                Value::String(l) => HexId::from_label(&l.to_str()?),
+                                Value::String(l) => HexId::from_label(&l.to_str()?)
+                                    .filter(|h| usize::from(h.0) < crate::battleland::MAX_HEXES),
                                 _ => None,
                             };
                             let Some(h) = h else {
@@ -892,6 +895,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 };
                 s.with_mut(|d| match d {
                     CtxData::Battle(b) => {
+                        if !b.land(v).board.has(hex) {
+                            return err(format!(
+                                "ctx:add_unit: no hex {label:?} on this battleland"
+                            ));
+                        }
                         if let Some(other) = b.units.iter().position(|x| x.hex() == Some(hex)) {
                             return err(format!(
                                 "ctx:add_unit: {label} is occupied by unit {other}"
@@ -992,6 +1000,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                 };
                 s.with_mut(|d| match d {
                     CtxData::Battle(b) => {
+                        if !b.land(v).board.has(hex) {
+                            return err(format!(
+                                "ctx:set_hazard: no hex {label:?} on this battleland"
+                            ));
+                        }
                         b.hazards_set.push((hex, hazard));
                         Ok(())
                     }
@@ -1041,6 +1054,11 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
             };
             s.with_mut(|d| match d {
                 CtxData::Battle(b) => {
+                    // Units keep their hexes: only a battleland on the same
+                    // board may take the place of the battle's.
+                    if v.battleland(terrain).board != b.land(v).board {
+                        return err("ctx:set_battleland: that battleland stands on another board");
+                    }
                     b.land_set = Some(Rc::new(v.battleland(terrain).rotated(turns)));
                     b.hazards_set.clear();
                     Ok(())
@@ -1309,14 +1327,15 @@ fn plain_hazard(v: &Variant) -> Option<HazardId> {
 }
 
 /// A hex given to `ctx:name` as a unit (on the battleland) or a label.
-fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
+fn unit_or_hex(b: &BattleCtx, variant: &Variant, v: &Value, name: &str) -> mlua::Result<HexId> {
     match v {
         Value::Integer(i) => {
             crate::state::units::place_of(&b.units, *i as usize).ok_or_else(|| {
                 mlua::Error::runtime(format!("ctx:{name}: unit {i} is not on the battleland"))
             })
         }
-        Value::String(l) => HexId::from_label(&l.to_str()?)
+        Value::String(l) => b
+            .hex_named(variant, &l.to_str()?)
             .ok_or_else(|| mlua::Error::runtime(format!("ctx:{name}: no such hex (A1 ... F4)"))),
         other => err(format!(
             "ctx:{name}: give units or hex labels, not a {}",
@@ -1327,7 +1346,12 @@ fn unit_or_hex(b: &BattleCtx, v: &Value, name: &str) -> mlua::Result<HexId> {
 
 /// Whether `rider` may mount `mount` now (`ctx:mount`, `ctx:may_mount`):
 /// the two units, or why not.
-fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), String> {
+fn mount_check(
+    b: &BattleCtx,
+    v: &Variant,
+    rider: i64,
+    mount: i64,
+) -> Result<(usize, usize), String> {
     let unit = |n: i64| {
         usize::try_from(n)
             .ok()
@@ -1362,7 +1386,7 @@ fn mount_check(b: &BattleCtx, rider: i64, mount: i64) -> Result<(usize, usize), 
         Status::OnBoard(_) if x.locked => Err(format!(
             "unit {r} is held by contact (Law of the Battlelands 26.C)"
         )),
-        Status::OnBoard(h) if crate::battleland::shape::distance(h, at) == 1 => Ok((r, m)),
+        Status::OnBoard(h) if b.land(v).board.distance(h, at) == 1 => Ok((r, m)),
         Status::OnBoard(h) => Err(format!(
             "unit {r} on {} is not next to unit {m} on {}",
             h.label(),

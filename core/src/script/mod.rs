@@ -860,6 +860,12 @@ impl BattleCtx {
         self.land(v).hex(h).hazard
     }
 
+    /// The hex a script names by its label (the wire's, [`HexId::label`]),
+    /// when the battle's board has it.
+    pub(crate) fn hex_named(&self, v: &Variant, label: &str) -> Option<HexId> {
+        HexId::from_label(label).filter(|&h| self.land(v).board.has(h))
+    }
+
     /// The battleland as the handler sees it (hazards but its own changes).
     pub fn land<'a>(&'a self, v: &'a Variant) -> &'a crate::battleland::Battleland {
         if let Some(l) = &self.land_set {
@@ -945,7 +951,8 @@ fn code_names(lua: &Lua, v: &Variant) -> mlua::Result<Table> {
         by_index(&mut v.classes.iter().map(|c| c.name.as_str()))?,
     )?;
     let hexes = lua.create_table()?;
-    for h in HexId::all() {
+    // A hex's name to scripts is its id's wire label, whatever the board.
+    for h in (0..crate::battleland::MAX_HEXES as u8).map(HexId) {
         hexes.raw_set(h.0, h.label())?;
     }
     names.raw_set("hexes", hexes)?;

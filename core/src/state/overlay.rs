@@ -24,7 +24,7 @@ pub struct HazardChange {
 /// Another terrain's battleland in place of the battle's, turned.
 pub struct Landscape {
     pub terrain: TerrainId,
-    /// Thirds of a full turn ([`HexId::rotated`]).
+    /// Thirds of a full turn ([`crate::battleland::Board::rotated`]).
     pub turns: u8,
     /// That battleland, turned.
     pub land: Battleland,

@@ -138,10 +138,13 @@ pub fn battle() -> Result<Scene<UnitId>, String> {
         }
         let enemy_next_to = |to: HexId, unit: u8| {
             let side = b.units()[usize::from(unit)].side;
-            Side::ALL.iter().filter_map(|s| to.neighbour(*s)).any(|n| {
-                b.unit_at(n)
-                    .is_some_and(|o| b.units()[usize::from(o)].side != side)
-            })
+            Side::ALL
+                .iter()
+                .filter_map(|s| b.board().neighbour(to, *s))
+                .any(|n| {
+                    b.unit_at(n)
+                        .is_some_and(|o| b.units()[usize::from(o)].side != side)
+                })
         };
         let moves: Vec<&battle::Action> = actions
             .iter()

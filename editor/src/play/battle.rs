@@ -6,7 +6,7 @@
 
 use egui::{Color32, Pos2, Rect, Shape, Stroke, vec2};
 use titan_core::battle::{self, BattleEvent, BattleSide, Status, UnitId, UnitView};
-use titan_core::battleland::HexId;
+use titan_core::battleland::{Board, HexId};
 use titan_core::game::{Action, Event};
 
 use super::board::die;
@@ -31,9 +31,12 @@ pub struct Target {
 }
 
 impl GameScreen {
-    /// The screen position of a battleland hex's centre as last drawn.
+    /// The screen position of a battleland hex's centre as last drawn
+    /// (`label`: the hex's name in the battle's events and views).
     pub fn hex_screen_pos(&self, label: &str) -> Option<Pos2> {
-        HexId::from_label(label).map(|h| self.hex_view.to_screen(hex_centre(h)))
+        HexId::from_label(label)
+            .filter(|&h| self.battle_board.has(h))
+            .map(|h| self.hex_view.to_screen(hex_centre(&self.battle_board, h)))
     }
 
     /// The viewer's battle actions.
@@ -156,34 +159,39 @@ impl GameScreen {
                 _ => None,
             })
             .collect();
-        let (response, painter) = self.hex_view.canvas(ui, || {
-            let mut bounds = Rect::NOTHING;
-            for h in HexId::all() {
-                bounds.extend_with(hex_centre(h));
-            }
-            bounds.expand(HEX * 1.3)
-        });
-        let hv = self.hex_view;
         let land = data
             .battlelands
             .iter()
             .find(|b| b.terrain == info.view.battleland);
+        let board = land
+            .and_then(|l| Board::of(l).ok())
+            .unwrap_or_else(Board::standard);
+        self.battle_board = board.clone();
+        let board = &*board;
+        let (response, painter) = self.hex_view.canvas(ui, || {
+            let mut bounds = Rect::NOTHING;
+            for h in board.ids() {
+                bounds.extend_with(hex_centre(board, h));
+            }
+            bounds.expand(HEX * 1.3)
+        });
+        let hv = self.hex_view;
         let hazard = |name: &str| data.hazards.iter().find(|h| h.name == name);
         let small = egui::FontId::proportional((6.0 * hv.zoom).clamp(6.0, 16.0));
-        for hex in HexId::all() {
-            let def = land.and_then(|l| l.hexes.get(&hex.label()));
+        for hex in board.ids() {
+            let def = land.and_then(|l| l.hexes.get(board.label(hex)));
             let base = def
                 .and_then(|d| hazard(&d.hazard))
                 .map_or(Color32::DARK_GRAY, |h| rgb(h.color));
             let elevation = def.map_or(0, |d| d.elevation);
             let fill = lighten(base, 0.16 * f32::from(elevation));
             painter.add(Shape::convex_polygon(
-                hex_polygon(&hv, hex),
+                hex_polygon(&hv, board, hex),
                 fill,
                 Stroke::new(1.0 + f32::from(elevation), Color32::from_gray(20)),
             ));
-            let c = hex_centre(hex);
-            let mut text = hex.label();
+            let c = hex_centre(board, hex);
+            let mut text = board.label(hex).to_string();
             if let Some(d) = def
                 && d.hazard != data.hazards.first().map_or("", |h| h.name.as_str())
             {
@@ -212,11 +220,11 @@ impl GameScreen {
             );
         }
         if let Some(land) = land {
-            for hex in HexId::all() {
-                let Some(def) = land.hexes.get(&hex.label()) else {
+            for hex in board.ids() {
+                let Some(def) = land.hexes.get(board.label(hex)) else {
                     continue;
                 };
-                let c = hex_centre(hex);
+                let c = hex_centre(board, hex);
                 for (side, name) in &def.sides {
                     if let Some(h) = hazard(name) {
                         draw_hexside(
@@ -232,7 +240,7 @@ impl GameScreen {
             }
         }
         for (hex, _) in &moves {
-            let mut pts = hex_polygon(&hv, *hex);
+            let mut pts = hex_polygon(&hv, board, *hex);
             pts.push(pts[0]);
             painter.add(Shape::line(
                 pts,
@@ -248,14 +256,14 @@ impl GameScreen {
             {
                 painter.line_segment(
                     [
-                        hv.to_screen(hex_centre(from)),
-                        hv.to_screen(hex_centre(t.hex)),
+                        hv.to_screen(hex_centre(board, from)),
+                        hv.to_screen(hex_centre(board, t.hex)),
                     ],
                     Stroke::new(2.0, Color32::from_rgb(255, 150, 0)),
                 );
                 for h in &t.path {
                     painter.circle_stroke(
-                        hv.to_screen(hex_centre(*h)),
+                        hv.to_screen(hex_centre(board, *h)),
                         HEX * 0.25 * hv.zoom,
                         Stroke::new(2.0, Color32::from_rgb(255, 150, 0)),
                     );
@@ -267,7 +275,7 @@ impl GameScreen {
                 let selected = self.selected_unit == Some(u.id);
                 self.counter(
                     &painter,
-                    hv.to_screen(hex_centre(h)),
+                    hv.to_screen(hex_centre(board, h)),
                     HEX * 1.05 * hv.zoom,
                     u,
                     info,
@@ -281,7 +289,7 @@ impl GameScreen {
                 let selected = self.selected_unit == Some(u.id);
                 self.counter(
                     &painter,
-                    hv.to_screen(hex_centre(h) + vec2(HEX * 0.45, -HEX * 0.45)),
+                    hv.to_screen(hex_centre(board, h) + vec2(HEX * 0.45, -HEX * 0.45)),
                     HEX * 0.55 * hv.zoom,
                     u,
                     info,
@@ -291,7 +299,7 @@ impl GameScreen {
         }
         let big = egui::FontId::proportional((9.0 * hv.zoom).clamp(9.0, 22.0));
         for t in &targets {
-            let mut pts = hex_polygon(&hv, t.hex);
+            let mut pts = hex_polygon(&hv, board, t.hex);
             pts.push(pts[0]);
             let ink = if t.ranged {
                 Color32::from_rgb(255, 150, 0)
@@ -300,7 +308,7 @@ impl GameScreen {
             };
             painter.add(Shape::line(pts, Stroke::new(4.0, ink)));
             if let (Some(n), Some(d)) = (t.strike_number, t.dice) {
-                let at = hv.to_screen(hex_centre(t.hex) + vec2(0.0, HEX * 0.62));
+                let at = hv.to_screen(hex_centre(board, t.hex) + vec2(0.0, HEX * 0.62));
                 let text = format!("{n}+ ×{d}");
                 let galley = painter.layout_no_wrap(text, big.clone(), Color32::WHITE);
                 let r = Rect::from_center_size(at, galley.size() + vec2(6.0, 2.0));
@@ -310,14 +318,14 @@ impl GameScreen {
         }
         for (h, _) in &carry {
             painter.circle_stroke(
-                hv.to_screen(hex_centre(*h)),
+                hv.to_screen(hex_centre(board, *h)),
                 HEX * 0.9 * hv.zoom,
                 Stroke::new(4.0, Color32::from_rgb(255, 220, 0)),
             );
         }
         if response.clicked()
             && let Some(p) = response.interact_pointer_pos()
-            && let Some((hex, _)) = crate::draw::hex_at(hv.to_board(p))
+            && let Some((hex, _)) = crate::draw::hex_at(board, hv.to_board(p))
         {
             self.hex_click(hex, info, &actions, &moves, &targets, &carry);
         }

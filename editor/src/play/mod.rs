@@ -141,6 +141,8 @@ pub struct GameScreen {
     pub placing: Option<titan_core::battle::Action>,
     pub board_view: View,
     pub hex_view: View,
+    /// The board of the battle last drawn (its hexes' places on screen).
+    pub battle_board: std::sync::Arc<titan_core::battleland::Board>,
     /// Where autosaves go (None: no autosave, as in a replay).
     pub autosave: Option<PathBuf>,
     pub replay: Option<Replay>,
@@ -186,6 +188,7 @@ impl GameScreen {
             placing: None,
             board_view: View::default(),
             hex_view: View::default(),
+            battle_board: titan_core::battleland::Board::standard(),
             autosave,
             replay: None,
             status: String::new(),

@@ -83,21 +83,22 @@ impl Project {
     /// assert_eq!(lines[0].blocked, None);
     /// ```
     pub fn line_of_sight(&self, terrain: &str, from: &str, to: &str) -> Option<Vec<SightLine>> {
-        use titan_core::battle::geometry::{blocked, sight_lines};
+        use titan_core::battle::geometry::blocked;
         let variant = self.compiled.as_ref()?;
         let land = variant.battleland(variant.terrain_by_name(terrain)?);
-        let (a, b) = (HexId::from_label(from)?, HexId::from_label(to)?);
-        let (first, second) = sight_lines(a, b);
+        let board = &land.board;
+        let (a, b) = (board.hex(from)?, board.hex(to)?);
+        let (first, second) = board.lines_between(a, b);
         Some(
             std::iter::once(first)
                 .chain(second)
                 .map(|path| SightLine {
                     blocked: if path.len() > 2 {
-                        blocked(variant, land, &path, &|_| None)
+                        blocked(variant, land, path, &|_| None)
                     } else {
                         None
                     },
-                    hexes: path.iter().map(|h| h.label()).collect(),
+                    hexes: path.iter().map(|&h| board.label(h).to_string()).collect(),
                 })
                 .collect(),
         )
@@ -298,9 +299,13 @@ impl Project {
     /// becomes its top side; one on the same hexside written on the
     /// neighbour is cleared.
     pub fn set_hexside(&mut self, terrain: &str, label: &str, side: Side, hazard: Option<&str>) {
-        let neighbour = HexId::from_label(label)
-            .and_then(|h| h.neighbour(side))
-            .map(HexId::label);
+        let neighbour = self
+            .battleland(terrain)
+            .and_then(|def| Board::of(def).ok())
+            .and_then(|board| {
+                let n = board.neighbour(board.hex(label)?, side)?;
+                Some(board.label(n).to_string())
+            });
         let (terrain, label) = (terrain.to_string(), label.to_string());
         let hazard = hazard.map(str::to_string);
         self.last_key = None;

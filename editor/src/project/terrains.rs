@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use titan_core::battleland::HexId;
+use titan_core::battleland::Board;
 use titan_core::format::{
     BattlelandDef, HazardDef, HexDef, Movement, MusterTable, Place, Rgb, TerrainDef,
 };
@@ -76,16 +76,18 @@ impl Project {
                     .ok_or("the variant has no hex hazard to fill a blank board with")?;
                 BattlelandDef {
                     terrain: String::new(),
-                    hexes: HexId::all()
+                    hexes: Board::standard()
+                        .ids()
                         .map(|h| {
                             let hex = HexDef {
                                 hazard: plain.clone(),
                                 elevation: 0,
                                 sides: BTreeMap::new(),
                             };
-                            (h.label(), hex)
+                            (Board::standard().label(h).to_string(), hex)
                         })
                         .collect(),
+                    board: None,
                     attacker_edge: None,
                     defender_area: Vec::new(),
                 }

@@ -1,0 +1,223 @@
+//! Battlelands and their boards: the hexes by label, their hazards and
+//! hexsides, the board's shape, edges and zones.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::battleland::{BattleHex, Battleland, Board, Hexside, MAX_HEXES};
+use crate::diag::FileId;
+use crate::format::{self, Place};
+use crate::model::{Hazard, HazardId, TerrainId};
+
+use super::{Compiler, lookup};
+
+/// How far from the origin a board's coordinates may lie: distances then
+/// fit the board's tables.
+const MAX_COORD: i32 = 32;
+
+impl Compiler<'_> {
+    /// A battleland's board: the standard one unless it names its own.
+    fn board(&mut self, b: &format::BattlelandDef, file: FileId) -> Option<Arc<Board>> {
+        let Some(def) = &b.board else {
+            return Some(Board::standard());
+        };
+        let errors_before = self.errors.len();
+        if def.hexes.is_empty() {
+            self.error(file, &["board", "hexes"], "a board needs at least one hex");
+            return None;
+        }
+        if def.hexes.len() > MAX_HEXES {
+            self.error(
+                file,
+                &["board", "hexes"],
+                format!(
+                    "a board has at most {MAX_HEXES} hexes; this one has {}",
+                    def.hexes.len()
+                ),
+            );
+        }
+        let mut at: HashMap<(i32, i32), &str> = HashMap::new();
+        for (label, &(q, r)) in &def.hexes {
+            let anchor = format!("\"{label}\"");
+            if q.abs() > MAX_COORD || r.abs() > MAX_COORD {
+                self.error(
+                    file,
+                    &["board", &anchor],
+                    format!("hex {label} lies at ({q}, {r}); coordinates lie within -{MAX_COORD} to {MAX_COORD}"),
+                );
+            }
+            if let Some(other) = at.insert((q, r), label) {
+                self.error(
+                    file,
+                    &["board", &anchor],
+                    format!("hex ({q}, {r}) has two labels, {other:?} and {label:?}"),
+                );
+            }
+        }
+        let named = |what: &str, labels: &[String], me: &mut Self| {
+            for l in labels {
+                if !def.hexes.contains_key(l) {
+                    me.error(
+                        file,
+                        &["board", what, &format!("\"{l}\"")],
+                        format!("{l:?} is no hex of this battleland's board"),
+                    );
+                }
+            }
+        };
+        for labels in def.edges.values() {
+            named("edges", labels, self);
+        }
+        for labels in def.zones.values() {
+            named("zones", labels, self);
+        }
+        if self.errors.len() > errors_before {
+            return None;
+        }
+        match Board::of(b) {
+            Ok(board) => Some(board),
+            Err(e) => {
+                self.error(file, &["board"], e);
+                None
+            }
+        }
+    }
+
+    pub(super) fn battleland(
+        &mut self,
+        b: &format::BattlelandDef,
+        terrain: TerrainId,
+        file: FileId,
+        hazard_ids: &HashMap<&str, HazardId>,
+        hazards: &[Hazard],
+    ) -> Option<Battleland> {
+        let errors_before = self.errors.len();
+        let board = self.board(b, file)?;
+        let mut hexes: Vec<Option<BattleHex>> = vec![None; board.len()];
+        let known = if b.board.is_some() {
+            "no hex of its board"
+        } else {
+            "no hex label (A1-A3, B1-B4, C1-C5, D1-D6, E1-E5, F1-F4)"
+        };
+        for (label, h) in &b.hexes {
+            let q = format!("\"{label}\"");
+            let Some(id) = board.hex(label) else {
+                self.error(file, &[&q], format!("{label:?} is {known}"));
+                continue;
+            };
+            let hazard = match lookup(hazard_ids, &h.hazard) {
+                Some(hz) if hazards[hz.index()].place == Place::Hex => hz,
+                Some(_) => {
+                    self.error(
+                        file,
+                        &[&q, &format!("\"{}\"", h.hazard)],
+                        format!(
+                            "hex {label} has hazard {:?}, which lies on hexsides, not in hexes",
+                            h.hazard
+                        ),
+                    );
+                    continue;
+                }
+                None => {
+                    self.error(
+                        file,
+                        &[&q, &format!("\"{}\"", h.hazard)],
+                        format!(
+                            "hex {label} has hazard {:?}, which this variant does not define",
+                            h.hazard
+                        ),
+                    );
+                    continue;
+                }
+            };
+            hexes[id.0 as usize] = Some(BattleHex {
+                hazard,
+                elevation: h.elevation,
+                sides: [None; 6],
+                neighbours: board.neighbours(id),
+            });
+        }
+        let missing: Vec<&str> = board
+            .ids()
+            .filter(|id| hexes[id.0 as usize].is_none())
+            .map(|id| board.label(id))
+            .collect();
+        if b.hexes.len() != board.len() || !missing.is_empty() {
+            self.error(
+                file,
+                &["hexes"],
+                format!(
+                    "a battleland has a hex for each of its board's {}; this one lists {}{}",
+                    board.len(),
+                    b.hexes.len(),
+                    if missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and lacks {}", missing.join(", "))
+                    }
+                ),
+            );
+        }
+        // Hexside hazards, recorded on both of their hexes.
+        for (label, h) in &b.hexes {
+            let Some(id) = board.hex(label) else {
+                continue;
+            };
+            for (&side, name) in &h.sides {
+                let q = format!("\"{label}\"");
+                let anchors = [q.as_str(), &format!("{side:?}:")];
+                let hazard = match lookup(hazard_ids, name) {
+                    Some(hz) if hazards[hz.index()].place == Place::Hexside => hz,
+                    Some(_) => {
+                        self.error(file, &anchors, format!("{name:?} fills hexes; it cannot lie on the {side:?} side of {label}"));
+                        continue;
+                    }
+                    None => {
+                        self.error(file, &anchors, format!("{label} has {name:?} on its {side:?} side, which this variant does not define"));
+                        continue;
+                    }
+                };
+                let Some(other) = board.neighbour(id, side) else {
+                    self.error(file, &anchors, format!("the {side:?} side of {label} is the battleland's edge; a hexside hazard needs a hex on both sides"));
+                    continue;
+                };
+                let back = side.opposite();
+                let other_label = board.label(other);
+                if b.hexes
+                    .get(other_label)
+                    .is_some_and(|o| o.sides.contains_key(&back))
+                {
+                    self.error(file, &anchors, format!("the side between {label} and {other_label} is given a hazard from both hexes; record it only on its top side"));
+                    continue;
+                }
+                if let Some(hex) = hexes[id.0 as usize].as_mut() {
+                    hex.sides[side.index()] = Some(Hexside { hazard, top: true });
+                }
+                if let Some(hex) = hexes[other.0 as usize].as_mut() {
+                    hex.sides[back.index()] = Some(Hexside { hazard, top: false });
+                }
+            }
+        }
+        let mut defender_area = Vec::new();
+        for label in &b.defender_area {
+            match board.hex(label) {
+                Some(id) => defender_area.push(id),
+                None => self.error(
+                    file,
+                    &["defender_area", &format!("\"{label}\"")],
+                    format!("{label:?} is no hex label"),
+                ),
+            }
+        }
+        if self.errors.len() > errors_before {
+            return None;
+        }
+        Some(Battleland {
+            terrain,
+            board,
+            hexes: hexes.into_iter().flatten().collect(),
+            attacker_edge: b.attacker_edge,
+            defender_area,
+        })
+    }
+}
