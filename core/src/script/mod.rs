@@ -436,12 +436,16 @@ fn unit_filters(event: &str, v: &Value, has_side: bool) -> Result<Vec<UnitFilter
 /// Reads `hazard = "Name"` (or a list of names) of a battle event's
 /// filter: the battleland must have one of them on a hex or hexside.
 fn hazard_names(event: &str, v: &Value) -> Result<Vec<String>, String> {
-    let wrong = |what: &Value| {
+    name_list(v, &|what| {
         format!(
             "filter hazard of {event:?} is a hazard's name or a list of names, not {}",
             a_type(what)
         )
-    };
+    })
+}
+
+/// One name, or a non-empty list of names; `wrong` says what else it got.
+fn name_list(v: &Value, wrong: &dyn Fn(&Value) -> String) -> Result<Vec<String>, String> {
     match v {
         Value::String(w) => Ok(vec![w.to_string_lossy()]),
         Value::Table(list) => {
@@ -487,31 +491,13 @@ fn unit_filter(event: &str, v: &Value, has_side: bool) -> Result<UnitFilter, Str
                 a_type(other)
             )),
         };
-        // One name or a non-empty list of names.
-        let names = || -> Result<Vec<String>, String> {
-            let wrong = |what: &Value| {
+        let names = || {
+            name_list(&v, &|what| {
                 format!(
                     "filter unit.{key} of {event:?} is a name or a list of names, not {}",
                     a_type(what)
                 )
-            };
-            match &v {
-                Value::String(w) => Ok(vec![w.to_string_lossy()]),
-                Value::Table(list) => {
-                    let mut out = Vec::new();
-                    for n in list.clone().sequence_values::<Value>() {
-                        match n.map_err(|e| e.to_string())? {
-                            Value::String(w) => out.push(w.to_string_lossy()),
-                            other => return Err(wrong(&other)),
-                        }
-                    }
-                    if out.is_empty() || list.pairs::<Value, Value>().count() != out.len() {
-                        return Err(wrong(&v));
-                    }
-                    Ok(out)
-                }
-                other => Err(wrong(other)),
-            }
+            })
         };
         let flag = || match v {
             Value::Boolean(b) => Ok(b),
