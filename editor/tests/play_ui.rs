@@ -952,3 +952,71 @@ fn a_save_named_like_a_seats_file_is_listed() {
     click(&mut h, "Load x-seats");
     assert!(h.state().game().is_some(), "{}", h.state().status);
 }
+
+#[test]
+fn conceding_the_game_asks_first_and_one_click_changes_nothing() {
+    // A click on "Concede the game" (which a shorter panel can bring under
+    // the pointer where a phase's button was) only asks; the game goes on
+    // until the player answers yes, with a button elsewhere.
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    click(&mut h, "person 2");
+    h.state_mut().form.seed = "11".into();
+    click(&mut h, "Start game");
+    take_screen(&mut h);
+    let before = game(&h).session.history_len();
+    click(&mut h, "Concede the game");
+    assert_eq!(game(&h).confirm, Some(Action::ConcedeGame));
+    assert!(
+        h.query_by_label_contains("Concede the game? Your legions leave")
+            .is_some()
+    );
+    assert_eq!(game(&h).session.history_len(), before, "one click conceded");
+    // "No": nothing happened.
+    click(&mut h, "No, go on playing");
+    assert_eq!(game(&h).confirm, None);
+    assert!(h.query_by_label_contains("Concede the game?").is_none());
+    assert_eq!(game(&h).session.history_len(), before);
+    // Asked again and confirmed: the player concedes.
+    let me = game(&h).viewer;
+    click(&mut h, "Concede the game");
+    click(&mut h, "Yes, concede the game");
+    assert_eq!(game(&h).confirm, None);
+    assert_eq!(game(&h).session.history_len(), before + 1);
+    assert!(
+        !game(&h).session.view(me).players[me.0 as usize].alive,
+        "the player who confirmed is out"
+    );
+}
+
+#[test]
+fn conceding_a_battle_asks_first() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", false), ("Green", true)],
+    );
+    click(&mut h, "Resolve the engagement in land 5");
+    take_screen(&mut h);
+    click(&mut h, "Stand and fight");
+    take_screen(&mut h);
+    click(&mut h, "Fight");
+    take_screen(&mut h);
+    let before = game(&h).session.history_len();
+    h.query_all_by_label_contains("Concede the battle (as the")
+        .next()
+        .expect("a battle concession offered")
+        .click();
+    h.run_steps(2);
+    assert!(matches!(
+        game(&h).confirm,
+        Some(Action::Battle {
+            battle: battle::Action::Concede(_)
+        })
+    ));
+    assert_eq!(game(&h).session.history_len(), before, "one click conceded");
+    click(&mut h, "Yes, concede the battle");
+    assert_eq!(game(&h).session.history_len(), before + 1);
+    assert_eq!(game(&h).confirm, None);
+}

@@ -155,6 +155,21 @@ pub struct GameScreen {
     /// The viewer's legal actions, kept until the game or the viewer
     /// changes (a split phase offers many; a frame asks several times).
     actions_cache: std::cell::RefCell<Option<(usize, PlayerId, Vec<Action>)>>,
+    /// A concession of the game or of a battle the viewer clicked, waiting
+    /// for him to confirm it (one click never ends a game).
+    pub confirm: Option<Action>,
+}
+
+/// Whether `action` gives up the game or a battle (asked again before it
+/// is taken).
+fn is_concession(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::ConcedeGame
+            | Action::Battle {
+                battle: titan_core::battle::Action::Concede(_)
+            }
+    )
 }
 
 /// Actions the computer takes per frame at full speed (the window stays
@@ -196,6 +211,7 @@ impl GameScreen {
             show_menu: false,
             chat_line: String::new(),
             actions_cache: std::cell::RefCell::new(None),
+            confirm: None,
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
@@ -305,10 +321,63 @@ impl GameScreen {
         self.placing = None;
     }
 
-    /// Acts for the viewer; a refusal is shown, and changes nothing.
+    /// Acts for the viewer; a refusal is shown, and changes nothing. A
+    /// concession (of the game or of a battle) is only asked for here: it
+    /// is taken once the viewer confirms it ([`GameScreen::confirm_bar`]).
     pub fn act(&mut self, action: &Action) {
+        if is_concession(action) {
+            self.confirm = Some(action.clone());
+            return;
+        }
         let player = self.viewer;
         self.act_as(player, action);
+    }
+
+    /// The question of a concession waiting to be confirmed, above
+    /// everything else of the side panel, with its two answers side by
+    /// side: never where a button of the phase was.
+    fn confirm_bar(&mut self, ui: &mut egui::Ui) {
+        let Some(action) = self.confirm.clone() else {
+            return;
+        };
+        // Only while it is still the viewer's to take.
+        if !self.my_actions().contains(&action) && !self.battle_concession_legal(&action) {
+            self.confirm = None;
+            return;
+        }
+        let (question, yes) = match &action {
+            Action::ConcedeGame => (
+                "Concede the game? Your legions leave the board and you are out of the game.",
+                "Yes, concede the game",
+            ),
+            _ => (
+                "Concede the battle? Your legion is eliminated and the enemy scores it.",
+                "Yes, concede the battle",
+            ),
+        };
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.label(egui::RichText::new(question).strong());
+            ui.horizontal(|ui| {
+                if ui.button("No, go on playing").clicked() {
+                    self.confirm = None;
+                }
+                ui.add_space(24.0);
+                if ui.button(yes).clicked() {
+                    self.confirm = None;
+                    let player = self.viewer;
+                    self.act_as(player, &action);
+                }
+            });
+        });
+        ui.separator();
+    }
+
+    /// Whether `action` is a battle concession the viewer may take now.
+    fn battle_concession_legal(&self, action: &Action) -> bool {
+        match action {
+            Action::Battle { battle } => self.battle_actions().contains(battle),
+            _ => false,
+        }
     }
 
     fn act_as(&mut self, player: PlayerId, action: &Action) {
@@ -484,9 +553,12 @@ impl GameScreen {
         egui::Panel::right("side")
             .default_size(340.0)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| match &battle {
-                    Some(b) => self.battle_panel(ui, b),
-                    None => self.board_panel(ui),
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.confirm_bar(ui);
+                    match &battle {
+                        Some(b) => self.battle_panel(ui, b),
+                        None => self.board_panel(ui),
+                    }
                 })
             });
         egui::CentralPanel::default().show(ui, |ui| match &battle {
