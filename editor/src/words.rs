@@ -418,6 +418,29 @@ impl Words {
         events: &[Event],
         land_of: &dyn Fn(Marker) -> Option<LandId>,
     ) -> Vec<String> {
+        // Where each mustering legion stood when it mustered: walked back
+        // from now (`land_of`), undoing its moves, so that a line says what
+        // was true when it was written and is not rewritten as the legion
+        // moves on. A legion split off later did not exist before its
+        // split: nothing is said of a marker used before.
+        let mut mustered_in: Vec<Option<LandId>> = vec![None; events.len()];
+        let mut known: std::collections::HashMap<Marker, Option<LandId>> = Default::default();
+        for (i, e) in events.iter().enumerate().rev() {
+            match e {
+                Event::Mustered { legion, .. } => {
+                    mustered_in[i] = *known.entry(*legion).or_insert_with(|| land_of(*legion));
+                }
+                Event::Moved { legion, from, .. } | Event::Teleported { legion, from, .. } => {
+                    known.insert(*legion, Some(*from));
+                }
+                Event::Split { into, .. } => {
+                    for m in into {
+                        known.insert(*m, None);
+                    }
+                }
+                _ => {}
+            }
+        }
         let mut out = Vec::new();
         let mut i = 0;
         while i < events.len() {
@@ -435,7 +458,7 @@ impl Words {
                 && legion == l2
             {
                 let name = self.character(*character);
-                let place = land_of(*legion)
+                let place = mustered_in[i + 1]
                     .map(|l| format!(" in {}", self.land(l)))
                     .unwrap_or_default();
                 out.push(format!(
@@ -637,6 +660,39 @@ fn article(word: &str) -> &'static str {
 mod tests {
     use super::*;
     use titan_core::game::PlayerId;
+
+    #[test]
+    fn a_muster_line_names_the_land_of_then_not_of_now() {
+        // The legion mustered in one land and moved on to another later.
+        let w = words();
+        let m = Marker {
+            player: PlayerId(0),
+            number: 1,
+        };
+        let ranger = w.variant.character_by_name("Ranger").unwrap();
+        let events = [
+            Event::Revealed {
+                legion: m,
+                characters: vec![ranger],
+                to: None,
+            },
+            Event::Mustered {
+                legion: m,
+                character: ranger,
+            },
+            Event::Moved {
+                legion: m,
+                from: LandId::new(10),
+                to: LandId::new(50),
+            },
+        ];
+        let lines = w.log_lines(&events, &|_| Some(LandId::new(50)));
+        assert!(
+            lines[0].ends_with(&format!(" in {}", w.land(LandId::new(10)))),
+            "{}",
+            lines[0]
+        );
+    }
 
     fn words() -> Words {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../variants/titan");
