@@ -383,8 +383,21 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
         .is_some();
     assert!(back, "no strike back in the log");
     assert!(over, "no winner in words in the log");
-    // Strikes were made, their dice shown in the log.
-    assert!(h.query_all_by_label_contains(": rolls ").next().is_some());
+    // Strikes were made, their dice shown in the log, by the characters'
+    // names still now that the battle is over.
+    use egui_kittest::kittest::NodeT;
+    let strikes: Vec<String> = h
+        .query_all_by_label_contains(": rolls ")
+        .filter_map(|n| {
+            n.accesskit_node()
+                .label()
+                .or_else(|| n.accesskit_node().value())
+        })
+        .collect();
+    assert!(!strikes.is_empty());
+    for line in &strikes {
+        assert!(!line.contains("unit "), "{line}");
+    }
     // The battle was drawn and ended; whatever the winner may do after is
     // offered as buttons, then Red musters.
     let mut guard = 0;

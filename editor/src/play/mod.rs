@@ -158,6 +158,10 @@ pub struct GameScreen {
     /// A concession of the game or of a battle the viewer clicked, waiting
     /// for him to confirm it (one click never ends a game).
     pub confirm: Option<Action>,
+    /// The units of each battle the log has shown, by the index of the
+    /// event its battle began with: its lines keep their characters' names
+    /// once the battle is over.
+    battle_units: std::collections::BTreeMap<usize, Vec<titan_core::battle::UnitView>>,
 }
 
 /// Whether `action` gives up the game or a battle (asked again before it
@@ -212,6 +216,7 @@ impl GameScreen {
             chat_line: String::new(),
             actions_cache: std::cell::RefCell::new(None),
             confirm: None,
+            battle_units: Default::default(),
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
@@ -690,18 +695,38 @@ impl GameScreen {
 
     /// The event log, in the game's words, as the viewer may see it.
     fn log(&mut self, ui: &mut egui::Ui, battle: Option<&crate::session::BattleInfo>) {
-        let units = battle.map(|b| b.view.units.clone()).unwrap_or_default();
-        let words = self.words(&units);
         let total = self.session.event_count();
-        let events: Vec<Event> = self
-            .session
-            .events(self.viewer, total.saturating_sub(300))
-            .into_iter()
-            .map(|(_, e)| e)
-            .collect();
+        let indexed = self.session.events(self.viewer, total.saturating_sub(300));
+        // The battle on now: its units named for its lines (kept).
+        if let Some(b) = battle
+            && let Some((i, _)) = indexed
+                .iter()
+                .rev()
+                .find(|(_, e)| matches!(e, Event::BattleBegins { .. }))
+        {
+            self.battle_units.insert(*i, b.view.units.clone());
+        }
         let view = self.view();
         let land_of = |m: Marker| view.legions.iter().find(|l| l.marker == m).map(|l| l.land);
-        let lines = words.log_lines(&events, &land_of);
+        // Each battle's lines with its own units (from its beginning on).
+        let mut lines = Vec::new();
+        let mut start = 0;
+        while start < indexed.len() {
+            let end = indexed[start + 1..]
+                .iter()
+                .position(|(_, e)| matches!(e, Event::BattleBegins { .. }))
+                .map_or(indexed.len(), |k| start + 1 + k);
+            let first = indexed[start].0;
+            let units = self
+                .battle_units
+                .range(..=first)
+                .next_back()
+                .map(|(_, u)| u.clone())
+                .unwrap_or_default();
+            let events: Vec<Event> = indexed[start..end].iter().map(|(_, e)| e.clone()).collect();
+            lines.extend(self.words(&units).log_lines(&events, &land_of));
+            start = end;
+        }
         if let Some(chat) = self.session.chat() {
             let chat = chat.to_vec();
             self.chat_panel(ui, &chat);
