@@ -1033,3 +1033,31 @@ fn conceding_a_battle_asks_first() {
     assert_eq!(game(&h).session.history_len(), before + 1);
     assert_eq!(game(&h).confirm, None);
 }
+
+#[test]
+fn the_panel_says_whose_turn_it_is_as_the_top_bar_does() {
+    // Red's engagement phase, Red a computer held by the pause: Blue, in
+    // front of the screen, answers Red's engagement in Red's phase. The
+    // panel says so (it said "Blue: your engagement phase" under a top bar
+    // saying "Red's engagement phase").
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", true), ("Blue", false), ("Green", true)],
+    );
+    h.state_mut().game_mut().unwrap().paused = true;
+    h.run_steps(2);
+    assert_eq!(game(&h).view().active, PlayerId(0));
+    assert_eq!(game(&h).viewer, PlayerId(1));
+    assert!(
+        h.query_all_by_label_contains("Red's engage")
+            .next()
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("Blue: your engage").is_none());
+    assert!(
+        h.query_by_label_contains("Blue: yours to act in Red's engagement phase")
+            .is_some()
+    );
+}

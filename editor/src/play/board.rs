@@ -266,15 +266,25 @@ impl GameScreen {
             });
         }
         let words = self.words(&[]);
-        if self.viewer != SPECTATOR && !actions.is_empty() {
-            ui.label(
-                egui::RichText::new(format!(
+        // Whose turn it is, as the top bar says it: a player who may only
+        // concede the game out of turn is waiting, not in his phase.
+        let acting = self.viewer != SPECTATOR && self.session.to_act().contains(&self.viewer);
+        if acting && !actions.is_empty() {
+            let text = if view.active == self.viewer {
+                format!(
                     "{}: your {}",
                     words.player(self.viewer),
                     phase_name(view.phase)
-                ))
-                .strong(),
-            );
+                )
+            } else {
+                format!(
+                    "{}: yours to act in {}'s {}",
+                    words.player(self.viewer),
+                    words.player(view.active),
+                    phase_name(view.phase)
+                )
+            };
+            ui.label(egui::RichText::new(text).strong());
         } else if self.replay.is_none() {
             let acting = self.session.to_act();
             ui.label(format!(
