@@ -495,9 +495,13 @@ fn battles(
         conceded += u64::from(result.conceded.is_some());
         actions += n;
         // A battle lost on time ends as its round counter passes the limit.
-        let lasted = battle
-            .defender_maneuver()
-            .min(variant.rules.battle.defender_maneuvers);
+        // (Without a time limit, as many rounds as it took.)
+        let lasted = match variant.rules.battle.procedure.time_loss {
+            true => battle
+                .defender_maneuver()
+                .min(variant.rules.battle.defender_maneuvers),
+            false => battle.defender_maneuver(),
+        };
         rounds += u64::from(lasted);
         lengths.push(u32::from(lasted));
         points += u64::from(result.points);

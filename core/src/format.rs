@@ -14,6 +14,9 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+mod procedure;
+pub use procedure::{Maneuvering, Procedure, Reinforcement, Round};
+
 fn yes() -> bool {
     true
 }
@@ -909,6 +912,10 @@ pub struct BattleRules {
     /// (default true; the Avalon Hill reading of the hills and mountains).
     #[serde(default = "yes")]
     pub elevation_blocks_sight: bool,
+    /// How the battle's rounds go and characters move (default: the Avalon
+    /// Hill game of 1982).
+    #[serde(default)]
+    pub procedure: Procedure,
 }
 
 fn north_east() -> Edge {

@@ -352,6 +352,7 @@ variants! {
     house_regeneration_plays_both_ways: "house-regeneration",
     house_veterans_plays_both_ways: "house-veterans",
     house_forced_march_plays_both_ways: "house-forced-march",
+    titan_1980_plays_both_ways: "titan-1980",
 }
 
 /// Every variant under `variants/` is played above, and some of them have

@@ -77,12 +77,13 @@ pub fn variant_dirs(dir: &Path) -> Vec<PathBuf> {
 /// The variants this repository ships. The tests look at these only, so a
 /// user's own variant beside them under `variants/` (as the docs suggest)
 /// never breaks `cargo test`.
-pub const BUNDLED: [&str; 6] = [
+pub const BUNDLED: [&str; 7] = [
     "battlelands-1981",
     "gods-of-titan",
     "house-regeneration",
     "house-spells",
     "titan",
+    "titan-1980",
     "titan-shorter",
 ];
 

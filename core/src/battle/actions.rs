@@ -5,6 +5,7 @@
 
 use super::listing::Run;
 use super::*;
+use crate::format::Round;
 use crate::script::F;
 
 impl State {
@@ -92,7 +93,13 @@ impl<'v> Battle<'v> {
             BattleSide::Attacker => s.attacker_edge,
             BattleSide::Defender => s.attacker_edge.opposite(),
         };
-        if !self.reaches(s, ch, From::Edge(edge), occupied_set(s), to) {
+        let comes = if self.placing() {
+            let flies = self.variant.character(ch).flies;
+            self.commit_hexes(s, ch, side, flies, occupied_set(s)) & bit(to) != 0
+        } else {
+            self.reaches(s, ch, From::Edge(edge), occupied_set(s), to)
+        };
+        if !comes {
             let whose = match side {
                 BattleSide::Attacker => "attacker",
                 BattleSide::Defender => "defender",
@@ -555,12 +562,17 @@ impl<'v> Battle<'v> {
             }
             (Phase::Maneuver, Action::EndManeuver) => {
                 self.check_phase_end(s)?;
+                if self.placing()
+                    && let Some(why) = self.placement_obliged(s)
+                {
+                    return refuse(why);
+                }
                 let side = s.moving;
                 self.fire_phase(s, ev, "battle_phase_end", "maneuver", side)?;
                 if s.phase == Phase::Over {
                     return Ok(());
                 }
-                if !s.entered[side_index(side)] {
+                if !s.entered[side_index(side)] && !self.placing() {
                     // Law of the Battlelands 25.D: not brought on, eliminated.
                     for (i, u) in s.units.iter_mut().enumerate() {
                         if u.side == side && u.status == Status::Waiting {
@@ -578,7 +590,16 @@ impl<'v> Battle<'v> {
                 if self.check_end(s, ev) {
                     return Ok(());
                 }
-                self.begin_strikes(s, side, ev)?;
+                if side == BattleSide::Defender && self.procedure().round == Round::BothThenStrikes
+                {
+                    // Law of Titan 1980, 11.C: the attacker places next;
+                    // the strikes follow its placement.
+                    s.moving = BattleSide::Attacker;
+                    s.phase = Phase::Maneuver;
+                    self.begin_maneuver(s, ev)?;
+                } else {
+                    self.begin_strikes(s, side, ev)?;
+                }
             }
             (
                 Phase::Strike { striking },
@@ -804,6 +825,15 @@ impl<'v> Battle<'v> {
             );
         }
         let Some(from) = self.move_origin(s, u) else {
+            if self.placing() {
+                return refuse(if u.moved {
+                    "a character is committed or shifts once per placement phase (Law of Titan 1980, 11.B)"
+                } else if u.locked {
+                    "a character that began the placement phase next to an enemy does not shift (Law of Titan 1980, 11.B)"
+                } else {
+                    "this character is out of the battle"
+                });
+            }
             return refuse(if matches!(u.status, Status::Riding(_)) {
                 "a rider moves only with its mount (it has no move of its own)"
             } else if u.moved {
@@ -906,6 +936,8 @@ impl<'v> Battle<'v> {
         }
         match u.status {
             Status::OnBoard(h) => Some(From::Hex(h)),
+            // Committed in any placement phase (Law of Titan 1980, 11.A).
+            Status::Waiting if self.placing() => Some(From::Area),
             Status::Waiting if !s.entered[side_index(u.side)] => {
                 if u.side == BattleSide::Defender && !self.land().defender_area.is_empty() {
                     // Law of the Battlelands 25.B: the Tower's defender deploys.

@@ -62,7 +62,12 @@ impl<'v> Battle<'v> {
     }
 
     /// Calls `f` with the movement table unit `i` walks by (its natives').
-    fn with_moves<T>(&self, s: &State, i: usize, f: impl FnOnce(&tables::MoveTable) -> T) -> T {
+    pub(super) fn with_moves<T>(
+        &self,
+        s: &State,
+        i: usize,
+        f: impl FnOnce(&tables::MoveTable) -> T,
+    ) -> T {
         let (land, tables) = (self.land_in(s), self.tables_in(s));
         let natives = self.natives_of(s, i);
         match self.variant.battle_tables.class_of(natives) {

@@ -364,7 +364,9 @@ impl Battle<'_> {
             }
             Phase::Maneuver => {
                 let occupied = self.occupied_now();
-                if s.extra.is_empty() && s.overlay.is_none() {
+                if self.placing() {
+                    self.list_placements(s, occupied, out);
+                } else if s.extra.is_empty() && s.overlay.is_none() {
                     self.list_plain_moves(s, occupied, out);
                 } else {
                     self.list_moves(s, occupied, out);
@@ -372,7 +374,7 @@ impl Battle<'_> {
                 if self.may_summon(s) {
                     for (c, &(_, ch)) in self.setup.summonable.iter().enumerate() {
                         let from = From::Edge(s.attacker_edge);
-                        self.each_reached(s, ch, from, occupied, |h| {
+                        self.each_newcomer_hex(s, ch, BattleSide::Attacker, from, occupied, |h| {
                             out.push(Action::Summon {
                                 choice: c as u8,
                                 to: h,
@@ -386,7 +388,7 @@ impl Battle<'_> {
                             continue;
                         }
                         let from = From::Edge(s.attacker_edge.opposite());
-                        self.each_reached(s, ch, from, occupied, |h| {
+                        self.each_newcomer_hex(s, ch, BattleSide::Defender, from, occupied, |h| {
                             out.push(Action::Reinforce {
                                 choice: c as u8,
                                 to: h,
@@ -394,7 +396,10 @@ impl Battle<'_> {
                         });
                     }
                 }
-                out.push(Action::EndManeuver);
+                // A side that must still place does not end its phase.
+                if !self.placing() || self.placement_obliged(s).is_none() {
+                    out.push(Action::EndManeuver);
+                }
             }
             Phase::Strike { striking } => {
                 if let Some(c) = s.carry {
@@ -659,6 +664,26 @@ impl Battle<'_> {
         }
     }
 
+    /// Calls `f` with every hex a summoned character or a reinforcement of
+    /// `side` may come onto: entering by `from`, or committed to its side's
+    /// zone in a placement phase.
+    fn each_newcomer_hex(
+        &self,
+        s: &State,
+        character: CharacterId,
+        side: BattleSide,
+        from: From,
+        occupied: HexSet,
+        f: impl FnMut(HexId),
+    ) {
+        if self.placing() {
+            let flies = self.variant.character(character).flies;
+            hexes(self.commit_hexes(s, character, side, flies, occupied)).for_each(f);
+        } else {
+            self.each_reached(s, character, from, occupied, f);
+        }
+    }
+
     /// Calls `f` with every hex `character` may move to from `from`, in the
     /// order of [`geometry::reach`], with no list built.
     fn each_reached(
@@ -727,7 +752,9 @@ impl Battle<'_> {
     /// Every hex unit `i` may move to from `from` (as
     /// [`Battle::unit_reach`]), remembered when nothing changed it.
     pub(super) fn move_reach(&self, s: &State, i: usize, from: From, occupied: HexSet) -> HexSet {
-        if from != From::Area && s.extra(i) == extra::UnitExtra::default() {
+        if self.placing() {
+            self.placement_reach(s, i, occupied)
+        } else if from != From::Area && s.extra(i) == extra::UnitExtra::default() {
             self.memo_reach(s, i, s.units[i].character, from, occupied)
         } else {
             self.unit_reach(s, i, from, occupied)

@@ -43,6 +43,7 @@ pub mod geometry;
 mod listing;
 pub use crate::state::overlay;
 mod phases;
+mod placement;
 pub mod position;
 mod queries;
 mod relist;
@@ -570,8 +571,14 @@ impl State {
 
     /// The defender's maneuver in which it may take its reinforcement.
     fn reinforcement_round(&self, v: &Variant) -> u8 {
+        let rules = &v.rules.battle;
         self.reinforcement_round
-            .unwrap_or(v.rules.battle.reinforcement_maneuver)
+            .unwrap_or(match rules.procedure.reinforcement {
+                crate::format::Reinforcement::Round => rules.reinforcement_maneuver,
+                // No round until an attacker's character is slain (round 0
+                // never comes).
+                crate::format::Reinforcement::AfterFirstSlain => 0,
+            })
     }
 
     /// The hex unit `i` is on: its own, or its mount's while carried.
@@ -1049,6 +1056,13 @@ impl<'v> Battle<'v> {
             .units
             .get(unit as usize)
             .ok_or(BattleError::NoUnit(unit))?;
+        if self.placing() {
+            // Only the side placing now commits or shifts.
+            if s.phase != Phase::Maneuver {
+                return Ok(Vec::new());
+            }
+            return Ok(hexes(self.placement_reach(s, unit as usize, occupied_set(s))).collect());
+        }
         Ok(match self.move_origin(s, u) {
             Some(From::Area) if s.extra(unit as usize).may_move.is_none() => geometry::reach_in(
                 &self.variant,

@@ -2,6 +2,7 @@
 //! end of the battle, damage and dice.
 
 use super::*;
+use crate::format::{Reinforcement, Round};
 use crate::script::F;
 
 impl<'v> Battle<'v> {
@@ -242,7 +243,7 @@ impl<'v> Battle<'v> {
         }
         // The slain leave at the end of the strike phase (Law of the
         // Battlelands 25.F).
-        let mut defender_slain = false;
+        let (mut defender_slain, mut attacker_slain) = (false, false);
         // Found by mask (see `units_where`): few of the units are slain.
         let slain = |u: &Unit| u.on_field() & u.is_slain();
         // With nobody riding (`ctx:mount`) nobody is set down: one mask
@@ -262,6 +263,7 @@ impl<'v> Battle<'v> {
                     let u = &mut s.units[i];
                     u.status = Status::Gone(Fate::Slain);
                     defender_slain |= u.side == BattleSide::Defender;
+                    attacker_slain |= u.side == BattleSide::Attacker;
                 }
             }
             None => {
@@ -272,6 +274,7 @@ impl<'v> Battle<'v> {
                     let u = &mut s.units[i];
                     u.status = Status::Gone(Fate::Slain);
                     defender_slain |= u.side == BattleSide::Defender;
+                    attacker_slain |= u.side == BattleSide::Attacker;
                     next = units_where(&s.units[i + 1..], slain)
                         .next()
                         .map(|k| i + 1 + k);
@@ -285,10 +288,24 @@ impl<'v> Battle<'v> {
             s.summon = SummonState::Open;
             self.record(ev, || BattleEvent::SummonOpen);
         }
-        s.moving = s.moving.other();
+        if attacker_slain
+            && s.reinforcement_round.is_none()
+            && self.procedure().reinforcement == Reinforcement::AfterFirstSlain
+        {
+            // Law of Titan 1980, 13.A-B: the defender's next maneuver
+            // (placement) phase, which is the next round's, then or never.
+            s.reinforcement_round = Some(s.defender_maneuver.saturating_add(1));
+        }
+        s.moving = match self.procedure().round {
+            Round::EachSide => s.moving.other(),
+            // Each round begins with the defender's placement.
+            Round::BothThenStrikes => BattleSide::Defender,
+        };
         if s.moving == BattleSide::Defender {
-            s.defender_maneuver += 1;
-            if s.defender_maneuver > self.variant.rules.battle.defender_maneuvers {
+            s.defender_maneuver = s.defender_maneuver.saturating_add(1);
+            if self.procedure().time_loss
+                && s.defender_maneuver > self.variant.rules.battle.defender_maneuvers
+            {
                 // Law of the Battlelands 25.E: time loss (of the attacker's
                 // legion: a defender's unit bound to fight for it is spared).
                 for i in 0..s.units.len() {
@@ -396,6 +413,7 @@ impl<'v> Battle<'v> {
             && s.units
                 .iter()
                 .any(|u| u.side == BattleSide::Attacker && u.status == Status::Gone(Fate::Removed))
+            && self.procedure().time_loss
             && s.defender_maneuver > self.variant.rules.battle.defender_maneuvers;
         for u in s.units.iter_mut() {
             if matches!(

@@ -83,6 +83,64 @@ impl Compiler<'_> {
         }
     }
 
+    /// With placement phases, each side's zone (the board's zone of the
+    /// procedure's name, else the hexes along the side's edge) must hold a
+    /// hex, and the two zones none in common.
+    fn placement_zones(&mut self, b: &format::BattlelandDef, board: &Board, file: FileId) {
+        let Some(rules) = &self.data.rules.battle else {
+            return;
+        };
+        let p = &rules.procedure;
+        if p.movement != format::Maneuvering::Placement {
+            return;
+        }
+        let edges: Vec<crate::format::Edge> = match b.attacker_edge {
+            Some(e) => vec![e],
+            None => rules.attacker_edges.clone(),
+        };
+        for edge in edges {
+            let attacker = board
+                .zone(&p.attacker_zone)
+                .unwrap_or_else(|| board.edge(edge));
+            let defender = board
+                .zone(&p.defender_zone)
+                .unwrap_or_else(|| board.edge(edge.opposite()));
+            let problem = if attacker == 0 {
+                Some(format!(
+                    "the attacker's zone {:?} (or, lacking it, the {edge:?} edge)",
+                    p.attacker_zone
+                ))
+            } else if defender == 0 {
+                Some(format!(
+                    "the defender's zone {:?} (or, lacking it, the {:?} edge)",
+                    p.defender_zone,
+                    edge.opposite()
+                ))
+            } else {
+                None
+            };
+            if let Some(what) = problem {
+                self.error(
+                    file,
+                    &["board"],
+                    format!("placement phases (rules.battle.procedure) commit characters to each side's zone; {what} has no hex on this battleland"),
+                );
+                return;
+            }
+            if attacker & defender != 0 {
+                let both: Vec<&str> = crate::battleland::hexset::hexes(attacker & defender)
+                    .map(|h| board.label(h))
+                    .collect();
+                self.error(
+                    file,
+                    &["board"],
+                    format!("the attacker's and the defender's zones share {}: a hex belongs to one side's zone", both.join(", ")),
+                );
+                return;
+            }
+        }
+    }
+
     pub(super) fn battleland(
         &mut self,
         b: &format::BattlelandDef,
@@ -209,6 +267,7 @@ impl Compiler<'_> {
                 ),
             }
         }
+        self.placement_zones(b, &board, file);
         if self.errors.len() > errors_before {
             return None;
         }

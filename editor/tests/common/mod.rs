@@ -11,12 +11,13 @@ pub fn repo() -> PathBuf {
 /// The variants this repository ships (the root's tests/common/mod.rs
 /// lists the same): the tests look at these only, so a user's own variant
 /// beside them never breaks `cargo test`.
-pub const BUNDLED: [&str; 6] = [
+pub const BUNDLED: [&str; 7] = [
     "battlelands-1981",
     "gods-of-titan",
     "house-regeneration",
     "house-spells",
     "titan",
+    "titan-1980",
     "titan-shorter",
 ];
 
