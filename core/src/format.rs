@@ -15,7 +15,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod procedure;
-pub use procedure::{Maneuvering, Procedure, Reinforcement, Round};
+pub use procedure::{Maneuvering, Procedure, Reinforcement, Round, TitanDeath};
 
 fn yes() -> bool {
     true

@@ -15,6 +15,17 @@ pub struct Words {
 }
 
 impl Words {
+    /// The variant's battles are fought by placement phases.
+    pub fn placing(&self) -> bool {
+        self.variant.rules.battle.procedure.movement == titan_core::format::Maneuvering::Placement
+    }
+
+    /// Both sides' phases come before one strike phase of both (the
+    /// defender's strikes are not "strikes back").
+    pub fn strikes_after_both(&self) -> bool {
+        self.variant.rules.battle.procedure.round == titan_core::format::Round::BothThenStrikes
+    }
+
     pub fn character(&self, c: CharacterId) -> String {
         self.variant
             .characters
@@ -200,6 +211,7 @@ impl Words {
             battle::Action::Reinforce { choice, to } => {
                 format!("Reinforcement {} onto {}", choice + 1, to.label())
             }
+            battle::Action::EndManeuver if self.placing() => "End placement".into(),
             battle::Action::EndManeuver => "End maneuver".into(),
             battle::Action::Strike { unit, target, .. } => {
                 format!("{} strikes {}", self.unit(*unit), self.unit(*target))
@@ -521,16 +533,29 @@ impl Words {
             } => match phase {
                 // The moving side strikes, then the other strikes back
                 // (Law of the Battlelands, Strike): two phases, two lines.
-                battle::Phase::Strike { striking } if striking != moving => format!(
-                    "Round {defender_maneuver}: the {} strikes back",
-                    side_word(*striking)
-                ),
+                // (In rounds of both sides' phases, then strikes, the
+                // defender strikes in its turn: Law of Titan 1980, 12.B.)
+                battle::Phase::Strike { striking }
+                    if striking != moving && !self.strikes_after_both() =>
+                {
+                    format!(
+                        "Round {defender_maneuver}: the {} strikes back",
+                        side_word(*striking)
+                    )
+                }
                 _ => format!(
                     "Round {defender_maneuver}: the {} {}",
                     side_word(*moving),
                     match phase {
                         battle::Phase::ChooseEdge => "chooses an edge",
+                        battle::Phase::Maneuver if self.placing() => "places",
                         battle::Phase::Maneuver => "maneuvers",
+                        battle::Phase::Strike { striking } if striking != moving => {
+                            return format!(
+                                "Round {defender_maneuver}: the {} strikes",
+                                side_word(*striking)
+                            );
+                        }
                         battle::Phase::Strike { .. } => "strikes",
                         battle::Phase::Over => "ends",
                     }

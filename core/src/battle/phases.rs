@@ -2,7 +2,7 @@
 //! end of the battle, damage and dice.
 
 use super::*;
-use crate::format::{Reinforcement, Round};
+use crate::format::{Reinforcement, Round, TitanDeath};
 use crate::script::F;
 
 impl<'v> Battle<'v> {
@@ -241,6 +241,11 @@ impl<'v> Battle<'v> {
                 return Ok(());
             }
         }
+        // Law of Titan 1980, 18.B: a slain Titan waits for the end of the
+        // strike phase, and ends the battle with it.
+        if self.procedure().titan_death == TitanDeath::PhaseEnd && self.titan_fall(s, ev) {
+            return Ok(());
+        }
         // The slain leave at the end of the strike phase (Law of the
         // Battlelands 25.F).
         let (mut defender_slain, mut attacker_slain) = (false, false);
@@ -363,6 +368,10 @@ impl<'v> Battle<'v> {
         ev: &mut Vec<BattleEvent>,
         unit: UnitId,
     ) -> bool {
+        if self.procedure().titan_death == TitanDeath::PhaseEnd {
+            // Looked at when the strike phase ends.
+            return false;
+        }
         if self.hooks().is_none() {
             let titan = self.variant.rules.titan.character;
             let fallen = s
@@ -376,15 +385,40 @@ impl<'v> Battle<'v> {
         self.titan_check(s, ev)
     }
 
-    /// A slain Titan ends the battle at once (reference sheet, "Titans").
+    /// A slain Titan ends the battle at once (reference sheet, "Titans"),
+    /// or with `titan_death: PhaseEnd` when the strike phase ends.
     pub(super) fn titan_check(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
+        if self.procedure().titan_death == TitanDeath::PhaseEnd {
+            return false;
+        }
+        self.titan_fall(s, ev)
+    }
+
+    /// Ends the battle if a Titan on the battleland is slain: its
+    /// legion-mates are removed, and its slayer's side wins if any of it
+    /// lives (both Titans slain: neither).
+    pub(super) fn titan_fall(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
         let titan = self.variant.rules.titan.character;
-        let fallen = s
-            .units
-            .iter()
-            .find(|u| u.character == titan && u.on_field() && u.is_slain())
-            .map(|u| u.side);
-        let Some(side) = fallen else { return false };
+        let fallen = |side: BattleSide| {
+            s.units
+                .iter()
+                .any(|u| u.side == side && u.character == titan && u.on_field() && u.is_slain())
+        };
+        let (a, d) = (fallen(BattleSide::Attacker), fallen(BattleSide::Defender));
+        let side = match (a, d) {
+            (false, false) => return false,
+            (true, false) => BattleSide::Attacker,
+            (false, true) => BattleSide::Defender,
+            (true, true) => {
+                for u in s.units.iter_mut() {
+                    if u.alive() {
+                        u.status = Status::Gone(Fate::Removed);
+                    }
+                }
+                self.finish(s, ev, Some(Winner::Neither));
+                return true;
+            }
+        };
         for u in s.units.iter_mut() {
             if u.side == side && u.alive() {
                 u.status = Status::Gone(Fate::Removed);

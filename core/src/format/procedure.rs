@@ -30,6 +30,19 @@ pub struct Procedure {
     /// Placement: the movement points of a shift (1: to an adjacent hex the
     /// hazards let the character enter for one point).
     pub shift: u8,
+    /// When a slain Titan (`rules.titan.character`) ends the battle.
+    pub titan_death: TitanDeath,
+}
+
+/// When a slain Titan ends the battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TitanDeath {
+    /// At once, with the strike that slays it (reference sheet, "Titans").
+    AtOnce,
+    /// At the end of the strike phase, with the other slain: it strikes
+    /// back first, and its slayer wins only if his own legion was not
+    /// eliminated in the same phase (Law of Titan 1980, 18.B).
+    PhaseEnd,
 }
 
 impl Default for Procedure {
@@ -42,6 +55,7 @@ impl Default for Procedure {
             attacker_zone: "attacker".to_string(),
             defender_zone: "defender".to_string(),
             shift: 1,
+            titan_death: TitanDeath::AtOnce,
         }
     }
 }

@@ -446,19 +446,31 @@ impl GameScreen {
             words.legion(info.request.attacker),
             words.legion(info.request.defender)
         ));
-        let max_rounds = self.session.variant().rules.battle.defender_maneuvers;
+        let rules = &self.session.variant().rules.battle;
+        let procedure = &rules.procedure;
+        let placing = procedure.movement == titan_core::format::Maneuvering::Placement;
+        // Without a time limit a round has no "of".
+        let of = if procedure.time_loss {
+            format!(" of {}", rules.defender_maneuvers)
+        } else {
+            String::new()
+        };
         ui.label(
             egui::RichText::new(format!(
-                "Round {} of {}: the {}",
+                "Round {}{of}: the {}",
                 view.defender_maneuver.max(1),
-                max_rounds,
                 match view.phase {
                     battle::Phase::ChooseEdge =>
                         format!("{} chooses an edge", side_word(view.moving)),
+                    battle::Phase::Maneuver if placing =>
+                        format!("{} places", side_word(view.moving)),
                     battle::Phase::Maneuver => format!("{} maneuvers", side_word(view.moving)),
                     // The side that moved strikes, then the other strikes
-                    // back (Law of the Battlelands, Strike).
-                    battle::Phase::Strike { striking } if striking == view.moving =>
+                    // back (Law of the Battlelands, Strike); in rounds of
+                    // both sides' placements the defender strikes in turn.
+                    battle::Phase::Strike { striking }
+                        if striking == view.moving
+                            || procedure.round == titan_core::format::Round::BothThenStrikes =>
                         format!("{} strikes", side_word(striking)),
                     battle::Phase::Strike { striking } =>
                         format!("{} strikes back", side_word(striking)),
