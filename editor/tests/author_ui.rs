@@ -821,3 +821,40 @@ fn the_functions_of_script_actions_are_not_offered_as_hooks() {
             .is_none()
     );
 }
+
+/// The battle procedure is edited on the rules page like any other rule:
+/// a house rule of Titan 1982's masterboard with placement battles
+/// (docs/variant-format.md, "The battle procedure"), saved, and loaded.
+#[test]
+fn the_battle_procedure_is_chosen_on_the_rules_page_and_saved() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/placing");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("variant.ron"),
+        "(id: \"placing\", title: \"Placing\", version: \"1\", extends: \"titan\", files: (rules: \"rules.ron\"))\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("rules.ron"), "(\n    battle: (max_range: 4),\n)\n").unwrap();
+    let mut h = harness(&dir);
+    click(&mut h, "Rules and options");
+    assert!(h.query_by_label("procedure").is_some());
+    // The movement's choice shows the 1982 default; pick placement phases.
+    let movement = h
+        .get_all_by_role(Role::ComboBox)
+        .find(|n| n.value().as_deref() == Some("Maneuver"))
+        .expect("the movement's menu");
+    movement.click();
+    h.run_steps(2);
+    h.get_by_label("Placement").click_accesskit();
+    h.run_steps(2);
+    click(&mut h, "Save");
+    let text = std::fs::read_to_string(dir.join("rules.ron")).unwrap();
+    assert!(text.contains("movement: Placement"), "{text}");
+    check(&dir);
+    let v = titan_core::load(&dir, &Default::default()).unwrap();
+    assert_eq!(
+        v.rules.battle.procedure.movement,
+        titan_core::format::Maneuvering::Placement
+    );
+}

@@ -206,7 +206,7 @@ impl Db {
         let writers = (0..if sqlite { 1 } else { 4 })
             .map(|_| {
                 let (tx, rx) = tokio::sync::mpsc::channel(WRITE_QUEUE);
-                tokio::spawn(write_loop(pool.clone(), rx));
+                tokio::spawn(write_loop(pool.clone(), rx, !sqlite));
                 tx
             })
             .collect();

@@ -32,6 +32,95 @@ fn num<T: egui::emath::Numeric + PartialEq + std::fmt::Debug>(
     ui.end_row();
 }
 
+/// A choice among an enum's values, by their names in the data.
+fn choice<T: PartialEq + Copy + std::fmt::Debug>(
+    ui: &mut egui::Ui,
+    label: &str,
+    value: &mut T,
+    all: &[T],
+    base: Option<&T>,
+) {
+    ui.label(label);
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_id_salt(label)
+            .selected_text(format!("{value:?}"))
+            .show_ui(ui, |ui| {
+                for &v in all {
+                    ui.selectable_value(value, v, format!("{v:?}"));
+                }
+            });
+        base_note(ui, value, base);
+    });
+    ui.end_row();
+}
+
+/// The battle procedure (`battle.procedure`: docs/variant-format.md, "The
+/// battle procedure").
+fn procedure_form(
+    ui: &mut egui::Ui,
+    p: &mut titan_core::format::Procedure,
+    base: Option<&titan_core::format::Procedure>,
+) {
+    use titan_core::format::{Maneuvering, Reinforcement, Round, TitanDeath};
+    ui.label(egui::RichText::new("procedure").strong());
+    egui::Grid::new("battle procedure").show(ui, |ui| {
+        choice(
+            ui,
+            "round",
+            &mut p.round,
+            &[Round::EachSide, Round::BothThenStrikes],
+            base.map(|b| &b.round),
+        );
+        choice(
+            ui,
+            "movement",
+            &mut p.movement,
+            &[Maneuvering::Maneuver, Maneuvering::Placement],
+            base.map(|b| &b.movement),
+        );
+        choice(
+            ui,
+            "reinforcement",
+            &mut p.reinforcement,
+            &[Reinforcement::Round, Reinforcement::AfterFirstSlain],
+            base.map(|b| &b.reinforcement),
+        );
+        flag(
+            ui,
+            "time_loss",
+            &mut p.time_loss,
+            base.map(|b| &b.time_loss),
+        );
+        choice(
+            ui,
+            "titan_death",
+            &mut p.titan_death,
+            &[TitanDeath::AtOnce, TitanDeath::PhaseEnd],
+            base.map(|b| &b.titan_death),
+        );
+        for (label, zone, b) in [
+            (
+                "attacker_zone",
+                &mut p.attacker_zone,
+                base.map(|b| &b.attacker_zone),
+            ),
+            (
+                "defender_zone",
+                &mut p.defender_zone,
+                base.map(|b| &b.defender_zone),
+            ),
+        ] {
+            ui.label(label);
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(zone).desired_width(120.0));
+                base_note(ui, &*zone, b);
+            });
+            ui.end_row();
+        }
+        num(ui, "shift", &mut p.shift, base.map(|b| &b.shift));
+    });
+}
+
 fn flag(ui: &mut egui::Ui, label: &str, value: &mut bool, base: Option<&bool>) {
     ui.label(label);
     ui.horizontal(|ui| {
@@ -341,6 +430,7 @@ impl EditorApp {
                         });
                         ui.end_row();
                     });
+                    procedure_form(ui, &mut x.procedure, bb.map(|y| &y.procedure));
                 }
                 ui.separator();
                 section_heading(ui, "strike_chart", overrides[6], extends);

@@ -41,17 +41,33 @@ const WRITE_BATCH: usize = 256;
 /// A writer: takes the writes waiting (up to [`WRITE_BATCH`]) and commits
 /// them in one transaction, then answers each. When the transaction fails,
 /// each write is tried again in its own, so that one bad write fails alone.
-pub(super) async fn write_loop(pool: AnyPool, mut rx: tokio::sync::mpsc::Receiver<Job>) {
+///
+/// `one_statement` (PostgreSQL): a batch of writes of distinct games is one
+/// statement (data-modifying `WITH` clauses), atomic without a transaction
+/// of several round trips.
+pub(super) async fn write_loop(
+    pool: AnyPool,
+    mut rx: tokio::sync::mpsc::Receiver<Job>,
+    one_statement: bool,
+) {
     let mut jobs = Vec::with_capacity(WRITE_BATCH);
     while rx.recv_many(&mut jobs, WRITE_BATCH).await > 0 {
         let writes: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
-        match write_batch(&pool, &writes).await {
+        let batch = match one_statement
+            .then(|| one_statement_batch(&writes))
+            .flatten()
+        {
+            Some(q) => q.run(&pool).await,
+            None => write_batch(&pool, &writes).await,
+        };
+        match batch {
             Ok(done) => {
                 for ((_, reply), changed) in jobs.drain(..).zip(done) {
                     let _ = reply.send(Ok(changed));
                 }
             }
-            Err(_) => {
+            Err(e) => {
+                tracing::warn!(writes = jobs.len(), error = %e, "a batch of writes failed; each is tried alone");
                 for (write, reply) in jobs.drain(..) {
                     let one = write_batch(&pool, &[&write])
                         .await
@@ -120,6 +136,114 @@ async fn write_batch(pool: &AnyPool, writes: &[&Write]) -> DbResult<Vec<bool>> {
             Write::Seen { .. } => true,
         })
         .collect())
+}
+
+/// A batch as one PostgreSQL statement: the guarded insert of the actions
+/// (as [`store_many`]), the progress of those stored, and the seats seen.
+struct OneStatement<'a> {
+    writes: &'a [&'a Write],
+    actions: Vec<&'a NewAction>,
+    seen: Vec<(&'a str, u8)>,
+}
+
+/// The batch as one statement, when it fits one: at most one action per
+/// game (an instance's games wait for each store) and few enough values.
+fn one_statement_batch<'a>(writes: &'a [&'a Write]) -> Option<OneStatement<'a>> {
+    let mut actions = Vec::new();
+    let mut seen = Vec::new();
+    for w in writes {
+        match w {
+            Write::Action(a) => actions.push(a),
+            Write::Seen { game, seat } => seen.push((game.as_str(), *seat)),
+        }
+    }
+    let mut games: Vec<&str> = actions.iter().map(|a| a.game.as_str()).collect();
+    games.sort_unstable();
+    games.dedup();
+    // PostgreSQL takes at most 65,535 parameters.
+    let params = 7 * actions.len() + 2 * seen.len() + 1;
+    (games.len() == actions.len() && params < 60_000).then_some(OneStatement {
+        writes,
+        actions,
+        seen,
+    })
+}
+
+impl OneStatement<'_> {
+    async fn run(&self, pool: &AnyPool) -> DbResult<Vec<bool>> {
+        let mut q = String::from("WITH ");
+        let mut n = 1;
+        let mut next = || {
+            n += 1;
+            n
+        };
+        // $1: the time.
+        if !self.actions.is_empty() {
+            let values: Vec<String> = self
+                .actions
+                .iter()
+                .map(|_| {
+                    let p: Vec<String> = (0..7).map(|_| format!("${}", next())).collect();
+                    format!("({})", p.join(", "))
+                })
+                .collect();
+            q.push_str(&format!(
+                "v (game_id, idx, player, action, user_name, to_act, over) AS (VALUES {}),                  ins AS (INSERT INTO actions (game_id, idx, player, action)                  SELECT game_id, idx, player, action FROM v                  WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.game_id AND g.status = '{RUNNING}')                  AND (v.user_name IS NULL OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = v.game_id                  AND s.seat = v.player AND s.kind = 'human' AND s.user_name = v.user_name))                  ON CONFLICT DO NOTHING RETURNING game_id, idx),                  prog AS (UPDATE games SET to_act = v.to_act, updated = $1,                  status = CASE WHEN v.over = 1 THEN '{OVER}' ELSE games.status END                  FROM v JOIN ins ON ins.game_id = v.game_id AND ins.idx = v.idx                  WHERE games.id = v.game_id AND v.to_act IS NOT NULL RETURNING 1)",
+                values.join(", ")
+            ));
+        }
+        if !self.seen.is_empty() {
+            let terms: Vec<String> = self
+                .seen
+                .iter()
+                .map(|_| format!("(game_id = ${} AND seat = ${})", next(), next()))
+                .collect();
+            if !self.actions.is_empty() {
+                q.push_str(", ");
+            }
+            q.push_str(&format!(
+                "seen AS (UPDATE seats SET last_seen = $1 WHERE {} RETURNING 1)",
+                terms.join(" OR ")
+            ));
+        }
+        if self.actions.is_empty() {
+            q.push_str(" SELECT '' AS game_id, CAST(0 AS BIGINT) AS idx FROM seen LIMIT 0");
+        } else {
+            q.push_str(" SELECT game_id, idx FROM ins");
+        }
+        let mut query = sqlx::query(&q).bind(now_ms());
+        for a in &self.actions {
+            let (to_act, over) = match &a.progress {
+                Some((t, o)) => (Some(t.as_str()), i64::from(*o)),
+                None => (None, 0),
+            };
+            query = query
+                .bind(a.game.as_str())
+                .bind(a.idx as i64)
+                .bind(i64::from(a.player))
+                .bind(a.action.as_str())
+                .bind(a.user.as_deref())
+                .bind(to_act)
+                .bind(over);
+        }
+        for (game, seat) in &self.seen {
+            query = query.bind(*game).bind(i64::from(*seat));
+        }
+        let stored: std::collections::HashSet<(String, i64)> = query
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|row| (row.get::<String, _>(0), row.get::<i64, _>(1)))
+            .collect();
+        Ok(self
+            .writes
+            .iter()
+            .map(|w| match w {
+                Write::Action(a) => stored.contains(&(a.game.clone(), a.idx as i64)),
+                Write::Seen { .. } => true,
+            })
+            .collect())
+    }
 }
 
 /// Inserts many actions (of different games) in one statement, each
