@@ -74,6 +74,7 @@ impl GameScreen {
         let view = self.view();
         let actions = self.my_actions();
         let targets = self.targets(&actions);
+        super::lands::legend(ui, &variant);
         let (response, painter) = self.board_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
             for id in variant.board.lands() {
@@ -118,6 +119,7 @@ impl GameScreen {
             painter.rect_filled(r, 2.0, Color32::from_white_alpha(150));
             painter.galley(r.min + vec2(1.0, 0.0), galley, Color32::BLACK);
         }
+        super::lands::draw_terrain_names(&painter, &variant, bv);
         // Teleports: a dashed outline; moves, on top: a solid one.
         for (land, _) in &targets.teleports {
             if targets.moves.iter().any(|(l, _)| l == land) {
@@ -145,14 +147,21 @@ impl GameScreen {
                 self.marker_screen_rect(l.marker)
                     .is_some_and(|r| r.contains(p))
             });
+            let mut lines = Vec::new();
             if let Some(l) = hovered {
-                let text = format!(
+                lines.push(format!(
                     "{} in {}: {}",
                     self.words(&[]).legion(l.marker),
                     self.words(&[]).land(l.land),
                     self.contents(l)
-                );
-                response.clone().on_hover_text_at_pointer(text);
+                ));
+            }
+            // And what the land is.
+            if let Some(land) = super::lands::land_at(&variant, bv.to_board(p)) {
+                lines.push(self.land_info(land, &view));
+            }
+            if !lines.is_empty() {
+                response.clone().on_hover_text_at_pointer(lines.join("\n"));
             }
         }
         if response.clicked()

@@ -9,6 +9,7 @@
 
 mod battle;
 mod board;
+mod lands;
 pub mod online;
 mod start;
 

@@ -1,0 +1,194 @@
+//! Headless tests of the game window, continued (`play_ui.rs` holds the
+//! first): the board's terrains, selecting among legions sharing a land,
+//! the start screen, phases that pass by themselves, the computer taking a
+//! seat over, and buttons that keep their place. egui_kittest drives the
+//! real app by its labels and by clicks where the app drew lands.
+
+mod common;
+
+use common::repo;
+use std::path::Path;
+
+use egui::{Pos2, Shape, Vec2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use titan_core::game::save::Position;
+use titan_core::game::{Action, PlayerId};
+use titan_editor::PlayApp;
+use titan_editor::play::{GameScreen, Seat};
+use titan_editor::session::LocalSession;
+
+fn harness(data: &Path) -> Harness<'static, PlayApp> {
+    let app = PlayApp::new(&repo().join("variants"), data);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    h
+}
+
+/// A primary click at a screen position.
+fn click_at(h: &mut Harness<'_, PlayApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    h.drag_at(pos);
+    h.step();
+    h.drop_at(pos);
+    h.run_steps(2);
+}
+
+fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
+    h.state().game().expect("a game on screen")
+}
+
+fn seats(names: &[(&str, bool)]) -> Vec<Seat> {
+    names
+        .iter()
+        .map(|(n, c)| Seat {
+            computer: *c,
+            ..Seat::person(n)
+        })
+        .collect()
+}
+
+/// The app on a scenario position of `tests/scenarios`.
+fn on_position(data: &Path, file: &str, who: &[(&str, bool)]) -> Harness<'static, PlayApp> {
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let pos = Position::read(&repo().join("tests/scenarios").join(file)).unwrap();
+    let game = pos.to_game(variant).unwrap();
+    let mut h = harness(data);
+    h.state_mut().open_game(
+        Box::new(LocalSession::new(game, Vec::new())),
+        seats(who),
+        &dir,
+    );
+    h.run_steps(3);
+    h
+}
+
+/// Every text the last frame painted (the board's words are painted, not
+/// widgets).
+fn painted_texts(h: &Harness<'_, PlayApp>) -> Vec<String> {
+    fn walk(shape: &Shape, out: &mut Vec<String>) {
+        match shape {
+            Shape::Text(t) => out.push(t.galley.text().to_string()),
+            Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, &mut out);
+    }
+    out
+}
+
+/// Hovers `pos` long enough for a tooltip to show.
+fn hover(h: &mut Harness<'_, PlayApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.run_steps(40);
+}
+
+/// The text of the label shown that contains `part` (a tooltip's).
+fn tooltip(h: &Harness<'_, PlayApp>, part: &str) -> Option<String> {
+    h.query_all_by_label_contains(part)
+        .filter_map(|n| n.accesskit_node().label())
+        .max_by_key(String::len)
+}
+
+#[test]
+fn the_board_names_each_lands_terrain_and_hovering_a_land_says_what_it_is() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(data.path(), "muster.ron", &[("Red", false), ("Blue", true)]);
+    h.state_mut().game_mut().unwrap().paused = true;
+    h.run_steps(2);
+    // Each terrain's name is written on its lands, and the legend lists them.
+    let painted = painted_texts(&h);
+    for t in ["Marsh", "Plains", "Tower", "Brush"] {
+        assert!(
+            painted.iter().any(|p| p == t),
+            "{t} not written on the board"
+        );
+        assert!(h.query_by_label(t).is_some(), "{t} missing from the legend");
+    }
+    assert!(h.query_by_label("Terrains:").is_some());
+    // Hovering a land without a selection: its number, terrain, battleland.
+    let v = game(&h).session.variant().clone();
+    let at = game(&h).land_screen_pos(8).unwrap();
+    hover(&mut h, at);
+    let tip = tooltip(&h, "Land 8: Marsh").expect("a tooltip naming the land's terrain");
+    assert!(tip.contains("Battleland: Marsh"), "{tip}");
+    assert!(!tip.contains("could muster"), "{tip}");
+    // With P1-03 (three Ogres) selected: what it could muster there. In a
+    // Marsh, Ogres muster an Ogre and (two of them) a Troll, not a Ranger
+    // (two Trolls).
+    let p103 = "P1-03".parse().unwrap();
+    let pos = game(&h).marker_screen_pos(p103).unwrap();
+    click_at(&mut h, pos);
+    assert_eq!(game(&h).selected, Some(p103));
+    hover(&mut h, at);
+    let tip = tooltip(&h, "Land 8: Marsh").expect("a tooltip naming the land's terrain");
+    assert!(
+        tip.contains("P1-03 could muster here: Ogre, Troll"),
+        "{tip}"
+    );
+    assert!(!tip.contains("Ranger"), "{tip}");
+    // In a Desert, Ogres muster nothing.
+    let desert = v
+        .board
+        .lands()
+        .map(|id| v.board.land(id))
+        .find(|l| v.terrains[l.terrain.index()].name == "Desert")
+        .unwrap()
+        .number;
+    let at = game(&h).land_screen_pos(desert).unwrap();
+    hover(&mut h, at);
+    let tip = tooltip(&h, &format!("Land {desert}: Desert")).expect("a tooltip");
+    assert!(tip.contains("P1-03 could muster here: nothing"), "{tip}");
+}
+
+#[test]
+fn the_move_buttons_name_the_terrain() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "move-from-land-1.ron",
+        &[("Red", false), ("Blue", true)],
+    );
+    h.state_mut().game_mut().unwrap().paused = true;
+    h.run_steps(2);
+    if h.query_by_label("Roll the die").is_some() {
+        click(&mut h, "Roll the die");
+    }
+    let view = game(&h).view();
+    let mine = view
+        .legions
+        .iter()
+        .find(|l| l.owner == PlayerId(0))
+        .unwrap()
+        .marker;
+    let pos = game(&h).marker_screen_pos(mine).unwrap();
+    click_at(&mut h, pos);
+    let actions = game(&h).my_actions();
+    let v = game(&h).session.variant().clone();
+    let to = actions
+        .iter()
+        .find_map(|a| match a {
+            Action::Move { legion, to, .. } if *legion == mine => Some(*to),
+            _ => None,
+        })
+        .expect("a move");
+    let land = v.board.land(to);
+    let name = &v.terrains[land.terrain.index()].name;
+    let label = format!("to land {} ({name})", land.number);
+    assert!(
+        h.query_all_by_label_contains(&label).next().is_some(),
+        "no button says {label}"
+    );
+}
