@@ -192,3 +192,29 @@ fn the_move_buttons_name_the_terrain() {
         "no button says {label}"
     );
 }
+
+#[test]
+fn the_first_click_on_a_marker_selects_that_markers_legion() {
+    // Red's P1-01 and Blue's P2-01 share land 5 (an engagement).
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", true), ("Green", true)],
+    );
+    h.state_mut().game_mut().unwrap().paused = true;
+    h.run_steps(2);
+    for m in ["P2-01", "P1-01", "P2-01"] {
+        let m = m.parse().unwrap();
+        // Nothing selected first, so each click is a first one.
+        h.state_mut().game_mut().unwrap().selected = None;
+        let pos = game(&h).marker_screen_pos(m).unwrap();
+        click_at(&mut h, pos);
+        assert_eq!(game(&h).selected, Some(m), "a click on {m}");
+    }
+    // A second click on the selected marker lets it go.
+    let m = "P2-01".parse().unwrap();
+    let pos = game(&h).marker_screen_pos(m).unwrap();
+    click_at(&mut h, pos);
+    assert_eq!(game(&h).selected, None);
+}

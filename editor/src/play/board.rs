@@ -240,6 +240,14 @@ impl GameScreen {
             }
         }
         let here: Vec<&LegionView> = view.legions.iter().filter(|l| l.land == land).collect();
+        // A click on a marker selects that marker's legion (a second click
+        // on it, none), whichever of the land's legions it is.
+        let rects = marker_rects(triangle(variant.board.land(land).position), here.len());
+        if let Some(i) = rects.iter().position(|r| r.contains(board)) {
+            let m = here[i].marker;
+            self.selected = (self.selected != Some(m)).then_some(m);
+            return;
+        }
         let mine: Vec<Marker> = here
             .iter()
             .filter(|l| l.owner == self.viewer)
@@ -254,8 +262,8 @@ impl GameScreen {
                     .map(|l| l.marker),
             )
             .collect();
-        // Repeated clicks go round the legions in the land, the viewer's
-        // first.
+        // Repeated clicks beside the markers go round the legions in the
+        // land, the viewer's first.
         self.selected = match self.selected.and_then(|s| all.iter().position(|m| *m == s)) {
             Some(i) if all.len() > 1 => Some(all[(i + 1) % all.len()]),
             Some(_) => None,
