@@ -66,6 +66,10 @@ pub struct PlayerCount {
 #[serde(deny_unknown_fields)]
 pub struct RuleOption {
     pub name: String,
+    /// What the start screen calls it; absent: the name in words
+    /// (`point_limit`: "Point limit").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     #[serde(default)]
     pub description: String,
     pub default: OptionValue,
@@ -75,6 +79,22 @@ pub struct RuleOption {
     pub min: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
+}
+
+impl RuleOption {
+    /// The option's name as a player reads it: its label, else its name
+    /// with spaces for underscores and a capital first letter.
+    pub fn title(&self) -> String {
+        if let Some(l) = self.label.as_ref().filter(|l| !l.trim().is_empty()) {
+            return l.clone();
+        }
+        let words = self.name.replace('_', " ");
+        let mut chars = words.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => words,
+        }
+    }
 }
 
 /// The value of a rule option.

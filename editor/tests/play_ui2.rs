@@ -218,3 +218,53 @@ fn the_first_click_on_a_marker_selects_that_markers_legion() {
     click_at(&mut h, pos);
     assert_eq!(game(&h).selected, None);
 }
+
+#[test]
+fn the_start_screen_says_options_and_seats_in_words() {
+    let data = tempfile::tempdir().unwrap();
+    let h = harness(data.path());
+    // Titan's options by their names in words, not as written in the file.
+    assert!(h.query_by_label("Point limit").is_some());
+    assert!(h.query_by_label("Mulligan").is_some());
+    assert!(h.query_by_label_contains("point_limit").is_none());
+    // Their descriptions wrap inside the form's column (half the window).
+    let d = h
+        .query_all_by_label_contains("End the game at the end of the turn")
+        .find(|n| n.accesskit_node().role() == egui::accesskit::Role::Label)
+        .expect("the point limit's description");
+    assert!(d.rect().right() < 760.0, "{:?}", d.rect());
+    // Who plays each seat, in words.
+    let seat = |n: usize| {
+        let label = format!("Player {n}:");
+        let c = h.get_by_role_and_label(egui::accesskit::Role::ComboBox, &label);
+        c.value().unwrap_or_default()
+    };
+    assert_eq!(seat(1), "person");
+    assert_eq!(seat(2), "computer (strong)");
+}
+
+#[test]
+fn the_ui_scale_is_set_on_the_start_screen_or_by_keys_and_remembered() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = harness(data.path());
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+    click(&mut h, "Larger");
+    h.run_steps(2);
+    assert!((h.ctx.zoom_factor() - 1.1).abs() < 1e-3);
+    assert!(h.query_by_label("UI scale 110%").is_some());
+    // Ctrl + twice, Ctrl - once, anywhere: 1.2.
+    for key in [egui::Key::Plus, egui::Key::Plus, egui::Key::Minus] {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, key);
+        h.run_steps(2);
+    }
+    assert!((h.ctx.zoom_factor() - 1.2).abs() < 1e-3);
+    drop(h);
+    // The next run starts at that scale.
+    let h = harness(data.path());
+    assert!(
+        (h.ctx.zoom_factor() - 1.2).abs() < 1e-3,
+        "{}",
+        h.ctx.zoom_factor()
+    );
+    assert!(h.query_by_label("UI scale 120%").is_some());
+}

@@ -460,6 +460,7 @@ impl EditorApp {
                         &name.clone(),
                         RuleOption {
                             name,
+                            label: None,
                             description: String::new(),
                             default: value,
                             min: None,

@@ -11,6 +11,7 @@ mod battle;
 mod board;
 mod lands;
 pub mod online;
+pub mod settings;
 mod start;
 
 use std::path::{Path, PathBuf};
@@ -809,6 +810,10 @@ pub struct PlayApp {
     pub screen: Screen,
     pub form: StartForm,
     pub status: String,
+    /// What is remembered between runs (`settings.ron` in the data folder).
+    pub settings: settings::Settings,
+    /// The remembered UI scale has been given to egui.
+    scale_applied: bool,
 }
 
 impl PlayApp {
@@ -819,6 +824,8 @@ impl PlayApp {
             screen: Screen::Start,
             form: StartForm::new(variants_root),
             status: String::new(),
+            settings: settings::Settings::read(data_dir),
+            scale_applied: false,
         }
     }
 
@@ -859,6 +866,7 @@ impl PlayApp {
 
     /// Draws the app.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.keep_ui_scale(ui.ctx());
         match &mut self.screen {
             Screen::Start => self.start_screen(ui),
             Screen::Game(g) => {
@@ -905,6 +913,24 @@ impl PlayApp {
                     self.form.reload(&self.variants_root);
                     self.screen = Screen::Start;
                 }
+            }
+        }
+    }
+
+    /// Gives egui the remembered UI scale on the first frame, and remembers
+    /// it whenever it changes after (egui's Ctrl + and Ctrl -, the start
+    /// screen's buttons).
+    fn keep_ui_scale(&mut self, ctx: &egui::Context) {
+        if !self.scale_applied {
+            self.scale_applied = true;
+            ctx.set_zoom_factor(self.settings.ui_scale);
+            return;
+        }
+        let z = ctx.zoom_factor();
+        if (z - self.settings.ui_scale).abs() > 1e-3 {
+            self.settings.ui_scale = z;
+            if let Err(e) = self.settings.write(&self.data_dir) {
+                self.status = format!("could not remember the UI scale: {e}");
             }
         }
     }
