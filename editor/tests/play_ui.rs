@@ -436,6 +436,9 @@ fn an_engagement_is_fought_by_clicking_hexes_and_the_winner_musters() {
     let label = game(&h).words(&[]).action(&m);
     assert!(label.contains("showing"), "{label}");
     click(&mut h, &label);
+    // Red, with nothing else to do, ends his turn by itself: the screen
+    // goes to Blue.
+    take_screen(&mut h);
     // The log says it in the game's words, with what was shown and where.
     let legion = match &m {
         Action::Muster { legion, .. } => *legion,

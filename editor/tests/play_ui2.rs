@@ -268,3 +268,50 @@ fn the_ui_scale_is_set_on_the_start_screen_or_by_keys_and_remembered() {
     );
     assert!(h.query_by_label("UI scale 120%").is_some());
 }
+
+#[test]
+fn a_phase_with_nothing_to_do_ends_by_itself_without_a_pass_screen() {
+    // Red ends his turn; Blue's one legion (two characters) cannot split:
+    // his split phase ends by itself, and the screen is passed to him for
+    // his movement phase only.
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "muster.ron",
+        &[("Red", false), ("Blue", false)],
+    );
+    click(&mut h, "End turn");
+    let blue = PlayerId(1);
+    let v = game(&h).session.view(titan_editor::session::SPECTATOR);
+    assert_eq!(v.active, blue);
+    assert_eq!(
+        v.phase,
+        titan_core::game::Phase::Move,
+        "the split phase waits"
+    );
+    assert_eq!(game(&h).pass_to, Some(blue));
+    click(&mut h, "I am Blue: show my game");
+    assert!(h.query_by_label("Roll the die").is_some());
+    // The log says the phase ended.
+    assert!(
+        h.query_by_label_contains("Blue has nothing to do in the split phase")
+            .is_some()
+    );
+}
+
+#[test]
+fn a_pass_screen_for_someone_with_nothing_left_to_do_goes() {
+    // Red in front of the screen and to act; a pass screen for Blue, who
+    // is not to act, is not shown.
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "muster.ron",
+        &[("Red", false), ("Blue", false)],
+    );
+    h.state_mut().game_mut().unwrap().pass_to = Some(PlayerId(1));
+    h.state_mut().game_mut().unwrap().update_viewer();
+    h.run_steps(2);
+    assert_eq!(game(&h).pass_to, None);
+    assert!(h.query_by_label("End turn").is_some());
+}

@@ -13,6 +13,7 @@ mod lands;
 pub mod online;
 pub mod settings;
 mod start;
+mod turns;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -164,6 +165,9 @@ pub struct GameScreen {
     /// event its battle began with: its lines keep their characters' names
     /// once the battle is over.
     battle_units: std::collections::BTreeMap<usize, Vec<titan_core::battle::UnitView>>,
+    /// Phases the app ended for a person who could do nothing else, as log
+    /// lines, by the number of events before them (in order).
+    phase_notes: Vec<(usize, String)>,
 }
 
 /// Whether `action` gives up the game or a battle (asked again before it
@@ -219,11 +223,13 @@ impl GameScreen {
             actions_cache: std::cell::RefCell::new(None),
             confirm: None,
             battle_units: Default::default(),
+            phase_notes: Vec::new(),
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
             g.viewer = first;
         }
+        g.end_empty_phases();
         g.update_viewer();
         g
     }
@@ -299,7 +305,13 @@ impl GameScreen {
             return;
         }
         let acting = self.session.to_act();
+        // A pass screen for someone with nothing left to do (his phase
+        // ended by itself) is not shown.
+        if self.pass_to.is_some_and(|p| !acting.contains(&p)) {
+            self.pass_to = None;
+        }
         if acting.contains(&self.viewer) && self.is_human(self.viewer) {
+            self.pass_to = None;
             return;
         }
         if let Some(&next) = acting.iter().find(|p| self.is_human(**p))
@@ -402,6 +414,14 @@ impl GameScreen {
     }
 
     fn after(&mut self, events: &[Event]) {
+        self.note_events(events);
+        self.end_empty_phases();
+        self.update_viewer();
+    }
+
+    /// What an action's events change on screen: the autosave at a turn's
+    /// beginning, a selection gone with its legion or battle.
+    fn note_events(&mut self, events: &[Event]) {
         self.actions_cache.borrow_mut().take();
         if events
             .iter()
@@ -418,7 +438,6 @@ impl GameScreen {
             self.selected_unit = None;
             self.placing = None;
         }
-        self.update_viewer();
     }
 
     /// Writes the autosave (and its seats) atomically.
@@ -713,12 +732,25 @@ impl GameScreen {
         // Each battle's lines with its own units (from its beginning on).
         let mut lines = Vec::new();
         let mut start = 0;
+        // The phases the app ended, each before the events that followed.
+        let shown_from = indexed.first().map_or(total, |(i, _)| *i);
+        let mut notes = self
+            .phase_notes
+            .iter()
+            .filter(|(i, _)| *i >= shown_from)
+            .peekable();
         while start < indexed.len() {
+            let first = indexed[start].0;
+            while let Some((_, note)) = notes.next_if(|(i, _)| *i <= first) {
+                lines.push(note.clone());
+            }
+            let next_note = notes.peek().map(|(i, _)| *i);
             let end = indexed[start + 1..]
                 .iter()
-                .position(|(_, e)| matches!(e, Event::BattleBegins { .. }))
+                .position(|(i, e)| {
+                    matches!(e, Event::BattleBegins { .. }) || next_note.is_some_and(|n| *i >= n)
+                })
                 .map_or(indexed.len(), |k| start + 1 + k);
-            let first = indexed[start].0;
             let units = self
                 .battle_units
                 .range(..=first)
@@ -729,6 +761,7 @@ impl GameScreen {
             lines.extend(self.words(&units).log_lines(&events, &land_of));
             start = end;
         }
+        lines.extend(notes.map(|(_, note)| note.clone()));
         if let Some(chat) = self.session.chat() {
             let chat = chat.to_vec();
             self.chat_panel(ui, &chat);
