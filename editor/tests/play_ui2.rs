@@ -315,3 +315,86 @@ fn a_pass_screen_for_someone_with_nothing_left_to_do_goes() {
     assert_eq!(game(&h).pass_to, None);
     assert!(h.query_by_label("End turn").is_some());
 }
+
+/// A new game of Titan from the start screen, Red a person and Blue as
+/// given, the screen taken, the computer at its quickest but one (the
+/// pace slider's step: one action a frame here).
+fn new_game(data: &Path, blue_person: bool) -> Harness<'static, PlayApp> {
+    let mut h = harness(data);
+    if blue_person {
+        seat_kind(&mut h, 2, "person");
+    }
+    h.state_mut().form.seed = "3".into();
+    click(&mut h, "Start game");
+    if let Some(p) = game(&h).pass_to {
+        let name = game(&h).seats[usize::from(p.0)].name.clone();
+        click(&mut h, &format!("I am {name}: show my game"));
+    }
+    h.state_mut().game_mut().unwrap().pace = 0.05;
+    h
+}
+
+/// Picks who plays seat `n` on the start screen from its list.
+fn seat_kind(h: &mut Harness<'_, PlayApp>, n: usize, kind: &str) {
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, &format!("Player {n}:"))
+        .click();
+    h.run_steps(2);
+    click(h, &format!("Player {n}: {kind}"));
+}
+
+#[test]
+fn the_computer_plays_a_persons_seat_and_hands_it_back() {
+    // Red (a person) divides his characters, against Blue (the computer).
+    let data = tempfile::tempdir().unwrap();
+    let mut h = new_game(data.path(), false);
+    let red = PlayerId(0);
+    assert!(h.query_by_label("Divide").is_some());
+    // A level from the computer seats' own.
+    h.get_by_label("computer level").click();
+    h.run_steps(2);
+    click(&mut h, "play at simple");
+    click(&mut h, "Let the computer play for me");
+    assert!(game(&h).seats[0].computer);
+    assert_eq!(game(&h).seats[0].level, "simple");
+    // The game goes on past Red's phases with no click.
+    for _ in 0..300 {
+        if game(&h).view().turn > 2 {
+            break;
+        }
+        h.run_steps(1);
+    }
+    assert!(game(&h).view().turn > 2, "the game stood still");
+    // Red still sees his own seat, and takes it back.
+    assert_eq!(game(&h).viewer, red);
+    click(&mut h, "Take my seat back");
+    assert!(!game(&h).seats[0].computer);
+    for _ in 0..300 {
+        if game(&h).session.to_act().contains(&red) {
+            break;
+        }
+        h.run_steps(1);
+    }
+    assert!(game(&h).session.to_act().contains(&red));
+    // His phase waits for him again.
+    let n = game(&h).session.history_len();
+    h.run_steps(10);
+    assert_eq!(game(&h).session.history_len(), n);
+}
+
+#[test]
+fn the_computer_finishes_a_hot_seat_game() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = new_game(data.path(), true);
+    let n = game(&h).session.history_len();
+    click(&mut h, "Let the computer finish the game");
+    assert!(game(&h).seats.iter().all(|s| s.computer));
+    h.run_steps(30);
+    assert!(
+        game(&h).session.history_len() > n + 10,
+        "the game stood still"
+    );
+    assert_eq!(game(&h).pass_to, None, "a pass screen between computers");
+    // Either seat may be taken back.
+    assert!(h.query_by_label("Take Red's seat back").is_some());
+    assert!(h.query_by_label("Take Blue's seat back").is_some());
+}

@@ -43,6 +43,9 @@ pub struct Seat {
     /// `titan_core::ai`). Saves from before levels play `simple`.
     #[serde(default = "default_level")]
     pub level: String,
+    /// A person's seat the computer plays for him until he takes it back.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
 }
 
 pub(crate) fn default_level() -> String {
@@ -56,6 +59,7 @@ impl Seat {
             name: name.into(),
             computer: false,
             level: DEFAULT_LEVEL.into(),
+            stand_in: false,
         }
     }
 
@@ -168,6 +172,8 @@ pub struct GameScreen {
     /// Phases the app ended for a person who could do nothing else, as log
     /// lines, by the number of events before them (in order).
     phase_notes: Vec<(usize, String)>,
+    /// The level a seat handed to the computer is played at.
+    pub stand_in_level: String,
 }
 
 /// Whether `action` gives up the game or a battle (asked again before it
@@ -224,6 +230,7 @@ impl GameScreen {
             confirm: None,
             battle_units: Default::default(),
             phase_notes: Vec::new(),
+            stand_in_level: DEFAULT_LEVEL.into(),
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
@@ -296,11 +303,19 @@ impl GameScreen {
             return;
         }
         let humans = self.humans();
+        // Whoever handed his seat to the computer still sits in front of
+        // the screen, and sees what his seat sees.
+        let stand_in = self
+            .seats
+            .get(usize::from(self.viewer.0))
+            .is_some_and(|s| s.stand_in);
         if humans.is_empty() {
-            self.viewer = SPECTATOR;
+            if !stand_in {
+                self.viewer = SPECTATOR;
+            }
             return;
         }
-        if humans.len() == 1 {
+        if humans.len() == 1 && !stand_in {
             self.viewer = humans[0];
             return;
         }
@@ -650,6 +665,10 @@ impl GameScreen {
                     if ui.button(label).clicked() {
                         self.paused = !self.paused;
                     }
+                }
+                if self.session.drives_computers() {
+                    ui.separator();
+                    self.stand_in_bar(ui);
                 }
             } else {
                 self.replay_bar(ui);
