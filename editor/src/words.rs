@@ -272,6 +272,11 @@ impl Words {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            // Where the mover chooses the distance (Gods of Titan), no die
+            // is rolled.
+            Event::Rolled { player, roll } if self.variant.rules.movement.chosen_distance => {
+                format!("{} moves {roll} this turn", self.player(*player))
+            }
             Event::Rolled { player, roll } => {
                 format!("{} rolls a {roll} for movement", self.player(*player))
             }

@@ -127,4 +127,19 @@ fn the_engagement_dialog_plots_the_battle_odds() {
         h.query_by_label_contains("attacker wins").is_some(),
         "the odds are shown"
     );
+    // Each bar of the chart says what it counts.
+    let mut painted = Vec::new();
+    for c in &h.output().shapes {
+        if let egui::Shape::Text(t) = &c.shape {
+            painted.push(t.galley.text().to_string());
+        }
+    }
+    for bar in ["attacker wins ", "defender wins ", "mutual "] {
+        assert!(
+            painted
+                .iter()
+                .any(|p| p.starts_with(bar) && p.ends_with('%')),
+            "no bar labelled {bar:?}: {painted:?}"
+        );
+    }
 }

@@ -72,6 +72,44 @@ fn on_position(data: &Path, file: &str, who: &[(&str, bool)]) -> Harness<'static
     h
 }
 
+/// The app on a game of `variant` set up by `setup` (the session's
+/// actions), every seat a person.
+fn on_game(
+    data: &Path,
+    variant: &str,
+    game: titan_core::game::Game,
+    events: Vec<titan_core::game::Event>,
+    setup: impl FnOnce(&mut LocalSession),
+) -> Harness<'static, PlayApp> {
+    use titan_editor::session::GameSession;
+    let dir = repo().join("variants").join(variant);
+    let mut session = LocalSession::new(game, events);
+    setup(&mut session);
+    let names: Vec<String> = session
+        .view(titan_editor::session::SPECTATOR)
+        .players
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
+    let mut h = harness(data);
+    h.state_mut().open_game(
+        Box::new(session),
+        names.iter().map(|n| Seat::person(n)).collect(),
+        &dir,
+    );
+    h.run_steps(3);
+    h
+}
+
+/// A position of Titan given as text.
+fn position(data: &Path, text: &str) -> titan_core::game::Game {
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let file = data.join("position.ron");
+    std::fs::write(&file, text).unwrap();
+    Position::read(&file).unwrap().to_game(variant).unwrap()
+}
+
 /// Every text the last frame painted (the board's words are painted, not
 /// widgets).
 fn painted_texts(h: &Harness<'_, PlayApp>) -> Vec<String> {
@@ -397,4 +435,133 @@ fn the_computer_finishes_a_hot_seat_game() {
     // Either seat may be taken back.
     assert!(h.query_by_label("Take Red's seat back").is_some());
     assert!(h.query_by_label("Take Blue's seat back").is_some());
+}
+
+#[test]
+fn the_log_shows_a_dozen_lines_and_is_resized_by_its_edge() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(data.path(), "muster.ron", &[("Red", false), ("Blue", true)]);
+    h.state_mut().game_mut().unwrap().paused = true;
+    h.run_steps(2);
+    let heading = |h: &Harness<'_, PlayApp>| h.get_by_label("Log").rect();
+    let top = heading(&h).top();
+    // Room below the heading for more than seven lines (it had about 7).
+    let line = 21.0;
+    assert!(1000.0 - heading(&h).bottom() > 9.0 * line, "{top}");
+    // Dragging the panel's top edge up makes it taller.
+    // The panel's edge: its frame's margin above the heading.
+    let edge = Pos2::new(300.0, top - 2.0);
+    h.hover_at(edge);
+    h.step();
+    h.drag_at(edge);
+    h.step();
+    for k in 1..=5 {
+        h.hover_at(edge - Vec2::new(0.0, 20.0 * k as f32));
+        h.step();
+    }
+    h.drop_at(edge - Vec2::new(0.0, 100.0));
+    h.run_steps(3);
+    assert!(
+        heading(&h).top() < top - 50.0,
+        "{} {top}",
+        heading(&h).top()
+    );
+}
+
+#[test]
+fn the_final_scores_are_centred() {
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "muster.ron",
+        &[("Red", false), ("Blue", false)],
+    );
+    // Blue leaves the game: Red wins.
+    let g = h.state_mut().game_mut().unwrap();
+    g.session.apply(PlayerId(1), &Action::ConcedeGame).unwrap();
+    h.run_steps(4);
+    assert!(h.query_by_label("Game over").is_some());
+    let (left, right) = (
+        h.get_by_label("Red").rect().left(),
+        h.get_by_label("eliminated").rect().right(),
+    );
+    let middle = (left + right) / 2.0;
+    assert!((middle - 750.0).abs() < 20.0, "{left} {right}");
+}
+
+#[test]
+fn a_chosen_distance_is_no_roll() {
+    // Gods of Titan: the mover picks the distance; the log and the panel
+    // say so, not "rolls a 3".
+    use titan_editor::session::GameSession;
+    let data = tempfile::tempdir().unwrap();
+    let dir = repo().join("variants/gods-of-titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let names = ["Red".to_string(), "Blue".to_string(), "Green".to_string()];
+    let (start, events) =
+        titan_core::game::Game::new(variant, Default::default(), &names, 7).unwrap();
+    let mut h = on_game(data.path(), "gods-of-titan", start, events, |s| {
+        for _ in 0..20 {
+            let p = s.to_act()[0];
+            let legal = s.legal_actions(p);
+            if let Some(a) = legal
+                .iter()
+                .find(|a| matches!(a, Action::Roll { distance: Some(3) }))
+            {
+                s.apply(p, a).unwrap();
+                return;
+            }
+            let a = legal
+                .iter()
+                .find(|a| matches!(a, Action::InitialSplit { .. } | Action::DoneSplitting))
+                .expect("a way to the movement phase")
+                .clone();
+            s.apply(p, &a).unwrap();
+        }
+        panic!("no movement phase");
+    });
+    if let Some(p) = game(&h).pass_to {
+        let name = game(&h).seats[usize::from(p.0)].name.clone();
+        click(&mut h, &format!("I am {name}: show my game"));
+    }
+    assert!(h.query_by_label_contains("moves 3 this turn").is_some());
+    assert!(h.query_by_label_contains("rolls a 3").is_none());
+    assert!(h.query_by_label("Moving 3 this turn").is_some());
+}
+
+#[test]
+fn the_panel_says_why_done_moving_is_not_offered() {
+    use titan_editor::session::GameSession;
+    let data = tempfile::tempdir().unwrap();
+    let start = position(
+        data.path(),
+        r#"(
+    seed: 4,
+    players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+    legions: [
+        (marker: "P1-01", land: 100, characters: ["Titan", "Angel", "Ogre", "Ogre", "Centaur", "Centaur", "Gargoyle"]),
+        (marker: "P2-01", land: 400, characters: ["Titan", "Angel", "Lion", "Lion"]),
+    ],
+    active: 0,
+    phase: Split,
+    turn: 2,
+)"#,
+    );
+    let red = PlayerId(0);
+    let h = on_game(data.path(), "titan", start, Vec::new(), |s| {
+        let split = s
+            .legal_actions(red)
+            .into_iter()
+            .find(|a| matches!(a, Action::Split { .. }))
+            .expect("a split");
+        s.apply(red, &split).unwrap();
+        s.apply(red, &Action::DoneSplitting).unwrap();
+        s.apply(red, &Action::Roll { distance: None }).unwrap();
+    });
+    assert_eq!(game(&h).viewer, red);
+    assert!(!game(&h).my_actions().contains(&Action::DoneMoving));
+    assert!(
+        h.query_by_label_contains("\"Done moving\" comes once legions that split move apart")
+            .is_some()
+    );
 }

@@ -278,8 +278,13 @@ impl GameScreen {
         ui.separator();
         if let Some(roll) = view.roll {
             ui.horizontal(|ui| {
-                ui.label("Movement roll");
-                die(ui, roll);
+                // Where the mover chooses the distance, no die was rolled.
+                if self.session.variant().rules.movement.chosen_distance {
+                    one_line(ui, format!("Moving {roll} this turn"));
+                } else {
+                    one_line(ui, "Movement roll");
+                    die(ui, roll);
+                }
             });
         }
         let words = self.words(&[]);
@@ -554,20 +559,34 @@ impl GameScreen {
             o.attacker_survivors,
             o.defender_survivors
         ));
-        let bars = vec![
-            egui_plot::Bar::new(0.0, share(o.attacker_wins)).name("attacker wins"),
-            egui_plot::Bar::new(1.0, share(o.defender_wins)).name("defender wins"),
-            egui_plot::Bar::new(2.0, share(o.mutual)).name("mutual"),
+        let shares = [
+            ("attacker wins", share(o.attacker_wins)),
+            ("defender wins", share(o.defender_wins)),
+            ("mutual", share(o.mutual)),
         ];
+        let bars = shares
+            .iter()
+            .enumerate()
+            .map(|(i, (name, v))| egui_plot::Bar::new(i as f64, *v).name(*name))
+            .collect();
         egui_plot::Plot::new("battle odds")
-            .height(110.0)
+            .height(130.0)
             .allow_drag(false)
             .allow_zoom(false)
             .allow_scroll(false)
             .include_y(0.0)
-            .include_y(100.0)
+            .include_y(118.0)
+            .show_axes([false, true])
             .show(ui, |plot| {
                 plot.bar_chart(egui_plot::BarChart::new("odds", bars).width(0.6));
+                // Each bar says what it counts, above it.
+                for (i, (name, v)) in shares.iter().enumerate() {
+                    plot.text(egui_plot::Text::new(
+                        *name,
+                        egui_plot::PlotPoint::new(i as f64, v + 9.0),
+                        format!("{name} {v:.0}%"),
+                    ));
+                }
             });
     }
 
@@ -825,6 +844,15 @@ impl GameScreen {
         if view.phase == Phase::Move && view.roll.is_some() && self.selected.is_none() {
             ui.label("Click one of your legions to see where it may go.");
         }
+        if view.phase == Phase::Move
+            && view.roll.is_some()
+            && !actions.contains(&Action::DoneMoving)
+            && actions
+                .iter()
+                .any(|a| matches!(a, Action::Move { .. } | Action::Teleport { .. }))
+        {
+            ui.label(self.why_not_done_moving(view));
+        }
         if view.phase == Phase::Split && self.split.is_none() {
             ui.label("Click one of your legions to split it.");
         }
@@ -837,6 +865,35 @@ impl GameScreen {
         drop(words);
         if let Some(a) = choice {
             self.act(&a);
+        }
+    }
+
+    /// Why the movement phase may not end yet, as the rules say it: split
+    /// legions still sharing a land must part, or no legion has moved.
+    fn why_not_done_moving(&self, view: &PlayerView) -> String {
+        let words = self.words(&[]);
+        let mine: Vec<&LegionView> = view
+            .legions
+            .iter()
+            .filter(|l| l.owner == self.viewer)
+            .collect();
+        let together: Vec<String> = mine
+            .iter()
+            .filter(|l| {
+                mine.iter()
+                    .any(|o| o.marker != l.marker && o.land == l.land)
+            })
+            .map(|l| format!("{} in {}", l.marker, words.land(l.land)))
+            .collect();
+        if !together.is_empty() {
+            format!(
+                "\"Done moving\" comes once legions that split move apart ({}): split legions must end in different lands if they can.",
+                together.join(", ")
+            )
+        } else if !mine.iter().any(|l| l.moved) {
+            "\"Done moving\" comes once you move at least one legion.".into()
+        } else {
+            "\"Done moving\" is not offered yet.".into()
         }
     }
 
@@ -919,7 +976,12 @@ pub fn marker_rects(tri: [Pos2; 3], n: usize) -> Vec<Rect> {
 /// A die showing `n` pips (more than six: the number).
 pub fn die(ui: &mut egui::Ui, n: u8) {
     let size = 28.0;
-    let (rect, _) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
+    // Its number for screen readers, on the die itself: no text beside it
+    // to wrap in a narrow panel.
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, format!("die: {n}"))
+    });
     let p = ui.painter();
     p.rect_filled(rect, 4.0, Color32::WHITE);
     p.rect_stroke(
@@ -964,5 +1026,10 @@ pub fn die(ui: &mut egui::Ui, n: u8) {
     for (x, y) in spots {
         p.circle_filled(pos2(c.x + x * d, c.y + y * d), size * 0.08, Color32::BLACK);
     }
-    ui.label(format!("die: {n}"));
+}
+
+/// A label kept on one line (a row of dice wraps between dice, never
+/// inside a word).
+pub fn one_line(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend))
 }

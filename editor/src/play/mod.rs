@@ -11,6 +11,7 @@ mod battle;
 mod board;
 mod lands;
 pub mod online;
+mod over;
 pub mod settings;
 mod start;
 mod turns;
@@ -587,9 +588,10 @@ impl GameScreen {
             .show(ui, |ui| self.top_bar(ui))
             .inner;
         let battle = self.session.battle(self.viewer);
+        // Resizable by its top edge; a dozen lines to begin with.
         egui::Panel::bottom("log")
             .resizable(true)
-            .default_size(150.0)
+            .default_size(250.0)
             .show(ui, |ui| self.log(ui, battle.as_ref()));
         egui::Panel::right("side")
             .default_size(340.0)
@@ -924,7 +926,7 @@ impl PlayApp {
             Screen::Game(g) => {
                 let over = g.replay.is_none() && g.view().outcome.is_some();
                 let exit = if over {
-                    game_over_screen(g, ui)
+                    over::game_over_screen(g, ui)
                 } else {
                     g.ui(ui)
                 };
@@ -1023,48 +1025,4 @@ impl PlayApp {
             Err(e) => format!("could not save: {e}"),
         };
     }
-}
-
-/// The end of the game: the outcome and the final scores.
-fn game_over_screen(g: &mut GameScreen, ui: &mut egui::Ui) -> Option<GameExit> {
-    let view = g.session.view(SPECTATOR);
-    let words = g.words(&[]);
-    let mut exit = None;
-    egui::CentralPanel::default().show(ui, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(40.0);
-            ui.heading("Game over");
-            if let Some(o) = &view.outcome {
-                let text = words.event(&Event::GameOver { outcome: o.clone() });
-                ui.label(egui::RichText::new(text).size(20.0));
-            }
-            ui.add_space(12.0);
-            ui.label(format!("After {} turns. Final scores:", view.turn));
-            let mut order: Vec<usize> = (0..view.players.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(view.players[i].score));
-            egui::Grid::new("final-scores")
-                .striped(true)
-                .show(ui, |ui| {
-                    for i in order {
-                        let p = &view.players[i];
-                        ui.colored_label(seat_colour(PlayerId(i as u8)), &p.name);
-                        ui.label(format!("{} points", p.score));
-                        ui.label(if p.alive { "alive" } else { "eliminated" });
-                        ui.end_row();
-                    }
-                });
-            ui.add_space(16.0);
-            if g.session.can_save() && ui.button("Watch the replay").clicked() {
-                let save = g.session.save_file();
-                g.autosave = None;
-                g.replay = Some(Replay { save, step: 0 });
-                g.viewer = SPECTATOR;
-                g.replay_to(0);
-            }
-            if ui.button("Back to the start screen").clicked() {
-                exit = Some(GameExit::ToStart);
-            }
-        });
-    });
-    exit
 }
