@@ -565,3 +565,57 @@ fn the_panel_says_why_done_moving_is_not_offered() {
             .is_some()
     );
 }
+
+#[test]
+fn the_phase_end_and_conceding_keep_their_places() {
+    // Red's movement phase, three legions, a 2 rolled.
+    let data = tempfile::tempdir().unwrap();
+    let start = position(
+        data.path(),
+        r#"(
+    seed: 11,
+    players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+    legions: [
+        (marker: "P1-01", land: 1, characters: ["Titan", "Ogre", "Ogre", "Troll"]),
+        (marker: "P1-02", land: 100, characters: ["Angel", "Centaur", "Centaur", "Gargoyle"]),
+        (marker: "P1-03", land: 10, characters: ["Ogre", "Ogre", "Troll"]),
+        (marker: "P2-01", land: 400, characters: ["Titan", "Lion", "Lion"]),
+    ],
+    active: 0,
+    phase: Move,
+    roll: 2,
+    turn: 3,
+)"#,
+    );
+    let mut h = on_game(data.path(), "titan", start, Vec::new(), |_| {});
+    let move_first = |h: &mut Harness<'static, PlayApp>, marker: &str| {
+        let m = marker.parse().unwrap();
+        let pos = game(h).marker_screen_pos(m).unwrap();
+        click_at(h, pos);
+        assert_eq!(game(h).selected, Some(m));
+        let prefix = format!("Move {marker} to ");
+        h.get_all_by_label_contains(&prefix).next().unwrap().click();
+        h.run_steps(2);
+    };
+    move_first(&mut h, "P1-02");
+    // P1-01 selected: its moves make the panel long.
+    let m = "P1-01".parse().unwrap();
+    let pos = game(&h).marker_screen_pos(m).unwrap();
+    click_at(&mut h, pos);
+    let done = h.get_by_label("Done moving").rect();
+    let concede = h.get_by_label("Concede the game").rect();
+    assert!(concede.left() > done.right() + 40.0, "{done:?} {concede:?}");
+    // It moves: the panel is shorter, the buttons stay.
+    h.get_all_by_label_contains("Move P1-01 to ")
+        .next()
+        .unwrap()
+        .click();
+    h.run_steps(3);
+    assert!(
+        h.query_all_by_label_contains("Move P1-01 to ")
+            .next()
+            .is_none()
+    );
+    assert_eq!(h.get_by_label("Done moving").rect(), done);
+    assert_eq!(h.get_by_label("Concede the game").rect(), concede);
+}

@@ -590,6 +590,8 @@ impl GameScreen {
                 | battle::Action::Strike { .. }
                 | battle::Action::Rangestrike { .. } => {}
                 battle::Action::Summon { .. } | battle::Action::Reinforce { .. } => {}
+                // The phase's end and the concession are the bar's.
+                a if super::ends::is_battle_end(a) => {}
                 battle::Action::Script { .. } => {
                     if let Some((what, args)) = words.battle_script_parts(a) {
                         match scripts.iter_mut().find(|(w, _)| *w == what) {

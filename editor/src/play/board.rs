@@ -821,7 +821,8 @@ impl GameScreen {
         let mut choice = None;
         let mut last_legion = None;
         for a in rest {
-            if *a == Action::ConcedeGame {
+            // The phase's end and conceding are the bar's (fixed places).
+            if *a == Action::ConcedeGame || super::ends::is_phase_end(a) {
                 continue;
             }
             if let Action::Muster { legion, .. } = a
@@ -855,12 +856,6 @@ impl GameScreen {
         }
         if view.phase == Phase::Split && self.split.is_none() {
             ui.label("Click one of your legions to split it.");
-        }
-        if actions.contains(&Action::ConcedeGame) {
-            ui.add_space(8.0);
-            if ui.small_button("Concede the game").clicked() {
-                choice = Some(Action::ConcedeGame);
-            }
         }
         drop(words);
         if let Some(a) = choice {

@@ -9,6 +9,7 @@
 
 mod battle;
 mod board;
+mod ends;
 mod lands;
 pub mod online;
 mod over;
@@ -596,6 +597,10 @@ impl GameScreen {
         egui::Panel::right("side")
             .default_size(340.0)
             .show(ui, |ui| {
+                if self.replay.is_none() {
+                    egui::Panel::bottom("side-ends")
+                        .show(ui, |ui| self.end_bar(ui, battle.as_ref()));
+                }
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.confirm_bar(ui);
                     match &battle {
