@@ -1029,7 +1029,7 @@ fn conceding_a_battle_asks_first() {
     click(&mut h, "Fight");
     take_screen(&mut h);
     let before = game(&h).session.history_len();
-    h.query_all_by_label_contains("Concede the battle (as the")
+    h.query_all_by_label_contains("Concede the battle")
         .next()
         .expect("a battle concession offered")
         .click();

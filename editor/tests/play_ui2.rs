@@ -619,3 +619,75 @@ fn the_phase_end_and_conceding_keep_their_places() {
     assert_eq!(h.get_by_label("Done moving").rect(), done);
     assert_eq!(h.get_by_label("Concede the game").rect(), concede);
 }
+
+/// Takes the screen when it is to be passed.
+fn take_screen(h: &mut Harness<'_, PlayApp>) {
+    if let Some(p) = game(h).pass_to {
+        let name = game(h).seats[usize::from(p.0)].name.clone();
+        click(h, &format!("I am {name}: show my game"));
+    }
+}
+
+#[test]
+fn strikes_with_nothing_in_contact_end_by_themselves() {
+    // Red attacks Blue in land 5; Blue, the defender, enters first: with
+    // all his characters on, his maneuver ends; nothing is in contact, so
+    // his strikes and Red's strike back end by themselves too, and the
+    // screen goes to Red for his maneuver.
+    let data = tempfile::tempdir().unwrap();
+    let mut h = on_position(
+        data.path(),
+        "engagement.ron",
+        &[("Red", false), ("Blue", false), ("Green", true)],
+    );
+    click(&mut h, "Resolve the engagement in land 5");
+    take_screen(&mut h);
+    click(&mut h, "Stand and fight");
+    take_screen(&mut h);
+    click(&mut h, "Fight");
+    take_screen(&mut h);
+    let blue = PlayerId(1);
+    assert_eq!(game(&h).viewer, blue);
+    // The concessions (of the battle and of the game) are apart from the
+    // phase's end.
+    let end = h.get_by_label("End maneuver").rect();
+    for c in ["Concede the battle", "Concede the game"] {
+        assert!(!h.get_by_label(c).rect().intersects(end), "{c} over it");
+    }
+    // Blue brings each of his characters on; with nothing left to do, his
+    // maneuver ends by itself.
+    loop {
+        let moves = game(&h).battle_actions();
+        let Some(m) = moves
+            .iter()
+            .find(|a| matches!(a, titan_core::battle::Action::Move { .. }))
+            .cloned()
+        else {
+            break;
+        };
+        let before = game(&h).session.history_len();
+        h.state_mut()
+            .game_mut()
+            .unwrap()
+            .act(&Action::Battle { battle: m });
+        h.run_steps(2);
+        assert!(
+            game(&h).session.history_len() > before,
+            "{}",
+            game(&h).status
+        );
+    }
+    take_screen(&mut h);
+    let red = PlayerId(0);
+    assert_eq!(game(&h).viewer, red);
+    let b = game(&h).session.battle(red).expect("the battle");
+    assert_eq!(b.view.phase, titan_core::battle::Phase::Maneuver);
+    assert_eq!(b.view.moving, titan_core::battle::BattleSide::Attacker);
+    for line in [
+        "Blue has nothing to do in the maneuver",
+        "Blue has nothing to do in the strikes",
+        "Red has nothing to do in the strikes",
+    ] {
+        assert!(h.query_by_label_contains(line).is_some(), "{line}");
+    }
+}

@@ -1,7 +1,8 @@
 //! The buttons that end a phase, the game or a battle, at fixed places: a
 //! bar at the bottom of the side panel, the phase's end at its left and the
-//! concessions at its right, so that the panel above growing or shrinking
-//! never moves them, and a concession is never where the phase's end was.
+//! concessions on the row below at its right, so that the panel above
+//! growing or shrinking never moves them, and a concession is never where
+//! the phase's end was.
 
 use egui::{Align, Layout};
 use titan_core::battle;
@@ -29,7 +30,7 @@ pub(super) fn is_battle_end(action: &battle::Action) -> bool {
 
 impl GameScreen {
     /// The bar: the phase's end (of the turn, or of the battle being
-    /// fought) at the left, "Concede ..." at the right.
+    /// fought) at the left, "Concede ..." below it at the right.
     pub(super) fn end_bar(&mut self, ui: &mut egui::Ui, battle: Option<&BattleInfo>) {
         let actions = self.my_actions();
         let in_battle = battle.is_some();
@@ -39,13 +40,12 @@ impl GameScreen {
         for a in &actions {
             match a {
                 Action::ConcedeGame => concessions.push((words.action(a), a.clone())),
+                // Only the viewer's own side is offered: "the battle" says it.
+                Action::Battle {
+                    battle: battle::Action::Concede(_),
+                } if in_battle => concessions.push(("Concede the battle".into(), a.clone())),
                 Action::Battle { battle } if in_battle && is_battle_end(battle) => {
-                    let label = words.battle_action(battle);
-                    if matches!(battle, battle::Action::Concede(_)) {
-                        concessions.push((label, a.clone()));
-                    } else {
-                        ends.push((label, a.clone()));
-                    }
+                    ends.push((words.battle_action(battle), a.clone()));
                 }
                 _ if !in_battle && is_phase_end(a) => ends.push((words.action(a), a.clone())),
                 _ => {}
@@ -53,23 +53,34 @@ impl GameScreen {
         }
         drop(words);
         let mut choice = None;
+        // Two rows, each always a row high, never wrapping (the panel above
+        // keeps its size, the buttons their places): the phase's end on the
+        // first, the concessions on the second, from the right (in a battle
+        // both the battle and the game may be conceded: on the phase's row
+        // they would reach its button).
+        let row = ui.spacing().interact_size.y;
         ui.add_space(4.0);
         ui.horizontal(|ui| {
-            // Always a row's height, so the panel above keeps its size.
-            ui.set_min_height(ui.spacing().interact_size.y);
+            ui.set_min_height(row);
             for (label, a) in &ends {
                 if ui.button(egui::RichText::new(label).strong()).clicked() {
                     choice = Some(a.clone());
                 }
             }
-            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+        });
+        ui.add_space(6.0);
+        ui.allocate_ui_with_layout(
+            egui::vec2(ui.available_width(), row),
+            Layout::right_to_left(Align::Center),
+            |ui| {
+                ui.set_min_height(row);
                 for (label, a) in &concessions {
                     if ui.small_button(label).clicked() {
                         choice = Some(a.clone());
                     }
                 }
-            });
-        });
+            },
+        );
         ui.add_space(4.0);
         if let Some(a) = choice {
             self.selected_unit = None;
