@@ -691,3 +691,100 @@ fn strikes_with_nothing_in_contact_end_by_themselves() {
         assert!(h.query_by_label_contains(line).is_some(), "{line}");
     }
 }
+
+#[test]
+fn a_double_click_ends_one_phase_only() {
+    // Red moves a legion; "Done moving" leads to his muster phase,
+    // whose "End turn" takes its place: the second click of a double click
+    // does not end the turn.
+    let data = tempfile::tempdir().unwrap();
+    let start = position(
+        data.path(),
+        r#"(
+    seed: 11,
+    players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+    legions: [
+        (marker: "P1-01", land: 1, characters: ["Titan", "Ogre", "Ogre", "Troll"]),
+        (marker: "P1-02", land: 100, characters: ["Angel", "Centaur", "Centaur", "Gargoyle"]),
+        (marker: "P2-01", land: 400, characters: ["Titan", "Lion", "Lion"]),
+    ],
+    active: 0,
+    phase: Move,
+    roll: 2,
+    turn: 3,
+)"#,
+    );
+    // Frames a sixtieth of a second apart, as on a screen: a double click
+    // spans a few.
+    let dir = repo().join("variants/titan");
+    let app = PlayApp::new(&repo().join("variants"), data.path());
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.state_mut().open_game(
+        Box::new(LocalSession::new(start, Vec::new())),
+        seats(&[("Red", false), ("Blue", false)]),
+        &dir,
+    );
+    h.run_steps(3);
+    // One legion to a land where it may muster (so that the muster phase
+    // waits for Red).
+    let v = game(&h).session.variant().clone();
+    let view = game(&h).view();
+    let (m, to) = game(&h)
+        .my_actions()
+        .iter()
+        .find_map(|a| match a {
+            Action::Move { legion: m, to, .. } => {
+                let l = view.legions.iter().find(|l| l.marker == *m)?;
+                let mut legion = l.characters.clone()?;
+                legion.sort();
+                let terrain = v.board.land(*to).terrain;
+                let mut judge = |_, _, _: &[_]| false;
+                (!titan_core::model::muster::options(&v, terrain, &legion, &mut judge).is_empty())
+                    .then_some((*m, v.board.land(*to).number))
+            }
+            _ => None,
+        })
+        .expect("a land to muster in");
+    let pos = game(&h).marker_screen_pos(m).unwrap();
+    click_at(&mut h, pos);
+    h.get_all_by_label_contains(&format!("Move {m} to land {to} "))
+        .next()
+        .unwrap()
+        .click();
+    // "Done moving" shows, and a moment later takes clicks.
+    h.run_steps(30);
+    let done = h.get_by_label("Done moving").rect();
+    // A double click where "Done moving" is: 0.15 s between the releases.
+    let press = |h: &mut Harness<'static, PlayApp>, pressed: bool| {
+        h.event(egui::Event::PointerButton {
+            pos: done.center(),
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        });
+        h.step();
+    };
+    h.hover_at(done.center());
+    h.step();
+    press(&mut h, true);
+    press(&mut h, false);
+    h.run_steps(2);
+    assert_eq!(game(&h).view().phase, titan_core::game::Phase::Muster);
+    h.run_steps(3);
+    press(&mut h, true);
+    press(&mut h, false);
+    h.run_steps(2);
+    let view = game(&h).view();
+    assert_eq!(view.phase, titan_core::game::Phase::Muster);
+    assert_eq!(view.active, PlayerId(0));
+    // A moment later, "End turn" takes a click where "Done moving" was.
+    h.run_steps(30);
+    let end = h.get_by_label("End turn").rect();
+    assert_eq!(end.left_top(), done.left_top());
+    h.get_by_label("End turn").click();
+    h.run_steps(3);
+    assert_eq!(game(&h).view().active, PlayerId(1));
+}

@@ -11,6 +11,10 @@ use titan_core::game::Action;
 use super::GameScreen;
 use crate::session::BattleInfo;
 
+/// Seconds a new phase's end waits before it takes a click: about a double
+/// click's second click, well under a second look.
+const END_PAUSE: f64 = 0.24;
+
 /// Whether `action` ends the phase (or the step after a battle): its
 /// button is the bar's.
 pub(super) fn is_phase_end(action: &Action) -> bool {
@@ -52,6 +56,18 @@ impl GameScreen {
             }
         }
         drop(words);
+        // A phase's end that just took the place of another waits a moment
+        // before it takes a click.
+        let now = ui.input(|i| i.time);
+        let key: String = ends.iter().map(|(l, _)| l.as_str()).collect();
+        if key != self.bar_end.0 {
+            self.bar_end = (key, now);
+        }
+        let ready = now - self.bar_end.1 >= END_PAUSE;
+        if !ready {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(END_PAUSE));
+        }
         let mut choice = None;
         // Two rows, each always a row high, never wrapping (the panel above
         // keeps its size, the buttons their places): the phase's end on the
@@ -63,7 +79,8 @@ impl GameScreen {
         ui.horizontal(|ui| {
             ui.set_min_height(row);
             for (label, a) in &ends {
-                if ui.button(egui::RichText::new(label).strong()).clicked() {
+                let button = egui::Button::new(egui::RichText::new(label).strong());
+                if ui.add_enabled(ready, button).clicked() {
                     choice = Some(a.clone());
                 }
             }

@@ -178,6 +178,10 @@ pub struct GameScreen {
     phase_notes: Vec<(usize, String)>,
     /// The level a seat handed to the computer is played at.
     pub stand_in_level: String,
+    /// The phase's end the bar offers, and since when (the app's time): a
+    /// new one takes no click at once (a double click on the last would
+    /// end the next phase too).
+    bar_end: (String, f64),
 }
 
 /// Whether `action` gives up the game or a battle (asked again before it
@@ -235,10 +239,14 @@ impl GameScreen {
             battle_units: Default::default(),
             phase_notes: Vec::new(),
             stand_in_level: DEFAULT_LEVEL.into(),
+            bar_end: (String::new(), 0.0),
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
             g.viewer = first;
+        } else if let Some(i) = g.seats.iter().position(|s| s.stand_in) {
+            // A seat handed to the computer, saved so: its person watches.
+            g.viewer = PlayerId(i as u8);
         }
         g.end_empty_phases();
         g.update_viewer();
