@@ -1172,6 +1172,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_option_is_called_by_its_label_else_its_name_in_words() {
+        let text = r#"(name: "point_limit", description: "", default: Int(0))"#;
+        let mut o: RuleOption = crate::load::ron_options().from_str(text).unwrap();
+        assert_eq!(o.label, None);
+        assert_eq!(o.title(), "Point limit");
+        o.label = Some("Points to win".into());
+        assert_eq!(o.title(), "Points to win");
+        // Written back without a label when it has none.
+        o.label = None;
+        assert!(!crate::write::to_ron(&o).unwrap().contains("label"));
+    }
+
+    #[test]
     fn a_battle_action_fits_its_phase_and_side() {
         use ActionWhen::*;
         // (declared, phase now, the side to act moved before it, fits)
