@@ -788,3 +788,91 @@ fn a_double_click_ends_one_phase_only() {
     h.run_steps(3);
     assert_eq!(game(&h).view().active, PlayerId(1));
 }
+
+#[test]
+fn the_last_strikes_dice_stay_on_their_lines() {
+    // An engagement fought (by random moves, strikes first) up to its
+    // first strike with several dice; then the battle panel's dice row.
+    use titan_core::battle::{Action as B, BattleEvent};
+    use titan_core::game::Event;
+    use titan_editor::session::GameSession;
+    let data = tempfile::tempdir().unwrap();
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let pos = Position::read(&repo().join("tests/scenarios/engagement.ron")).unwrap();
+    let start = pos.to_game(variant).unwrap();
+    let mut h = on_game(data.path(), "titan", start, Vec::new(), |s| {
+        let mut rng = titan_core::rng::GameRng::new(3);
+        for _ in 0..3000 {
+            let p = s.to_act()[0];
+            let legal: Vec<Action> = s
+                .legal_actions(p)
+                .into_iter()
+                .filter(|a| {
+                    !matches!(
+                        a,
+                        Action::ConcedeGame
+                            | Action::Concede
+                            | Action::Flee
+                            | Action::Propose { .. }
+                            | Action::Battle {
+                                battle: B::Concede(_)
+                            }
+                    )
+                })
+                .collect();
+            let strike = legal
+                .iter()
+                .find(|a| {
+                    matches!(
+                        a,
+                        Action::Battle {
+                            battle: B::Strike { .. }
+                        }
+                    )
+                })
+                .cloned();
+            let a = match strike {
+                Some(a) => a,
+                None => titan_core::game::random::choose(legal, &mut rng).unwrap(),
+            };
+            let events = s.apply(p, &a).unwrap();
+            let struck = events.iter().any(|e| match e {
+                Event::Battle { events } => events
+                    .iter()
+                    .any(|b| matches!(b, BattleEvent::Struck { rolls, .. } if rolls.len() >= 4)),
+                _ => false,
+            });
+            if struck {
+                return;
+            }
+        }
+        panic!("no strike of four dice or more");
+    });
+    take_screen(&mut h);
+    assert!(game(&h).session.battle(game(&h).viewer).is_some());
+    let row = h
+        .query_by_label_contains("Last strike, needing")
+        .expect("the last strike's dice");
+    assert!(row.rect().height() < 24.0, "{:?}", row.rect());
+    // "= 2 hits" (the log's lines say "2 hits" too).
+    let hits = h
+        .query_all_by_label_contains(" hits")
+        .find(|n| {
+            let node = n.accesskit_node();
+            let text = node.label().or_else(|| node.value()).unwrap_or_default();
+            text.starts_with("= ")
+        })
+        .expect("the hits")
+        .rect();
+    assert!(hits.height() < 24.0, "{hits:?}");
+    // Each die a die, its number told to screen readers, no text beside it.
+    let dice: Vec<egui::Rect> = h
+        .query_all_by_label_contains("die: ")
+        .map(|n| n.rect())
+        .collect();
+    assert!(dice.len() >= 4, "{dice:?}");
+    for d in dice {
+        assert_eq!((d.width(), d.height()), (28.0, 28.0), "{d:?}");
+    }
+}
