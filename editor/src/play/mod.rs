@@ -607,7 +607,8 @@ impl GameScreen {
         egui::Panel::right("side")
             .default_size(340.0)
             .show(ui, |ui| {
-                if self.replay.is_none() {
+                // Not for a replay or a table of computers: nothing to end.
+                if self.replay.is_none() && self.viewer != SPECTATOR {
                     egui::Panel::bottom("side-ends")
                         .show(ui, |ui| self.end_bar(ui, battle.as_ref()));
                 }
