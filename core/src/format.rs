@@ -69,6 +69,10 @@ pub struct PlayerCount {
 #[serde(deny_unknown_fields)]
 pub struct RuleOption {
     pub name: String,
+    /// What the start screen calls it; absent: the name in words
+    /// (`point_limit`: "Point limit").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     #[serde(default)]
     pub description: String,
     pub default: OptionValue,
@@ -78,6 +82,22 @@ pub struct RuleOption {
     pub min: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
+}
+
+impl RuleOption {
+    /// The option's name as a player reads it: its label, else its name
+    /// with spaces for underscores and a capital first letter.
+    pub fn title(&self) -> String {
+        if let Some(l) = self.label.as_ref().filter(|l| !l.trim().is_empty()) {
+            return l.clone();
+        }
+        let words = self.name.replace('_', " ");
+        let mut chars = words.chars();
+        match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => words,
+        }
+    }
 }
 
 /// The value of a rule option.
@@ -1157,6 +1177,19 @@ pub struct ScriptSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_option_is_called_by_its_label_else_its_name_in_words() {
+        let text = r#"(name: "point_limit", description: "", default: Int(0))"#;
+        let mut o: RuleOption = crate::load::ron_options().from_str(text).unwrap();
+        assert_eq!(o.label, None);
+        assert_eq!(o.title(), "Point limit");
+        o.label = Some("Points to win".into());
+        assert_eq!(o.title(), "Points to win");
+        // Written back without a label when it has none.
+        o.label = None;
+        assert!(!crate::write::to_ron(&o).unwrap().contains("label"));
+    }
 
     #[test]
     fn a_battle_action_fits_its_phase_and_side() {

@@ -47,6 +47,16 @@ impl Words {
         format!("land {}", self.variant.board.land(l).number)
     }
 
+    /// A land and its terrain: "land 41 (Marsh)".
+    pub fn land_and_terrain(&self, l: LandId) -> String {
+        let land = self.variant.board.land(l);
+        let terrain = self.variant.terrains.get(land.terrain.index());
+        match terrain {
+            Some(t) => format!("land {} ({})", land.number, t.name),
+            None => self.land(l),
+        }
+    }
+
     pub fn player(&self, p: PlayerId) -> String {
         self.players
             .get(p.0 as usize)
@@ -94,11 +104,11 @@ impl Words {
                 entered_from,
             } => {
                 if to == entered_from {
-                    format!("Move {legion} to {}", self.land(*to))
+                    format!("Move {legion} to {}", self.land_and_terrain(*to))
                 } else {
                     format!(
                         "Move {legion} to {} (entering from {})",
-                        self.land(*to),
+                        self.land_and_terrain(*to),
                         self.land(*entered_from)
                     )
                 }
@@ -110,7 +120,7 @@ impl Words {
                 lord,
             } => format!(
                 "Teleport {legion} to {} ({kind:?}, showing {})",
-                self.land(*to),
+                self.land_and_terrain(*to),
                 self.character(*lord)
             ),
             Action::DoneMoving => "Done moving".into(),
@@ -274,6 +284,11 @@ impl Words {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            // Where the mover chooses the distance (Gods of Titan), no die
+            // is rolled.
+            Event::Rolled { player, roll } if self.variant.rules.movement.chosen_distance => {
+                format!("{} moves {roll} this turn", self.player(*player))
+            }
             Event::Rolled { player, roll } => {
                 format!("{} rolls a {roll} for movement", self.player(*player))
             }

@@ -91,6 +91,9 @@ fn create_a_variant_add_a_creature_make_it_musterable_and_save() {
     h.run_steps(2);
     assert_eq!(rows(&h)[n].character, "Basilisk");
     // Its need: two of the previous row's character, as a form.
+    // On one line (it wrapped to three).
+    let button = h.get_all_by_label("add need").last().unwrap().rect();
+    assert!(button.height() < 30.0, "{button:?}");
     h.get_all_by_label("add need").last().unwrap().click();
     h.run_steps(2);
     assert_eq!(rows(&h)[n].needs, [Needs::Previous(2)]);
@@ -390,6 +393,16 @@ fn add_a_terrain_with_a_new_hazard_paint_its_battleland_and_assign_it_to_a_land(
     type_into(&mut h, "New terrain:", "Volcano");
     click(&mut h, "Add terrain");
     let p = h.state().project.as_ref().unwrap();
+    // In a colour far from every other terrain's (it was #909090, next to
+    // the Tower's #a0a0a0).
+    let data = p.data();
+    let new = data.terrains.iter().find(|t| t.name == "Volcano").unwrap();
+    for t in data.terrains.iter().filter(|t| t.name != "Volcano") {
+        let d: i32 = (0..3)
+            .map(|i| (i32::from(new.color.0[i]) - i32::from(t.color.0[i])).abs())
+            .sum();
+        assert!(d > 60, "{} {:?} is like {:?}", t.name, t.color, new.color);
+    }
     let board = p.battleland("Volcano").unwrap();
     assert_eq!(board.hexes.len(), 27);
     assert!(
@@ -514,10 +527,13 @@ fn add_a_terrain_with_a_new_hazard_paint_its_battleland_and_assign_it_to_a_land(
     let manifest = std::fs::read_to_string(dir.join("variant.ron")).unwrap();
     assert!(manifest.contains("battlelands/volcano.ron"), "{manifest}");
     let hazards = std::fs::read_to_string(dir.join("hazards.ron")).unwrap();
+    // In a colour of its own (far from every other hazard's).
+    let lava = hazards
+        .lines()
+        .find(|l| l.contains("(name: \"Lava\", place: Hex, color: \"#"))
+        .expect(&hazards);
     assert!(
-        hazards.contains(
-            "(name: \"Lava\", place: Hex, color: \"#c08040\", effects: [Damage(hits: 1)]),"
-        ),
+        lava.ends_with("\", effects: [Damage(hits: 1)]),"),
         "{hazards}"
     );
 }

@@ -28,6 +28,15 @@ fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
     h.run_steps(2);
 }
 
+/// Picks who plays seat `n` on the start screen from its list ("person",
+/// "computer (simple)").
+fn seat_kind(h: &mut Harness<'_, PlayApp>, n: usize, kind: &str) {
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, &format!("Player {n}:"))
+        .click();
+    h.run_steps(2);
+    click(h, &format!("Player {n}: {kind}"));
+}
+
 fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
     h.state().game().expect("a game on screen")
 }
@@ -44,8 +53,7 @@ fn computer_seats_offer_the_levels_and_play_at_them() {
     let data = tempfile::tempdir().unwrap();
     let mut h = harness(data.path());
     // Seat 2 is a computer at the default level; pick simple from its list.
-    click(&mut h, "seat 2 level");
-    click(&mut h, "seat 2 simple");
+    seat_kind(&mut h, 2, "computer (simple)");
     assert_eq!(h.state().form.seats[1].level, "simple");
     {
         let app = h.state_mut();
@@ -119,4 +127,19 @@ fn the_engagement_dialog_plots_the_battle_odds() {
         h.query_by_label_contains("attacker wins").is_some(),
         "the odds are shown"
     );
+    // Each bar of the chart says what it counts.
+    let mut painted = Vec::new();
+    for c in &h.output().shapes {
+        if let egui::Shape::Text(t) = &c.shape {
+            painted.push(t.galley.text().to_string());
+        }
+    }
+    for bar in ["attacker wins ", "defender wins ", "mutual "] {
+        assert!(
+            painted
+                .iter()
+                .any(|p| p.starts_with(bar) && p.ends_with('%')),
+            "no bar labelled {bar:?}: {painted:?}"
+        );
+    }
 }

@@ -604,7 +604,11 @@ fn needs_form(
     if let Some(j) = remove {
         needs.remove(j);
     }
-    if ui.small_button("add need").clicked() {
+    // One line however narrow the column (it wrapped to three).
+    if ui
+        .add(egui::Button::new("add need").wrap_mode(egui::TextWrapMode::Extend))
+        .clicked()
+    {
         needs.push(Needs::Previous(2));
     }
 }

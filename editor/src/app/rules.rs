@@ -485,13 +485,27 @@ impl EditorApp {
         let mut edits = Vec::new();
         let mut remove = None;
         egui::Grid::new("options").striped(true).show(ui, |ui| {
-            for h in ["name", "description", "default", "min", "max", ""] {
+            for h in ["name", "label", "description", "default", "min", "max", ""] {
                 ui.strong(h);
             }
             ui.end_row();
             for (i, o) in options.iter().enumerate() {
                 let mut e = o.clone();
                 ui.add(egui::TextEdit::singleline(&mut e.name).desired_width(120.0));
+                // Empty: the start screen says the name in words (shown
+                // greyed).
+                let words = RuleOption {
+                    label: None,
+                    ..e.clone()
+                }
+                .title();
+                let mut label = e.label.clone().unwrap_or_default();
+                ui.add(
+                    egui::TextEdit::singleline(&mut label)
+                        .hint_text(words)
+                        .desired_width(120.0),
+                );
+                e.label = (!label.trim().is_empty()).then_some(label);
                 ui.add(egui::TextEdit::singleline(&mut e.description).desired_width(280.0));
                 ui.horizontal(|ui| {
                     match &mut e.default {
@@ -550,6 +564,7 @@ impl EditorApp {
                         &name.clone(),
                         RuleOption {
                             name,
+                            label: None,
                             description: String::new(),
                             default: value,
                             min: None,

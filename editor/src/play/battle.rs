@@ -9,7 +9,7 @@ use titan_core::battle::{self, BattleEvent, BattleSide, Status, UnitId, UnitView
 use titan_core::battleland::{Board, HexId};
 use titan_core::game::{Action, Event};
 
-use super::board::die;
+use super::board::{die, one_line};
 use super::{GameScreen, seat_colour};
 use crate::draw::{
     HEX, draw_hexside, hex_centre, hex_polygon, hexside_style, lighten, rgb, side_corners,
@@ -602,6 +602,8 @@ impl GameScreen {
                 | battle::Action::Strike { .. }
                 | battle::Action::Rangestrike { .. } => {}
                 battle::Action::Summon { .. } | battle::Action::Reinforce { .. } => {}
+                // The phase's end and the concession are the bar's.
+                a if super::ends::is_battle_end(a) => {}
                 battle::Action::Script { .. } => {
                     if let Some((what, args)) = words.battle_script_parts(a) {
                         match scripts.iter_mut().find(|(w, _)| *w == what) {
@@ -692,11 +694,11 @@ impl GameScreen {
         });
         if let Some((rolls, n, hits)) = last {
             ui.horizontal_wrapped(|ui| {
-                ui.label(format!("Last strike, needing {n}:"));
+                one_line(ui, format!("Last strike, needing {n}:"));
                 for r in rolls {
                     die(ui, r);
                 }
-                ui.label(format!("= {hits} hits"));
+                one_line(ui, format!("= {hits} hits"));
             });
         }
     }

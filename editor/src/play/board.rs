@@ -4,10 +4,8 @@
 
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, pos2, vec2};
 use titan_core::game::view::{LegionView, PlayerView};
-use titan_core::game::{Action, EngagementStep, Marker, Phase, PlayerId};
+use titan_core::game::{Action, Marker, Phase, PlayerId};
 
-/// Battles fought for the engagement dialog's odds.
-const ODDS_BATTLES: u64 = 100;
 use titan_core::model::{CharacterId, LandId};
 
 use super::{GameScreen, SplitEdit, phase_name, seat_colour};
@@ -74,6 +72,7 @@ impl GameScreen {
         let view = self.view();
         let actions = self.my_actions();
         let targets = self.targets(&actions);
+        super::lands::legend(ui, &variant);
         let (response, painter) = self.board_view.canvas(ui, || {
             let mut bounds = Rect::NOTHING;
             for id in variant.board.lands() {
@@ -118,6 +117,7 @@ impl GameScreen {
             painter.rect_filled(r, 2.0, Color32::from_white_alpha(150));
             painter.galley(r.min + vec2(1.0, 0.0), galley, Color32::BLACK);
         }
+        super::lands::draw_terrain_names(&painter, &variant, bv);
         // Teleports: a dashed outline; moves, on top: a solid one.
         for (land, _) in &targets.teleports {
             if targets.moves.iter().any(|(l, _)| l == land) {
@@ -145,14 +145,21 @@ impl GameScreen {
                 self.marker_screen_rect(l.marker)
                     .is_some_and(|r| r.contains(p))
             });
+            let mut lines = Vec::new();
             if let Some(l) = hovered {
-                let text = format!(
+                lines.push(format!(
                     "{} in {}: {}",
                     self.words(&[]).legion(l.marker),
                     self.words(&[]).land(l.land),
                     self.contents(l)
-                );
-                response.clone().on_hover_text_at_pointer(text);
+                ));
+            }
+            // And what the land is.
+            if let Some(land) = super::lands::land_at(&variant, bv.to_board(p)) {
+                lines.push(self.land_info(land, &view));
+            }
+            if !lines.is_empty() {
+                response.clone().on_hover_text_at_pointer(lines.join("\n"));
             }
         }
         if response.clicked()
@@ -231,6 +238,14 @@ impl GameScreen {
             }
         }
         let here: Vec<&LegionView> = view.legions.iter().filter(|l| l.land == land).collect();
+        // A click on a marker selects that marker's legion (a second click
+        // on it, none), whichever of the land's legions it is.
+        let rects = marker_rects(triangle(variant.board.land(land).position), here.len());
+        if let Some(i) = rects.iter().position(|r| r.contains(board)) {
+            let m = here[i].marker;
+            self.selected = (self.selected != Some(m)).then_some(m);
+            return;
+        }
         let mine: Vec<Marker> = here
             .iter()
             .filter(|l| l.owner == self.viewer)
@@ -245,8 +260,8 @@ impl GameScreen {
                     .map(|l| l.marker),
             )
             .collect();
-        // Repeated clicks go round the legions in the land, the viewer's
-        // first.
+        // Repeated clicks beside the markers go round the legions in the
+        // land, the viewer's first.
         self.selected = match self.selected.and_then(|s| all.iter().position(|m| *m == s)) {
             Some(i) if all.len() > 1 => Some(all[(i + 1) % all.len()]),
             Some(_) => None,
@@ -261,8 +276,13 @@ impl GameScreen {
         ui.separator();
         if let Some(roll) = view.roll {
             ui.horizontal(|ui| {
-                ui.label("Movement roll");
-                die(ui, roll);
+                // Where the mover chooses the distance, no die was rolled.
+                if self.session.variant().rules.movement.chosen_distance {
+                    one_line(ui, format!("Moving {roll} this turn"));
+                } else {
+                    one_line(ui, "Movement roll");
+                    die(ui, roll);
+                }
             });
         }
         let words = self.words(&[]);
@@ -329,229 +349,6 @@ impl GameScreen {
                 ui.end_row();
             }
         });
-    }
-
-    /// The engagement being resolved: who fights whom, as far as the viewer
-    /// knows them.
-    fn engagement_box(&mut self, ui: &mut egui::Ui, view: &PlayerView, _actions: &[Action]) {
-        let Some(e) = &view.engagement else {
-            return;
-        };
-        ui.separator();
-        let words = self.words(&[]);
-        ui.label(egui::RichText::new(format!("Engagement in {}", words.land(e.land))).strong());
-        for m in [e.attacker, e.defender] {
-            if let Some(l) = view.legions.iter().find(|l| l.marker == m) {
-                ui.label(format!("{}: {}", words.legion(m), self.contents(l)));
-            }
-        }
-        let step = match &e.step {
-            EngagementStep::DefenderChoice => "The defender may flee or stand.".to_string(),
-            EngagementStep::Negotiate { proposal: None } => {
-                "Either side may concede, propose an agreement, or fight.".into()
-            }
-            EngagementStep::Negotiate { proposal: Some(p) } => format!(
-                "{} proposes: attacker loses {}, defender loses {}.",
-                words.player(p.by),
-                words.characters(&p.attacker_losses),
-                words.characters(&p.defender_losses)
-            ),
-            EngagementStep::Battle => "The battle is being fought.".into(),
-            EngagementStep::After(a) => format!(
-                "{} won: {}{}{}",
-                a.winner,
-                if a.summon { "may summon; " } else { "" },
-                if a.acquisitions.is_empty() {
-                    ""
-                } else {
-                    "may acquire; "
-                },
-                if a.reinforce { "may reinforce" } else { "" }
-            ),
-        };
-        ui.label(step);
-        self.odds_panel(ui, view, e);
-        // Both sides may decide while negotiating: the one in front of the
-        // screen may hand it over (after a proposal, say).
-        if self.replay.is_none() {
-            let others: Vec<PlayerId> = self
-                .session
-                .to_act()
-                .into_iter()
-                .filter(|p| {
-                    *p != self.viewer && self.seats.get(p.0 as usize).is_some_and(|s| !s.computer)
-                })
-                .collect();
-            if let Some(&p) = others.first() {
-                let name = self.seats[p.0 as usize].name.clone();
-                if ui
-                    .button(format!("Let {name} decide (pass the screen)"))
-                    .clicked()
-                {
-                    self.pass_to = Some(p);
-                    self.selected = None;
-                    self.split = None;
-                }
-            }
-        }
-    }
-
-    /// Battle odds for the engaged viewer who knows both legions: a button
-    /// fights the battle many times between computer players (`simple`) and
-    /// plots who wins.
-    fn odds_panel(
-        &mut self,
-        ui: &mut egui::Ui,
-        view: &PlayerView,
-        e: &titan_core::game::Engagement,
-    ) {
-        let legion = |m| view.legions.iter().find(|l| l.marker == m);
-        let (Some(a), Some(d)) = (legion(e.attacker), legion(e.defender)) else {
-            return;
-        };
-        if a.owner != self.viewer && d.owner != self.viewer {
-            return;
-        }
-        let (Some(ac), Some(dc)) = (&a.characters, &d.characters) else {
-            return;
-        };
-        if matches!(e.step, EngagementStep::After(_)) {
-            return;
-        }
-        let key = format!("{:?} {ac:?} {dc:?}", e.land);
-        let v = self.variant();
-        // A result that arrived from the thread computing it.
-        if let Some((k, rx)) = &self.odds_pending {
-            match rx.try_recv() {
-                Ok(Ok(o)) => {
-                    self.odds = Some((k.clone(), o));
-                    self.odds_pending = None;
-                }
-                Ok(Err(err)) => {
-                    self.status = format!("No odds: {err}");
-                    self.odds_pending = None;
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => {
-                    ui.ctx()
-                        .request_repaint_after(std::time::Duration::from_millis(50));
-                }
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.odds_pending = None,
-            }
-        }
-        let busy = self.odds_pending.is_some();
-        if busy {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(format!("fighting {ODDS_BATTLES} battles..."));
-            });
-        } else if ui.button("Estimate the battle odds").clicked() {
-            let power = |owner: PlayerId, c: CharacterId| {
-                if c == v.rules.titan.character {
-                    view.players[usize::from(owner.0)].titan_power
-                } else {
-                    v.character(c).power
-                }
-            };
-            let fighters = |owner, chars: &[CharacterId]| {
-                chars
-                    .iter()
-                    .map(|&c| titan_core::battle::Fighter {
-                        character: c,
-                        power: power(owner, c),
-                    })
-                    .collect()
-            };
-            let terrain = v.board.land(e.land).terrain;
-            // The attacker enters by the side it came from (Law of the
-            // Battlelands 25.A): its move into the land, a public action
-            // (a session without the actions, as online, falls back on the
-            // variant's first side, as a teleport does).
-            let from = self
-                .session
-                .save_file()
-                .actions
-                .iter()
-                .rev()
-                .find_map(|(_, a)| match a {
-                    Action::Move {
-                        legion,
-                        to,
-                        entered_from,
-                    } if *legion == e.attacker && *to == e.land => Some(Some(*entered_from)),
-                    Action::Teleport { legion, to, .. }
-                        if *legion == e.attacker && *to == e.land =>
-                    {
-                        Some(None)
-                    }
-                    _ => None,
-                })
-                .flatten();
-            let edge = (!v.rules.battle.attacker_edges.is_empty()
-                || v.battleland(terrain).attacker_edge.is_some())
-            .then(|| titan_core::game::attacker_entry_edge(&v, e.land, from));
-            if let Some(edge) = edge {
-                let setup = titan_core::battle::BattleSetup {
-                    terrain,
-                    attacker: fighters(a.owner, ac),
-                    defender: fighters(d.owner, dc),
-                    attacker_edge: edge,
-                    summonable: vec![],
-                    reinforcements: vec![],
-                    teleported: false,
-                };
-                let (tx, rx) = std::sync::mpsc::channel();
-                let v = v.clone();
-                std::thread::spawn(move || {
-                    let budget = titan_core::ai::Budget::DEFAULT;
-                    let odds = titan_core::ai::odds::odds(
-                        &v,
-                        &setup,
-                        "simple",
-                        budget,
-                        ODDS_BATTLES,
-                        0,
-                        &mut |_| {},
-                    )
-                    .map_err(|e| e.to_string());
-                    let _ = tx.send(odds);
-                });
-                self.odds_pending = Some((key.clone(), rx));
-                ui.ctx().request_repaint();
-            }
-        }
-        let Some((k, o)) = &self.odds else {
-            return;
-        };
-        if *k != key {
-            return;
-        }
-        let n = o.battles.max(1) as f64;
-        let share = |x: u64| 100.0 * x as f64 / n;
-        ui.label(format!(
-            "Odds over {} battles: attacker wins {:.0}%, defender {:.0}% ({} on time), mutual {:.0}%; survivors {:.1} : {:.1}",
-            o.battles,
-            share(o.attacker_wins),
-            share(o.defender_wins),
-            o.time_losses,
-            share(o.mutual),
-            o.attacker_survivors,
-            o.defender_survivors
-        ));
-        let bars = vec![
-            egui_plot::Bar::new(0.0, share(o.attacker_wins)).name("attacker wins"),
-            egui_plot::Bar::new(1.0, share(o.defender_wins)).name("defender wins"),
-            egui_plot::Bar::new(2.0, share(o.mutual)).name("mutual"),
-        ];
-        egui_plot::Plot::new("battle odds")
-            .height(110.0)
-            .allow_drag(false)
-            .allow_zoom(false)
-            .allow_scroll(false)
-            .include_y(0.0)
-            .include_y(100.0)
-            .show(ui, |plot| {
-                plot.bar_chart(egui_plot::BarChart::new("odds", bars).width(0.6));
-            });
     }
 
     /// What the viewer knows of a legion.
@@ -785,7 +582,8 @@ impl GameScreen {
         let mut choice = None;
         let mut last_legion = None;
         for a in rest {
-            if *a == Action::ConcedeGame {
+            // The phase's end and conceding are the bar's (fixed places).
+            if *a == Action::ConcedeGame || super::ends::is_phase_end(a) {
                 continue;
             }
             if let Action::Muster { legion, .. } = a
@@ -808,18 +606,50 @@ impl GameScreen {
         if view.phase == Phase::Move && view.roll.is_some() && self.selected.is_none() {
             ui.label("Click one of your legions to see where it may go.");
         }
+        if view.phase == Phase::Move
+            && view.roll.is_some()
+            && !actions.contains(&Action::DoneMoving)
+            && actions
+                .iter()
+                .any(|a| matches!(a, Action::Move { .. } | Action::Teleport { .. }))
+        {
+            ui.label(self.why_not_done_moving(view));
+        }
         if view.phase == Phase::Split && self.split.is_none() {
             ui.label("Click one of your legions to split it.");
-        }
-        if actions.contains(&Action::ConcedeGame) {
-            ui.add_space(8.0);
-            if ui.small_button("Concede the game").clicked() {
-                choice = Some(Action::ConcedeGame);
-            }
         }
         drop(words);
         if let Some(a) = choice {
             self.act(&a);
+        }
+    }
+
+    /// Why the movement phase may not end yet, as the rules say it: split
+    /// legions still sharing a land must part, or no legion has moved.
+    fn why_not_done_moving(&self, view: &PlayerView) -> String {
+        let words = self.words(&[]);
+        let mine: Vec<&LegionView> = view
+            .legions
+            .iter()
+            .filter(|l| l.owner == self.viewer)
+            .collect();
+        let together: Vec<String> = mine
+            .iter()
+            .filter(|l| {
+                mine.iter()
+                    .any(|o| o.marker != l.marker && o.land == l.land)
+            })
+            .map(|l| format!("{} in {}", l.marker, words.land(l.land)))
+            .collect();
+        if !together.is_empty() {
+            format!(
+                "\"Done moving\" comes once legions that split move apart ({}): split legions must end in different lands if they can.",
+                together.join(", ")
+            )
+        } else if !mine.iter().any(|l| l.moved) {
+            "\"Done moving\" comes once you move at least one legion.".into()
+        } else {
+            "\"Done moving\" is not offered yet.".into()
         }
     }
 
@@ -902,7 +732,12 @@ pub fn marker_rects(tri: [Pos2; 3], n: usize) -> Vec<Rect> {
 /// A die showing `n` pips (more than six: the number).
 pub fn die(ui: &mut egui::Ui, n: u8) {
     let size = 28.0;
-    let (rect, _) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(vec2(size, size), Sense::hover());
+    // Its number for screen readers, on the die itself: no text beside it
+    // to wrap in a narrow panel.
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::accesskit::Role::Image, true, format!("die: {n}"))
+    });
     let p = ui.painter();
     p.rect_filled(rect, 4.0, Color32::WHITE);
     p.rect_stroke(
@@ -947,5 +782,10 @@ pub fn die(ui: &mut egui::Ui, n: u8) {
     for (x, y) in spots {
         p.circle_filled(pos2(c.x + x * d, c.y + y * d), size * 0.08, Color32::BLACK);
     }
-    ui.label(format!("die: {n}"));
+}
+
+/// A label kept on one line (a row of dice wraps between dice, never
+/// inside a word).
+pub fn one_line(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend))
 }

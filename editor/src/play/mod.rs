@@ -9,8 +9,15 @@
 
 mod battle;
 mod board;
+mod ends;
+mod engagement;
+mod lands;
+mod log;
 pub mod online;
+mod over;
+pub mod settings;
 mod start;
+mod turns;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,6 +47,9 @@ pub struct Seat {
     /// `titan_core::ai`). Saves from before levels play `simple`.
     #[serde(default = "default_level")]
     pub level: String,
+    /// A person's seat the computer plays for him until he takes it back.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
 }
 
 pub(crate) fn default_level() -> String {
@@ -53,6 +63,7 @@ impl Seat {
             name: name.into(),
             computer: false,
             level: DEFAULT_LEVEL.into(),
+            stand_in: false,
         }
     }
 
@@ -162,6 +173,15 @@ pub struct GameScreen {
     /// event its battle began with: its lines keep their characters' names
     /// once the battle is over.
     battle_units: std::collections::BTreeMap<usize, Vec<titan_core::battle::UnitView>>,
+    /// Phases the app ended for a person who could do nothing else, as log
+    /// lines, by the number of events before them (in order).
+    phase_notes: Vec<(usize, String)>,
+    /// The level a seat handed to the computer is played at.
+    pub stand_in_level: String,
+    /// The phase's end the bar offers, and since when (the app's time): a
+    /// new one takes no click at once (a double click on the last would
+    /// end the next phase too).
+    bar_end: (String, f64),
 }
 
 /// Whether `action` gives up the game or a battle (asked again before it
@@ -217,11 +237,18 @@ impl GameScreen {
             actions_cache: std::cell::RefCell::new(None),
             confirm: None,
             battle_units: Default::default(),
+            phase_notes: Vec::new(),
+            stand_in_level: DEFAULT_LEVEL.into(),
+            bar_end: (String::new(), 0.0),
         };
         let humans = g.humans();
         if let Some(&first) = humans.first() {
             g.viewer = first;
+        } else if let Some(i) = g.seats.iter().position(|s| s.stand_in) {
+            // A seat handed to the computer, saved so: its person watches.
+            g.viewer = PlayerId(i as u8);
         }
+        g.end_empty_phases();
         g.update_viewer();
         g
     }
@@ -288,16 +315,30 @@ impl GameScreen {
             return;
         }
         let humans = self.humans();
+        // Whoever handed his seat to the computer still sits in front of
+        // the screen, and sees what his seat sees.
+        let stand_in = self
+            .seats
+            .get(usize::from(self.viewer.0))
+            .is_some_and(|s| s.stand_in);
         if humans.is_empty() {
-            self.viewer = SPECTATOR;
+            if !stand_in {
+                self.viewer = SPECTATOR;
+            }
             return;
         }
-        if humans.len() == 1 {
+        if humans.len() == 1 && !stand_in {
             self.viewer = humans[0];
             return;
         }
         let acting = self.session.to_act();
+        // A pass screen for someone with nothing left to do (his phase
+        // ended by itself) is not shown.
+        if self.pass_to.is_some_and(|p| !acting.contains(&p)) {
+            self.pass_to = None;
+        }
         if acting.contains(&self.viewer) && self.is_human(self.viewer) {
+            self.pass_to = None;
             return;
         }
         if let Some(&next) = acting.iter().find(|p| self.is_human(**p))
@@ -400,6 +441,14 @@ impl GameScreen {
     }
 
     fn after(&mut self, events: &[Event]) {
+        self.note_events(events);
+        self.end_empty_phases();
+        self.update_viewer();
+    }
+
+    /// What an action's events change on screen: the autosave at a turn's
+    /// beginning, a selection gone with its legion or battle.
+    fn note_events(&mut self, events: &[Event]) {
         self.actions_cache.borrow_mut().take();
         if events
             .iter()
@@ -416,7 +465,6 @@ impl GameScreen {
             self.selected_unit = None;
             self.placing = None;
         }
-        self.update_viewer();
     }
 
     /// Writes the autosave (and its seats) atomically.
@@ -551,13 +599,19 @@ impl GameScreen {
             .show(ui, |ui| self.top_bar(ui))
             .inner;
         let battle = self.session.battle(self.viewer);
+        // Resizable by its top edge; a dozen lines to begin with.
         egui::Panel::bottom("log")
             .resizable(true)
-            .default_size(150.0)
+            .default_size(250.0)
             .show(ui, |ui| self.log(ui, battle.as_ref()));
         egui::Panel::right("side")
             .default_size(340.0)
             .show(ui, |ui| {
+                // Not for a replay or a table of computers: nothing to end.
+                if self.replay.is_none() && self.viewer != SPECTATOR {
+                    egui::Panel::bottom("side-ends")
+                        .show(ui, |ui| self.end_bar(ui, battle.as_ref()));
+                }
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.confirm_bar(ui);
                     match &battle {
@@ -630,6 +684,10 @@ impl GameScreen {
                         self.paused = !self.paused;
                     }
                 }
+                if self.session.drives_computers() {
+                    ui.separator();
+                    self.stand_in_bar(ui);
+                }
             } else {
                 self.replay_bar(ui);
             }
@@ -692,76 +750,6 @@ impl GameScreen {
             });
         self.viewer = seat;
     }
-
-    /// The event log, in the game's words, as the viewer may see it.
-    fn log(&mut self, ui: &mut egui::Ui, battle: Option<&crate::session::BattleInfo>) {
-        let total = self.session.event_count();
-        let indexed = self.session.events(self.viewer, total.saturating_sub(300));
-        // The battle on now: its units named for its lines (kept).
-        if let Some(b) = battle
-            && let Some((i, _)) = indexed
-                .iter()
-                .rev()
-                .find(|(_, e)| matches!(e, Event::BattleBegins { .. }))
-        {
-            self.battle_units.insert(*i, b.view.units.clone());
-        }
-        let view = self.view();
-        let land_of = |m: Marker| view.legions.iter().find(|l| l.marker == m).map(|l| l.land);
-        // Each battle's lines with its own units (from its beginning on).
-        let mut lines = Vec::new();
-        let mut start = 0;
-        while start < indexed.len() {
-            let end = indexed[start + 1..]
-                .iter()
-                .position(|(_, e)| matches!(e, Event::BattleBegins { .. }))
-                .map_or(indexed.len(), |k| start + 1 + k);
-            let first = indexed[start].0;
-            let units = self
-                .battle_units
-                .range(..=first)
-                .next_back()
-                .map(|(_, u)| u.clone())
-                .unwrap_or_default();
-            let events: Vec<Event> = indexed[start..end].iter().map(|(_, e)| e.clone()).collect();
-            lines.extend(self.words(&units).log_lines(&events, &land_of));
-            start = end;
-        }
-        if let Some(chat) = self.session.chat() {
-            let chat = chat.to_vec();
-            self.chat_panel(ui, &chat);
-        }
-        ui.heading("Log");
-        egui::ScrollArea::vertical()
-            .stick_to_bottom(true)
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                for line in &lines {
-                    ui.label(line);
-                }
-            });
-    }
-}
-
-impl GameScreen {
-    /// The chat of an online game: its last lines and a line to send.
-    fn chat_panel(&mut self, ui: &mut egui::Ui, chat: &[(String, String)]) {
-        ui.heading("Chat");
-        for (user, line) in chat.iter().rev().take(4).rev() {
-            ui.label(format!("{user}: {line}"));
-        }
-        ui.horizontal(|ui| {
-            let l = ui.label("Say");
-            let edit = ui
-                .add(egui::TextEdit::singleline(&mut self.chat_line).desired_width(300.0))
-                .labelled_by(l.id);
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button("Send").clicked() || enter) && !self.chat_line.trim().is_empty() {
-                let line = std::mem::take(&mut self.chat_line);
-                self.session.say(line.trim());
-            }
-        });
-    }
 }
 
 /// What the game screen asks of the app.
@@ -808,6 +796,10 @@ pub struct PlayApp {
     pub screen: Screen,
     pub form: StartForm,
     pub status: String,
+    /// What is remembered between runs (`settings.ron` in the data folder).
+    pub settings: settings::Settings,
+    /// The remembered UI scale has been given to egui.
+    scale_applied: bool,
 }
 
 impl PlayApp {
@@ -818,6 +810,8 @@ impl PlayApp {
             screen: Screen::Start,
             form: StartForm::new(variants_root),
             status: String::new(),
+            settings: settings::Settings::read(data_dir),
+            scale_applied: false,
         }
     }
 
@@ -858,12 +852,13 @@ impl PlayApp {
 
     /// Draws the app.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.keep_ui_scale(ui.ctx());
         match &mut self.screen {
             Screen::Start => self.start_screen(ui),
             Screen::Game(g) => {
                 let over = g.replay.is_none() && g.view().outcome.is_some();
                 let exit = if over {
-                    game_over_screen(g, ui)
+                    over::game_over_screen(g, ui)
                 } else {
                     g.ui(ui)
                 };
@@ -908,6 +903,24 @@ impl PlayApp {
         }
     }
 
+    /// Gives egui the remembered UI scale on the first frame, and remembers
+    /// it whenever it changes after (egui's Ctrl + and Ctrl -, the start
+    /// screen's buttons).
+    fn keep_ui_scale(&mut self, ctx: &egui::Context) {
+        if !self.scale_applied {
+            self.scale_applied = true;
+            ctx.set_zoom_factor(self.settings.ui_scale);
+            return;
+        }
+        let z = ctx.zoom_factor();
+        if (z - self.settings.ui_scale).abs() > 1e-3 {
+            self.settings.ui_scale = z;
+            if let Err(e) = self.settings.write(&self.data_dir) {
+                self.status = format!("could not remember the UI scale: {e}");
+            }
+        }
+    }
+
     /// The window is closing: the game on screen is autosaved where it
     /// stands (a replay or an online game has no autosave).
     pub fn on_exit(&mut self) {
@@ -944,48 +957,4 @@ impl PlayApp {
             Err(e) => format!("could not save: {e}"),
         };
     }
-}
-
-/// The end of the game: the outcome and the final scores.
-fn game_over_screen(g: &mut GameScreen, ui: &mut egui::Ui) -> Option<GameExit> {
-    let view = g.session.view(SPECTATOR);
-    let words = g.words(&[]);
-    let mut exit = None;
-    egui::CentralPanel::default().show(ui, |ui| {
-        ui.vertical_centered(|ui| {
-            ui.add_space(40.0);
-            ui.heading("Game over");
-            if let Some(o) = &view.outcome {
-                let text = words.event(&Event::GameOver { outcome: o.clone() });
-                ui.label(egui::RichText::new(text).size(20.0));
-            }
-            ui.add_space(12.0);
-            ui.label(format!("After {} turns. Final scores:", view.turn));
-            let mut order: Vec<usize> = (0..view.players.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(view.players[i].score));
-            egui::Grid::new("final-scores")
-                .striped(true)
-                .show(ui, |ui| {
-                    for i in order {
-                        let p = &view.players[i];
-                        ui.colored_label(seat_colour(PlayerId(i as u8)), &p.name);
-                        ui.label(format!("{} points", p.score));
-                        ui.label(if p.alive { "alive" } else { "eliminated" });
-                        ui.end_row();
-                    }
-                });
-            ui.add_space(16.0);
-            if g.session.can_save() && ui.button("Watch the replay").clicked() {
-                let save = g.session.save_file();
-                g.autosave = None;
-                g.replay = Some(Replay { save, step: 0 });
-                g.viewer = SPECTATOR;
-                g.replay_to(0);
-            }
-            if ui.button("Back to the start screen").clicked() {
-                exit = Some(GameExit::ToStart);
-            }
-        });
-    });
-    exit
 }

@@ -193,6 +193,7 @@ impl OnlineScreen {
                 computer: state.seat.is_none_or(|s| s.0 as usize != i),
                 // The server plays its computer seats at their own level.
                 level: default_level(),
+                stand_in: false,
             })
             .collect();
         match RemoteSession::new(conn, &self.server, &self.token, variant, state) {

@@ -298,7 +298,11 @@ impl PlayApp {
         }
         egui::CentralPanel::default().show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                ui.heading("Titan");
+                ui.horizontal(|ui| {
+                    ui.heading("Titan");
+                    ui.add_space(24.0);
+                    ui_scale_buttons(ui);
+                });
                 if !self.status.is_empty() {
                     ui.colored_label(egui::Color32::from_rgb(230, 120, 60), self.status.clone());
                 }
@@ -358,14 +362,15 @@ impl PlayApp {
                     .options
                     .entry(o.name.clone())
                     .or_insert(o.default.clone());
+                let title = o.title();
                 ui.horizontal(|ui| match value {
                     OptionValue::Bool(b) => {
-                        ui.checkbox(b, &o.name);
+                        ui.checkbox(b, &title);
                     }
                     OptionValue::Int(i) => {
                         // A text field, which a label names for screen
                         // readers (egui's number fields cannot be named).
-                        let l = ui.label(&o.name);
+                        let l = ui.label(&title);
                         let mut text = i.to_string();
                         if ui
                             .text_edit_singleline(&mut text)
@@ -381,14 +386,17 @@ impl PlayApp {
                         }
                     }
                     OptionValue::Text(t) => {
-                        let l = ui.label(&o.name);
+                        let l = ui.label(&title);
                         ui.text_edit_singleline(t).labelled_by(l.id);
                     }
                 })
                 .response
                 .on_hover_text(&o.description);
                 if !o.description.is_empty() {
-                    ui.label(egui::RichText::new(&o.description).small().weak());
+                    // Wrapped, in the text's own colour, a little in.
+                    ui.indent(("option description", &o.name), |ui| {
+                        ui.add(egui::Label::new(&o.description).wrap());
+                    });
                 }
             }
             ui.separator();
@@ -403,24 +411,38 @@ impl PlayApp {
             let removable = self.form.seats.len() > min;
             for (i, seat) in self.form.seats.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
-                    let l = ui.label(format!("Seat {}", i + 1));
+                    // "Player 1: person", "Player 2: computer (simple)":
+                    // who plays the seat; its list says the same words.
+                    let n = i + 1;
+                    let kind = |computer: bool, level: &str| {
+                        if computer {
+                            format!("computer ({level})")
+                        } else {
+                            "person".to_string()
+                        }
+                    };
+                    let l = ui.label(format!("Player {n}:"));
+                    egui::ComboBox::from_id_salt(("seat", i))
+                        .selected_text(kind(seat.computer, &seat.level))
+                        .show_ui(ui, |ui| {
+                            let person = format!("Player {n}: {}", kind(false, ""));
+                            if ui.selectable_label(!seat.computer, person).clicked() {
+                                seat.computer = false;
+                            }
+                            for level in titan_core::ai::LEVELS {
+                                let on = seat.computer && seat.level == *level;
+                                let text = format!("Player {n}: {}", kind(true, level));
+                                if ui.selectable_label(on, text).clicked() {
+                                    seat.computer = true;
+                                    seat.level = level.to_string();
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    let l = ui.label("name");
                     ui.add(egui::TextEdit::singleline(&mut seat.name).desired_width(90.0))
                         .labelled_by(l.id);
-                    ui.radio_value(&mut seat.computer, false, format!("person {}", i + 1));
-                    ui.radio_value(&mut seat.computer, true, format!("computer {}", i + 1));
-                    if seat.computer {
-                        egui::ComboBox::from_label(format!("seat {} level", i + 1))
-                            .selected_text(seat.level.clone())
-                            .show_ui(ui, |ui| {
-                                for level in titan_core::ai::LEVELS {
-                                    ui.selectable_value(
-                                        &mut seat.level,
-                                        level.to_string(),
-                                        format!("seat {} {level}", i + 1),
-                                    );
-                                }
-                            });
-                    }
                     if removable && ui.small_button(format!("remove seat {}", i + 1)).clicked() {
                         remove = Some(i);
                     }
@@ -504,5 +526,36 @@ impl PlayApp {
                 .map_or(self.variants_root.clone(), Path::to_path_buf);
             self.screen = Screen::Editor(Box::new(crate::EditorApp::new(&dir, &root)));
         }
+    }
+}
+
+/// The UI scale as buttons (egui's Ctrl + and Ctrl - do the same anywhere;
+/// the app remembers the scale).
+fn ui_scale_buttons(ui: &mut egui::Ui) {
+    use super::settings::SCALE_RANGE;
+    let ctx = ui.ctx().clone();
+    let z = ctx.zoom_factor();
+    ui.label(format!("UI scale {:.0}%", z * 100.0));
+    let set = |z: f32| ctx.set_zoom_factor((z * 10.0).round() / 10.0);
+    if ui
+        .add_enabled(z > SCALE_RANGE.0 + 1e-3, egui::Button::new("Smaller"))
+        .on_hover_text("Ctrl -")
+        .clicked()
+    {
+        set(z - 0.1);
+    }
+    if ui
+        .add_enabled(z < SCALE_RANGE.1 - 1e-3, egui::Button::new("Larger"))
+        .on_hover_text("Ctrl +")
+        .clicked()
+    {
+        set(z + 0.1);
+    }
+    if ui
+        .add_enabled((z - 1.0).abs() > 1e-3, egui::Button::new("Normal size"))
+        .on_hover_text("Ctrl 0")
+        .clicked()
+    {
+        set(1.0);
     }
 }

@@ -24,31 +24,57 @@ fn stem(name: &str) -> String {
         .collect()
 }
 
-/// The colours offered to new terrains and hazards, in turn.
-const FRESH: [[u8; 3]; 8] = [
-    [0x90, 0x90, 0x90],
-    [0xc0, 0x80, 0x40],
-    [0xd0, 0x40, 0x30],
-    [0x80, 0x50, 0xc0],
-    [0x30, 0xa0, 0xa0],
-    [0xc0, 0xc0, 0x30],
-    [0xe0, 0x70, 0xb0],
-    [0x40, 0x70, 0xd0],
-];
+/// How far apart two colours look (the "redmean" weighting of the RGB
+/// distance, close enough to the eye's for picking a distinct colour).
+fn colour_distance(a: Rgb, b: Rgb) -> f32 {
+    let [r1, g1, b1] = a.0.map(f32::from);
+    let [r2, g2, b2] = b.0.map(f32::from);
+    let rm = (r1 + r2) / 2.0;
+    let (dr, dg, db) = (r1 - r2, g1 - g2, b1 - b2);
+    ((2.0 + rm / 256.0) * dr * dr + 4.0 * dg * dg + (2.0 + (255.0 - rm) / 256.0) * db * db).sqrt()
+}
 
-/// The first colour from `first` on in [`FRESH`] that none of `used` has,
-/// so that two new items do not look the same on the boards and in the
-/// legends (`first` when every one is taken).
-fn fresh_colour(first: usize, used: impl Iterator<Item = Rgb>) -> Rgb {
+/// A colour at `hue` (degrees), saturation `s` and value `v` (0 to 1).
+fn hsv(hue: f32, s: f32, v: f32) -> Rgb {
+    let c = v * s;
+    let h = (hue % 360.0) / 60.0;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = v - c;
+    let byte = |f: f32| ((f + m) * 255.0).round() as u8;
+    Rgb([byte(r), byte(g), byte(b)])
+}
+
+/// The colour for a new terrain or hazard farthest from every one of
+/// `used` (of hues all round at a few strengths), so that it never looks
+/// like one there is on the boards and in the legends.
+fn fresh_colour(used: impl Iterator<Item = Rgb>) -> Rgb {
     let used: Vec<Rgb> = used.collect();
-    (0..FRESH.len())
-        .map(|i| Rgb(FRESH[(first + i) % FRESH.len()]))
-        .find(|c| !used.contains(c))
-        .unwrap_or(Rgb(FRESH[first]))
+    let mut best = (hsv(0.0, 0.6, 0.8), -1.0);
+    for hue in (0..36).map(|i| i as f32 * 10.0) {
+        for (s, v) in [(0.65, 0.85), (0.45, 0.65), (0.8, 0.55)] {
+            let c = hsv(hue, s, v);
+            let nearest = used
+                .iter()
+                .map(|u| colour_distance(c, *u))
+                .fold(f32::MAX, f32::min);
+            if nearest > best.1 {
+                best = (c, nearest);
+            }
+        }
+    }
+    best.0
 }
 
 impl Project {
-    /// Adds a terrain named `name` (grey, or another colour no terrain has,
+    /// Adds a terrain named `name` (in a colour far from every terrain's,
     /// not a tower) and its battleland:
     /// a copy of `copy_of`'s, or a blank board (every hex of the first hex
     /// hazard, level, no hexsides), and an empty mustering table. One undo
@@ -102,7 +128,7 @@ impl Project {
         }
         let terrain = TerrainDef {
             name: name.clone(),
-            color: fresh_colour(0, self.data().terrains.iter().map(|t| t.color)),
+            color: fresh_colour(self.data().terrains.iter().map(|t| t.color)),
             tower: false,
         };
         self.last_key = None;
@@ -221,7 +247,7 @@ impl Project {
         let hazard = HazardDef {
             name: name.clone(),
             place,
-            color: fresh_colour(1, self.data().hazards.iter().map(|h| h.color)),
+            color: fresh_colour(self.data().hazards.iter().map(|h| h.color)),
             movement: Movement::default(),
             effects: Vec::new(),
         };
