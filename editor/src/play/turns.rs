@@ -76,6 +76,9 @@ impl GameScreen {
         let what = match action {
             Action::Battle {
                 battle: battle::Action::EndManeuver,
+            } if words.placing() => "placement".to_string(),
+            Action::Battle {
+                battle: battle::Action::EndManeuver,
             } => "maneuver".to_string(),
             Action::Battle { .. } => "strikes".to_string(),
             Action::DoneAfter => "the battle's aftermath".to_string(),
