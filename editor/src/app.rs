@@ -15,6 +15,7 @@ use titan_core::format::{Place, Side, Sign};
 use crate::project::{Project, Subject, variant_folders};
 use crate::watch::Watcher;
 
+mod board_shape;
 mod pages;
 mod rules;
 mod scripts;
@@ -61,6 +62,11 @@ pub enum HexTool {
     /// The first click picks one end of a line of sight, the second the
     /// other.
     Sight,
+    /// Adds a hex where the board has none (a battleland with a board of
+    /// its own).
+    AddHex,
+    /// Removes the clicked hex.
+    RemoveHex,
 }
 
 /// Something waiting for the user to say what happens to unsaved edits.
@@ -106,6 +112,8 @@ pub struct EditorApp {
     pub adding_land: bool,
     pub battleland: Option<String>,
     pub selected_hex: Option<String>,
+    /// A zone's name being typed on the battlelands page.
+    pub new_zone: String,
     pub hex_tool: HexTool,
     /// The ends of the line of sight shown (the second once picked).
     pub sight: Option<(String, Option<String>)>,
@@ -153,6 +161,7 @@ impl EditorApp {
             adding_land: false,
             battleland: None,
             selected_hex: None,
+            new_zone: String::new(),
             hex_tool: HexTool::Select,
             sight: None,
             selected_character: None,
@@ -1073,6 +1082,10 @@ impl EditorApp {
                 ui.label(format!("  {side:?} side: {h}"));
             }
         }
+        self.board_shape_panel(ui);
+        let Some(project) = &mut self.project else {
+            return;
+        };
         if let Some(b) = self.battleland.as_ref().and_then(|t| project.battleland(t)) {
             if let Some(edge) = b.attacker_edge {
                 ui.label(format!("Attacker always enters: {edge:?}"));
@@ -1212,6 +1225,14 @@ impl EditorApp {
             .battleland(terrain)
             .and_then(|def| Board::of(def).ok())
             .unwrap_or_else(Board::standard);
+        if self.hex_tool == HexTool::AddHex {
+            if hex_at(&shape, board).is_none()
+                && let Some(label) = project.add_board_hex(terrain, crate::draw::axial_at(board))
+            {
+                self.selected_hex = Some(label);
+            }
+            return;
+        }
         let Some((hex, side)) = hex_at(&shape, board) else {
             return;
         };
@@ -1235,6 +1256,11 @@ impl EditorApp {
                 if let Some(side) = side {
                     project.set_hexside(terrain, &label, side, h.as_deref());
                 }
+            }
+            HexTool::AddHex => {}
+            HexTool::RemoveHex => {
+                project.remove_board_hex(terrain, &label);
+                self.selected_hex = None;
             }
             HexTool::Sight => {
                 self.sight = match self.sight.take() {

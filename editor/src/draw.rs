@@ -311,6 +311,26 @@ pub fn side_corners(c: Pos2, side: Side) -> (Pos2, Pos2) {
     (corner(c, i), corner(c, j))
 }
 
+/// The axial coordinates `(q, r)` of the hex place under a board point
+/// (the inverse of [`hex_centre`], rounded to the nearest hex).
+pub fn axial_at(p: Pos2) -> (i32, i32) {
+    let q = p.x / (HEX * 1.5);
+    let r = p.y / (HEX * 3f32.sqrt()) - q / 2.0;
+    let (x, z) = (q, r);
+    let y = -x - z;
+    let (mut rx, mut ry, mut rz) = (x.round(), y.round(), z.round());
+    let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
+    if dx > dy && dx > dz {
+        rx = -ry - rz;
+    } else if dy > dz {
+        ry = -rx - rz;
+    } else {
+        rz = -rx - ry;
+    }
+    let _ = ry;
+    (rx as i32, rz as i32)
+}
+
 /// The hex under a board point, and the side it is near (if near one).
 pub fn hex_at(board: &Board, p: Pos2) -> Option<(HexId, Option<Side>)> {
     let hex = board.ids().min_by(|a, b| {

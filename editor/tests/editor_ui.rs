@@ -637,3 +637,85 @@ fn a_board_of_its_own_is_drawn_from_its_coordinates() {
         .clone();
     assert_eq!(hex.hazard, "Bramble");
 }
+
+/// A board is reshaped on the battlelands page: a hex added where there was
+/// none, put in a zone, another removed (with its edges and zones), saved
+/// and loaded; a battleland on the 27-hex board gets a board of its own.
+#[test]
+fn a_board_is_reshaped_hexes_added_and_removed_and_zones_named() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/boards");
+    common::copy_tree(&common::repo().join("tests/fixtures/boards"), &dir);
+    let mut h = harness(&dir, false);
+    h.state_mut().tab = Tab::Battlelands;
+    h.state_mut().battleland = Some("Plains".into());
+    h.run_steps(2);
+    let at = |h: &Harness<'_, EditorApp>, l: &str| h.state().hex_screen_pos(l).unwrap();
+    // Above W2 (the step W3 makes to N2), between N1 and N2: no hex there.
+    let (w2, w3, n2) = (at(&h, "W2"), at(&h, "W3"), at(&h, "N2"));
+    h.get_by_label("add hex").click();
+    h.run_steps(2);
+    click_at(&mut h, w2 + (n2 - w3));
+    let board = |h: &Harness<'_, EditorApp>| {
+        h.state()
+            .project
+            .as_ref()
+            .unwrap()
+            .battleland("Plains")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        board(&h).board.as_ref().unwrap().hexes.get("H1"),
+        Some(&(1, -2))
+    );
+    assert!(board(&h).hexes.contains_key("H1"));
+    // The new hex is selected: put it in the attacker's zone.
+    assert_eq!(h.state().selected_hex.as_deref(), Some("H1"));
+    h.get_by_label("zone attacker").click();
+    h.run_steps(2);
+    assert!(board(&h).board.unwrap().zones["attacker"].contains(&"H1".to_string()));
+    // W1 removed: from the hexes, its edge and its zone.
+    h.get_by_label("remove hex").click();
+    h.run_steps(2);
+    let w1 = at(&h, "W1");
+    click_at(&mut h, w1);
+    let b = board(&h);
+    let shape = b.board.as_ref().unwrap();
+    assert!(!b.hexes.contains_key("W1") && !shape.hexes.contains_key("W1"));
+    assert!(shape.edges.values().all(|l| !l.contains(&"W1".to_string())));
+    assert!(!shape.zones["attacker"].contains(&"W1".to_string()));
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    let v = titan_core::load(&dir, &Default::default()).unwrap();
+    let plains = &v.battleland(v.terrain_by_name("Plains").unwrap()).board;
+    assert_eq!(plains.len(), 5);
+    let h1 = plains.hex("H1").unwrap();
+    assert_ne!(
+        plains.zone("attacker").unwrap() & titan_core::battleland::hexset::bit(h1),
+        0
+    );
+
+    // The Mountains stand on the 27-hex board until given one of their own.
+    h.state_mut().battleland = Some("Mountains".into());
+    h.run_steps(2);
+    assert!(h.query_by_label("add hex").is_none());
+    h.get_by_label("Give this battleland a board of its own")
+        .click();
+    h.run_steps(2);
+    let own = h
+        .state()
+        .project
+        .as_ref()
+        .unwrap()
+        .battleland("Mountains")
+        .unwrap()
+        .board
+        .clone()
+        .unwrap();
+    assert_eq!(own.hexes.len(), 27);
+    let standard = titan_core::battleland::Board::standard();
+    let d4 = standard.coord(standard.hex("D4").unwrap());
+    assert_eq!(own.hexes["D4"], (d4.x, d4.y));
+    assert!(h.query_by_label("add hex").is_some());
+}

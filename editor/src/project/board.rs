@@ -367,3 +367,181 @@ impl Project {
         });
     }
 }
+
+/// Reshaping a battleland's board: hexes added and removed, zones named
+/// (docs/variant-format.md, "Boards"; docs/editor.md).
+impl Project {
+    /// Gives the battleland of `terrain` a board of its own, a copy of the
+    /// one it stands on (the 27-hex board's labels, places and edges), so
+    /// that hexes can be added and removed.
+    pub fn own_board(&mut self, terrain: &str) {
+        let Some(board) = self.battleland(terrain).and_then(|d| Board::of(d).ok()) else {
+            return;
+        };
+        if self.battleland(terrain).is_some_and(|d| d.board.is_some()) {
+            return;
+        }
+        let def = board_def(&board);
+        let terrain = terrain.to_string();
+        self.last_key = None;
+        self.edit(&format!("board {terrain}"), |p| {
+            if let Some(b) = p.own_battleland(&terrain) {
+                b.board = Some(def);
+            }
+        });
+        self.last_key = None;
+    }
+
+    /// Adds a hex at axial `(q, r)` to the board of `terrain` (its own
+    /// board), with the variant's first hex hazard; its label, returned,
+    /// is the first free of `H1`, `H2`, ...
+    pub fn add_board_hex(&mut self, terrain: &str, at: (i32, i32)) -> Option<String> {
+        let def = self.battleland(terrain)?;
+        let board = def.board.as_ref()?;
+        if board.hexes.values().any(|&c| c == at)
+            || board.hexes.len() >= titan_core::battleland::MAX_HEXES
+        {
+            return None;
+        }
+        let label = (1..)
+            .map(|n| format!("H{n}"))
+            .find(|l| !board.hexes.contains_key(l))?;
+        let hazard = self
+            .data()
+            .hazards
+            .iter()
+            .find(|h| h.place == titan_core::format::Place::Hex)
+            .map(|h| h.name.clone())
+            .unwrap_or_default();
+        let (terrain, l) = (terrain.to_string(), label.clone());
+        self.last_key = None;
+        self.edit(&format!("add hex {terrain} {l}"), |p| {
+            if let Some(b) = p.own_battleland(&terrain)
+                && let Some(board) = &mut b.board
+            {
+                board.hexes.insert(l.clone(), at);
+                b.hexes.insert(
+                    l,
+                    HexDef {
+                        hazard,
+                        elevation: 0,
+                        sides: BTreeMap::new(),
+                    },
+                );
+            }
+        });
+        self.last_key = None;
+        Some(label)
+    }
+
+    /// Removes hex `label` from the board of `terrain` (its own board), with
+    /// its place in edges, zones and the Tower's area, and the hexside
+    /// hazards its neighbours had toward it.
+    pub fn remove_board_hex(&mut self, terrain: &str, label: &str) {
+        let Some(def) = self.battleland(terrain) else {
+            return;
+        };
+        if def.board.is_none() || def.hexes.len() <= 1 {
+            return;
+        }
+        // The neighbours' sides that face the hex.
+        let facing: Vec<(String, Side)> = Board::of(def)
+            .ok()
+            .and_then(|board| {
+                let h = board.hex(label)?;
+                Some(
+                    Side::ALL
+                        .into_iter()
+                        .filter_map(|s| {
+                            let n = board.neighbour(h, s)?;
+                            Some((board.label(n).to_string(), s.opposite()))
+                        })
+                        .collect(),
+                )
+            })
+            .unwrap_or_default();
+        let (terrain, label) = (terrain.to_string(), label.to_string());
+        self.last_key = None;
+        self.edit(&format!("remove hex {terrain} {label}"), |p| {
+            if let Some(b) = p.own_battleland(&terrain) {
+                b.hexes.remove(&label);
+                b.defender_area.retain(|l| *l != label);
+                for (n, side) in &facing {
+                    if let Some(hex) = b.hexes.get_mut(n) {
+                        hex.sides.remove(side);
+                    }
+                }
+                if let Some(board) = &mut b.board {
+                    board.hexes.remove(&label);
+                    for list in board.edges.values_mut().chain(board.zones.values_mut()) {
+                        list.retain(|l| *l != label);
+                    }
+                    board.edges.retain(|_, l| !l.is_empty());
+                    board.zones.retain(|_, l| !l.is_empty());
+                }
+            }
+        });
+        self.last_key = None;
+    }
+
+    /// Puts hex `label` in zone `zone` of the board of `terrain`, or takes
+    /// it out (a zone left empty is gone).
+    pub fn set_zone(&mut self, terrain: &str, zone: &str, label: &str, member: bool) {
+        if zone.trim().is_empty() {
+            return;
+        }
+        let (terrain, zone, label) = (
+            terrain.to_string(),
+            zone.trim().to_string(),
+            label.to_string(),
+        );
+        self.last_key = None;
+        self.edit(&format!("zone {terrain} {zone} {label}"), |p| {
+            if let Some(b) = p.own_battleland(&terrain)
+                && let Some(board) = &mut b.board
+            {
+                let list = board.zones.entry(zone.clone()).or_default();
+                list.retain(|l| *l != label);
+                if member {
+                    list.push(label);
+                    list.sort();
+                }
+                board.zones.retain(|_, l| !l.is_empty());
+            }
+        });
+        self.last_key = None;
+    }
+}
+
+/// A board's definition as a battleland file writes it.
+fn board_def(board: &Board) -> titan_core::format::BoardDef {
+    let label = |h| board.label(h).to_string();
+    titan_core::format::BoardDef {
+        hexes: board
+            .ids()
+            .map(|h| {
+                let c = board.coord(h);
+                (label(h), (c.x, c.y))
+            })
+            .collect(),
+        edges: titan_core::format::Edge::ALL
+            .into_iter()
+            .filter_map(|e| {
+                let hexes: Vec<String> = board.edge_hexes(e).map(label).collect();
+                (!hexes.is_empty()).then_some((e, hexes))
+            })
+            .collect(),
+        zones: board
+            .zones()
+            .iter()
+            .map(|(n, set)| {
+                (
+                    n.clone(),
+                    titan_core::battleland::hexset::hexes(*set)
+                        .map(label)
+                        .collect(),
+                )
+            })
+            .collect(),
+    }
+}
