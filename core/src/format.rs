@@ -797,6 +797,11 @@ pub struct LegionRules {
     pub min_split_size: u8,
     /// Into how many legions one may split at once.
     pub max_split_parts: u8,
+    /// A legion of `max_size` characters moves and teleports (default
+    /// true; false: it stays where it is, as the Law of Titan 1980, 4.E
+    /// and 8.D, has it).
+    #[serde(default = "yes")]
+    pub full_legions_move: bool,
 }
 
 /// How a player starts.

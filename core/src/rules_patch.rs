@@ -253,6 +253,7 @@ mod tests {
                 markers_per_player: 12,
                 min_split_size: 2,
                 max_split_parts: 2,
+                full_legions_move: true,
             })
         );
         assert!(r.strike_chart.is_none(), "sections not given stay out");
@@ -317,6 +318,7 @@ mod tests {
                 markers_per_player: 8,
                 min_split_size: 2,
                 max_split_parts: 3,
+                full_legions_move: true,
             })
         );
         let start = shorter.start.as_ref().unwrap();

@@ -215,6 +215,12 @@ impl EditorApp {
                             &mut l.max_split_parts,
                             bl.map(|x| &x.max_split_parts),
                         );
+                        flag(
+                            ui,
+                            "full_legions_move",
+                            &mut l.full_legions_move,
+                            bl.map(|x| &x.full_legions_move),
+                        );
                     });
                 }
                 ui.separator();

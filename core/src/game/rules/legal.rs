@@ -89,6 +89,14 @@ pub(super) fn mulligan_allowed(game: &Game) -> bool {
     }
 }
 
+/// A full legion that the variant keeps from moving
+/// (`rules.legions.full_legions_move: false`).
+pub(super) fn held_full(game: &Game, legion: &Legion) -> bool {
+    let rules = &game.variant.rules.legions;
+    !rules.full_legions_move
+        && game.variant.legion_size(legion.characters.iter().copied()) >= rules.max_size as usize
+}
+
 /// Hands the teleports a legion may make with the current roll to `f`
 /// until it returns true (stop); returns whether it stopped.
 pub(super) fn visit_teleports(
@@ -101,7 +109,7 @@ pub(super) fn visit_teleports(
         return false;
     };
     let rules = &game.variant.rules.movement;
-    if legion.moved || game.state.teleports >= rules.teleports_per_turn {
+    if legion.moved || game.state.teleports >= rules.teleports_per_turn || held_full(game, legion) {
         return false;
     }
     let vacant = |l: LandId| occ[l.index()] == Occupancy::Empty;
@@ -164,14 +172,18 @@ pub(super) fn normal_moves_into(
     out: &mut Vec<MoveTarget>,
 ) {
     match game.state.roll {
-        Some(roll) if !legion.moved => game.exits.moves_into(legion.land, roll, occ, out),
+        Some(roll) if !legion.moved && !held_full(game, legion) => {
+            game.exits.moves_into(legion.land, roll, occ, out)
+        }
         _ => out.clear(),
     }
 }
 
 pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
     let normal = match game.state.roll {
-        Some(roll) if !legion.moved => game.exits.can_move(legion.land, roll, occ),
+        Some(roll) if !legion.moved && !held_full(game, legion) => {
+            game.exits.can_move(legion.land, roll, occ)
+        }
         _ => false,
     };
     normal || visit_teleports(game, legion, occ, &mut |_| true)

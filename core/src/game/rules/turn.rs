@@ -262,6 +262,15 @@ pub(super) fn move_legion(
     if game.state.roll.is_none() {
         return refuse(MOVEMENT, "roll for movement first");
     }
+    if super::legal::held_full(game, legion) {
+        return refuse(
+            MOVEMENT,
+            format!(
+                "legion {marker} is full ({} characters) and may not move in this variant (rules.legions.full_legions_move)",
+                legion.height()
+            ),
+        );
+    }
     let target = MoveTarget {
         land: to,
         entered_from: from,
