@@ -294,7 +294,7 @@ mod tests {
             "(legions: 5)",
             "(legions: (max_size: 1)",
             "(unknown: (max_size: 1))",
-            "(legions: (max_size: 8, markers_per_player: 12, min_split_size: 2, max_split_parts: 2))",
+            "(legions: (max_size: 8, markers_per_player: 12, min_split_size: 2, max_split_parts: 2, full_legions_move: true))",
         ] {
             assert_eq!(complete(text, &base()), text);
         }
