@@ -645,7 +645,9 @@ fn a_partial_rules_file_opens_shows_the_base_and_stays_partial() {
     rules.battle.as_mut().unwrap().max_range = 5;
     p.set_rules(rules);
     let options = h.state().project.as_ref().unwrap().rule_options().len();
-    click(&mut h, "Add on/off option");
+    // Below the fold of the page: clicked through accesskit.
+    h.get_by_label("Add on/off option").click_accesskit();
+    h.run_steps(2);
     assert_eq!(
         h.state().project.as_ref().unwrap().rule_options().len(),
         options + 1
