@@ -22,6 +22,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod counters;
 pub mod draw;
 pub mod patch;
 pub mod play;

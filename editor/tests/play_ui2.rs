@@ -876,3 +876,81 @@ fn the_last_strikes_dice_stay_on_their_lines() {
         assert_eq!((d.width(), d.height()), (28.0, 28.0), "{d:?}");
     }
 }
+
+#[test]
+fn counters_show_factors_with_the_flyers_star_and_marks_for_lords_and_natives() {
+    // An engagement fought by random moves until both sides have entered;
+    // then the battle's counters and legend.
+    use titan_core::battle::{Action as B, BattleEvent};
+    use titan_core::game::Event;
+    use titan_editor::session::GameSession;
+    let data = tempfile::tempdir().unwrap();
+    let dir = repo().join("variants/titan");
+    let variant = titan_editor::play::load_variant(&dir).unwrap();
+    let pos = Position::read(&repo().join("tests/scenarios/engagement.ron")).unwrap();
+    let start = pos.to_game(variant).unwrap();
+    let mut h = on_game(data.path(), "titan", start, Vec::new(), |s| {
+        let mut rng = titan_core::rng::GameRng::new(3);
+        let mut entered = [false; 2];
+        for _ in 0..3000 {
+            let p = s.to_act()[0];
+            let legal: Vec<Action> = s
+                .legal_actions(p)
+                .into_iter()
+                .filter(|a| {
+                    !matches!(
+                        a,
+                        Action::ConcedeGame
+                            | Action::Concede
+                            | Action::Flee
+                            | Action::Propose { .. }
+                            | Action::Battle {
+                                battle: B::Concede(_) | B::EndManeuver
+                            }
+                    )
+                })
+                .collect();
+            let legal = if legal.is_empty() {
+                s.legal_actions(p)
+                    .into_iter()
+                    .filter(|a| !matches!(a, Action::ConcedeGame | Action::Concede | Action::Flee))
+                    .collect()
+            } else {
+                legal
+            };
+            let a = titan_core::game::random::choose(legal, &mut rng).unwrap();
+            for e in s.apply(p, &a).unwrap() {
+                if let Event::Battle { events } = e {
+                    for b in events {
+                        if let BattleEvent::Moved { from: None, .. } = b {
+                            entered[usize::from(p != PlayerId(0))] = true;
+                        }
+                    }
+                }
+            }
+            if entered == [true, true] {
+                return;
+            }
+        }
+        panic!("the sides never both entered");
+    });
+    take_screen(&mut h);
+    assert!(game(&h).session.battle(game(&h).viewer).is_some());
+    let texts = painted_texts(&h);
+    // The Gargoyles fly: a star between their factors (Law of Titan 1980,
+    // 3.B); the Titan walks, and the Cyclopes waiting to enter.
+    assert!(texts.iter().any(|t| t == "4*3"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "6-4"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "Cyclops 9-2"), "{texts:?}");
+    // The Titan's crown: a gold polygon on its counter.
+    let gold = h
+        .output()
+        .shapes
+        .iter()
+        .any(|c| matches!(&c.shape, Shape::Path(p) if p.fill == egui::Color32::GOLD));
+    assert!(gold, "no crown drawn");
+    // The legend of the marks drawn on the counters.
+    assert!(h.query_by_label_contains("4*3: flies").is_some());
+    assert!(h.query_by_label("lord").is_some());
+    assert!(h.query_by_label("rangestrikes").is_some());
+}

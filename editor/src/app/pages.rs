@@ -104,6 +104,7 @@ impl EditorApp {
                     "summonable",
                     "value",
                     "abilities",
+                    "counter",
                 ] {
                     ui.strong(h);
                 }
@@ -142,6 +143,22 @@ impl EditorApp {
                         None => format!("{} (p x s)", u32::from(e.power) * u32::from(e.skill)),
                     });
                     ui.label(e.abilities.join(", "));
+                    // As the play window's counters show it.
+                    let lord = data
+                        .rules
+                        .classes
+                        .iter()
+                        .flatten()
+                        .any(|k| k.name == e.class && k.tower_teleport);
+                    let mut badges = String::new();
+                    if e.rangestrike.is_some() {
+                        badges.push_str(crate::counters::RANGESTRIKE);
+                    }
+                    if lord {
+                        badges.push_str(crate::counters::LORD);
+                    }
+                    let between = if e.flies { '*' } else { '-' };
+                    ui.label(format!("{}{between}{} {badges}", e.power, e.skill).trim_end());
                     ui.end_row();
                     if e != *c {
                         edits.push((c.name.clone(), e));

@@ -331,7 +331,19 @@ impl GameScreen {
         }
     }
 
-    /// A character's counter: name, power-skill, damage.
+    /// A unit as a line of text: its name, factors and marks.
+    fn unit_words(&self, u: &UnitView) -> String {
+        match crate::counters::Marks::of_name(self.session.variant(), &u.character) {
+            Some(m) => format!("{} {}{}", u.character, m.factors(u.power, u.skill), {
+                let b = m.badges();
+                if b.is_empty() { b } else { format!(" {b}") }
+            }),
+            None => format!("{} {}-{}", u.character, u.power, u.skill),
+        }
+    }
+
+    /// A character's counter: name, power-skill (a star for a flyer), the
+    /// marks of a rangestriker, a lord and its native hazards, damage.
     fn counter(
         &self,
         painter: &egui::Painter,
@@ -351,13 +363,21 @@ impl GameScreen {
             name_font,
             Color32::WHITE,
         );
+        let marks = crate::counters::Marks::of_name(self.session.variant(), &u.character);
+        let factors = match &marks {
+            Some(m) => m.factors(u.power, u.skill),
+            None => format!("{}-{}", u.power, u.skill),
+        };
         painter.text(
             rect.center_bottom() - vec2(0.0, size * 0.06),
             egui::Align2::CENTER_BOTTOM,
-            format!("{}-{}", u.power, u.skill),
+            factors,
             egui::FontId::proportional((size * 0.24).clamp(6.0, 20.0)),
             Color32::WHITE,
         );
+        if let Some(m) = &marks {
+            m.draw(painter, rect, size);
+        }
         if u.damage > 0 {
             let c = rect.right_top();
             painter.circle_filled(c, size * 0.16, Color32::from_rgb(200, 0, 0));
@@ -484,6 +504,7 @@ impl GameScreen {
             ui.label(format!("Waiting for the {}", side_word(view.to_act)));
         }
         self.last_dice(ui);
+        crate::counters::legend(ui);
         ui.separator();
         // Characters not yet on the battleland, to bring on.
         let mut select = None;
@@ -499,7 +520,7 @@ impl GameScreen {
                     let has_moves = actions
                         .iter()
                         .any(|a| matches!(a, battle::Action::Move { unit, .. } if *unit == u.id));
-                    let label = format!("{} {}-{}", u.character, u.power, u.skill);
+                    let label = self.unit_words(u);
                     if ui
                         .add_enabled(
                             has_moves,
@@ -525,6 +546,11 @@ impl GameScreen {
                 u.skill,
                 u.damage
             ));
+            if let Some(m) = crate::counters::Marks::of_name(self.session.variant(), &u.character)
+                && !m.words().is_empty()
+            {
+                ui.label(format!("It {}", m.words()));
+            }
             let targets = self.strike_targets(info, &actions);
             let mut choice = None;
             for t in &targets {

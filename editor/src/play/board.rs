@@ -518,6 +518,32 @@ impl GameScreen {
             .strong(),
         );
         ui.label(self.contents(&l));
+        // Each known character with its factors and marks, as its counter
+        // shows them.
+        if let Some(cs) = &l.characters {
+            let v = self.session.variant();
+            ui.horizontal_wrapped(|ui| {
+                for &c in cs {
+                    let m = crate::counters::Marks::of(v, c);
+                    let ch = v.character(c);
+                    let power = if c == v.rules.titan.character {
+                        view_titan_power(&self.view(), l.owner).unwrap_or(ch.power)
+                    } else {
+                        ch.power
+                    };
+                    let badges = m.badges();
+                    let text = format!(
+                        "{} {}{}{}",
+                        ch.name,
+                        m.factors(power, ch.skill),
+                        if badges.is_empty() { "" } else { " " },
+                        badges
+                    );
+                    ui.label(egui::RichText::new(text).small())
+                        .on_hover_text(m.words());
+                }
+            });
+        }
         let can_split = actions
             .iter()
             .any(|a| matches!(a, Action::Split { legion, .. } if *legion == l.marker));
@@ -788,4 +814,14 @@ pub fn die(ui: &mut egui::Ui, n: u8) {
 /// inside a word).
 pub fn one_line(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
     ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend))
+}
+
+/// The power of `owner`'s Titan as the view shows it.
+fn view_titan_power(
+    view: &titan_core::game::view::PlayerView,
+    owner: titan_core::game::PlayerId,
+) -> Option<u8> {
+    view.players
+        .get(usize::from(owner.0))
+        .map(|p| p.titan_power)
 }
