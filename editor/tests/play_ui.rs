@@ -298,7 +298,19 @@ fn battle_step(h: &mut Harness<'_, PlayApp>) -> bool {
                 }
                 None => {
                     let u = &info.view.units[usize::from(*unit)];
-                    let label = format!("{} {}-{}", u.character, u.power, u.skill);
+                    // As the panel words it: factors and marks.
+                    let marks = titan_editor::counters::Marks::of_name(
+                        g.session.variant(),
+                        &u.character,
+                    )
+                    .unwrap();
+                    let badges = marks.badges();
+                    let label = format!(
+                        "{} {}{}{badges}",
+                        u.character,
+                        marks.factors(u.power, u.skill),
+                        if badges.is_empty() { "" } else { " " }
+                    );
                     h.get_all_by_label(&label).next().unwrap().click();
                     h.run_steps(2);
                 }
