@@ -299,11 +299,9 @@ fn battle_step(h: &mut Harness<'_, PlayApp>) -> bool {
                 None => {
                     let u = &info.view.units[usize::from(*unit)];
                     // As the panel words it: factors and marks.
-                    let marks = titan_editor::counters::Marks::of_name(
-                        g.session.variant(),
-                        &u.character,
-                    )
-                    .unwrap();
+                    let marks =
+                        titan_editor::counters::Marks::of_name(g.session.variant(), &u.character)
+                            .unwrap();
                     let badges = marks.badges();
                     let label = format!(
                         "{} {}{}{badges}",

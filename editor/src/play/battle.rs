@@ -549,7 +549,7 @@ impl GameScreen {
             if let Some(m) = crate::counters::Marks::of_name(self.session.variant(), &u.character)
                 && !m.words().is_empty()
             {
-                ui.label(format!("It {}", m.words()));
+                ui.label(format!("({})", m.words()));
             }
             let targets = self.strike_targets(info, &actions);
             let mut choice = None;
