@@ -49,7 +49,11 @@ enum Step {
     ChooseEdge(Edge),
     Move(String, String),
     Summon(u8, String),
+    /// Placement phases: the summoned character waits uncommitted.
+    SummonUncommitted(u8),
     Reinforce(u8, String),
+    /// Placement phases: the reinforcement waits uncommitted.
+    ReinforceUncommitted(u8),
     EndManeuver,
     Strike(String, String),
     /// Striker, target, declared strike number, forgo hazard bonuses.
@@ -160,6 +164,8 @@ fn action(b: &Battle, step: &Step) -> Action {
             choice: *c,
             to: hex(to),
         },
+        Step::SummonUncommitted(c) => Action::SummonUncommitted { choice: *c },
+        Step::ReinforceUncommitted(c) => Action::ReinforceUncommitted { choice: *c },
         Step::EndManeuver => Action::EndManeuver,
         Step::Strike(s, t) => Action::Strike {
             unit: unit(b, s),

@@ -221,6 +221,12 @@ impl Words {
             battle::Action::Reinforce { choice, to } => {
                 format!("Reinforcement {} onto {}", choice + 1, to.label())
             }
+            battle::Action::SummonUncommitted { choice } => {
+                format!("Summon choice {}, uncommitted", choice + 1)
+            }
+            battle::Action::ReinforceUncommitted { choice } => {
+                format!("Reinforcement {}, uncommitted", choice + 1)
+            }
             battle::Action::EndManeuver if self.placing() => "End placement".into(),
             battle::Action::EndManeuver => "End maneuver".into(),
             battle::Action::Strike { unit, target, .. } => {

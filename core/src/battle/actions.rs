@@ -122,6 +122,21 @@ impl<'v> Battle<'v> {
         Ok(())
     }
 
+    /// A summoned character or a reinforcement waiting with its side's
+    /// uncommitted characters (placement phases), to be committed later.
+    fn newcomer_waits(&self, s: &mut State, ch: CharacterId, side: BattleSide) {
+        s.units.push(Unit {
+            character: ch,
+            side,
+            power: self.variant.character(ch).power,
+            status: Status::Waiting,
+            damage: 0,
+            moved: false,
+            locked: false,
+            strikes_left: 0,
+        });
+    }
+
     /// Applies an action; on error the battle is unchanged.
     pub fn apply(&mut self, action: Action) -> Result<Vec<BattleEvent>, BattleError> {
         // Room for an action's events (a strike, a slaying, a new phase).
@@ -555,6 +570,51 @@ impl<'v> Battle<'v> {
                     .get(*choice as usize)
                     .ok_or_else(|| BattleError::Refused(format!("no reinforcement {choice}")))?;
                 self.enter_newcomer(s, ch, BattleSide::Defender, *to, "a reinforcement")?;
+                s.reinforced = Some(ch);
+                self.record(ev, || BattleEvent::Reinforced {
+                    unit: (s.units.len() - 1) as UnitId,
+                });
+            }
+            (Phase::Maneuver, Action::SummonUncommitted { choice }) => {
+                if !self.placing() {
+                    return refuse(
+                        "a summoned character waits uncommitted only in placement phases (rules.battle.procedure)",
+                    );
+                }
+                if !self.may_summon(s) {
+                    return refuse(
+                        "no summon now: only in the attacker's placement phase after the first strike phase that slays a defender, once, into a legion of fewer than 7 (Law of Titan 1980, 14.A)",
+                    );
+                }
+                let &(legion, ch) =
+                    self.setup.summonable.get(*choice as usize).ok_or_else(|| {
+                        BattleError::Refused(format!("no summonable character {choice}"))
+                    })?;
+                self.newcomer_waits(s, ch, BattleSide::Attacker);
+                s.summoned = Some((legion, ch));
+                s.summon = SummonState::Done;
+                self.record(ev, || BattleEvent::Summoned {
+                    unit: (s.units.len() - 1) as UnitId,
+                    legion,
+                });
+            }
+            (Phase::Maneuver, Action::ReinforceUncommitted { choice }) => {
+                if !self.placing() {
+                    return refuse(
+                        "a reinforcement waits uncommitted only in placement phases (rules.battle.procedure)",
+                    );
+                }
+                let &ch = self
+                    .setup
+                    .reinforcements
+                    .get(*choice as usize)
+                    .ok_or_else(|| BattleError::Refused(format!("no reinforcement {choice}")))?;
+                if !self.may_reinforce(s) || !self.qualifies(s, ch) {
+                    return refuse(
+                        "no reinforcement now: only in the defender's placement phase after the first strike phase that slays an attacker's character, once, into a legion of fewer than 7 that qualifies without its slain (Law of Titan 1980, 13.A)",
+                    );
+                }
+                self.newcomer_waits(s, ch, BattleSide::Defender);
                 s.reinforced = Some(ch);
                 self.record(ev, || BattleEvent::Reinforced {
                     unit: (s.units.len() - 1) as UnitId,

@@ -382,6 +382,11 @@ impl Battle<'_> {
                         });
                     }
                 }
+                if self.placing() && self.may_summon(s) {
+                    for c in 0..self.setup.summonable.len() {
+                        out.push(Action::SummonUncommitted { choice: c as u8 });
+                    }
+                }
                 if self.may_reinforce(s) {
                     for (c, &ch) in self.setup.reinforcements.iter().enumerate() {
                         if !self.qualifies(s, ch) {
@@ -394,6 +399,9 @@ impl Battle<'_> {
                                 to: h,
                             })
                         });
+                        if self.placing() {
+                            out.push(Action::ReinforceUncommitted { choice: c as u8 });
+                        }
                     }
                 }
                 // A side that must still place does not end its phase.

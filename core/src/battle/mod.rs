@@ -243,6 +243,17 @@ pub enum Action {
         choice: u8,
         to: HexId,
     },
+    /// With placement phases: summon the `choice`-th summonable character
+    /// to wait with the side's uncommitted characters (Law of Titan 1980,
+    /// 14.B), to be committed later.
+    SummonUncommitted {
+        choice: u8,
+    },
+    /// With placement phases: the `choice`-th reinforcement waits with the
+    /// defender's uncommitted characters (Law of Titan 1980, 13.B).
+    ReinforceUncommitted {
+        choice: u8,
+    },
     EndManeuver,
     /// A strike at an enemy in contact. `strike_number` declares a higher
     /// number than needed, to open carry-over; `forgo_bonus` drops hazard

@@ -638,6 +638,31 @@ impl GameScreen {
                         }
                     }
                 }
+                // Placement phases: the newcomer waits with the uncommitted.
+                battle::Action::SummonUncommitted { choice: c } => {
+                    if let Some((m, ch)) = info.request.summonable.get(*c as usize)
+                        && ui
+                            .button(format!(
+                                "Summon {} from {m} to wait uncommitted",
+                                words.character(*ch)
+                            ))
+                            .clicked()
+                    {
+                        choice = Some(a.clone());
+                    }
+                }
+                battle::Action::ReinforceUncommitted { choice: c } => {
+                    if let Some(ch) = info.request.reinforcements.get(*c as usize)
+                        && ui
+                            .button(format!(
+                                "Reinforce with {} to wait uncommitted",
+                                words.character(*ch)
+                            ))
+                            .clicked()
+                    {
+                        choice = Some(a.clone());
+                    }
+                }
                 _ => {
                     if ui.button(words.battle_action(a)).clicked() {
                         choice = Some(a.clone());
