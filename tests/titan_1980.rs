@@ -64,3 +64,138 @@ fn a_legion_of_seven_does_not_move_law_of_titan_1980_4e() {
     assert!(err.to_string().contains("is full"), "{err}");
     assert_eq!(g.fingerprint(), before);
 }
+
+/// Three players; on Red's turn Blue's Titan legion (Titan at 120 points:
+/// power 7, value 28; a Lion 15 and a Gargoyle 12) has been entered by
+/// Red's on land 20, and Blue's other legion (an Angel 24 and two Trolls 16
+/// each: 56) by another of Red's on land 41.
+fn blue_engaged() -> titan_core::game::Game {
+    let text = r#"(
+        seed: 9,
+        players: [
+            (name: "Red", tower: 100, score: 380),
+            (name: "Blue", tower: 400, score: 120),
+            (name: "Green", tower: 600, score: 50),
+        ],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Titan", "Ogre", "Ogre"], moved: true, entered_from: Some(19)),
+            (marker: "P1-02", land: 41, characters: ["Angel", "Centaur", "Centaur"], moved: true, entered_from: Some(40)),
+            (marker: "P2-01", land: 20, characters: ["Titan", "Lion", "Gargoyle"]),
+            (marker: "P2-02", land: 41, characters: ["Angel", "Troll", "Troll"]),
+            (marker: "P3-01", land: 600, characters: ["Titan", "Ogre", "Ogre"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 9,
+    )"#;
+    let pos: Position = ron::from_str(text).unwrap();
+    pos.to_game(variant()).unwrap()
+}
+
+fn score(g: &titan_core::game::Game, p: usize) -> u32 {
+    g.state.players[p].score
+}
+
+/// Law of Titan 1980, 18.B: when a Titan is slain, "the Value of the Battle
+/// in which the Titan was slain is added onto the score of the player who
+/// slew the Titan", and "all of the eliminated player's other Legions are
+/// totaled and are also added onto the score" in full (the 1982 game gives
+/// half), those in engagements too; they earn no Angels; the slayer takes
+/// the markers. Blue concedes the engagement of his Titan's legion.
+#[test]
+fn a_slain_titans_other_legions_score_in_full_law_of_titan_1980_18b() {
+    let mut g = blue_engaged();
+    let twenty = g.variant.board.by_number(20).unwrap();
+    g.apply(PlayerId(0), &Action::Engage { land: twenty })
+        .unwrap();
+    let events = g.apply(PlayerId(1), &Action::Concede).unwrap();
+    // The battle (concession: its full value, 28 + 15 + 12 = 55), then the
+    // legion on land 41 in full (56): 380 + 55 + 56.
+    assert_eq!(score(&g, 0), 380 + 55 + 56, "{events:?}");
+    assert_eq!(score(&g, 2), 50);
+    assert!(!g.state.players[1].alive);
+    assert!(g.legion("P2-02".parse().unwrap()).is_none());
+    // Blue's markers are Red's now; Green plays on.
+    assert!(
+        g.state.players[0]
+            .markers
+            .iter()
+            .any(|m| m.player == PlayerId(1))
+    );
+    assert!(g.state.outcome.is_none());
+}
+
+/// Law of Titan 1980, 20: "If he concedes on his own Gameturn, all of his
+/// Legions are eliminated ... and no player receives any score for such a
+/// concession" (the 1982 game gives an engaged legion's half to its
+/// opponent). Blue concedes on his turn while his legion on land 41 (not
+/// his Titan's) is engaged with Red's.
+#[test]
+fn a_concession_on_ones_own_turn_scores_nothing_law_of_titan_1980_20() {
+    // Blue's turn: his legion on land 41 has entered Red's; his Titan's
+    // legion stands alone on land 20.
+    let text = r#"(
+        seed: 9,
+        players: [
+            (name: "Red", tower: 100, score: 380),
+            (name: "Blue", tower: 400, score: 120),
+            (name: "Green", tower: 600, score: 50),
+        ],
+        legions: [
+            (marker: "P1-01", land: 19, characters: ["Titan", "Ogre", "Ogre"]),
+            (marker: "P1-02", land: 41, characters: ["Angel", "Centaur", "Centaur"]),
+            (marker: "P2-01", land: 20, characters: ["Titan", "Lion", "Gargoyle"]),
+            (marker: "P2-02", land: 41, characters: ["Angel", "Troll", "Troll"], moved: true, entered_from: Some(40)),
+            (marker: "P3-01", land: 600, characters: ["Titan", "Ogre", "Ogre"]),
+        ],
+        active: 1,
+        phase: Engage,
+        turn: 9,
+    )"#;
+    let pos: Position = ron::from_str(text).unwrap();
+    let mut g = pos.to_game(variant()).unwrap();
+    let events = g.apply(PlayerId(1), &Action::ConcedeGame).unwrap();
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, titan_core::game::Event::Scored { .. })),
+        "{events:?}"
+    );
+    assert_eq!((score(&g, 0), score(&g, 2)), (380, 50));
+    assert!(
+        g.state.players[0]
+            .markers
+            .iter()
+            .all(|m| m.player == PlayerId(0))
+    );
+    assert!(g.state.legions.iter().all(|l| l.owner != PlayerId(1)));
+}
+
+/// Law of Titan 1980, 20: "If he concedes while his Titan's Legion is
+/// engaged (even on his own Gameturn) his Titan is considered as slain in
+/// Battle and scored accordingly (SEE SECTION 18B)": Red, whose legion
+/// engaged Blue's Titan, scores all of Blue's legions in full and takes his
+/// markers.
+#[test]
+fn a_concession_while_the_titan_is_engaged_is_a_slain_titan_law_of_titan_1980_20() {
+    let mut g = blue_engaged();
+    let events = g.apply(PlayerId(1), &Action::ConcedeGame).unwrap();
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            titan_core::game::Event::PlayerEliminated {
+                player: PlayerId(1),
+                by: Some(PlayerId(0))
+            }
+        )),
+        "{events:?}"
+    );
+    assert_eq!(score(&g, 0), 380 + 55 + 56, "{events:?}");
+    assert_eq!(score(&g, 2), 50);
+    assert!(
+        g.state.players[0]
+            .markers
+            .iter()
+            .any(|m| m.player == PlayerId(1))
+    );
+}

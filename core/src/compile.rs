@@ -1383,9 +1383,17 @@ impl<'a> Compiler<'a> {
                     acquire.push((id, a.every));
                 }
             }
+            if s.left_legions.fraction.1 == 0 {
+                self.error(
+                    file,
+                    &["left_legions", "fraction"],
+                    "rules.scoring: the left legions' fraction's denominator must be positive",
+                );
+            }
             ScoringRules {
                 flee_fraction: s.flee_fraction,
                 acquire,
+                left_legions: s.left_legions.clone(),
             }
         });
         if let Some(s) = &strike_chart

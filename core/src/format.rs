@@ -889,6 +889,42 @@ pub struct ScoringRules {
     /// Characters acquired each time the score passes a multiple of `every`;
     /// a larger step replaces a smaller one reached at the same time.
     pub acquire: Vec<Acquire>,
+    /// What the legions of a player who leaves the game (a slain Titan, a
+    /// concession) score, and to whom (default: the Avalon Hill game of
+    /// 1982).
+    #[serde(default)]
+    pub left_legions: LeftLegions,
+}
+
+/// The scoring of a player's legions when he leaves the game. They never
+/// earn acquirable characters: they only raise the slayer's score.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LeftLegions {
+    /// The part of each legion's value scored (numerator, denominator),
+    /// rounded down per legion: (1, 2) in the 1982 game (reference sheet,
+    /// "Titans"), (1, 1) in the Law of Titan 1980, 18.B.
+    pub fraction: (u32, u32),
+    /// A legion in an unresolved engagement scores to that engagement's
+    /// opponent (true, 1982) or, as the rest, to the slayer (false, 1980:
+    /// "all of the eliminated player's other Legions are totaled").
+    pub engaged_to_opponent: bool,
+    /// A player who concedes the game while his Titan's legion is engaged
+    /// (in the engagement being resolved or one waiting on its land) counts
+    /// as slain by that legion's opponent, who scores his legions and takes
+    /// his markers (Law of Titan 1980, 20). Otherwise a concession has no
+    /// slayer.
+    pub engaged_concession_is_slain: bool,
+}
+
+impl Default for LeftLegions {
+    fn default() -> LeftLegions {
+        LeftLegions {
+            fraction: (1, 2),
+            engaged_to_opponent: true,
+            engaged_concession_is_slain: false,
+        }
+    }
 }
 
 /// One acquirable character.

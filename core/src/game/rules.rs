@@ -132,6 +132,31 @@ fn call_hook<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
     }
 }
 
+/// Who counts as slaying a player who concedes the game: none, unless the
+/// variant counts a concession while the player's Titan's legion is engaged
+/// as the Titan slain by that legion's opponent (Law of Titan 1980, 20).
+fn concession_slayer(game: &Game, player: PlayerId) -> Option<PlayerId> {
+    if !game
+        .variant
+        .rules
+        .scoring
+        .left_legions
+        .engaged_concession_is_slain
+    {
+        return None;
+    }
+    let titan = game.variant.rules.titan.character;
+    let s = &game.state;
+    let own = s
+        .legions
+        .iter()
+        .find(|l| l.owner == player && l.characters.contains(&titan))?;
+    s.legions
+        .iter()
+        .find(|o| o.land == own.land && o.owner != player)
+        .map(|o| o.owner)
+}
+
 /// A player out of the game as if he had conceded it (a script's effect).
 /// Puts `player` out, as a concession does, leaving what follows (the
 /// game's end, the next player) to [`settle_eliminations`], so that players
@@ -575,7 +600,8 @@ pub(super) fn apply(
         return refuse(TURN, "you are not in the game");
     }
     if let Action::ConcedeGame = action {
-        eliminate_player(game, player, None, events);
+        let slayer = concession_slayer(game, player);
+        eliminate_player(game, player, slayer, events);
         after_elimination(game, events);
         return Ok(());
     }

@@ -303,6 +303,7 @@ pub struct TitanRules {
 pub struct ScoringRules {
     pub flee_fraction: (u32, u32),
     pub acquire: Vec<(CharacterId, u32)>,
+    pub left_legions: crate::format::LeftLegions,
 }
 
 impl crate::format::StrikeChart {

@@ -351,6 +351,23 @@ impl EditorApp {
                         ui.add(egui::DragValue::new(&mut s.flee_fraction.1).range(1..=100));
                         base_note(ui, &s.flee_fraction, bs.map(|x| &x.flee_fraction));
                     });
+                    let left = &mut s.left_legions;
+                    ui.horizontal(|ui| {
+                        ui.label("left_legions: fraction")
+                            .on_hover_text("what a player's legions score when he leaves the game");
+                        ui.add(egui::DragValue::new(&mut left.fraction.0));
+                        ui.label("/");
+                        ui.add(egui::DragValue::new(&mut left.fraction.1).range(1..=100));
+                        base_note(ui, &*left, bs.map(|x| &x.left_legions));
+                    });
+                    ui.checkbox(
+                        &mut left.engaged_to_opponent,
+                        "an engaged legion scores to its opponent",
+                    );
+                    ui.checkbox(
+                        &mut left.engaged_concession_is_slain,
+                        "conceding with the Titan's legion engaged is a slain Titan",
+                    );
                     let mut remove = None;
                     for (i, a) in s.acquire.iter_mut().enumerate() {
                         ui.horizontal(|ui| {

@@ -110,9 +110,10 @@ pub(super) fn score(
 }
 
 /// A player leaves the game: a slain Titan or a concession. The slayer
-/// scores half the value of the player's other legions and takes the markers
-/// (reference sheet, "Titans"); legions in unresolved engagements give their
-/// half to those opponents.
+/// scores `rules.scoring.left_legions`' part of the value of the player's
+/// other legions (half in the 1982 game: reference sheet, "Titans"; all in
+/// the Law of Titan 1980, 18.B) and takes the markers; legions in unresolved
+/// engagements give theirs to those opponents where the variant says so.
 pub(super) fn eliminate_player(
     game: &mut Game,
     dead: PlayerId,
@@ -127,19 +128,23 @@ pub(super) fn eliminate_player(
         .filter(|l| l.owner == dead)
         .cloned()
         .collect();
+    let left = game.variant.rules.scoring.left_legions.clone();
+    let (num, den) = left.fraction;
     for l in legions {
         let opponent = game
             .state
             .legions
             .iter()
             .find(|o| o.land == l.land && o.owner != dead)
-            .map(|o| o.owner);
-        let half: u32 = l
+            .map(|o| o.owner)
+            .filter(|_| left.engaged_to_opponent);
+        let whole: u64 = l
             .characters
             .iter()
-            .map(|&c| value(game, dead, c))
-            .sum::<u32>()
-            / 2;
+            .map(|&c| u64::from(value(game, dead, c)))
+            .sum();
+        let part =
+            u32::try_from(whole * u64::from(num) / u64::from(den.max(1))).unwrap_or(u32::MAX);
         if let Some(i) = legion_index(game, l.marker) {
             game.state.legions.remove(i);
         }
@@ -151,14 +156,14 @@ pub(super) fn eliminate_player(
         events.push(Event::LegionEliminated { legion: l.marker });
         if let Some(to) = opponent.or(slayer)
             && game.state.players[to.0 as usize].alive
-            && half > 0
+            && part > 0
         {
             let p = &mut game.state.players[to.0 as usize];
-            p.score += half;
+            p.score = p.score.saturating_add(part);
             let score = p.score;
             events.push(Event::Scored {
                 player: to,
-                points: half,
+                points: part,
                 score,
             });
         }
