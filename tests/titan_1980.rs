@@ -199,3 +199,125 @@ fn a_concession_while_the_titan_is_engaged_is_a_slain_titan_law_of_titan_1980_20
             .any(|m| m.player == PlayerId(1))
     );
 }
+
+/// Red's legion `characters` has moved to land `land`, in Red's Muster
+/// phase; the characters the legion may muster there, with what it shows.
+fn musters(land: u32, characters: &str, exhausted: &[&str]) -> Vec<(String, Vec<String>)> {
+    let text = format!(
+        r#"(
+        seed: 4,
+        players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Ogre", "Ogre"]),
+            (marker: "P1-02", land: {land}, characters: [{characters}], moved: true, entered_from: None),
+            (marker: "P2-01", land: 400, characters: ["Titan", "Lion", "Lion"]),
+        ],
+        active: 0,
+        phase: Muster,
+        turn: 5,
+    )"#
+    );
+    let pos: Position = ron::from_str(&text).unwrap();
+    let mut g = pos.to_game(variant()).unwrap();
+    for name in exhausted {
+        let c = g.variant.character_by_name(name).unwrap();
+        g.state.caretaker[c.index()] = 0;
+    }
+    let name = |c: titan_core::model::CharacterId| g.variant.character(c).name.clone();
+    let mut out: Vec<(String, Vec<String>)> = g
+        .legal_actions(PlayerId(0))
+        .iter()
+        .filter_map(|a| match a {
+            Action::Muster {
+                recruit, reveal, ..
+            } => Some((name(*recruit), reveal.iter().map(|&c| name(c)).collect())),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn option(recruit: &str, shown: &[&str]) -> (String, Vec<String>) {
+    (
+        recruit.to_string(),
+        shown.iter().map(|s| s.to_string()).collect(),
+    )
+}
+
+/// Law of Titan 1980, 17.C: "a Legion is qualified to muster a Creature
+/// identical to one that it already contains" or, showing as many as the
+/// number to the left, the next larger one: no ladder down (the 1982 game
+/// lets a Troll muster an Ogre in the Marsh). "a Legion in the Marsh would
+/// need to show two Ogres to muster a Troll".
+#[test]
+fn mustering_is_like_or_the_next_larger_law_of_titan_1980_17c() {
+    // Land 41 is a Marsh.
+    assert_eq!(
+        musters(41, r#""Troll", "Troll""#, &[]),
+        vec![option("Troll", &["Troll"])]
+    );
+    assert_eq!(
+        musters(41, r#""Ogre", "Ogre""#, &[]),
+        vec![
+            option("Ogre", &["Ogre"]),
+            option("Troll", &["Ogre", "Ogre"])
+        ]
+    );
+    // Land 1000 is in the Mountains: "a Legion in the Mountains would need
+    // to show two Lions to muster a Minotaur ... Lions are not sufficient to
+    // muster a Dragon. The Legion must contain at least three Minotaurs".
+    assert_eq!(
+        musters(1000, r#""Lion", "Lion", "Minotaur", "Minotaur""#, &[]),
+        vec![
+            option("Lion", &["Lion"]),
+            option("Minotaur", &["Lion", "Lion"]),
+            option("Minotaur", &["Minotaur"]),
+        ]
+    );
+    assert!(
+        musters(1000, r#""Minotaur", "Minotaur", "Minotaur""#, &[])
+            .contains(&option("Dragon", &["Minotaur", "Minotaur", "Minotaur"]))
+    );
+}
+
+/// Law of Titan 1980, 17.E: "When one of the caretaker's Creature stacks
+/// has been exhausted, a Legion which would otherwise have been able to
+/// muster such a Creature may instead muster a smaller Creature which it
+/// does not already contain, but only from a Terrain in which the larger
+/// Creature is found; the larger (exhausted) Creature must be shown. If none
+/// of the smaller Creatures of a Terrain are available either, no Creature
+/// may be mustered from that Terrain."
+#[test]
+fn an_exhausted_stack_lets_a_smaller_creature_be_mustered_law_of_titan_1980_17e() {
+    let minotaurs = r#""Minotaur", "Minotaur", "Minotaur""#;
+    // Dragons at hand: a Dragon or another Minotaur, no Lion.
+    assert_eq!(
+        musters(1000, minotaurs, &[]),
+        vec![
+            option("Dragon", &["Minotaur", "Minotaur", "Minotaur"]),
+            option("Minotaur", &["Minotaur"]),
+        ]
+    );
+    // No Dragons left: a Lion instead, shown by what qualified for the
+    // Dragon.
+    assert_eq!(
+        musters(1000, minotaurs, &["Dragon"]),
+        vec![
+            option("Lion", &["Minotaur", "Minotaur", "Minotaur"]),
+            option("Minotaur", &["Minotaur"]),
+        ]
+    );
+    // Neither Dragons nor Lions: nothing instead.
+    assert_eq!(
+        musters(1000, minotaurs, &["Dragon", "Lion"]),
+        vec![option("Minotaur", &["Minotaur"])]
+    );
+    // A smaller Creature the legion contains is not offered instead: two
+    // Ogres qualify for a Troll in the Marsh; with the Trolls gone they may
+    // muster only another Ogre, as before.
+    assert_eq!(
+        musters(41, r#""Ogre", "Ogre""#, &["Troll"]),
+        vec![option("Ogre", &["Ogre"])]
+    );
+}

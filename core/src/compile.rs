@@ -952,6 +952,7 @@ impl<'a> Compiler<'a> {
             }
             tables[terrain.index()] = Some(MusterTable {
                 ladder: t.ladder,
+                when_exhausted: t.when_exhausted,
                 rows,
             });
         }

@@ -512,7 +512,30 @@ pub struct MusterTable {
     /// a row may muster any character of a lower row. The Tower is no ladder.
     #[serde(default = "yes")]
     pub ladder: bool,
+    /// What a legion may do when the caretaker has run out of a row's
+    /// character it qualifies for (default `Nothing`).
+    #[serde(default, skip_serializing_if = "WhenExhausted::is_nothing")]
+    pub when_exhausted: WhenExhausted,
     pub rows: Vec<MusterRow>,
+}
+
+/// A mustering table's answer to an exhausted stack.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WhenExhausted {
+    /// Nothing instead (the 1982 game).
+    #[default]
+    Nothing,
+    /// A legion that qualifies for a row whose character has run out may
+    /// muster instead the character of any lower row of the table that it
+    /// does not already contain, showing what qualified it for the larger
+    /// (Law of Titan 1980, 17.E).
+    Smaller,
+}
+
+impl WhenExhausted {
+    fn is_nothing(&self) -> bool {
+        *self == WhenExhausted::Nothing
+    }
 }
 
 /// One character a legion may muster in the terrain, and what it needs.

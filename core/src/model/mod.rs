@@ -175,6 +175,7 @@ impl ScriptAction {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MusterTable {
     pub ladder: bool,
+    pub when_exhausted: crate::format::WhenExhausted,
     pub rows: Vec<MusterRow>,
 }
 

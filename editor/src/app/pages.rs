@@ -3,7 +3,7 @@
 
 use egui::Color32;
 use titan_core::format::{
-    CharacterDef, MusterRow, MusterTable, Needs, RangeStrength, RangestrikeDef,
+    CharacterDef, MusterRow, MusterTable, Needs, RangeStrength, RangestrikeDef, WhenExhausted,
 };
 
 use super::EditorApp;
@@ -304,6 +304,7 @@ impl EditorApp {
                 project.set_muster_table_step(MusterTable {
                     terrain,
                     ladder: true,
+                    when_exhausted: Default::default(),
                     rows: Vec::new(),
                 });
             }
@@ -315,6 +316,21 @@ impl EditorApp {
                 &mut t.ladder,
                 "ladder (a higher character musters any lower one)",
             );
+            let mut smaller = t.when_exhausted == WhenExhausted::Smaller;
+            if ui
+                .checkbox(&mut smaller, "when exhausted, a smaller one")
+                .on_hover_text(
+                    "A legion that qualifies for a character the caretaker has run out of \
+                     may muster a lower row's character it does not contain",
+                )
+                .changed()
+            {
+                t.when_exhausted = if smaller {
+                    WhenExhausted::Smaller
+                } else {
+                    WhenExhausted::Nothing
+                };
+            }
             let own = project.muster_table_is_own(&terrain);
             if ui
                 .add_enabled(own, egui::Button::new("Remove table"))

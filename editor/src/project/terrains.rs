@@ -142,6 +142,7 @@ impl Project {
                 tables.push(MusterTable {
                     terrain: name.clone(),
                     ladder: true,
+                    when_exhausted: Default::default(),
                     rows: Vec::new(),
                 });
             }

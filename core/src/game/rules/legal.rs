@@ -486,15 +486,65 @@ pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, mut k: usize) ->
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
     let terrain = game.variant.board.land(legion.land).terrain;
-    muster::options(
+    let options = muster::options(
         &game.variant,
         terrain,
         &legion.characters,
         &mut muster_judge(game, legion),
     )
-    .into_iter()
-    .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
-    .collect()
+    .into_iter();
+    if !smaller_allowed(game, terrain) {
+        return options
+            .filter(|o| game.state.caretaker[o.recruit.index()] > 0)
+            .collect();
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for o in options {
+        if game.state.caretaker[o.recruit.index()] > 0 {
+            out.insert(o);
+        } else {
+            smaller_instead(game, legion, o.recruit, |recruit| {
+                out.insert(MusterOption {
+                    recruit,
+                    reveal: o.reveal.clone(),
+                });
+            });
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Whether `terrain`'s table offers smaller characters for an exhausted
+/// one (`WhenExhausted::Smaller`).
+fn smaller_allowed(game: &Game, terrain: crate::ids::TerrainId) -> bool {
+    game.variant.mustering[terrain.index()].when_exhausted == crate::format::WhenExhausted::Smaller
+}
+
+/// The characters a legion may muster instead of `exhausted`, which the
+/// caretaker has run out of: those of the lower rows of the land's table
+/// that the legion does not contain and the caretaker has (Law of Titan
+/// 1980, 17.E: "a smaller Creature which it does not already contain, but
+/// only from a Terrain in which the larger Creature is found").
+fn smaller_instead(
+    game: &Game,
+    legion: &Legion,
+    exhausted: CharacterId,
+    mut f: impl FnMut(CharacterId),
+) {
+    let terrain = game.variant.board.land(legion.land).terrain;
+    if !smaller_allowed(game, terrain) {
+        return;
+    }
+    let rows = &game.variant.mustering[terrain.index()].rows;
+    let Some(at) = rows.iter().position(|r| r.character == exhausted) else {
+        return;
+    };
+    for r in &rows[..at] {
+        let c = r.character;
+        if !legion.characters.contains(&c) && game.state.caretaker[c.index()] > 0 {
+            f(c);
+        }
+    }
 }
 
 /// [`muster_options`] as [`muster::Way`]s handed to `f` in its order,
@@ -510,11 +560,29 @@ pub(super) fn muster_ways(game: &Game, legion: &Legion, mut f: impl FnMut(muster
             judge,
             &mut sc.ways,
         );
+        if !smaller_allowed(game, terrain) {
+            for &w in &sc.ways {
+                if game.state.caretaker[w.recruit.index()] > 0 {
+                    f(w);
+                }
+            }
+            return;
+        }
+        // An exhausted stack's smaller characters where the table allows
+        // them, in the order of the rest (as `muster_options` lists them).
+        let mut all = Vec::with_capacity(sc.ways.len());
         for &w in &sc.ways {
             if game.state.caretaker[w.recruit.index()] > 0 {
-                f(w);
+                all.push(w);
+            } else {
+                smaller_instead(game, legion, w.recruit, |recruit| {
+                    all.push(muster::Way { recruit, ..w })
+                });
             }
         }
+        all.sort();
+        all.dedup();
+        all.into_iter().for_each(f);
     });
 }
 
