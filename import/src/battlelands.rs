@@ -27,6 +27,62 @@ pub fn label(x: i32, y: i32) -> Option<String> {
     (n >= 1 && n <= count as i32).then(|| format!("{letter}{n}"))
 }
 
+/// The Colossus `(x, y)` of the neighbour across `side` of hex `(x, y)`:
+/// columns B, D and F (odd `x`) sit half a hex lower.
+fn neighbour(x: i32, y: i32, side: Side) -> (i32, i32) {
+    let odd = x % 2 != 0;
+    let (up, down) = if odd { (y, y + 1) } else { (y - 1, y) };
+    match side {
+        Side::N => (x, y - 1),
+        Side::S => (x, y + 1),
+        Side::NE => (x + 1, up),
+        Side::SE => (x + 1, down),
+        Side::NW => (x - 1, up),
+        Side::SW => (x - 1, down),
+    }
+}
+
+/// Colossus may give a hexside's hazard from both of its hexes; titan
+/// records it once, on its top side: the higher hex's (the first by label
+/// when level). Returns the hexsides whose two hexes gave two different
+/// hazards (the lower hex's is dropped).
+fn once_per_side(hexes: &mut BTreeMap<String, HexDef>) -> Vec<String> {
+    let mut clashes = Vec::new();
+    let labels: Vec<String> = hexes.keys().cloned().collect();
+    for l in &labels {
+        let Some((x, y)) = xy_of(l) else { continue };
+        for side in Side::ALL {
+            let Some(mine) = hexes[l].sides.get(&side).cloned() else {
+                continue;
+            };
+            let (nx, ny) = neighbour(x, y, side);
+            let Some(other) = label(nx, ny) else { continue };
+            let Some(theirs) = hexes[&other].sides.get(&side.opposite()).cloned() else {
+                continue;
+            };
+            let (e_me, e_them) = (hexes[l].elevation, hexes[&other].elevation);
+            let (drop_from, drop_side) = if e_them > e_me || (e_them == e_me && other < *l) {
+                (l.clone(), side)
+            } else {
+                (other.clone(), side.opposite())
+            };
+            if mine != theirs {
+                clashes.push(format!("{l}-{other} ({mine} and {theirs})"));
+            }
+            if let Some(h) = hexes.get_mut(&drop_from) {
+                h.sides.remove(&drop_side);
+            }
+        }
+    }
+    clashes
+}
+
+fn xy_of(label: &str) -> Option<(i32, i32)> {
+    let col = COLUMNS.iter().position(|c| label.starts_with(c.0))?;
+    let n: i32 = label.get(1..)?.parse().ok()?;
+    Some((col as i32, COLUMNS[col].2 - n))
+}
+
 /// Every label of the 27-hex battleland.
 pub fn all_labels() -> Vec<String> {
     COLUMNS
@@ -69,6 +125,8 @@ fn hexside_hazard(code: &str) -> Option<&'static str> {
 pub struct Battleland {
     pub def: BattlelandDef,
     pub tower: bool,
+    /// Hexsides given two different hazards from their two hexes.
+    pub clashes: Vec<String>,
 }
 
 /// Reads the battleland of `terrain`. Hexes not listed are Plains at
@@ -127,6 +185,7 @@ pub fn read(file: &XmlFile, terrain: &str) -> Result<Battleland, Error> {
             },
         );
     }
+    let clashes = once_per_side(&mut hexes);
     let mut defender_area = Vec::new();
     for s in children(r, "startlist") {
         for h in children(s, "battlehexref") {
@@ -150,5 +209,6 @@ pub fn read(file: &XmlFile, terrain: &str) -> Result<Battleland, Error> {
             defender_area,
         },
         tower,
+        clashes,
     })
 }

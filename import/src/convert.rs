@@ -94,6 +94,9 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
         ));
     }
     let rules = rules(src, &cre, &ter, &lands, &towers, &mut notes)?;
+    let mut cre = cre;
+    drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
+    one_way_signs(&mut masterboard, &mut notes);
     for class in &ter.specials {
         notes.java(class, None);
     }
@@ -156,6 +159,80 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     })
 }
 
+/// Characters of count 0 are put into play by Java rules only; titan wants
+/// counters for every character. Unused ones are left out, used ones get
+/// one counter.
+fn drop_uncounted(
+    cre: &mut creatures::Creatures,
+    mustering: &[MusterTable],
+    rules: &RulesDef,
+    notes: &mut Notes,
+) {
+    let used = |name: &str| {
+        mustering.iter().any(|t| {
+            t.rows.iter().any(|r| {
+                r.character == name
+                    || r.needs.iter().any(|n| matches!(n, titan_core::format::Needs::Character { name: c, .. } if c == name))
+            })
+        }) || rules.start.as_ref().is_some_and(|s| s.characters.iter().any(|c| c.character == name))
+            || rules.scoring.as_ref().is_some_and(|s| s.acquire.iter().any(|a| a.character == name))
+    };
+    let mut dropped = Vec::new();
+    cre.defs.retain_mut(|c| {
+        if c.count > 0 {
+            return true;
+        }
+        if used(&c.name) {
+            c.count = 1;
+            notes.not(format!(
+                "{}'s count of 0 (titan needs a counter: it has one)",
+                c.name
+            ));
+            return true;
+        }
+        dropped.push(c.name.clone());
+        false
+    });
+    if !dropped.is_empty() {
+        notes.not(format!(
+            "characters with no counters, which only Java rules bring into play: {}",
+            dropped.join(", ")
+        ));
+    }
+}
+
+/// titan answers every block, arch and arrow with a single sign pointing
+/// back (only triple arrows are one-way); a Colossus single sign with no
+/// answer is one-way, so it becomes a triple arrow.
+fn one_way_signs(board: &mut MasterboardDef, notes: &mut Notes) {
+    let answered: std::collections::HashSet<(u32, u32)> = board
+        .lands
+        .iter()
+        .flat_map(|l| {
+            l.exits
+                .iter()
+                .filter(|e| e.sign.is_single())
+                .map(move |e| (e.to, l.number))
+        })
+        .collect();
+    let mut changed = Vec::new();
+    for l in &mut board.lands {
+        for e in &mut l.exits {
+            if e.sign.is_single() && !answered.contains(&(l.number, e.to)) {
+                changed.push(format!("{}->{}", l.number, e.to));
+                e.sign = titan_core::format::Sign::TripleArrow;
+            }
+        }
+    }
+    if !changed.is_empty() {
+        notes.not(format!(
+            "{} one-way single signs as such (titan answers every block, arch and arrow with a sign pointing back): imported as triple arrows, {}",
+            changed.len(),
+            changed.join(", ")
+        ));
+    }
+}
+
 /// A battleland's file name: the terrain in lower case, other characters `-`.
 pub fn file_stem(terrain: &str) -> String {
     terrain
@@ -213,6 +290,13 @@ fn read_battlelands(
         let b = battlelands::read(&file, &t.name)?;
         if b.tower {
             towers.push(t.name.clone());
+        }
+        if !b.clashes.is_empty() {
+            notes.not(format!(
+                "in {}'s battleland, hexsides given different hazards from their two hexes keep the higher hex's only: {}",
+                t.name,
+                b.clashes.join(", ")
+            ));
         }
         lands.push(b.def);
         kept.push(t.clone());
