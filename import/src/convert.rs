@@ -100,8 +100,20 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     for class in &ter.specials {
         notes.java(class, None);
     }
+    let mut by_class: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (c, class) in &cre.specials {
-        notes.java(class, Some(c));
+        by_class.entry(class).or_default().push(c);
+    }
+    for (class, chars) in by_class {
+        notes.java(class, Some(&chars.join(", ")));
+    }
+    for (h, why) in hazards::NOT_IMPORTED {
+        let used = battlelands
+            .iter()
+            .any(|b| b.hexes.values().any(|x| x.hazard == *h));
+        if used {
+            notes.not(format!("hazard {h}'s special effect: {why}"));
+        }
     }
     for c in &cre.poison {
         notes.not(format!(

@@ -53,9 +53,6 @@ impl Notes {
             "marker names (`MarkersName`): titan's legion markers are numbered, not named".into(),
         );
         notes.not("images and counters' colours: titan draws its own".into());
-        for (h, why) in crate::hazards::NOT_IMPORTED {
-            notes.not(format!("hazard {h}'s special effect: {why}"));
-        }
         notes
     }
 
@@ -65,7 +62,7 @@ impl Notes {
         }
     }
 
-    /// A Java rule class, with what it does (and the character it is for).
+    /// A Java rule class, with what it does (and the characters it is for).
     pub fn java(&mut self, class: &str, character: Option<&str>) {
         let short = class.rsplit('.').next().unwrap_or(class);
         let does = JAVA.iter().find(|(c, _)| *c == short).map_or(
@@ -73,7 +70,7 @@ impl Notes {
             |(_, d)| d,
         );
         let line = match character {
-            Some(c) => format!("{short} (for {c}: {does})"),
+            Some(c) => format!("{short} ({does}; the class of {c})"),
             None => format!("{short} ({does})"),
         };
         self.not(line);
