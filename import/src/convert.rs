@@ -41,20 +41,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     let ter = terrains::read(&ter_file, &cre)?;
     let map_file = src.file_of(|v| v.map.clone(), "strategic_map")?;
     let board = map::read(&map_file)?;
-    for land in &board.lands {
-        if !ter.terrains.iter().any(|t| t.name == land.terrain) {
-            return Err(Error::at(
-                &map_file.path,
-                board.line(land.number),
-                format!(
-                    "land {} is {:?}, which {} does not define",
-                    land.number,
-                    land.terrain,
-                    ter_file.path.display()
-                ),
-            ));
-        }
-    }
+    every_terrain_defined(&board, &ter, &map_file.path, &ter_file.path)?;
     let (lands, battlelands, towers) =
         read_battlelands(src, &ter, &board, &map_file.path, &mut notes)?;
     let mut masterboard = board.to_def();
@@ -97,6 +84,62 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     let mut cre = cre;
     drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
     one_way_signs(&mut masterboard, &mut notes);
+    java_and_effects(&mut notes, &ter, &cre, &battlelands);
+    let id = id_of(&src.var.name);
+    notes.counts(
+        masterboard.lands.len(),
+        terrain_defs.len(),
+        battlelands.len(),
+        cre.defs.len(),
+        max,
+    );
+    let manifest = manifest(src, &id, max, &masterboard, &battlelands, cre.defs.len());
+    Ok(Converted {
+        id,
+        manifest,
+        terrains: terrain_defs,
+        hazards: hazards::chart(),
+        characters: cre.defs,
+        mustering,
+        masterboard,
+        battlelands,
+        rules,
+        notes,
+    })
+}
+
+/// Every land's terrain has a mustering table.
+fn every_terrain_defined(
+    board: &map::Board,
+    ter: &TerXml,
+    map_path: &std::path::Path,
+    ter_path: &std::path::Path,
+) -> Result<(), Error> {
+    for land in &board.lands {
+        if !ter.terrains.iter().any(|t| t.name == land.terrain) {
+            return Err(Error::at(
+                map_path,
+                board.line(land.number),
+                format!(
+                    "land {} is {:?}, which {} does not define",
+                    land.number,
+                    land.terrain,
+                    ter_path.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The README lines of Java classes, of hazards' effects titan lacks and
+/// of poison.
+fn java_and_effects(
+    notes: &mut Notes,
+    ter: &TerXml,
+    cre: &creatures::Creatures,
+    battlelands: &[BattlelandDef],
+) {
     for class in &ter.specials {
         notes.java(class, None);
     }
@@ -120,16 +163,18 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             "{c}'s poison (titan has no lasting damage from a strike)"
         ));
     }
-    let id = id_of(&src.var.name);
-    notes.counts(
-        masterboard.lands.len(),
-        terrain_defs.len(),
-        battlelands.len(),
-        cre.defs.len(),
-        max,
-    );
-    let manifest = Manifest {
-        id: id.clone(),
+}
+
+fn manifest(
+    src: &Source,
+    id: &str,
+    max: u8,
+    masterboard: &MasterboardDef,
+    battlelands: &[BattlelandDef],
+    characters: usize,
+) -> Manifest {
+    Manifest {
+        id: id.to_string(),
         title: src.var.name.clone(),
         version: "1.0.0".into(),
         description: format!(
@@ -137,7 +182,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             src.var.name,
             masterboard.lands.len(),
             battlelands.len(),
-            cre.defs.len()
+            characters
         ),
         players: Some(PlayerCount { min: 2, max }),
         extends: None,
@@ -156,19 +201,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             ..Files::default()
         },
         remove: Default::default(),
-    };
-    Ok(Converted {
-        id,
-        manifest,
-        terrains: terrain_defs,
-        hazards: hazards::chart(),
-        characters: cre.defs,
-        mustering,
-        masterboard,
-        battlelands,
-        rules,
-        notes,
-    })
+    }
 }
 
 /// Characters of count 0 are put into play by Java rules only; titan wants

@@ -59,12 +59,14 @@ pub fn read(files: &[XmlFile]) -> Result<Creatures, Error> {
                     natives.extend(hazards.iter().map(|h| h.to_string()));
                 }
             }
-            let rangestrike = file.flag(&doc, n, "rangestrikes")?.then(|| RangestrikeDef {
-                magic: false,
-                strength: RangeStrength::HalfPower,
-                strikes: 1,
-            });
             let magic = file.flag(&doc, n, "magic_missile")?;
+            let rangestrike = file
+                .flag(&doc, n, "rangestrikes")?
+                .then_some(RangestrikeDef {
+                    magic,
+                    strength: RangeStrength::HalfPower,
+                    strikes: 1,
+                });
             let power = match u8::try_from(power) {
                 Ok(p) => p,
                 // The Titan's -1: its power grows with its score.
@@ -86,7 +88,7 @@ pub fn read(files: &[XmlFile]) -> Result<Creatures, Error> {
                 }
                 .to_string(),
                 flies: file.flag(&doc, n, "flies")?,
-                rangestrike: rangestrike.map(|r| RangestrikeDef { magic, ..r }),
+                rangestrike,
                 natives,
                 count: file.num(&doc, n, "count")?,
                 summonable: file.flag(&doc, n, "summonable")?,
