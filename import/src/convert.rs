@@ -271,7 +271,7 @@ fn one_way_signs(board: &mut MasterboardDef, notes: &mut Notes) {
     }
     if !changed.is_empty() {
         notes.not(format!(
-            "{} one-way single signs as such (titan answers every block, arch and arrow with a sign pointing back): imported as triple arrows, {}",
+            "one-way single signs (titan answers every block, arch and arrow with a sign pointing back): {} imported as triple arrows: {}",
             changed.len(),
             changed.join(", ")
         ));
