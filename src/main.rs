@@ -6,6 +6,7 @@
 mod check;
 mod edit;
 mod engine;
+mod import;
 mod online;
 mod play;
 mod rules_battle;
@@ -143,6 +144,12 @@ enum Command {
     },
     /// Play a seat of an online game with a computer player.
     Bot(online::BotArgs),
+    /// Import variants of other Titan programs as variant folders
+    /// (docs/import.md).
+    Import {
+        #[command(subcommand)]
+        what: import::Import,
+    },
     /// Ask the rules a question; the answer is one JSON object.
     Rules {
         #[command(subcommand)]
@@ -272,6 +279,7 @@ fn main() -> ExitCode {
             limits,
         ),
         Command::Bot(args) => online::bot(args),
+        Command::Import { what } => import::run(what),
         Command::Rules { query } => match query {
             RulesQuery::Masterboard(q) => rules_masterboard::run(q),
             RulesQuery::Battle(q) => rules_battle::run(q, check::variants_root()),

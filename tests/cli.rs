@@ -98,7 +98,11 @@ fn a_folder_without_a_variant_is_an_error_not_a_panic() {
 
 #[test]
 fn every_command_has_help() {
-    for args in [&["--help"][..], &["check", "--help"]] {
+    for args in [
+        &["--help"][..],
+        &["check", "--help"],
+        &["import", "colossus", "--help"],
+    ] {
         let out = titan(args);
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));

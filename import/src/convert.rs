@@ -1,0 +1,427 @@
+//! One Colossus variant turned into titan's variant data.
+
+use std::collections::BTreeMap;
+
+use titan_core::format::{
+    Acquire, BattlelandDef, CharacterDef, Counted, Files, HazardDef, Manifest, MasterboardDef,
+    MusterTable, PlayerCount, RulesDef, TerrainDef,
+};
+
+use crate::manifest::Source;
+use crate::readme::Notes;
+use crate::terrains::TerXml;
+use crate::{Error, battlelands, colors, creatures, hazards, map, terrains};
+
+/// The bundled rules, the base of every import's numbers.
+const TITAN_RULES: &str = include_str!("../../variants/titan/rules.ron");
+
+/// Everything an imported variant folder holds.
+pub struct Converted {
+    pub id: String,
+    pub manifest: Manifest,
+    pub terrains: Vec<TerrainDef>,
+    pub hazards: Vec<HazardDef>,
+    pub characters: Vec<CharacterDef>,
+    pub mustering: Vec<MusterTable>,
+    pub masterboard: MasterboardDef,
+    pub battlelands: Vec<BattlelandDef>,
+    pub rules: RulesDef,
+    pub notes: Notes,
+}
+
+/// The id of an imported variant: its Colossus name in lower case.
+pub fn id_of(name: &str) -> String {
+    name.to_lowercase()
+}
+
+pub fn convert(src: &Source) -> Result<Converted, Error> {
+    let mut notes = Notes::new(src);
+    let cre = creatures::read(&src.creature_files()?)?;
+    let ter_file = src.file_of(|v| v.terrains.clone(), "terrain_recruits")?;
+    let ter = terrains::read(&ter_file, &cre)?;
+    let map_file = src.file_of(|v| v.map.clone(), "strategic_map")?;
+    let board = map::read(&map_file)?;
+    every_terrain_defined(&board, &ter, &map_file.path, &ter_file.path)?;
+    let (lands, battlelands, towers) =
+        read_battlelands(src, &ter, &board, &map_file.path, &mut notes)?;
+    let mut masterboard = board.to_def();
+    for land in &mut masterboard.lands {
+        if let Some(t) = lands.iter().find(|t| t.name == land.terrain)
+            && let Some(shown) = &t.display_name
+        {
+            land.name = Some(format!("{shown} {}", land.number));
+        }
+    }
+    let terrain_defs: Vec<TerrainDef> = lands
+        .iter()
+        .map(|t| TerrainDef {
+            name: t.name.clone(),
+            color: colors::rgb(&t.color),
+            tower: towers.contains(&t.name),
+        })
+        .collect();
+    let mustering: Vec<MusterTable> = lands.iter().map(terrains::muster_table).collect();
+    let tower_lands = masterboard
+        .lands
+        .iter()
+        .filter(|l| towers.contains(&l.terrain))
+        .count();
+    let wanted = src.var.max_players.unwrap_or(6);
+    let max = wanted.min(u8::try_from(tower_lands).unwrap_or(u8::MAX));
+    if max < 2 {
+        return Err(Error::at(
+            &map_file.path,
+            1,
+            format!("the board has {tower_lands} tower lands: too few for two players"),
+        ));
+    }
+    if max < wanted {
+        notes.not(format!(
+            "{wanted} players: the board has {tower_lands} towers, so {max} play here"
+        ));
+    }
+    let rules = rules(src, &cre, &ter, &lands, &towers, &mut notes)?;
+    let mut cre = cre;
+    drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
+    one_way_signs(&mut masterboard, &mut notes);
+    java_and_effects(&mut notes, &ter, &cre, &battlelands);
+    let id = id_of(&src.var.name);
+    notes.counts(
+        masterboard.lands.len(),
+        terrain_defs.len(),
+        battlelands.len(),
+        cre.defs.len(),
+        max,
+    );
+    let manifest = manifest(src, &id, max, &masterboard, &battlelands, cre.defs.len());
+    Ok(Converted {
+        id,
+        manifest,
+        terrains: terrain_defs,
+        hazards: hazards::chart(),
+        characters: cre.defs,
+        mustering,
+        masterboard,
+        battlelands,
+        rules,
+        notes,
+    })
+}
+
+/// Every land's terrain has a mustering table.
+fn every_terrain_defined(
+    board: &map::Board,
+    ter: &TerXml,
+    map_path: &std::path::Path,
+    ter_path: &std::path::Path,
+) -> Result<(), Error> {
+    for land in &board.lands {
+        if !ter.terrains.iter().any(|t| t.name == land.terrain) {
+            return Err(Error::at(
+                map_path,
+                board.line(land.number),
+                format!(
+                    "land {} is {:?}, which {} does not define",
+                    land.number,
+                    land.terrain,
+                    ter_path.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The README lines of Java classes, of hazards' effects titan lacks and
+/// of poison.
+fn java_and_effects(
+    notes: &mut Notes,
+    ter: &TerXml,
+    cre: &creatures::Creatures,
+    battlelands: &[BattlelandDef],
+) {
+    for class in &ter.specials {
+        notes.java(class, None);
+    }
+    let mut by_class: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (c, class) in &cre.specials {
+        by_class.entry(class).or_default().push(c);
+    }
+    for (class, chars) in by_class {
+        notes.java(class, Some(&chars.join(", ")));
+    }
+    for (h, why) in hazards::NOT_IMPORTED {
+        let used = battlelands
+            .iter()
+            .any(|b| b.hexes.values().any(|x| x.hazard == *h));
+        if used {
+            notes.not(format!("hazard {h}'s special effect: {why}"));
+        }
+    }
+    for c in &cre.poison {
+        notes.not(format!(
+            "{c}'s poison (titan has no lasting damage from a strike)"
+        ));
+    }
+}
+
+fn manifest(
+    src: &Source,
+    id: &str,
+    max: u8,
+    masterboard: &MasterboardDef,
+    battlelands: &[BattlelandDef],
+    characters: usize,
+) -> Manifest {
+    Manifest {
+        id: id.to_string(),
+        title: src.var.name.clone(),
+        version: "1.0.0".into(),
+        description: format!(
+            "Imported from the Colossus variant {}: {} lands, {} battlelands, {} characters.",
+            src.var.name,
+            masterboard.lands.len(),
+            battlelands.len(),
+            characters
+        ),
+        players: Some(PlayerCount { min: 2, max }),
+        extends: None,
+        options: Vec::new(),
+        files: Files {
+            terrains: Some("terrains.ron".into()),
+            hazards: Some("hazards.ron".into()),
+            characters: Some("characters.ron".into()),
+            mustering: Some("mustering.ron".into()),
+            masterboard: Some("masterboard.ron".into()),
+            rules: Some("rules.ron".into()),
+            battlelands: battlelands
+                .iter()
+                .map(|b| format!("battlelands/{}.ron", file_stem(&b.terrain)))
+                .collect(),
+            ..Files::default()
+        },
+        remove: Default::default(),
+    }
+}
+
+/// Characters of count 0 are put into play by Java rules only; titan wants
+/// counters for every character. Unused ones are left out, used ones get
+/// one counter.
+fn drop_uncounted(
+    cre: &mut creatures::Creatures,
+    mustering: &[MusterTable],
+    rules: &RulesDef,
+    notes: &mut Notes,
+) {
+    let used = |name: &str| {
+        mustering.iter().any(|t| {
+            t.rows.iter().any(|r| {
+                r.character == name
+                    || r.needs.iter().any(|n| matches!(n, titan_core::format::Needs::Character { name: c, .. } if c == name))
+            })
+        }) || rules.start.as_ref().is_some_and(|s| s.characters.iter().any(|c| c.character == name))
+            || rules.scoring.as_ref().is_some_and(|s| s.acquire.iter().any(|a| a.character == name))
+    };
+    let mut dropped = Vec::new();
+    cre.defs.retain_mut(|c| {
+        if c.count > 0 {
+            return true;
+        }
+        if used(&c.name) {
+            c.count = 1;
+            notes.not(format!(
+                "{}'s count of 0 (titan needs a counter: it has one)",
+                c.name
+            ));
+            return true;
+        }
+        dropped.push(c.name.clone());
+        false
+    });
+    if !dropped.is_empty() {
+        notes.not(format!(
+            "characters with no counters, which only Java rules bring into play: {}",
+            dropped.join(", ")
+        ));
+    }
+}
+
+/// titan answers every block, arch and arrow with a single sign pointing
+/// back (only triple arrows are one-way); a Colossus single sign with no
+/// answer is one-way, so it becomes a triple arrow.
+fn one_way_signs(board: &mut MasterboardDef, notes: &mut Notes) {
+    let answered: std::collections::HashSet<(u32, u32)> = board
+        .lands
+        .iter()
+        .flat_map(|l| {
+            l.exits
+                .iter()
+                .filter(|e| e.sign.is_single())
+                .map(move |e| (e.to, l.number))
+        })
+        .collect();
+    let mut changed = Vec::new();
+    for l in &mut board.lands {
+        for e in &mut l.exits {
+            if e.sign.is_single() && !answered.contains(&(l.number, e.to)) {
+                changed.push(format!("{}->{}", l.number, e.to));
+                e.sign = titan_core::format::Sign::TripleArrow;
+            }
+        }
+    }
+    if !changed.is_empty() {
+        notes.not(format!(
+            "one-way single signs (titan answers every block, arch and arrow with a sign pointing back): {} imported as triple arrows: {}",
+            changed.len(),
+            changed.join(", ")
+        ));
+    }
+}
+
+/// A battleland's file name: the terrain in lower case, other characters `-`.
+pub fn file_stem(terrain: &str) -> String {
+    terrain
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+type Lands = (Vec<terrains::Terrain>, Vec<BattlelandDef>, Vec<String>);
+
+/// The battleland of every terrain: a terrain on the board without one is
+/// an error; one only in the mustering file is left out.
+fn read_battlelands(
+    src: &Source,
+    ter: &TerXml,
+    board: &map::Board,
+    map_path: &std::path::Path,
+    notes: &mut Notes,
+) -> Result<Lands, Error> {
+    if std::fs::read_dir(src.dir.join("Battlelands")).is_ok_and(|mut d| {
+        d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "rnd")))
+    }) {
+        notes.not("random battlelands (`Battlelands/*.rnd`, drawn anew each game): the fixed battlelands of the variants it takes files from instead".to_string());
+    }
+    let mut kept = Vec::new();
+    let mut lands = Vec::new();
+    let mut towers = Vec::new();
+    for t in &ter.terrains {
+        let on_board = board.lands.iter().find(|l| l.terrain == t.name);
+        let name = format!("Battlelands/{}.xml", t.name);
+        let Some(path) = src.find(&name) else {
+            if let Some(land) = on_board {
+                return Err(Error::at(
+                    map_path,
+                    board.line(land.number),
+                    format!(
+                        "land {} is {}, and no variant it reads has {name}",
+                        land.number, t.name
+                    ),
+                ));
+            }
+            notes.not(format!(
+                "terrain {} (no land of the board, no battleland)",
+                t.name
+            ));
+            continue;
+        };
+        let file = crate::xml::XmlFile::read(&path, None)?;
+        let b = battlelands::read(&file, &t.name)?;
+        if b.tower {
+            towers.push(t.name.clone());
+        }
+        if !b.clashes.is_empty() {
+            notes.not(format!(
+                "in {}'s battleland, hexsides given different hazards from their two hexes keep the higher hex's only: {}",
+                t.name,
+                b.clashes.join(", ")
+            ));
+        }
+        lands.push(b.def);
+        kept.push(t.clone());
+    }
+    Ok((kept, lands, towers))
+}
+
+fn rules(
+    src: &Source,
+    cre: &creatures::Creatures,
+    ter: &TerXml,
+    lands: &[terrains::Terrain],
+    towers: &[String],
+    notes: &mut Notes,
+) -> Result<RulesDef, Error> {
+    let mut rules: RulesDef = titan_core::load::ron_options()
+        .from_str(TITAN_RULES)
+        .expect("the bundled rules parse");
+    if !cre.has("Titan") {
+        return Err(Error::at(&src.var.path, 1, "its creatures have no Titan"));
+    }
+    let mut acquire: Vec<&terrains::Acquirable> = ter.acquirable.iter().collect();
+    acquire.sort_by_key(|a| a.points);
+    let mut start = vec![Counted {
+        character: "Titan".into(),
+        count: 1,
+    }];
+    if let Some(first) = acquire.first() {
+        start.push(Counted {
+            character: first.name.clone(),
+            count: 1,
+        });
+    }
+    let tower = lands
+        .iter()
+        .find(|t| towers.contains(&t.name) && !t.starting.is_empty());
+    for (name, count) in tower.map(|t| t.starting.as_slice()).unwrap_or_default() {
+        start.push(Counted {
+            character: name.clone(),
+            count: *count,
+        });
+    }
+    if let Some(s) = rules.start.as_mut() {
+        s.characters = start;
+    }
+    let mut by_name: BTreeMap<&str, (u32, Vec<String>)> = BTreeMap::new();
+    for a in &acquire {
+        let e = by_name.entry(&a.name).or_insert((a.points, Vec::new()));
+        e.1.extend(a.terrains.iter().cloned());
+        if !a.terrains.is_empty() {
+            notes.not(format!(
+                "{} is acquired only in {} in Colossus; here in any land",
+                a.name,
+                a.terrains.join(", ")
+            ));
+        }
+    }
+    if let Some(s) = rules.scoring.as_mut() {
+        s.acquire = acquire
+            .iter()
+            .map(|a| Acquire {
+                character: a.name.clone(),
+                every: a.points,
+            })
+            .collect();
+        s.acquire.dedup();
+    }
+    if let Some(m) = rules.movement.as_mut()
+        && let (Some(tt), Some(p)) = (m.titan_teleport.as_mut(), ter.titan_teleport)
+    {
+        tt.min_score = p;
+    }
+    if let (Some(t), Some(p)) = (rules.titan.as_mut(), ter.titan_improve) {
+        t.points_per_power = p;
+    }
+    if let (Some(l), Some(m)) = (
+        rules.legions.as_mut(),
+        crate::readme::markers_per_player(src),
+    ) {
+        l.markers_per_player = m;
+    }
+    Ok(rules)
+}

@@ -1,0 +1,94 @@
+//! The hazard chart of an imported variant: the Avalon Hill hazards as the
+//! bundled `titan` variant reads them, and Colossus's own hazards (Lake,
+//! Stone, Spring, TarPit) with their movement and strike effects from
+//! Colossus's hazard table. What titan cannot express of them (a Spring's
+//! healing, a TarPit's lasting slowness) is said in the README.
+
+use titan_core::format::{At, Effect, HazardDef, Move, Movement, Passage, Place, Rgb, Sight, Who};
+
+/// The bundled chart, read at build time so both stay one.
+const TITAN_HAZARDS: &str = include_str!("../../variants/titan/hazards.ron");
+
+/// What the chart does not carry over from Colossus, per hazard.
+pub const NOT_IMPORTED: &[(&str, &str)] = &[
+    ("Spring", "a Spring heals the natives standing in it"),
+    ("TarPit", "a character that entered a TarPit stays slowed"),
+    (
+        "Sand",
+        "Colossus drains water-dwellers standing in Sand; titan's chart has no such effect",
+    ),
+];
+
+fn passage(natives: Move, others: Move) -> Passage {
+    Passage { natives, others }
+}
+
+fn extras() -> Vec<HazardDef> {
+    let hex = |name: &str, color: [u8; 3], movement: Movement, effects: Vec<Effect>| HazardDef {
+        name: name.into(),
+        place: Place::Hex,
+        color: Rgb(color),
+        movement,
+        effects,
+    };
+    let native_defends = Effect::Strike {
+        at: At::TargetIn,
+        striker: Who::Others,
+        target: Who::Natives,
+        skill: -1,
+        dice: 0,
+    };
+    vec![
+        // Only natives walk in; anybody flies over and lands.
+        hex(
+            "Lake",
+            [0x3c, 0x8c, 0xd2],
+            Movement {
+                ground: passage(Move::Free, Move::Block),
+                ..Movement::default()
+            },
+            vec![],
+        ),
+        // Only natives enter; a native struck by a non-native gains a skill
+        // factor; blocks rangestrikes.
+        hex(
+            "Stone",
+            [0x78, 0x78, 0x78],
+            Movement {
+                ground: passage(Move::Free, Move::Block),
+                flying: passage(Move::Free, Move::Block),
+                ..Movement::default()
+            },
+            vec![native_defends, Effect::BlocksSight(Sight::Always)],
+        ),
+        hex(
+            "Spring",
+            [0x78, 0xc8, 0xdc],
+            Movement {
+                ground: passage(Move::Free, Move::Slow),
+                flying: passage(Move::Free, Move::Slow),
+                ..Movement::default()
+            },
+            vec![],
+        ),
+        hex(
+            "TarPit",
+            [0x28, 0x20, 0x1c],
+            Movement {
+                ground: passage(Move::Slow, Move::Slow),
+                flying: passage(Move::Slow, Move::Slow),
+                ..Movement::default()
+            },
+            vec![],
+        ),
+    ]
+}
+
+/// Every hazard an imported variant may use.
+pub fn chart() -> Vec<HazardDef> {
+    let mut all: Vec<HazardDef> = titan_core::load::ron_options()
+        .from_str(TITAN_HAZARDS)
+        .expect("the bundled hazard chart parses");
+    all.extend(extras());
+    all
+}

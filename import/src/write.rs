@@ -1,0 +1,82 @@
+//! Writing the imported folders: each is built in a temporary folder beside
+//! its destination and renamed into place once every one has been built, so
+//! a failure leaves nothing behind.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use titan_core::write::to_ron;
+
+use crate::Error;
+use crate::convert::{Converted, file_stem};
+
+fn io(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::at(path, 0, format!("cannot write: {e}"))
+}
+
+fn put<T: Serialize>(dir: &Path, name: &str, header: &str, value: &T) -> Result<(), Error> {
+    let path = dir.join(name);
+    let text = to_ron(value).map_err(|e| io(&path, e))?;
+    std::fs::write(&path, format!("// {header}\n{text}\n")).map_err(|e| io(&path, e))
+}
+
+fn build(c: &Converted, tmp: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(tmp.join("battlelands")).map_err(|e| io(tmp, e))?;
+    let from = format!(
+        "Imported from the Colossus variant {}; see README.md.",
+        c.notes.name
+    );
+    put(tmp, "variant.ron", &from, &c.manifest)?;
+    put(tmp, "terrains.ron", &from, &c.terrains)?;
+    put(tmp, "hazards.ron", &from, &c.hazards)?;
+    put(tmp, "characters.ron", &from, &c.characters)?;
+    put(tmp, "mustering.ron", &from, &c.mustering)?;
+    put(tmp, "masterboard.ron", &from, &c.masterboard)?;
+    put(tmp, "rules.ron", &from, &c.rules)?;
+    for b in &c.battlelands {
+        let name = format!("battlelands/{}.ron", file_stem(&b.terrain));
+        put(tmp, &name, &from, b)?;
+    }
+    let readme = tmp.join("README.md");
+    std::fs::write(&readme, c.notes.render()).map_err(|e| io(&readme, e))
+}
+
+fn beside(dest: &Path, what: &str) -> PathBuf {
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dest.with_file_name(format!(".{name}.{what}-{}", std::process::id()))
+}
+
+/// Builds every folder, then renames each into place (an existing one is
+/// moved aside first and removed after).
+pub fn all(built: &[(Converted, PathBuf)]) -> Result<(), Error> {
+    let mut tmps = Vec::new();
+    for (c, dest) in built {
+        if let Some(parent) = dest.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        }
+        let tmp = beside(dest, "import");
+        let _ = std::fs::remove_dir_all(&tmp);
+        tmps.push(tmp.clone());
+        if let Err(e) = build(c, &tmp) {
+            for t in &tmps {
+                let _ = std::fs::remove_dir_all(t);
+            }
+            return Err(e);
+        }
+    }
+    for ((_, dest), tmp) in built.iter().zip(&tmps) {
+        let old = beside(dest, "replaced");
+        let had = dest.exists();
+        if had {
+            std::fs::rename(dest, &old).map_err(|e| io(dest, e))?;
+        }
+        std::fs::rename(tmp, dest).map_err(|e| io(dest, e))?;
+        if had {
+            let _ = std::fs::remove_dir_all(&old);
+        }
+    }
+    Ok(())
+}

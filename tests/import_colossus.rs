@@ -1,0 +1,513 @@
+//! `titan import colossus`: the importer checked against the bundled
+//! `titan` variant (Colossus's Default is the same game), on hand-written
+//! Colossus-format fixtures (`tests/fixtures/colossus/`), and on bad input.
+
+#[path = "import_colossus/writer.rs"]
+mod writer;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use titan_core::format::VariantData;
+use titan_import::{Out, colossus};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(dir: &Path) -> VariantData {
+    match titan_core::load_data(dir, &Default::default()) {
+        Ok(l) => l.data,
+        Err(d) => panic!("{} does not load: {d:?}", dir.display()),
+    }
+}
+
+/// Imports one Colossus variant folder into `out`, checks it compiles, and
+/// returns its data.
+fn import(src: &Path, out: &Path) -> VariantData {
+    if let Err(e) = colossus(src, Out::Given(out), true) {
+        panic!("import of {} failed: {e:?}", src.display());
+    }
+    let v = titan_core::load(out, &Default::default());
+    assert!(
+        v.is_ok(),
+        "{} does not compile: {:?}",
+        out.display(),
+        v.err()
+    );
+    load(out)
+}
+
+/// Every land, exit, sign, character, mustering row and battleland hex of
+/// `got` is `want`'s.
+fn assert_agrees(got: &VariantData, want: &VariantData) {
+    let lands = |d: &VariantData| {
+        d.masterboard
+            .lands
+            .iter()
+            .map(|l| {
+                let mut exits: Vec<_> = l.exits.iter().map(|e| (e.to, e.sign)).collect();
+                exits.sort();
+                (l.number, l.terrain.clone(), l.position, exits)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lands(got), lands(want), "lands, exits and signs");
+    let chars = |d: &VariantData| {
+        let mut v: Vec<_> = d
+            .characters
+            .iter()
+            .map(|c| {
+                let natives: BTreeSet<_> = c.natives.iter().cloned().collect();
+                let range = c.rangestrike.as_ref().map(|r| (r.magic, r.strikes));
+                let what = (c.power, c.skill, c.class.clone(), c.flies, range, c.count);
+                (
+                    c.name.clone(),
+                    c.plural.clone(),
+                    what,
+                    natives,
+                    c.summonable,
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(chars(got), chars(want), "characters");
+    let tables = |d: &VariantData| {
+        let mut v = d.mustering.clone();
+        v.sort_by(|a, b| a.terrain.cmp(&b.terrain));
+        v
+    };
+    assert_eq!(tables(got), tables(want), "mustering");
+    let lands_of = |d: &VariantData| {
+        let mut v: Vec<_> = d
+            .battlelands
+            .iter()
+            .map(|b| {
+                let area: BTreeSet<_> = b.defender_area.iter().cloned().collect();
+                (b.terrain.clone(), b.hexes.clone(), b.attacker_edge, area)
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    assert_eq!(lands_of(got), lands_of(want), "battlelands");
+    let start = |d: &VariantData| {
+        let mut v: Vec<_> = d.rules.start.as_ref().unwrap().characters.clone();
+        v.sort_by(|a, b| a.character.cmp(&b.character));
+        v
+    };
+    assert_eq!(start(got), start(want), "starting characters");
+    assert_eq!(got.rules.scoring, want.rules.scoring, "acquiring");
+    let towers = |d: &VariantData| {
+        d.terrains
+            .iter()
+            .map(|t| (t.name.clone(), t.tower))
+            .collect::<BTreeSet<_>>()
+    };
+    assert_eq!(towers(got), towers(want), "terrains and towers");
+}
+
+#[test]
+fn titan_written_in_colossus_form_imports_as_titan() {
+    let titan = load(&root().join("variants/titan"));
+    let tmp = tempfile::tempdir().unwrap();
+    writer::variant(&titan, tmp.path(), "Default");
+    let got = import(&tmp.path().join("Default"), &tmp.path().join("out"));
+    assert_agrees(&got, &titan);
+}
+
+#[test]
+fn colossus_default_reference_imports_as_titan() {
+    let reference = root().join("../shared/reference/colossus-default");
+    if !reference.is_dir() {
+        println!("skipped: no reference at {}", reference.display());
+        return;
+    }
+    let titan = load(&root().join("variants/titan"));
+    let tmp = tempfile::tempdir().unwrap();
+    let got = import(&reference, &tmp.path().join("default"));
+    assert_agrees(&got, &titan);
+}
+
+// ---------------------------------------------------------------------------
+// The hand-written fixtures: tests/fixtures/colossus/variants/{Mini,Base}
+// ---------------------------------------------------------------------------
+
+fn fixtures() -> PathBuf {
+    root().join("tests/fixtures/colossus/variants")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// The fixtures copied to a temporary `variants/` folder, to be spoilt.
+fn spoilable() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures(), &tmp.path().join("variants"));
+    tmp
+}
+
+fn mini() -> (tempfile::TempDir, VariantData) {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = import(&fixtures().join("Mini"), &tmp.path().join("mini"));
+    (tmp, data)
+}
+
+#[test]
+fn the_manifest_names_the_files_its_depends_and_its_players() {
+    let (tmp, d) = mini();
+    assert_eq!(d.manifest.id, "mini");
+    assert_eq!(d.manifest.title, "Mini");
+    let players = d.manifest.players.unwrap();
+    assert_eq!(
+        (players.min, players.max),
+        (2, 2),
+        "<max_players num=\"2\">"
+    );
+    // Plains's battleland is Base's, by <depend variant="Base">.
+    let plains = d
+        .battlelands
+        .iter()
+        .find(|b| b.terrain == "Plains")
+        .unwrap();
+    assert_eq!(plains.hexes["A1"].hazard, "Bramble");
+    // MarkersName, found in Base: the fewest markers of a colour.
+    assert_eq!(d.rules.legions.as_ref().unwrap().markers_per_player, 4);
+    assert!(tmp.path().join("mini/README.md").is_file());
+}
+
+#[test]
+fn the_map_gives_lands_terrains_positions_exits_and_signs() {
+    use titan_core::format::Sign::*;
+    let (_tmp, d) = mini();
+    let land = |n: u32| d.masterboard.lands.iter().find(|l| l.number == n).unwrap();
+    assert_eq!(land(100).terrain, "Tower");
+    assert_eq!((land(1).position.x, land(1).position.y), (1, 0));
+    let exits = |n: u32| {
+        land(n)
+            .exits
+            .iter()
+            .map(|e| (e.to, e.sign))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(exits(100), [(1, Arch)]);
+    assert_eq!(exits(1), [(100, Arch), (200, Block)]);
+    assert_eq!(exits(200), [(1, Arrow)]);
+    let towers: Vec<_> = d
+        .terrains
+        .iter()
+        .filter(|t| t.tower)
+        .map(|t| &t.name)
+        .collect();
+    assert_eq!(towers, ["Tower"], "tower=\"True\" in the Tower's battlemap");
+}
+
+#[test]
+fn creatures_give_every_factor_flag_and_native() {
+    let (_tmp, d) = mini();
+    let c = |n: &str| d.characters.iter().find(|c| c.name == n).unwrap();
+    assert_eq!(
+        (c("Titan").power, c("Titan").class.as_str()),
+        (6, "lord"),
+        "power -1: a Titan's 6"
+    );
+    assert!(c("Angel").summonable && c("Angel").flies);
+    assert_eq!(c("Ogre").natives, ["Bog", "Slope"]);
+    assert_eq!(
+        c("Griffon").natives,
+        ["Bramble", "Sand", "Dune"],
+        "Sand makes a Dune native"
+    );
+    assert_eq!(c("Griffon").plural, "Griffons", "no plural_name: an s");
+    let r = c("Ranger").rangestrike.as_ref().unwrap();
+    assert!(!r.magic && c("Ranger").natives.contains(&"River".to_string()));
+    assert!(c("Warlock").rangestrike.as_ref().unwrap().magic);
+    assert_eq!(c("Guardian").class, "demilord");
+    assert_eq!(
+        (c("Ogre").power, c("Ogre").skill, c("Ogre").count),
+        (6, 2, 20)
+    );
+}
+
+#[test]
+fn terrains_give_mustering_starting_acquiring_and_titan_numbers() {
+    use titan_core::format::Needs;
+    let (_tmp, d) = mini();
+    let table = |t: &str| d.mustering.iter().find(|m| m.terrain == t).unwrap();
+    let plains = table("Plains");
+    assert!(plains.ladder);
+    let rows: Vec<_> = plains
+        .rows
+        .iter()
+        .map(|r| (r.character.as_str(), r.needs.clone()))
+        .collect();
+    let guardian = Needs::Character {
+        name: "Guardian".into(),
+        count: 1,
+    };
+    assert_eq!(
+        rows,
+        [
+            ("Ogre", vec![]),
+            ("Ranger", vec![Needs::Previous(2)]),
+            ("Griffon", vec![guardian])
+        ],
+        "number -1: shown only, not mustered"
+    );
+    let tower = table("Tower");
+    assert!(!tower.ladder, "regular_recruit=\"False\"");
+    let needs: Vec<_> = tower.rows.iter().map(|r| r.needs[0].clone()).collect();
+    assert_eq!(
+        needs,
+        [
+            Needs::Free,
+            Needs::Identical {
+                count: 3,
+                class: Some("creature".into())
+            },
+            Needs::Character {
+                name: "Titan".into(),
+                count: 1
+            },
+        ]
+    );
+    let start = &d.rules.start.as_ref().unwrap().characters;
+    let start: Vec<_> = start
+        .iter()
+        .map(|c| (c.character.as_str(), c.count))
+        .collect();
+    assert_eq!(start, [("Titan", 1), ("Angel", 1), ("Ogre", 6)]);
+    let acquire = &d.rules.scoring.as_ref().unwrap().acquire;
+    assert_eq!(
+        (acquire[0].character.as_str(), acquire[0].every),
+        ("Angel", 100)
+    );
+    let tt = d
+        .rules
+        .movement
+        .as_ref()
+        .unwrap()
+        .titan_teleport
+        .as_ref()
+        .unwrap();
+    assert_eq!(tt.min_score, 300);
+    assert_eq!(d.rules.titan.as_ref().unwrap().points_per_power, 50);
+}
+
+#[test]
+fn battlelands_give_hazards_elevations_hexsides_and_start_lists() {
+    use titan_core::format::{Edge, Side};
+    let (_tmp, d) = mini();
+    let land = |t: &str| d.battlelands.iter().find(|b| b.terrain == t).unwrap();
+    let tower = land("Tower");
+    assert_eq!(tower.hexes.len(), 27, "hexes not listed are plains");
+    let d4 = &tower.hexes["D4"];
+    assert_eq!((d4.hazard.as_str(), d4.elevation), ("Tower", 2));
+    assert_eq!(d4.sides[&Side::N], "Wall");
+    assert_eq!(d4.sides[&Side::S], "Wall");
+    assert_eq!(tower.attacker_edge, Some(Edge::SouthWest));
+    assert_eq!(tower.defender_area, ["D4", "C4"]);
+    let plains = land("Plains");
+    assert_eq!(plains.attacker_edge, None);
+    let b3 = &plains.hexes["B3"];
+    assert_eq!(b3.elevation, 1);
+    assert_eq!(
+        (b3.sides[&Side::NE].as_str(), b3.sides[&Side::SE].as_str()),
+        ("Slope", "Cliff")
+    );
+    assert_eq!(plains.hexes["E2"].hazard, "Lake");
+    // F4's SW river and E4's NE river are one hexside: kept once.
+    let rivers = usize::from(plains.hexes["F4"].sides.contains_key(&Side::SW))
+        + usize::from(plains.hexes["E4"].sides.contains_key(&Side::NE));
+    assert_eq!(rivers, 1);
+}
+
+#[test]
+fn the_readme_names_the_source_the_author_and_what_was_not_imported() {
+    let (tmp, _d) = mini();
+    let readme = std::fs::read_to_string(tmp.path().join("mini/README.md")).unwrap();
+    for want in [
+        "Colossus variant **Mini**",
+        "Ann Example",
+        "not imported: CreatureWarlock",
+        "not imported: MiniRecruitment",
+        "skipped: `Mini.MiniHint`: an AI hint class",
+        "marker names",
+    ] {
+        assert!(readme.contains(want), "{want:?} missing from\n{readme}");
+    }
+    assert!(!readme.contains("not imported: MiniHint"), "{readme}");
+}
+
+/// Imports `variant` of a spoilt copy; the error must name `file` and
+/// `line`, say `what`, and nothing may be written.
+fn refused(tmp: &tempfile::TempDir, variant: &str, file: &str, line: u32, what: &str) {
+    let out = tmp.path().join("out");
+    let src = tmp.path().join("variants").join(variant);
+    let errors = colossus(&src, Out::Given(&out), false).expect_err("refused");
+    let e = &errors[0];
+    assert!(e.file.ends_with(file), "{e} names {file}");
+    assert_eq!(e.line, line, "{e}");
+    assert!(e.to_string().contains(what), "{e} says {what:?}");
+    assert!(!out.exists(), "nothing written");
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "no temporary folder left: {leftovers:?}"
+    );
+}
+
+fn spoil(tmp: &tempfile::TempDir, file: &str, from: &str, to: &str) {
+    let path = tmp.path().join("variants").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{from:?} in {file}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_missing_file_is_named_at_the_manifest_line_naming_it() {
+    let tmp = spoilable();
+    std::fs::remove_file(tmp.path().join("variants/Mini/MiniCre.xml")).unwrap();
+    refused(&tmp, "Mini", "Mini/MiniVar.xml", 5, "\"MiniCre.xml\"");
+}
+
+#[test]
+fn broken_xml_is_named_at_its_line() {
+    let tmp = spoilable();
+    spoil(
+        &tmp,
+        "Mini/MiniMap.xml",
+        "<exit type=\"BLOCK\" label=\"200\" />",
+        "<exit type=\"BLOCK\" label=\"200\" >",
+    );
+    refused(&tmp, "Mini", "Mini/MiniMap.xml", 9, "broken XML");
+}
+
+#[test]
+fn an_unknown_variant_in_depends_is_named_at_its_line() {
+    let tmp = spoilable();
+    spoil(
+        &tmp,
+        "Mini/MiniVar.xml",
+        "variant=\"Base\"",
+        "variant=\"Nowhere\"",
+    );
+    refused(&tmp, "Mini", "Mini/MiniVar.xml", 8, "\"Nowhere\"");
+}
+
+#[test]
+fn an_unknown_creature_in_the_terrains_is_named_at_its_line() {
+    let tmp = spoilable();
+    spoil(
+        &tmp,
+        "Mini/MiniTer.xml",
+        "name=\"Ranger\"",
+        "name=\"Rangr\"",
+    );
+    refused(
+        &tmp,
+        "Mini",
+        "Mini/MiniTer.xml",
+        5,
+        "\"Rangr\" is no creature",
+    );
+}
+
+#[test]
+fn a_dangling_exit_is_named_at_its_line() {
+    let tmp = spoilable();
+    spoil(
+        &tmp,
+        "Mini/MiniMap.xml",
+        "label=\"200\" />",
+        "label=\"300\" />",
+    );
+    refused(&tmp, "Mini", "Mini/MiniMap.xml", 8, "land 300");
+}
+
+#[test]
+fn a_folder_of_variants_is_imported_all_or_nothing() {
+    let tmp = spoilable();
+    let out = tmp.path().join("out");
+    let done = colossus(&tmp.path().join("variants"), Out::Given(&out), false).unwrap();
+    let ids: Vec<_> = done.iter().map(|v| v.id.as_str()).collect();
+    assert_eq!(ids, ["base", "mini"]);
+    assert!(out.join("base/variant.ron").is_file() && out.join("mini/variant.ron").is_file());
+    // An existing folder is kept unless replacing is asked for.
+    let base = tmp.path().join("variants/Base");
+    let errors = colossus(&base, Out::Given(&out.join("base")), false).expect_err("exists");
+    assert!(errors[0].to_string().contains("--force"), "{}", errors[0]);
+    colossus(&base, Out::Given(&out.join("base")), true).unwrap();
+    // Base broken (an unknown hazard in its own battleland): nothing of
+    // Mini either.
+    spoil(&tmp, "Base/Battlelands/Plains.xml", "Brambles", "Quicksand");
+    let again = tmp.path().join("again");
+    let errors = colossus(&tmp.path().join("variants"), Out::Given(&again), false).unwrap_err();
+    assert!(
+        errors[0].file.ends_with("Base/Battlelands/Plains.xml"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(errors[0].line, 3, "{}", errors[0]);
+    assert!(!again.exists());
+}
+
+#[test]
+fn the_command_imports_and_says_what_it_wrote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("mini");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_titan"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let mini = fixtures().join("Mini");
+    let o = run(&[
+        "import",
+        "colossus",
+        mini.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.starts_with("imported Mini as "), "{stdout}");
+    let check = run(&["check", out.to_str().unwrap()]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let o = run(&[
+        "import",
+        "colossus",
+        mini.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+    let help = run(&["import", "colossus", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--out"));
+}
