@@ -207,6 +207,7 @@ pub fn muster_table(t: &Terrain) -> MusterTable {
     MusterTable {
         terrain: t.name.clone(),
         ladder: t.regular,
+        when_exhausted: Default::default(),
         rows,
     }
 }
