@@ -1380,8 +1380,23 @@ impl<'a> Compiler<'a> {
                         "rules.scoring: `every` must be positive",
                     );
                 }
+                let mut terrains = Vec::new();
+                for t in &a.terrains {
+                    match self.data.terrains.iter().position(|x| x.name == *t) {
+                        Some(i) => terrains.push(TerrainId(i as u8)),
+                        None => self.error(
+                            file,
+                            &[&format!("\"{}\"", a.character), &format!("\"{t}\"")],
+                            format!("rules.scoring: {t:?} is no terrain of this variant"),
+                        ),
+                    }
+                }
                 if let Some(id) = character(self, "scoring", &a.character) {
-                    acquire.push((id, a.every));
+                    acquire.push(Acquirable {
+                        character: id,
+                        every: a.every,
+                        terrains,
+                    });
                 }
             }
             if s.left_legions.fraction.1 == 0 {

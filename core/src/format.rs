@@ -956,6 +956,10 @@ impl Default for LeftLegions {
 pub struct Acquire {
     pub character: String,
     pub every: u32,
+    /// Only a legion in a land of one of these terrains acquires it (none:
+    /// any land).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrains: Vec<String>,
 }
 
 /// The strike chart: strike number = base + target skill - striker skill,

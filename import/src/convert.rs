@@ -80,7 +80,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             "{wanted} players: the board has {tower_lands} towers, so {max} play here"
         ));
     }
-    let rules = rules(src, &cre, &ter, &lands, &towers, &mut notes)?;
+    let rules = rules(src, &cre, &ter, &lands, &towers)?;
     let mut cre = cre;
     drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
     one_way_signs(&mut masterboard, &mut notes);
@@ -355,7 +355,6 @@ fn rules(
     ter: &TerXml,
     lands: &[terrains::Terrain],
     towers: &[String],
-    notes: &mut Notes,
 ) -> Result<RulesDef, Error> {
     let mut rules: RulesDef = titan_core::load::ron_options()
         .from_str(TITAN_RULES)
@@ -387,27 +386,32 @@ fn rules(
     if let Some(s) = rules.start.as_mut() {
         s.characters = start;
     }
-    let mut by_name: BTreeMap<&str, (u32, Vec<String>)> = BTreeMap::new();
+    // One acquirable per character and step: the terrains of its entries
+    // together, or any land when one entry names none.
+    let mut merged: Vec<Acquire> = Vec::new();
     for a in &acquire {
-        let e = by_name.entry(&a.name).or_insert((a.points, Vec::new()));
-        e.1.extend(a.terrains.iter().cloned());
-        if !a.terrains.is_empty() {
-            notes.not(format!(
-                "{} is acquired only in {} in Colossus; here in any land",
-                a.name,
-                a.terrains.join(", ")
-            ));
+        match merged
+            .iter_mut()
+            .find(|m| m.character == a.name && m.every == a.points)
+        {
+            Some(m) if m.terrains.is_empty() => {}
+            Some(m) if a.terrains.is_empty() => m.terrains.clear(),
+            Some(m) => {
+                for t in &a.terrains {
+                    if !m.terrains.contains(t) {
+                        m.terrains.push(t.clone());
+                    }
+                }
+            }
+            None => merged.push(Acquire {
+                character: a.name.clone(),
+                every: a.points,
+                terrains: a.terrains.clone(),
+            }),
         }
     }
     if let Some(s) = rules.scoring.as_mut() {
-        s.acquire = acquire
-            .iter()
-            .map(|a| Acquire {
-                character: a.name.clone(),
-                every: a.points,
-            })
-            .collect();
-        s.acquire.dedup();
+        s.acquire = merged;
     }
     if let Some(m) = rules.movement.as_mut()
         && let (Some(tt), Some(p)) = (m.titan_teleport.as_mut(), ter.titan_teleport)

@@ -300,10 +300,19 @@ pub struct TitanRules {
     pub per_player: u8,
 }
 
+/// A character acquired each time a score passes a multiple of `every`, by
+/// a legion in a land of one of `terrains` (empty: any).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Acquirable {
+    pub character: CharacterId,
+    pub every: u32,
+    pub terrains: Vec<TerrainId>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScoringRules {
     pub flee_fraction: (u32, u32),
-    pub acquire: Vec<(CharacterId, u32)>,
+    pub acquire: Vec<Acquirable>,
     pub left_legions: crate::format::LeftLegions,
 }
 

@@ -386,6 +386,7 @@ impl EditorApp {
                         s.acquire.push(Acquire {
                             character: names.first().cloned().unwrap_or_default(),
                             every: 100,
+                            terrains: Vec::new(),
                         });
                     }
                 }

@@ -908,7 +908,7 @@ pub(super) fn after_actions(game: &Game, a: &After, out: &mut Vec<Action>) {
         }
     }
     if room && let Some(&threshold) = a.acquisitions.first() {
-        for c in acquirable(game, threshold) {
+        for c in acquirable(game, winner, threshold) {
             out.push(Action::Acquire { character: c });
         }
     }
@@ -950,19 +950,23 @@ pub(super) fn summonable(game: &Game, winner: &Legion) -> Vec<(Marker, Character
     out
 }
 
-/// What may be acquired for reaching `threshold`: every acquirable whose step
-/// divides it and which the caretaker has (Law of the Battlelands 24.A: an
-/// Archangel in the stead of an Angel, or an Angel if none is left).
-pub(super) fn acquirable(game: &Game, threshold: u32) -> Vec<CharacterId> {
+/// What `legion` may acquire for reaching `threshold`: every acquirable whose
+/// step divides it, which its land's terrain allows and which the caretaker
+/// has (Law of the Battlelands 24.A: an Archangel in the stead of an Angel,
+/// or an Angel if none is left).
+pub(super) fn acquirable(game: &Game, legion: &Legion, threshold: u32) -> Vec<CharacterId> {
+    let terrain = game.variant.board.land(legion.land).terrain;
     game.variant
         .rules
         .scoring
         .acquire
         .iter()
-        .filter(|&&(c, every)| {
-            threshold.is_multiple_of(every) && game.state.caretaker[c.index()] > 0
+        .filter(|a| {
+            threshold.is_multiple_of(a.every)
+                && (a.terrains.is_empty() || a.terrains.contains(&terrain))
+                && game.state.caretaker[a.character.index()] > 0
         })
-        .map(|&(c, _)| c)
+        .map(|a| a.character)
         .collect()
 }
 

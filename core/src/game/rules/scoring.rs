@@ -98,7 +98,7 @@ pub(super) fn score(
         .scoring
         .acquire
         .iter()
-        .map(|&(_, e)| e)
+        .map(|a| a.every)
         .min()
         .unwrap_or(0);
     if step == 0 {
