@@ -500,7 +500,7 @@ pub(super) fn after_step(
             if !room {
                 return refuse(ACQUIRE, "the legion has 7 characters");
             }
-            if !acquirable(game, &winner, threshold).contains(character) {
+            if !acquirable(game, winner, threshold).contains(character) {
                 return refuse(
                     ACQUIRE,
                     format!("that character cannot be acquired for reaching {threshold}"),
