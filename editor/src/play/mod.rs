@@ -182,6 +182,9 @@ pub struct GameScreen {
     /// new one takes no click at once (a double click on the last would
     /// end the next phase too).
     bar_end: (String, f64),
+    /// The number of actions the autosave holds: it is written again at
+    /// the end of a frame in which the game went on.
+    autosaved: usize,
 }
 
 /// Whether `action` gives up the game or a battle (asked again before it
@@ -240,7 +243,9 @@ impl GameScreen {
             phase_notes: Vec::new(),
             stand_in_level: DEFAULT_LEVEL.into(),
             bar_end: (String::new(), 0.0),
+            autosaved: 0,
         };
+        g.autosaved = g.session.history_len();
         let humans = g.humans();
         if let Some(&first) = humans.first() {
             g.viewer = first;
@@ -446,16 +451,10 @@ impl GameScreen {
         self.update_viewer();
     }
 
-    /// What an action's events change on screen: the autosave at a turn's
-    /// beginning, a selection gone with its legion or battle.
-    fn note_events(&mut self, events: &[Event]) {
+    /// What an action's events change on screen: a selection gone with its
+    /// legion or battle.
+    fn note_events(&mut self, _events: &[Event]) {
         self.actions_cache.borrow_mut().take();
-        if events
-            .iter()
-            .any(|e| matches!(e, Event::TurnBegins { .. } | Event::GameOver { .. }))
-        {
-            self.autosave_now();
-        }
         if let Some(m) = self.selected
             && !self.view().legions.iter().any(|l| l.marker == m)
         {
@@ -469,10 +468,20 @@ impl GameScreen {
 
     /// Writes the autosave (and its seats) atomically.
     pub fn autosave_now(&mut self) {
+        self.autosaved = self.session.history_len();
         if let Some(path) = self.autosave.clone()
             && let Err(e) = self.save_to(&path)
         {
             self.status = format!("autosave failed: {e}");
+        }
+    }
+
+    /// Autosaves if an action was taken since the last autosave: closing
+    /// or killing the app loses nothing, in a battle as anywhere. Once a
+    /// frame, so that the computer's batch of actions is one write.
+    fn autosave_if_changed(&mut self) {
+        if self.autosave.is_some() && self.session.history_len() != self.autosaved {
+            self.autosave_now();
         }
     }
 
@@ -549,6 +558,16 @@ impl GameScreen {
         titan_core::game::random::choose(actions, &mut self.rng)
     }
 
+    /// Whether an online game waits for the viewer (for the window's
+    /// title).
+    pub fn online_turn(&self) -> bool {
+        !self.session.drives_computers()
+            && self.replay.is_none()
+            && self.viewer != SPECTATOR
+            && self.session.to_act().contains(&self.viewer)
+            && self.view().outcome.is_none()
+    }
+
     /// Whether a computer seat has something to do.
     pub fn computer_to_act(&self) -> bool {
         self.session.drives_computers() && self.session.to_act().iter().any(|p| !self.is_human(*p))
@@ -571,8 +590,14 @@ impl GameScreen {
         }
     }
 
-    /// Draws the game.
+    /// Draws the game, and autosaves what was played in the frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
+        let exit = self.draw(ui);
+        self.autosave_if_changed();
+        exit
+    }
+
+    fn draw(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
         let now = ui.input(|i| i.time);
         if self.session.poll() {
             self.after(&[]);
@@ -699,8 +724,10 @@ impl GameScreen {
                 view.turn,
                 words.player(view.active),
                 phase_name(view.phase),
-                if self.viewer == SPECTATOR {
+                if self.viewer == SPECTATOR && self.replay.is_some() {
                     String::new()
+                } else if self.viewer == SPECTATOR {
+                    "; you are watching".to_string()
                 } else {
                     format!("; you are {}", words.player(self.viewer))
                 }
@@ -800,6 +827,8 @@ pub struct PlayApp {
     pub settings: settings::Settings,
     /// The remembered UI scale has been given to egui.
     scale_applied: bool,
+    /// The window's title last set.
+    title: String,
 }
 
 impl PlayApp {
@@ -812,6 +841,7 @@ impl PlayApp {
             status: String::new(),
             settings: settings::Settings::read(data_dir),
             scale_applied: false,
+            title: "Titan".into(),
         }
     }
 
@@ -850,9 +880,38 @@ impl PlayApp {
         }
     }
 
+    /// The window's title: "(Your turn) Titan" while an online game (on
+    /// screen, or in the lobby) waits for this player.
+    pub fn window_title(&self) -> String {
+        let yours = match &self.screen {
+            Screen::Game(g) => g.online_turn(),
+            Screen::Online(o) => !o.my_turns().is_empty(),
+            _ => false,
+        };
+        if yours { "(Your turn) Titan" } else { "Titan" }.to_string()
+    }
+
+    /// Sets the window's title when it changes, and asks for the user's
+    /// attention when his turn comes (the window may be behind another).
+    fn keep_title(&mut self, ctx: &egui::Context) {
+        let title = self.window_title();
+        if title == self.title {
+            return;
+        }
+        let yours = title != "Titan";
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+        ctx.send_viewport_cmd(egui::ViewportCommand::RequestUserAttention(if yours {
+            egui::UserAttentionType::Informational
+        } else {
+            egui::UserAttentionType::Reset
+        }));
+        self.title = title;
+    }
+
     /// Draws the app.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.keep_ui_scale(ui.ctx());
+        self.keep_title(ui.ctx());
         match &mut self.screen {
             Screen::Start => self.start_screen(ui),
             Screen::Game(g) => {
@@ -874,14 +933,23 @@ impl PlayApp {
                     None => {}
                 }
             }
-            Screen::Online(o) => match o.ui(ui, &self.variants_root) {
-                Some(online::OnlineExit::Back) => self.screen = Screen::Start,
-                Some(online::OnlineExit::Play(session, seats, dir)) => {
-                    let g = GameScreen::new(session, seats, dir, None, 1);
-                    self.screen = Screen::Game(Box::new(g));
+            Screen::Online(o) => {
+                let exit = o.ui(ui, &self.variants_root);
+                if let Some(login) = o.remember.take() {
+                    self.settings.online = login;
+                    if let Err(e) = self.settings.write(&self.data_dir) {
+                        o.status = format!("could not remember the log-in: {e}");
+                    }
                 }
-                None => {}
-            },
+                match exit {
+                    Some(online::OnlineExit::Back) => self.screen = Screen::Start,
+                    Some(online::OnlineExit::Play(session, seats, dir)) => {
+                        let g = GameScreen::new(session, seats, dir, None, 1);
+                        self.screen = Screen::Game(Box::new(g));
+                    }
+                    None => {}
+                }
+            }
             Screen::Editor(e) => {
                 let mut back = false;
                 egui::Panel::top("back-to-play").show(ui, |ui| {
