@@ -185,7 +185,17 @@ pub struct GameScreen {
     /// The number of actions the autosave holds: it is written again at
     /// the end of a frame in which the game went on.
     autosaved: usize,
+    /// When the autosave was last written (the app's time).
+    autosaved_at: f64,
+    /// A person acted since the last autosave.
+    person_acted: bool,
+    /// The seats last written beside the autosave (written again only
+    /// when they change).
+    seats_written: Option<(PathBuf, Vec<Seat>)>,
 }
+
+/// Seconds between two autosaves of the computer's actions alone.
+const AUTOSAVE_EVERY: f64 = 1.0;
 
 /// Whether `action` gives up the game or a battle (asked again before it
 /// is taken).
@@ -244,6 +254,9 @@ impl GameScreen {
             stand_in_level: DEFAULT_LEVEL.into(),
             bar_end: (String::new(), 0.0),
             autosaved: 0,
+            autosaved_at: f64::NEG_INFINITY,
+            person_acted: false,
+            seats_written: None,
         };
         g.autosaved = g.session.history_len();
         let humans = g.humans();
@@ -438,6 +451,7 @@ impl GameScreen {
             Ok(events) => {
                 if self.is_human(player) {
                     self.status.clear();
+                    self.person_acted = true;
                 }
                 self.after(&events);
             }
@@ -469,19 +483,40 @@ impl GameScreen {
     /// Writes the autosave (and its seats) atomically.
     pub fn autosave_now(&mut self) {
         self.autosaved = self.session.history_len();
-        if let Some(path) = self.autosave.clone()
-            && let Err(e) = self.save_to(&path)
-        {
+        self.person_acted = false;
+        let Some(path) = self.autosave.clone() else {
+            return;
+        };
+        // The seats beside it change seldom: written when they do.
+        let seats_known = self
+            .seats_written
+            .as_ref()
+            .is_some_and(|(p, s)| *p == path && *s == self.seats);
+        let written = if seats_known {
+            write_save(&path, &self.session.save_file())
+        } else {
+            self.save_to(&path)
+                .inspect(|()| self.seats_written = Some((path.clone(), self.seats.clone())))
+        };
+        if let Err(e) = written {
             self.status = format!("autosave failed: {e}");
         }
     }
 
-    /// Autosaves if an action was taken since the last autosave: closing
-    /// or killing the app loses nothing, in a battle as anywhere. Once a
-    /// frame, so that the computer's batch of actions is one write.
-    fn autosave_if_changed(&mut self) {
-        if self.autosave.is_some() && self.session.history_len() != self.autosaved {
+    /// Autosaves if an action was taken since the last autosave: killing
+    /// the app loses no action of a person, in a battle as anywhere. At
+    /// most once a frame, at once after a person's action; the computer's
+    /// actions alone at most every [`AUTOSAVE_EVERY`] seconds (a write and
+    /// its sync take some milliseconds: not one per computer action).
+    fn autosave_if_changed(&mut self, ctx: &egui::Context, now: f64) {
+        if self.autosave.is_none() || self.session.history_len() == self.autosaved {
+            return;
+        }
+        if self.person_acted || now - self.autosaved_at >= AUTOSAVE_EVERY {
+            self.autosaved_at = now;
             self.autosave_now();
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(AUTOSAVE_EVERY));
         }
     }
 
@@ -593,7 +628,8 @@ impl GameScreen {
     /// Draws the game, and autosaves what was played in the frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
         let exit = self.draw(ui);
-        self.autosave_if_changed();
+        let now = ui.input(|i| i.time);
+        self.autosave_if_changed(ui.ctx(), now);
         exit
     }
 
