@@ -90,13 +90,15 @@ impl OnlineScreen {
     /// Logs out: the server revokes the token, the connection closes and
     /// the token is forgotten (the server and the user stay in the form).
     pub fn log_out(&mut self) {
-        // Sent before the connection is dropped: its thread sends what was
-        // queued before it sees the app's end closed.
+        // The connection closes once the server has answered (closed at
+        // once, the request could be lost with it).
         let token = self.token.clone();
-        if !token.is_empty() {
+        if token.is_empty() {
+            self.conn = None;
+        } else {
+            self.asked.clear();
             self.send(Request::LogOut { token }, Ask::LogOut);
         }
-        self.conn = None;
         self.me = None;
         self.games.clear();
         self.token.clear();

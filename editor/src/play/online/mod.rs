@@ -156,7 +156,8 @@ impl OnlineScreen {
                             );
                             self.refresh_lobby();
                         }
-                        (Some(Ask::Watch(_) | Ask::LogOut), Ok(_)) => {}
+                        (Some(Ask::Watch(_)), Ok(_)) => {}
+                        (Some(Ask::LogOut), _) => self.conn = None,
                         (Some(Ask::Login), Err(e)) => self.refused(&e),
                         (Some(Ask::TokenLogin), Err(e)) => self.token_refused(&e),
                         (_, Err(e)) => self.status = e,
