@@ -46,6 +46,10 @@ pub struct RemoteSession {
 /// How long the session tries to connect again before giving up.
 const GIVE_UP: Duration = Duration::from_secs(120);
 
+/// Why an action taken while the connection is down is refused.
+pub const NOT_CONNECTED: &str = "not connected: your move was not sent; it will be possible \
+     again when the connection is back (connecting again now)";
+
 impl RemoteSession {
     /// A session on the game of `first` (the first state pushed), whose
     /// variant the app has loaded: the same id and version as the server's.
@@ -119,9 +123,11 @@ impl GameSession for RemoteSession {
     }
 
     fn legal_actions(&self, player: PlayerId) -> Vec<Action> {
-        // Nothing while an action waits for its answer, or while the
-        // connection is being made again (an action sent then is lost).
-        if self.pending.is_some() || self.lost_since.is_some() || self.state.seat != Some(player) {
+        // Nothing while an action waits for its answer. While the
+        // connection is being made again the last state's actions stay
+        // offered (the buttons keep their places), and one clicked is
+        // refused with a message by `apply`.
+        if self.pending.is_some() || self.state.seat != Some(player) {
             return Vec::new();
         }
         self.state.legal.clone()
@@ -140,7 +146,7 @@ impl GameSession for RemoteSession {
             return Err("waiting for the server to answer the last action".into());
         }
         if self.lost_since.is_some() {
-            return Err("not connected to the server: connecting again".into());
+            return Err(NOT_CONNECTED.into());
         }
         let action = serde_json::to_value(action).map_err(|e| e.to_string())?;
         self.pending = Some(self.conn.send(Request::Act {
@@ -228,9 +234,13 @@ impl GameSession for RemoteSession {
         let mut changed = false;
         for report in self.conn.poll() {
             if !matches!(report, Report::Closed(_)) {
-                // The server answers again.
+                // The server answers again: the message about the lost
+                // connection goes (an empty notice clears the status).
+                if self.lost_since.take().is_some() {
+                    self.notice = Some(String::new());
+                    changed = true;
+                }
                 self.retries = 0;
-                self.lost_since = None;
             }
             match report {
                 Report::State(s) if s.game == self.state.game => {
@@ -264,7 +274,14 @@ impl GameSession for RemoteSession {
                 }
                 Report::Closed(e) => {
                     let since = *self.lost_since.get_or_insert_with(Instant::now);
-                    self.pending = None;
+                    // An action sent and not answered: never dropped
+                    // without a word (the state pushed after the reconnect
+                    // shows whether the server took it).
+                    let unanswered = if self.pending.take().is_some() {
+                        "; your last move may not have reached the server"
+                    } else {
+                        ""
+                    };
                     changed = true;
                     if since.elapsed() > GIVE_UP {
                         self.notice = Some(format!(
@@ -273,7 +290,7 @@ impl GameSession for RemoteSession {
                         ));
                         self.lost_at = None;
                     } else {
-                        self.notice = Some(format!("{e}: connecting again"));
+                        self.notice = Some(format!("{e}: connecting again{unanswered}"));
                         self.lost_at = Some(Instant::now());
                     }
                 }

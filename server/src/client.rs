@@ -70,6 +70,11 @@ impl Client {
                 response.status(),
                 String::from_utf8_lossy(response.body().as_deref().unwrap_or_default())
             ),
+            // Nothing answers there: say what to check, the cause after.
+            e @ (tungstenite::Error::Io(_) | tungstenite::Error::Url(_)) => format!(
+                "cannot reach the server at {url}: is `titan serve` running there, \
+                 and is the address right? ({e})"
+            ),
             e => format!("cannot connect to {url}: {e}"),
         })?;
         if let MaybeTlsStream::Plain(s) = socket.get_ref() {

@@ -53,6 +53,9 @@ pub struct GameRow {
     pub players: String,
     /// Names of the seats with a decision to make, comma-separated.
     pub to_act: String,
+    /// When the game was created (ms since the Unix epoch; set by
+    /// [`Db::add_game`]).
+    pub created: i64,
 }
 
 /// One seat of a game.
@@ -315,6 +318,16 @@ impl Db {
         Ok(row.map(|r| r.get::<String, _>(0)))
     }
 
+    /// Revokes `token` if it is one of `user`'s; whether it was.
+    pub async fn revoke_token(&self, user: &str, token: &str) -> DbResult<bool> {
+        let r = sqlx::query("DELETE FROM tokens WHERE token = $1 AND user_name = $2")
+            .bind(crate::auth::token_hash(token))
+            .bind(user)
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
     /// Revokes every token of `user`; how many there were.
     pub async fn revoke_tokens(&self, user: &str) -> DbResult<u64> {
         let r = sqlx::query("DELETE FROM tokens WHERE user_name = $1")
@@ -375,11 +388,11 @@ impl Db {
             timeout_secs: r.get("timeout_secs"),
             players: r.get("players"),
             to_act: r.get("to_act"),
+            created: r.get::<i64, _>("created"),
         }
     }
 
-    const GAME_COLUMNS: &str =
-        "id, variant, version, options, seed, creator, status, timeout_secs, players, to_act";
+    const GAME_COLUMNS: &str = "id, variant, version, options, seed, creator, status, timeout_secs, players, to_act, created";
 
     pub async fn game(&self, id: &str) -> DbResult<Option<GameRow>> {
         let q = format!("SELECT {} FROM games WHERE id = $1", Self::GAME_COLUMNS);

@@ -44,6 +44,11 @@ pub enum Request {
     /// Revokes every session token of the account (signs it out on every
     /// device); this connection stays logged in and gets a new token.
     SignOutEverywhere {},
+    /// Revokes one session token of the account logged in (the app's "Log
+    /// out"); this connection is logged out.
+    LogOut {
+        token: String,
+    },
     /// The variants a game may be created with.
     Variants {},
     Lobby {},
@@ -112,6 +117,10 @@ pub struct GameSummary {
     pub seats: Vec<SeatSummary>,
     /// Names of the players with a decision to make.
     pub to_act: Vec<String>,
+    /// When the game was created (ms since the Unix epoch; 0 from a server
+    /// that does not say).
+    #[serde(default)]
+    pub created_ms: i64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -410,6 +410,14 @@ impl Conn {
                 self.session = self.shared.accounts.sessions_of(&user);
                 Ok(answer)
             }
+            Request::LogOut { token } => {
+                // Only the account's own token: a connection cannot log
+                // another account out.
+                let user = self.user()?.to_string();
+                let revoked = db.revoke_token(&user, &token).await.map_err(dberr)?;
+                self.user = None;
+                Ok(json!({ "user": user, "revoked": revoked }))
+            }
             Request::Variants {} => Ok(json!(crate::installed(&self.shared.config.variants))),
             Request::Lobby {} => {
                 let user = self.user()?.to_string();
@@ -739,6 +747,7 @@ impl Conn {
             timeout_secs: timeout_secs.into(),
             players: String::new(),
             to_act: String::new(),
+            created: db::now_ms(),
         };
         self.shared
             .db
@@ -975,5 +984,6 @@ fn summary(row: GameRow, seats: Vec<SeatRow>) -> GameSummary {
             .filter(|s| !s.is_empty())
             .map(String::from)
             .collect(),
+        created_ms: row.created,
     }
 }

@@ -246,6 +246,33 @@ fn sign_out_everywhere(db: &str) {
 }
 
 #[test]
+fn logging_out_revokes_that_token_only() {
+    let (_dir, db) = sqlite();
+    let server = TestServer::start(config(&db));
+    let ann = unique("ann");
+    let bob = unique("bob");
+    let tok = |v: Value| v["token"].as_str().unwrap().to_string();
+    let t1 = tok(signup(&server, &ann, "ann-password").unwrap());
+    let t2 = tok(login(&server, &ann, "ann-password").unwrap());
+    let tb = tok(signup(&server, &bob, "bob-password").unwrap());
+    let mut c = Client::connect(&server.addr).unwrap();
+    c.request(&Request::Token { token: t1.clone() }).unwrap();
+    // Another account's token is not ann's to revoke.
+    let answer = c.request(&Request::LogOut { token: tb.clone() }).unwrap();
+    assert_eq!(answer["revoked"], false, "{answer}");
+    let e = c.request(&Request::Lobby {}).unwrap_err();
+    assert!(e.contains("log in first"), "{e}");
+    c.request(&Request::Token { token: t1.clone() }).unwrap();
+    let answer = c.request(&Request::LogOut { token: t1.clone() }).unwrap();
+    assert_eq!(answer["revoked"], true, "{answer}");
+    let e = token(&server, &t1).unwrap_err();
+    assert!(e.contains("the token is not valid"), "{e}");
+    assert_eq!(token(&server, &t2).unwrap()["user"], ann.as_str());
+    assert_eq!(token(&server, &tb).unwrap()["user"], bob.as_str());
+    server.stop();
+}
+
+#[test]
 fn signing_out_everywhere_revokes_old_tokens() {
     let (_dir, db) = sqlite();
     sign_out_everywhere(&db);

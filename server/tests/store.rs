@@ -19,6 +19,7 @@ fn game(id: &str, status: &str) -> GameRow {
         timeout_secs: 0,
         players: "[]".into(),
         to_act: String::new(),
+        created: 0,
     }
 }
 

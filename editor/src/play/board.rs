@@ -289,7 +289,10 @@ impl GameScreen {
         // Whose turn it is, as the top bar says it: a player who may only
         // concede the game out of turn is waiting, not in his phase.
         let acting = self.viewer != SPECTATOR && self.session.to_act().contains(&self.viewer);
-        if acting && !actions.is_empty() {
+        // Online, an action on its way to the server leaves none offered
+        // for a moment: the phase is still the viewer's.
+        let online = !self.session.drives_computers();
+        if acting && (!actions.is_empty() || online) {
             let text = if view.active == self.viewer {
                 format!(
                     "{}: your {}",
@@ -306,15 +309,27 @@ impl GameScreen {
             };
             ui.label(egui::RichText::new(text).strong());
         } else if self.replay.is_none() {
+            // Out of turn the panel asks nothing of the viewer: whose
+            // phase it is, and that he waits (or watches).
             let acting = self.session.to_act();
-            ui.label(format!(
-                "Waiting for {}",
-                acting
-                    .iter()
-                    .map(|p| words.player(*p))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            let names = acting
+                .iter()
+                .map(|p| words.player(*p))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let who = if self.viewer == SPECTATOR {
+                "you are watching".to_string()
+            } else {
+                format!("you are waiting for {names}")
+            };
+            ui.label(
+                egui::RichText::new(format!(
+                    "{}'s {}: {who}",
+                    words.player(view.active),
+                    phase_name(view.phase)
+                ))
+                .strong(),
+            );
         }
         drop(words);
         self.engagement_box(ui, &view, &actions);
@@ -629,10 +644,14 @@ impl GameScreen {
                 choice = Some(a.clone());
             }
         }
-        if view.phase == Phase::Move && view.roll.is_some() && self.selected.is_none() {
+        // The hints are for the player whose phase it is (out of turn he
+        // may only concede, which is the bar's).
+        let mine = view.active == self.viewer && self.session.to_act().contains(&self.viewer);
+        if mine && view.phase == Phase::Move && view.roll.is_some() && self.selected.is_none() {
             ui.label("Click one of your legions to see where it may go.");
         }
-        if view.phase == Phase::Move
+        if mine
+            && view.phase == Phase::Move
             && view.roll.is_some()
             && !actions.contains(&Action::DoneMoving)
             && actions
@@ -641,7 +660,7 @@ impl GameScreen {
         {
             ui.label(self.why_not_done_moving(view));
         }
-        if view.phase == Phase::Split && self.split.is_none() {
+        if mine && view.phase == Phase::Split && self.split.is_none() {
             ui.label("Click one of your legions to split it.");
         }
         drop(words);

@@ -55,9 +55,14 @@ impl GameScreen {
             start = end;
         }
         lines.extend(notes.map(|(_, note)| note.clone()));
+        // Online, the chat is beside the log, in the same panel: the log
+        // keeps its height and the board above is not covered.
         if let Some(chat) = self.session.chat() {
             let chat = chat.to_vec();
-            self.chat_panel(ui, &chat);
+            egui::Panel::right("chat")
+                .resizable(true)
+                .default_size(420.0)
+                .show(ui, |ui| self.chat_panel(ui, &chat));
         }
         ui.heading("Log");
         egui::ScrollArea::vertical()
@@ -69,12 +74,10 @@ impl GameScreen {
                 }
             });
     }
-    /// The chat of an online game: its last lines and a line to send.
+    /// The chat of an online game: a line to send, and its lines (the
+    /// spectators' marked so), the last at the bottom.
     fn chat_panel(&mut self, ui: &mut egui::Ui, chat: &[(String, String)]) {
         ui.heading("Chat");
-        for (user, line) in chat.iter().rev().take(4).rev() {
-            ui.label(format!("{user}: {line}"));
-        }
         ui.horizontal(|ui| {
             let l = ui.label("Say");
             let edit = ui
@@ -86,5 +89,19 @@ impl GameScreen {
                 self.session.say(line.trim());
             }
         });
+        let players: Vec<String> = self.view().players.iter().map(|p| p.name.clone()).collect();
+        egui::ScrollArea::vertical()
+            .id_salt("chat-lines")
+            .stick_to_bottom(true)
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (user, line) in chat {
+                    ui.label(if players.contains(user) {
+                        format!("{user}: {line}")
+                    } else {
+                        format!("(spectator) {user}: {line}")
+                    });
+                }
+            });
     }
 }

@@ -17,6 +17,7 @@ pub mod online;
 mod over;
 pub mod settings;
 mod start;
+mod top;
 mod turns;
 
 use std::path::{Path, PathBuf};
@@ -182,7 +183,20 @@ pub struct GameScreen {
     /// new one takes no click at once (a double click on the last would
     /// end the next phase too).
     bar_end: (String, f64),
+    /// The number of actions the autosave holds: it is written again at
+    /// the end of a frame in which the game went on.
+    autosaved: usize,
+    /// When the autosave was last written (the app's time).
+    autosaved_at: f64,
+    /// A person acted since the last autosave.
+    person_acted: bool,
+    /// The seats last written beside the autosave (written again only
+    /// when they change).
+    seats_written: Option<(PathBuf, Vec<Seat>)>,
 }
+
+/// Seconds between two autosaves of the computer's actions alone.
+const AUTOSAVE_EVERY: f64 = 1.0;
 
 /// Whether `action` gives up the game or a battle (asked again before it
 /// is taken).
@@ -240,7 +254,12 @@ impl GameScreen {
             phase_notes: Vec::new(),
             stand_in_level: DEFAULT_LEVEL.into(),
             bar_end: (String::new(), 0.0),
+            autosaved: 0,
+            autosaved_at: f64::NEG_INFINITY,
+            person_acted: false,
+            seats_written: None,
         };
+        g.autosaved = g.session.history_len();
         let humans = g.humans();
         if let Some(&first) = humans.first() {
             g.viewer = first;
@@ -433,6 +452,7 @@ impl GameScreen {
             Ok(events) => {
                 if self.is_human(player) {
                     self.status.clear();
+                    self.person_acted = true;
                 }
                 self.after(&events);
             }
@@ -446,16 +466,10 @@ impl GameScreen {
         self.update_viewer();
     }
 
-    /// What an action's events change on screen: the autosave at a turn's
-    /// beginning, a selection gone with its legion or battle.
-    fn note_events(&mut self, events: &[Event]) {
+    /// What an action's events change on screen: a selection gone with its
+    /// legion or battle.
+    fn note_events(&mut self, _events: &[Event]) {
         self.actions_cache.borrow_mut().take();
-        if events
-            .iter()
-            .any(|e| matches!(e, Event::TurnBegins { .. } | Event::GameOver { .. }))
-        {
-            self.autosave_now();
-        }
         if let Some(m) = self.selected
             && !self.view().legions.iter().any(|l| l.marker == m)
         {
@@ -469,10 +483,41 @@ impl GameScreen {
 
     /// Writes the autosave (and its seats) atomically.
     pub fn autosave_now(&mut self) {
-        if let Some(path) = self.autosave.clone()
-            && let Err(e) = self.save_to(&path)
-        {
+        self.autosaved = self.session.history_len();
+        self.person_acted = false;
+        let Some(path) = self.autosave.clone() else {
+            return;
+        };
+        // The seats beside it change seldom: written when they do.
+        let seats_known = self
+            .seats_written
+            .as_ref()
+            .is_some_and(|(p, s)| *p == path && *s == self.seats);
+        let written = if seats_known {
+            write_save(&path, &self.session.save_file())
+        } else {
+            self.save_to(&path)
+                .inspect(|()| self.seats_written = Some((path.clone(), self.seats.clone())))
+        };
+        if let Err(e) = written {
             self.status = format!("autosave failed: {e}");
+        }
+    }
+
+    /// Autosaves if an action was taken since the last autosave: killing
+    /// the app loses no action of a person, in a battle as anywhere. At
+    /// most once a frame, at once after a person's action; the computer's
+    /// actions alone at most every [`AUTOSAVE_EVERY`] seconds (a write and
+    /// its sync take some milliseconds: not one per computer action).
+    fn autosave_if_changed(&mut self, ctx: &egui::Context, now: f64) {
+        if self.autosave.is_none() || self.session.history_len() == self.autosaved {
+            return;
+        }
+        if self.person_acted || now - self.autosaved_at >= AUTOSAVE_EVERY {
+            self.autosaved_at = now;
+            self.autosave_now();
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(AUTOSAVE_EVERY));
         }
     }
 
@@ -549,6 +594,16 @@ impl GameScreen {
         titan_core::game::random::choose(actions, &mut self.rng)
     }
 
+    /// Whether an online game waits for the viewer (for the window's
+    /// title).
+    pub fn online_turn(&self) -> bool {
+        !self.session.drives_computers()
+            && self.replay.is_none()
+            && self.viewer != SPECTATOR
+            && self.session.to_act().contains(&self.viewer)
+            && self.view().outcome.is_none()
+    }
+
     /// Whether a computer seat has something to do.
     pub fn computer_to_act(&self) -> bool {
         self.session.drives_computers() && self.session.to_act().iter().any(|p| !self.is_human(*p))
@@ -571,8 +626,15 @@ impl GameScreen {
         }
     }
 
-    /// Draws the game.
+    /// Draws the game, and autosaves what was played in the frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
+        let exit = self.draw(ui);
+        let now = ui.input(|i| i.time);
+        self.autosave_if_changed(ui.ctx(), now);
+        exit
+    }
+
+    fn draw(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
         let now = ui.input(|i| i.time);
         if self.session.poll() {
             self.after(&[]);
@@ -647,109 +709,6 @@ impl GameScreen {
         });
         exit
     }
-
-    fn top_bar(&mut self, ui: &mut egui::Ui) -> Option<GameExit> {
-        let mut exit = None;
-        ui.horizontal_wrapped(|ui| {
-            if ui.button("Start screen").clicked() {
-                exit = Some(GameExit::ToStart);
-            }
-            if self.replay.is_none() && self.session.can_save() {
-                ui.separator();
-                let l = ui.label("Save as");
-                ui.add(egui::TextEdit::singleline(&mut self.save_name).desired_width(120.0))
-                    .labelled_by(l.id);
-                if ui.button("Save").clicked() {
-                    exit = Some(GameExit::Save(self.save_name.trim().to_string()));
-                }
-                ui.separator();
-                let computers =
-                    self.session.drives_computers() && self.seats.iter().any(|s| s.computer);
-                if computers {
-                    // egui's number box inside a slider cannot be named for
-                    // screen readers: the value is a label instead.
-                    ui.add(
-                        egui::Slider::new(&mut self.pace, 0.0..=1.0)
-                            .step_by(0.05)
-                            .show_value(false)
-                            .text("computer pace"),
-                    );
-                    ui.label(if self.pace <= 0.0 {
-                        "instant".to_string()
-                    } else {
-                        format!("{:.2} s per action", self.pace)
-                    });
-                    let label = if self.paused { "Resume" } else { "Pause" };
-                    if ui.button(label).clicked() {
-                        self.paused = !self.paused;
-                    }
-                }
-                if self.session.drives_computers() {
-                    ui.separator();
-                    self.stand_in_bar(ui);
-                }
-            } else {
-                self.replay_bar(ui);
-            }
-            ui.separator();
-            let view = self.view();
-            let words = self.words(&[]);
-            ui.label(format!(
-                "Turn {}, {}'s {}{}",
-                view.turn,
-                words.player(view.active),
-                phase_name(view.phase),
-                if self.viewer == SPECTATOR {
-                    String::new()
-                } else {
-                    format!("; you are {}", words.player(self.viewer))
-                }
-            ));
-            if !self.status.is_empty() {
-                ui.separator();
-                ui.colored_label(Color32::from_rgb(230, 120, 60), self.status.clone());
-            }
-        });
-        exit
-    }
-
-    fn replay_bar(&mut self, ui: &mut egui::Ui) {
-        let Some(r) = &self.replay else {
-            return;
-        };
-        let (step, total) = (r.step, r.save.actions.len());
-        ui.label(format!("Replay: action {step} of {total}"));
-        if ui.button("|<").clicked() {
-            self.replay_to(0);
-        }
-        if ui.button("< Back").clicked() {
-            self.replay_to(step.saturating_sub(1));
-        }
-        if ui.button("Forward >").clicked() {
-            self.replay_to(step + 1);
-        }
-        if ui.button(">|").clicked() {
-            self.replay_to(total);
-        }
-        let mut seat = self.viewer;
-        egui::ComboBox::from_id_salt("view-as")
-            .selected_text(if seat == SPECTATOR {
-                "as everyone sees it".to_string()
-            } else {
-                format!("as {} sees it", self.seats[seat.0 as usize].name)
-            })
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut seat, SPECTATOR, "as everyone sees it");
-                for (i, s) in self.seats.iter().enumerate() {
-                    ui.selectable_value(
-                        &mut seat,
-                        PlayerId(i as u8),
-                        format!("as {} sees it", s.name),
-                    );
-                }
-            });
-        self.viewer = seat;
-    }
 }
 
 /// What the game screen asks of the app.
@@ -800,6 +759,8 @@ pub struct PlayApp {
     pub settings: settings::Settings,
     /// The remembered UI scale has been given to egui.
     scale_applied: bool,
+    /// The window's title last set.
+    title: String,
 }
 
 impl PlayApp {
@@ -812,6 +773,7 @@ impl PlayApp {
             status: String::new(),
             settings: settings::Settings::read(data_dir),
             scale_applied: false,
+            title: "Titan".into(),
         }
     }
 
@@ -850,9 +812,38 @@ impl PlayApp {
         }
     }
 
+    /// The window's title: "(Your turn) Titan" while an online game (on
+    /// screen, or in the lobby) waits for this player.
+    pub fn window_title(&self) -> String {
+        let yours = match &self.screen {
+            Screen::Game(g) => g.online_turn(),
+            Screen::Online(o) => !o.my_turns().is_empty(),
+            _ => false,
+        };
+        if yours { "(Your turn) Titan" } else { "Titan" }.to_string()
+    }
+
+    /// Sets the window's title when it changes, and asks for the user's
+    /// attention when his turn comes (the window may be behind another).
+    fn keep_title(&mut self, ctx: &egui::Context) {
+        let title = self.window_title();
+        if title == self.title {
+            return;
+        }
+        let yours = title != "Titan";
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+        ctx.send_viewport_cmd(egui::ViewportCommand::RequestUserAttention(if yours {
+            egui::UserAttentionType::Informational
+        } else {
+            egui::UserAttentionType::Reset
+        }));
+        self.title = title;
+    }
+
     /// Draws the app.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.keep_ui_scale(ui.ctx());
+        self.keep_title(ui.ctx());
         match &mut self.screen {
             Screen::Start => self.start_screen(ui),
             Screen::Game(g) => {
@@ -874,14 +865,23 @@ impl PlayApp {
                     None => {}
                 }
             }
-            Screen::Online(o) => match o.ui(ui, &self.variants_root) {
-                Some(online::OnlineExit::Back) => self.screen = Screen::Start,
-                Some(online::OnlineExit::Play(session, seats, dir)) => {
-                    let g = GameScreen::new(session, seats, dir, None, 1);
-                    self.screen = Screen::Game(Box::new(g));
+            Screen::Online(o) => {
+                let exit = o.ui(ui, &self.variants_root);
+                if let Some(login) = o.remember.take() {
+                    self.settings.online = login;
+                    if let Err(e) = self.settings.write(&self.data_dir) {
+                        o.status = format!("could not remember the log-in: {e}");
+                    }
                 }
-                None => {}
-            },
+                match exit {
+                    Some(online::OnlineExit::Back) => self.screen = Screen::Start,
+                    Some(online::OnlineExit::Play(session, seats, dir)) => {
+                        let g = GameScreen::new(session, seats, dir, None, 1);
+                        self.screen = Screen::Game(Box::new(g));
+                    }
+                    None => {}
+                }
+            }
             Screen::Editor(e) => {
                 let mut back = false;
                 egui::Panel::top("back-to-play").show(ui, |ui| {

@@ -1,5 +1,6 @@
 //! What the game window remembers between runs, in `settings.ron` in the
-//! data folder (beside the autosave and the saves): the UI scale.
+//! data folder (beside the autosave and the saves): the UI scale, and the
+//! online log-in (server, user and session token; never the password).
 
 use std::path::{Path, PathBuf};
 
@@ -14,11 +15,27 @@ pub struct Settings {
     /// egui's zoom factor: 1 is the system's size; Ctrl + and Ctrl - change
     /// it anywhere.
     pub ui_scale: f32,
+    /// The last online log-in.
+    pub online: OnlineLogin,
+}
+
+/// The online log-in remembered: "Play online" logs in with the token
+/// (the server keeps only its hash, and it expires), or fills the form.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OnlineLogin {
+    pub server: String,
+    pub user: String,
+    /// Empty once logged out.
+    pub token: String,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { ui_scale: 1.0 }
+        Settings {
+            ui_scale: 1.0,
+            online: OnlineLogin::default(),
+        }
     }
 }
 
@@ -45,7 +62,15 @@ impl Settings {
     pub fn write(&self, data: &Path) -> Result<(), String> {
         std::fs::create_dir_all(data).map_err(|e| e.to_string())?;
         let text = titan_core::write::to_ron(self).map_err(|e| e.to_string())?;
-        titan_core::write::write_atomic(&Settings::path(data), text.as_bytes())
-            .map_err(|e| e.to_string())
+        let path = Settings::path(data);
+        titan_core::write::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+        // The token logs in as the user: readable by him only.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
     }
 }

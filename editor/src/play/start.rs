@@ -515,7 +515,19 @@ impl PlayApp {
         ui.separator();
         ui.heading("Online");
         if ui.button("Play online").clicked() {
-            self.screen = Screen::Online(Box::default());
+            self.screen = Screen::Online(Box::new(super::online::OnlineScreen::new(
+                &self.settings.online,
+            )));
+        }
+        // Whether games wait for you is the server's to say: the start
+        // screen does not connect, it says where "Play online" will look.
+        let online = &self.settings.online;
+        if !online.token.is_empty() {
+            ui.label(format!(
+                "Remembered log-in: {} at {}. \"Play online\" logs in and lists \
+                 the games waiting for you.",
+                online.user, online.server
+            ));
         }
         ui.separator();
         ui.heading("Edit");
