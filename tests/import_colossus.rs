@@ -511,3 +511,34 @@ fn the_command_imports_and_says_what_it_wrote() {
     let help = run(&["import", "colossus", "--help"]);
     assert!(String::from_utf8_lossy(&help.stdout).contains("--out"));
 }
+
+/// A single sign with no single sign pointing back leads one way in
+/// Colossus: the board says `one_way_signs: true`, keeps the sign as it is,
+/// compiles, and the README lists it.
+#[test]
+fn an_unanswered_single_sign_leads_one_way() {
+    use titan_core::format::Sign::*;
+    let tmp = spoilable();
+    // Land 200's arrow back to land 1 goes: land 1's block toward 200 is
+    // one-way now.
+    spoil(
+        &tmp,
+        "Mini/MiniMap.xml",
+        r#"<exit type="ARROW" label="1" />"#,
+        "",
+    );
+    let out = tmp.path().join("out");
+    let d = import(&tmp.path().join("variants/Mini"), &out);
+    assert_eq!(d.masterboard.one_way_signs, Some(true));
+    let one = d.masterboard.lands.iter().find(|l| l.number == 1).unwrap();
+    assert!(one.exits.iter().any(|e| e.to == 200 && e.sign == Block));
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("1 one-way single signs"), "{readme}");
+    assert!(readme.contains("1->200"), "{readme}");
+    // Without the flag the same board is refused (Law of Titan 7.D).
+    let board = out.join("masterboard.ron");
+    let text = std::fs::read_to_string(&board).unwrap();
+    std::fs::write(&board, text.replace("one_way_signs: true,", "")).unwrap();
+    let err = titan_core::load(&out, &Default::default()).unwrap_err();
+    assert!(format!("{err:?}").contains("is not answered"), "{err:?}");
+}

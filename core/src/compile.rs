@@ -982,6 +982,7 @@ impl<'a> Compiler<'a> {
     fn masterboard(&mut self, terrains: &HashMap<&str, TerrainId>) -> Masterboard {
         let data = self.data;
         let lands = &data.masterboard.lands;
+        let one_way = data.masterboard.one_way_signs == Some(true);
         if lands.is_empty() {
             self.error(
                 self.manifest(),
@@ -1069,7 +1070,7 @@ impl<'a> Compiler<'a> {
                 }
                 graph.add_edge(ids[&l.number], to, e.sign);
                 // Law of Titan 7.D: a single-symbol sign is answered by one pointing back.
-                if e.sign.is_single() {
+                if e.sign.is_single() && !one_way {
                     let back = lands
                         .iter()
                         .find(|o| o.number == e.to)

@@ -591,6 +591,13 @@ pub enum Needs {
 #[serde(deny_unknown_fields)]
 pub struct MasterboardDef {
     pub lands: Vec<LandDef>,
+    /// `true`: a block, arch or arrow need not be answered by a single sign
+    /// pointing back, and one that is not leads one way only (boards of
+    /// other Titan games, such as Colossus's). Absent or `false`: every one
+    /// is answered (Law of Titan 7.D). An extending variant's file may set
+    /// it; absent there, the base's stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub one_way_signs: Option<bool>,
 }
 
 /// One land of the masterboard.

@@ -283,15 +283,20 @@ fn load_layer(
     }
     if let Some(path) = read(&files.masterboard) {
         match parse::<MasterboardDef>(sources, overlay, &path) {
-            Ok((board, file)) => merge(
-                &mut data.masterboard.lands,
-                board.lands,
-                |l| l.number,
-                &mut origins.lands,
-                file,
-                sources,
-                &mut errors,
-            ),
+            Ok((board, file)) => {
+                if board.one_way_signs.is_some() {
+                    data.masterboard.one_way_signs = board.one_way_signs;
+                }
+                merge(
+                    &mut data.masterboard.lands,
+                    board.lands,
+                    |l| l.number,
+                    &mut origins.lands,
+                    file,
+                    sources,
+                    &mut errors,
+                )
+            }
             Err(d) => errors.push(d),
         }
     }
@@ -450,7 +455,10 @@ fn empty_data(manifest: Manifest) -> VariantData {
         hazards: Vec::new(),
         characters: Vec::new(),
         mustering: Vec::new(),
-        masterboard: MasterboardDef { lands: Vec::new() },
+        masterboard: MasterboardDef {
+            lands: Vec::new(),
+            one_way_signs: None,
+        },
         battlelands: Vec::new(),
         rules: RulesDef::default(),
         scripts: Vec::new(),

@@ -84,6 +84,7 @@ pub fn write_flat(data: &VariantData, dir: &Path) -> io::Result<()> {
     put("mustering.ron", to_ron(&data.mustering).map_err(ron)?)?;
     let board = MasterboardDef {
         lands: data.masterboard.lands.clone(),
+        one_way_signs: data.masterboard.one_way_signs,
     };
     put("masterboard.ron", to_ron(&board).map_err(ron)?)?;
     put("rules.ron", to_ron(&data.rules).map_err(ron)?)?;

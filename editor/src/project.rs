@@ -664,7 +664,10 @@ fn empty_file(kind: FileKind) -> FileValue {
         FileKind::Hazards => FileValue::Hazards(Vec::new()),
         FileKind::Characters => FileValue::Characters(Vec::new()),
         FileKind::Mustering => FileValue::Mustering(Vec::new()),
-        FileKind::Masterboard => FileValue::Masterboard(MasterboardDef { lands: Vec::new() }),
+        FileKind::Masterboard => FileValue::Masterboard(MasterboardDef {
+            lands: Vec::new(),
+            one_way_signs: None,
+        }),
         FileKind::Variables => FileValue::Variables(Vec::new()),
         FileKind::Actions => FileValue::Actions(Vec::new()),
         _ => FileValue::Rules(RulesDef::default()),

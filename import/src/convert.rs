@@ -246,9 +246,9 @@ fn drop_uncounted(
     }
 }
 
-/// titan answers every block, arch and arrow with a single sign pointing
-/// back (only triple arrows are one-way); a Colossus single sign with no
-/// answer is one-way, so it becomes a triple arrow.
+/// A Colossus single sign with no answer leads one way: the board says
+/// `one_way_signs: true` (titan otherwise answers every block, arch and
+/// arrow with a single sign pointing back), and the README lists them.
 fn one_way_signs(board: &mut MasterboardDef, notes: &mut Notes) {
     let answered: std::collections::HashSet<(u32, u32)> = board
         .lands
@@ -260,20 +260,20 @@ fn one_way_signs(board: &mut MasterboardDef, notes: &mut Notes) {
                 .map(move |e| (e.to, l.number))
         })
         .collect();
-    let mut changed = Vec::new();
-    for l in &mut board.lands {
-        for e in &mut l.exits {
+    let mut one_way = Vec::new();
+    for l in &board.lands {
+        for e in &l.exits {
             if e.sign.is_single() && !answered.contains(&(l.number, e.to)) {
-                changed.push(format!("{}->{}", l.number, e.to));
-                e.sign = titan_core::format::Sign::TripleArrow;
+                one_way.push(format!("{}->{}", l.number, e.to));
             }
         }
     }
-    if !changed.is_empty() {
-        notes.not(format!(
-            "one-way single signs (titan answers every block, arch and arrow with a sign pointing back): {} imported as triple arrows: {}",
-            changed.len(),
-            changed.join(", ")
+    if !one_way.is_empty() {
+        board.one_way_signs = Some(true);
+        notes.imported(format!(
+            "{} one-way single signs (`one_way_signs: true` in masterboard.ron): {}",
+            one_way.len(),
+            one_way.join(", ")
         ));
     }
 }

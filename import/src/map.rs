@@ -89,6 +89,7 @@ impl Board {
     pub fn to_def(&self) -> MasterboardDef {
         MasterboardDef {
             lands: self.lands.clone(),
+            one_way_signs: None,
         }
     }
 }

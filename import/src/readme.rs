@@ -26,6 +26,8 @@ pub struct Notes {
     pub not_imported: Vec<String>,
     pub skipped: Vec<String>,
     pub counts: String,
+    /// What was imported beyond the usual list, a line each.
+    pub also_imported: Vec<String>,
 }
 
 impl Notes {
@@ -37,6 +39,7 @@ impl Notes {
             not_imported: Vec::new(),
             skipped: Vec::new(),
             counts: String::new(),
+            also_imported: Vec::new(),
         };
         for h in &src.var.hints {
             notes.skipped.push(format!(
@@ -54,6 +57,11 @@ impl Notes {
         );
         notes.not("images and counters' colours: titan draws its own".into());
         notes
+    }
+
+    /// A line for the README's "Imported".
+    pub fn imported(&mut self, what: String) {
+        self.also_imported.push(what);
     }
 
     pub fn not(&mut self, what: String) {
@@ -107,7 +115,11 @@ impl Notes {
         s += "- The mustering (`*Ter.xml`): every terrain's recruits with `Anything`, `AnyNonLord`, `Lord`, `DemiLord` and shown-only characters, the Tower's starting characters, acquirable characters and the Titan's teleport and power thresholds.\n";
         s += "- The battlelands (`Battlelands/*.xml`): hexes, hazards, elevations, hexsides, the tower's start list; files taken from the variants it depends on as Colossus takes them.\n";
         s += "- The hazard chart: the Avalon Hill hazards as the bundled `titan` variant reads them; Lake, Stone, Spring and TarPit with their movement and strike effects from Colossus's hazard table.\n";
-        s += "- The other rule numbers (legion size, strike chart, battle length, teleports) are the bundled `titan` variant's, as in Colossus.\n\n";
+        s += "- The other rule numbers (legion size, strike chart, battle length, teleports) are the bundled `titan` variant's, as in Colossus.\n";
+        for n in &self.also_imported {
+            s += &format!("- {n}\n");
+        }
+        s += "\n";
         s += "## Not imported\n\n";
         for n in &self.not_imported {
             s += &format!("- not imported: {n}\n");
