@@ -154,7 +154,13 @@ fn java_and_effects(
         let used = battlelands
             .iter()
             .any(|b| b.hexes.values().any(|x| x.hazard == *h));
-        if used {
+        // Sand drains only water-dwellers (Colossus: the natives of Lake).
+        let matters = *h != "Sand"
+            || cre
+                .defs
+                .iter()
+                .any(|c| c.natives.iter().any(|n| n == "Lake"));
+        if used && matters {
             notes.not(format!("hazard {h}'s special effect: {why}"));
         }
     }

@@ -11,11 +11,14 @@ const TITAN_HAZARDS: &str = include_str!("../../variants/titan/hazards.ron");
 
 /// What the chart does not carry over from Colossus, per hazard.
 pub const NOT_IMPORTED: &[(&str, &str)] = &[
-    ("Spring", "a Spring heals the natives standing in it"),
+    (
+        "Spring",
+        "a Spring heals every character standing in it of a hit each strike phase",
+    ),
     ("TarPit", "a character that entered a TarPit stays slowed"),
     (
         "Sand",
-        "Colossus drains water-dwellers standing in Sand; titan's chart has no such effect",
+        "Colossus hurts water-dwellers (natives of Lake) standing in Sand; titan's chart has no such effect",
     ),
 ];
 
