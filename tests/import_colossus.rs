@@ -351,6 +351,158 @@ fn the_readme_names_the_source_the_author_and_what_was_not_imported() {
     assert!(!readme.contains("not imported: MiniHint"), "{readme}");
 }
 
+fn pit() -> (tempfile::TempDir, VariantData) {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = import(&fixtures().join("Pit"), &tmp.path().join("pit"));
+    (tmp, data)
+}
+
+/// Colossus's Balrog variant's Java classes (named by the fixture `Pit`,
+/// no Java in it) are written in Lua: the importer writes its own
+/// `balrog.lua` and the variable it keeps, one Balrog character (a
+/// demilord that does not return when slain) and a Tower row the script
+/// decides, and the README says so.
+#[test]
+fn java_classes_written_in_lua_bring_their_script_and_the_readme_says_so() {
+    let (tmp, d) = pit();
+    let dir = tmp.path().join("pit");
+    let lua = std::fs::read_to_string(dir.join("balrog.lua")).unwrap();
+    assert!(lua.contains("titan.hook(\"balrog_may_muster\""), "{lua}");
+    assert_eq!(d.manifest.files.scripts, ["balrog.lua"]);
+    assert_eq!(d.manifest.files.variables.as_deref(), Some("variables.ron"));
+    assert_eq!(
+        d.variables
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect::<Vec<_>>(),
+        ["balrogs_mustered"]
+    );
+    let balrog = d.characters.iter().find(|c| c.name == "Balrog").unwrap();
+    assert_eq!((balrog.power, balrog.skill, balrog.count), (12, 3, 6));
+    assert!(balrog.flies && balrog.rangestrike.as_ref().is_some_and(|r| r.magic));
+    assert_eq!(balrog.class, "mortal-demilord");
+    assert!(!balrog.summonable);
+    assert!(!d.characters.iter().any(|c| c.name.starts_with("Balrog1")));
+    let class = d.rules.classes.as_ref().unwrap();
+    let mortal = class.iter().find(|c| c.name == "mortal-demilord").unwrap();
+    assert!(!mortal.returns_when_slain);
+    let tower = d.mustering.iter().find(|t| t.terrain == "Tower").unwrap();
+    let row = tower.rows.iter().find(|r| r.character == "Balrog").unwrap();
+    assert_eq!(
+        row.needs,
+        [titan_core::format::Needs::Hook("balrog_may_muster".into())]
+    );
+    assert!(!row.like && !row.ladder);
+    let plains = d.mustering.iter().find(|t| t.terrain == "Plains").unwrap();
+    assert!(!plains.rows.iter().any(|r| r.character == "Balrog"));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    for want in [
+        "## Written in Lua",
+        "written in Lua: BalrogRecruitment (puts a Balrog",
+        "in `balrog.lua`",
+        "written in Lua: CreatureBalrog (the Balrog",
+        "the class of Balrog100, Balrog200",
+        // A class titan has no Lua for stays not imported.
+        "not imported: CreatureWarlock",
+    ] {
+        assert!(readme.contains(want), "{want:?} missing from\n{readme}");
+    }
+    assert!(
+        !readme.contains("not imported: BalrogRecruitment"),
+        "{readme}"
+    );
+    assert!(!readme.contains("not imported: CreatureBalrog"), "{readme}");
+    // Mini names a recruitment class titan has no Lua for.
+    let (tmp, _) = mini();
+    let readme = std::fs::read_to_string(tmp.path().join("mini/README.md")).unwrap();
+    assert!(!readme.contains("Written in Lua"), "{readme}");
+    assert!(!tmp.path().join("mini/balrog.lua").exists());
+}
+
+/// Whether each of the position's legions may muster a Balrog, in a game
+/// of the imported `Pit`: Red (tower 100) and Blue (tower 200) with these
+/// scores, Red to muster with a legion in each tower.
+fn balrogs(red: u32, blue: u32) -> (bool, bool, titan_core::game::Game) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("pit");
+    import(&fixtures().join("Pit"), &out);
+    let v = std::sync::Arc::new(titan_core::load(&out, &Default::default()).unwrap());
+    let text = format!(
+        r#"(
+        seed: 1,
+        players: [(name: "Red", tower: 100, score: {red}), (name: "Blue", tower: 200, score: {blue})],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Titan", "Ogre"], moved: true, entered_from: Some(1)),
+            (marker: "P1-02", land: 200, characters: ["Angel", "Ogre"], moved: true, entered_from: Some(1)),
+            (marker: "P2-01", land: 1, characters: ["Titan", "Ogre"]),
+        ],
+        active: 0,
+        phase: Muster,
+        turn: 5,
+    )"#
+    );
+    let pos: titan_core::game::save::Position = ron::from_str(&text).unwrap();
+    let g = pos.to_game(v).unwrap();
+    let balrog = g.variant.character_by_name("Balrog").unwrap();
+    let actions = g.legal_actions(titan_core::game::PlayerId(0));
+    let may = |m: &str| {
+        let m: titan_core::game::Marker = m.parse().unwrap();
+        actions.iter().any(|a| {
+            matches!(a, titan_core::game::Action::Muster { legion, recruit, .. }
+                if *legion == m && *recruit == balrog)
+        })
+    };
+    (may("P1-01"), may("P1-02"), g)
+}
+
+/// BalrogRecruitment as Lua: a tower holds a Balrog for every 300 points
+/// of its player, for any legion mustering there; one mustered counts
+/// against its tower.
+#[test]
+fn a_balrog_musters_in_a_tower_whose_player_has_300_points() {
+    assert!(!balrogs(299, 0).0, "below 300 points, none");
+    assert!(balrogs(300, 0).0, "300 points: one in his own tower");
+    // Blue's tower holds none: Red's points count in Red's tower only.
+    assert!(!balrogs(900, 0).1);
+    // Blue's points put one in Blue's tower, which Red's legion there may
+    // take (Colossus: "can be recruited by any one mustering in that Tower").
+    let (own, blues, _) = balrogs(0, 300);
+    assert!(!own && blues);
+    // A Balrog mustered counts against its tower's player.
+    let (yes, _, mut g) = balrogs(599, 0);
+    assert!(yes);
+    let balrog = g.variant.character_by_name("Balrog").unwrap();
+    let red = titan_core::game::PlayerId(0);
+    g.apply(
+        red,
+        &titan_core::game::Action::Muster {
+            legion: "P1-01".parse().unwrap(),
+            recruit: balrog,
+            reveal: Vec::new(),
+        },
+    )
+    .unwrap();
+    let def = g.variant.variable("balrogs_mustered").unwrap().clone();
+    let of_red = titan_core::vars::VarTarget::Player(red);
+    assert_eq!(
+        g.state.vars.get(&def, of_red),
+        &titan_core::format::VarValue::Int(1)
+    );
+    // With one mustered there, a second needs 600 points.
+    for (score, again) in [(599, false), (600, true)] {
+        let (_, _, mut g) = balrogs(score, 0);
+        g.state
+            .vars
+            .set(&def, of_red, titan_core::format::VarValue::Int(1));
+        let p1: titan_core::game::Marker = "P1-01".parse().unwrap();
+        let may = g.legal_actions(red).iter().any(|a| {
+            matches!(a, titan_core::game::Action::Muster { legion, recruit, .. }
+                if *legion == p1 && *recruit == balrog)
+        });
+        assert_eq!(may, again, "{score} points, one mustered");
+    }
+}
+
 /// Imports `variant` of a spoilt copy; the error must name `file` and
 /// `line`, say `what`, and nothing may be written.
 fn refused(tmp: &tempfile::TempDir, variant: &str, file: &str, line: u32, what: &str) {
@@ -444,7 +596,7 @@ fn a_folder_of_variants_is_imported_all_or_nothing() {
     let out = tmp.path().join("out");
     let done = colossus(&tmp.path().join("variants"), Out::Given(&out), false).unwrap();
     let ids: Vec<_> = done.iter().map(|v| v.id.as_str()).collect();
-    assert_eq!(ids, ["base", "mini"]);
+    assert_eq!(ids, ["base", "mini", "pit"]);
     assert!(out.join("base/variant.ron").is_file() && out.join("mini/variant.ron").is_file());
     // An existing folder is kept unless replacing is asked for.
     let base = tmp.path().join("variants/Base");

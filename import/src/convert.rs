@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 
 use titan_core::format::{
     Acquire, BattlelandDef, CharacterDef, Counted, Files, HazardDef, Manifest, MasterboardDef,
-    MusterTable, PlayerCount, RulesDef, TerrainDef,
+    MusterTable, PlayerCount, RulesDef, TerrainDef, VariableDef,
 };
 
+use crate::java::{self, LuaFile};
 use crate::manifest::Source;
 use crate::readme::Notes;
 use crate::terrains::TerXml;
@@ -26,6 +27,9 @@ pub struct Converted {
     pub masterboard: MasterboardDef,
     pub battlelands: Vec<BattlelandDef>,
     pub rules: RulesDef,
+    /// Scripts written for the Java classes titan runs in Lua.
+    pub scripts: Vec<&'static LuaFile>,
+    pub variables: Vec<VariableDef>,
     pub notes: Notes,
 }
 
@@ -60,7 +64,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             tower: towers.contains(&t.name),
         })
         .collect();
-    let mustering: Vec<MusterTable> = lands.iter().map(terrains::muster_table).collect();
+    let mut mustering: Vec<MusterTable> = lands.iter().map(terrains::muster_table).collect();
     let tower_lands = masterboard
         .lands
         .iter()
@@ -80,11 +84,20 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             "{wanted} players: the board has {tower_lands} towers, so {max} play here"
         ));
     }
-    let rules = rules(src, &cre, &ter, &lands, &towers)?;
+    let mut rules = rules(src, &cre, &ter, &lands, &towers)?;
     let mut cre = cre;
+    let scripts = java_rules(
+        &mut notes,
+        &ter,
+        &lands,
+        &mut cre,
+        &mut mustering,
+        &mut rules,
+    );
+    let variables = java::variables(&scripts);
     drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
     one_way_signs(&mut masterboard, &mut notes);
-    java_and_effects(&mut notes, &ter, &cre, &battlelands);
+    effects(&mut notes, &battlelands, &cre);
     let id = id_of(&src.var.name);
     notes.counts(
         masterboard.lands.len(),
@@ -93,7 +106,11 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
         cre.defs.len(),
         max,
     );
-    let manifest = manifest(src, &id, max, &masterboard, &battlelands, cre.defs.len());
+    let mut manifest = manifest(src, &id, max, &masterboard, &battlelands, cre.defs.len());
+    manifest.files.scripts = scripts.iter().map(|f| f.name.to_string()).collect();
+    if !variables.is_empty() {
+        manifest.files.variables = Some("variables.ron".into());
+    }
     Ok(Converted {
         id,
         manifest,
@@ -104,6 +121,8 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
         masterboard,
         battlelands,
         rules,
+        scripts,
+        variables,
         notes,
     })
 }
@@ -132,24 +151,75 @@ fn every_terrain_defined(
     Ok(())
 }
 
-/// The README lines of Java classes, of hazards' effects titan lacks and
-/// of poison.
-fn java_and_effects(
+/// The Java rule classes the variant names (`Special:` recruits, creatures'
+/// `special`): those written in Lua change the data and bring their
+/// scripts (in `java::RULES`' order), the others are README lines.
+fn java_rules(
     notes: &mut Notes,
     ter: &TerXml,
-    cre: &creatures::Creatures,
-    battlelands: &[BattlelandDef],
-) {
-    for class in &ter.specials {
-        notes.java(class, None);
-    }
-    let mut by_class: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    lands: &[terrains::Terrain],
+    cre: &mut creatures::Creatures,
+    mustering: &mut [MusterTable],
+    rules: &mut RulesDef,
+) -> Vec<&'static LuaFile> {
+    let mut by_class: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (c, class) in &cre.specials {
-        by_class.entry(class).or_default().push(c);
+        by_class.entry(class.clone()).or_default().push(c.clone());
     }
-    for (class, chars) in by_class {
-        notes.java(class, Some(&chars.join(", ")));
+    let mut classes: Vec<String> = ter.specials.clone();
+    classes.extend(by_class.keys().cloned());
+    let mut seen = Vec::new();
+    classes.retain(|c| {
+        let new = !seen.contains(c);
+        seen.push(c.clone());
+        new
+    });
+    let specials: Vec<(String, Vec<String>)> = lands
+        .iter()
+        .map(|t| (t.name.clone(), t.specials.clone()))
+        .collect();
+    let mut scripts: Vec<&'static LuaFile> = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    for r in java::RULES {
+        let Some(class) = classes
+            .iter()
+            .find(|c| java::rule(c).is_some_and(|k| k.class == r.class))
+        else {
+            continue;
+        };
+        done.push(class.as_str());
+        let chars = by_class.get(class).map(|c| c.join(", "));
+        let mut classes_def = rules.classes.take().unwrap_or_default();
+        let applied = java::apply(
+            class,
+            &mut java::Data {
+                creatures: &mut *cre,
+                mustering: &mut *mustering,
+                specials: &specials,
+                classes: &mut classes_def,
+            },
+        );
+        rules.classes = Some(classes_def);
+        if applied {
+            notes.java_in_lua(class, chars.as_deref(), r.lua.name);
+            if !scripts.iter().any(|f| f.name == r.lua.name) {
+                scripts.push(r.lua);
+            }
+        } else {
+            notes.java(class, chars.as_deref());
+        }
     }
+    for class in &classes {
+        if !done.contains(&class.as_str()) {
+            let chars = by_class.get(class).map(|c| c.join(", "));
+            notes.java(class, chars.as_deref());
+        }
+    }
+    scripts
+}
+
+/// The README lines of hazards' effects titan lacks and of poison.
+fn effects(notes: &mut Notes, battlelands: &[BattlelandDef], cre: &creatures::Creatures) {
     for (h, why) in hazards::NOT_IMPORTED {
         let used = battlelands
             .iter()

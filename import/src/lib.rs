@@ -15,6 +15,7 @@ mod colors;
 mod convert;
 mod creatures;
 mod hazards;
+mod java;
 mod manifest;
 mod map;
 mod readme;

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::manifest::Source;
 
 /// What the Java classes Colossus ships with its variants do, for the
-/// README's "not imported" lines.
+/// README's "written in Lua" and "not imported" lines.
 const JAVA: &[(&str, &str)] = &[
     (
         "BalrogRecruitment",
@@ -14,7 +14,7 @@ const JAVA: &[(&str, &str)] = &[
     ),
     (
         "CreatureBalrog",
-        "the Balrog character whose counters appear as a player scores (Balrog100, Balrog200, ...)",
+        "the Balrog, a demilord that is not immortal (slain, it leaves the game), one creature a tower (Balrog100, Balrog200, ...) whose counters appear as that tower's player scores",
     ),
 ];
 
@@ -24,6 +24,8 @@ pub struct Notes {
     pub source_dir: String,
     pub author: Option<String>,
     pub not_imported: Vec<String>,
+    /// Java classes written in Lua (`crate::java`).
+    pub lua: Vec<String>,
     pub skipped: Vec<String>,
     pub counts: String,
     /// What was imported beyond the usual list, a line each.
@@ -37,6 +39,7 @@ impl Notes {
             source_dir: src.dir.display().to_string(),
             author: author(&src.dir),
             not_imported: Vec::new(),
+            lua: Vec::new(),
             skipped: Vec::new(),
             counts: String::new(),
             also_imported: Vec::new(),
@@ -48,7 +51,11 @@ impl Notes {
         }
         for class in java_classes(&src.dir) {
             let short = class.rsplit('.').next().unwrap_or(&class).to_string();
-            if !short.ends_with("Hint") && !short.starts_with("Creature") {
+            // A class written in Lua is noted where the variant uses it.
+            if !short.ends_with("Hint")
+                && !short.starts_with("Creature")
+                && crate::java::rule(&class).is_none()
+            {
                 notes.java(&class, None);
             }
         }
@@ -72,16 +79,16 @@ impl Notes {
 
     /// A Java rule class, with what it does (and the characters it is for).
     pub fn java(&mut self, class: &str, character: Option<&str>) {
-        let short = class.rsplit('.').next().unwrap_or(class);
-        let does = JAVA.iter().find(|(c, _)| *c == short).map_or(
-            "rules written in Java, which titan does not run",
-            |(_, d)| d,
-        );
-        let line = match character {
-            Some(c) => format!("{short} ({does}; the class of {c})"),
-            None => format!("{short} ({does})"),
-        };
+        let line = java_line(class, character, None);
         self.not(line);
+    }
+
+    /// A Java rule class written in Lua, in the script `script`.
+    pub fn java_in_lua(&mut self, class: &str, character: Option<&str>, script: &str) {
+        let line = java_line(class, character, Some(script));
+        if !self.lua.contains(&line) {
+            self.lua.push(line);
+        }
     }
 
     pub fn counts(
@@ -120,6 +127,14 @@ impl Notes {
             s += &format!("- {n}\n");
         }
         s += "\n";
+        if !self.lua.is_empty() {
+            s += "## Written in Lua\n\n";
+            s += "Java rule classes of the Colossus variant that titan runs as Lua of its own (written for titan from what the classes do, not Colossus's code):\n\n";
+            for n in &self.lua {
+                s += &format!("- written in Lua: {n}\n");
+            }
+            s += "\n";
+        }
         s += "## Not imported\n\n";
         for n in &self.not_imported {
             s += &format!("- not imported: {n}\n");
@@ -132,6 +147,24 @@ impl Notes {
         }
         s
     }
+}
+
+/// A README line of a Java class: what it does, the characters it is for,
+/// the script it is written in.
+fn java_line(class: &str, character: Option<&str>, script: Option<&str>) -> String {
+    let short = class.rsplit('.').next().unwrap_or(class);
+    let does = JAVA.iter().find(|(c, _)| *c == short).map_or(
+        "rules written in Java, which titan does not run",
+        |(_, d)| d,
+    );
+    let mut what = does.to_string();
+    if let Some(c) = character {
+        what += &format!("; the class of {c}");
+    }
+    if let Some(f) = script {
+        what += &format!("; in `{f}`");
+    }
+    format!("{short} ({what})")
 }
 
 /// The Java classes in a variant's folder, as `Folder.Class`.

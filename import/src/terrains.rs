@@ -28,6 +28,8 @@ pub struct Terrain {
     pub starting: Vec<(String, u8)>,
     /// For an alias: the name players see.
     pub display_name: Option<String>,
+    /// Java recruitment classes it names as `Special:<class>` recruits.
+    pub specials: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,10 +76,12 @@ pub fn read(file: &XmlFile, creatures: &Creatures) -> Result<TerXml, Error> {
     let mut specials = Vec::new();
     for t in children(r, "terrain") {
         let mut recruits = Vec::new();
+        let mut own = Vec::new();
         for n in children(t, "recruit") {
             let name = file.attr(&doc, n, "name")?.to_string();
             if let Some(class) = name.strip_prefix("Special:") {
                 specials.push(class.to_string());
+                own.push(class.to_string());
                 continue;
             }
             known(n, &name, true)?;
@@ -101,6 +105,7 @@ pub fn read(file: &XmlFile, creatures: &Creatures) -> Result<TerXml, Error> {
             recruits,
             starting,
             display_name: None,
+            specials: own,
         });
     }
     // An alias is a terrain of its own (its own battleland) mustering as

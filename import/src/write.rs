@@ -37,6 +37,13 @@ fn build(c: &Converted, tmp: &Path) -> Result<(), Error> {
         let name = format!("battlelands/{}.ron", file_stem(&b.terrain));
         put(tmp, &name, &from, b)?;
     }
+    if !c.variables.is_empty() {
+        put(tmp, "variables.ron", &from, &c.variables)?;
+    }
+    for f in &c.scripts {
+        let path = tmp.join(f.name);
+        std::fs::write(&path, f.text).map_err(|e| io(&path, e))?;
+    }
     let readme = tmp.join("README.md");
     std::fs::write(&readme, c.notes.render()).map_err(|e| io(&readme, e))
 }

@@ -185,6 +185,9 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                     t.set("name", p.name.as_str())?;
                     t.set("score", p.score)?;
                     t.set("alive", p.alive)?;
+                    if let Some(tower) = p.tower {
+                        t.set("tower", s.variant.board.land(tower).number)?;
+                    }
                     list.raw_push(t)?;
                 }
                 Ok(list)
