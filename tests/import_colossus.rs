@@ -694,3 +694,79 @@ fn an_unanswered_single_sign_leads_one_way() {
     let err = titan_core::load(&out, &Default::default()).unwrap_err();
     assert!(format!("{err:?}").contains("is not answered"), "{err:?}");
 }
+
+/// Colossus's Spring heals everybody in it, and its Sand hurts the
+/// water-dwellers (natives of Lake) in it, at the end of each strike phase
+/// (Colossus's hazard chart): the importer writes both as Lua of its own
+/// (`spring.lua`, `sand.lua`, Sand's `Hook`), and a battle of the imported
+/// variant does so.
+#[test]
+fn a_spring_heals_and_sand_dries_water_dwellers() {
+    use titan_core::battle::{Action, Battle, Position};
+    let tmp = spoilable();
+    // The Ogre dwells in water; the Bog becomes a Spring.
+    spoil(
+        &tmp,
+        "Mini/MiniCre.xml",
+        r#"Bog="true" slope="true""#,
+        r#"Bog="true" slope="true" Lake="true""#,
+    );
+    spoil(
+        &tmp,
+        "Base/Battlelands/Plains.xml",
+        r#"terrain="Bog""#,
+        r#"terrain="Spring""#,
+    );
+    let out = tmp.path().join("out");
+    let d = import(&tmp.path().join("variants/Mini"), &out);
+    assert_eq!(d.manifest.files.scripts, ["spring.lua", "sand.lua"]);
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("written in Lua: `spring.lua`"), "{readme}");
+    assert!(readme.contains("written in Lua: `sand.lua`"), "{readme}");
+    let plains = d
+        .battlelands
+        .iter()
+        .find(|b| b.terrain == "Plains")
+        .unwrap();
+    let label = |hazard: &str| {
+        plains
+            .hexes
+            .iter()
+            .find(|(_, h)| h.hazard == hazard)
+            .map(|(l, _)| l.clone())
+            .unwrap()
+    };
+    let (sand, spring) = (label("Sand"), label("Spring"));
+    let v = titan_core::load(&out, &Default::default()).unwrap();
+    let text = format!(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Ogre", hex: "{sand}", damage: 1), (character: "Ranger", hex: "{spring}", damage: 2)],
+        defender: [(character: "Griffon", hex: "A1"), (character: "Ranger", hex: "A2")],
+    )"#
+    );
+    let pos: Position = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&text)
+        .unwrap();
+    let mut b = Battle::from_position(&v, &pos, titan_core::rng::GameRng::new(1)).unwrap();
+    let damage = |b: &Battle, at: &str| {
+        let u = b
+            .unit_at(titan_core::battleland::HexId::from_label(at).unwrap())
+            .unwrap();
+        b.units()[u as usize].damage
+    };
+    // The attacker's strikes, then the defender's strikes back: the strike
+    // phase ends, and with it the hazards' hits and healing.
+    b.apply(Action::EndStrikes).unwrap();
+    assert_eq!(damage(&b, &spring), 2);
+    b.apply(Action::EndStrikes).unwrap();
+    assert_eq!(
+        damage(&b, &sand),
+        2,
+        "the water-dwelling Ogre in Sand takes a hit"
+    );
+    assert_eq!(damage(&b, &spring), 1, "the Ranger in the Spring heals one");
+}

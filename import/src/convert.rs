@@ -86,7 +86,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     }
     let mut rules = rules(src, &cre, &ter, &lands, &towers)?;
     let mut cre = cre;
-    let scripts = java_rules(
+    let mut scripts = java_rules(
         &mut notes,
         &ter,
         &lands,
@@ -97,7 +97,8 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     let variables = java::variables(&scripts);
     drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
     one_way_signs(&mut masterboard, &mut notes);
-    effects(&mut notes, &battlelands, &cre);
+    let mut hazards = hazards::chart();
+    effects(&mut notes, &battlelands, &cre, &mut hazards, &mut scripts);
     let id = id_of(&src.var.name);
     notes.counts(
         masterboard.lands.len(),
@@ -115,7 +116,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
         id,
         manifest,
         terrains: terrain_defs,
-        hazards: hazards::chart(),
+        hazards,
         characters: cre.defs,
         mustering,
         masterboard,
@@ -219,20 +220,48 @@ fn java_rules(
 }
 
 /// The README lines of hazards' effects titan lacks and of poison.
-fn effects(notes: &mut Notes, battlelands: &[BattlelandDef], cre: &creatures::Creatures) {
-    for (h, why) in hazards::NOT_IMPORTED {
-        let used = battlelands
+fn effects(
+    notes: &mut Notes,
+    battlelands: &[BattlelandDef],
+    cre: &creatures::Creatures,
+    chart: &mut [titan_core::format::HazardDef],
+    scripts: &mut Vec<&'static LuaFile>,
+) {
+    let used = |h: &str| {
+        battlelands
             .iter()
-            .any(|b| b.hexes.values().any(|x| x.hazard == *h));
-        // Sand drains only water-dwellers (Colossus: the natives of Lake).
-        let matters = *h != "Sand"
-            || cre
-                .defs
-                .iter()
-                .any(|c| c.natives.iter().any(|n| n == "Lake"));
-        if used && matters {
+            .any(|b| b.hexes.values().any(|x| x.hazard == h))
+    };
+    for (h, why) in hazards::NOT_IMPORTED {
+        if used(h) {
             notes.not(format!("hazard {h}'s special effect: {why}"));
         }
+    }
+    if used("Spring") {
+        if let Some(spring) = chart.iter_mut().find(|h| h.name == "Spring") {
+            spring.effects.push(titan_core::format::Effect::Hook(
+                hazards::SPRING_HOOK.into(),
+            ));
+        }
+        scripts.push(&hazards::SPRING_LUA);
+        notes.imported(
+            "a Spring's healing (every character in it heals a hit each strike phase), written in Lua: `spring.lua`".into(),
+        );
+    }
+    // Sand dries only water-dwellers (Colossus: the natives of Lake).
+    let dwellers = cre
+        .defs
+        .iter()
+        .any(|c| c.natives.iter().any(|n| n == "Lake"));
+    if used("Sand") && dwellers {
+        if let Some(sand) = chart.iter_mut().find(|h| h.name == "Sand") {
+            sand.effects
+                .push(titan_core::format::Effect::Hook(hazards::SAND_HOOK.into()));
+        }
+        scripts.push(&hazards::SAND_LUA);
+        notes.imported(
+            "Sand's drying of water-dwellers (a native of Lake in Sand takes a hit each strike phase), written in Lua: `sand.lua`".into(),
+        );
     }
     for c in &cre.poison {
         notes.not(format!(

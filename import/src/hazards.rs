@@ -1,26 +1,42 @@
 //! The hazard chart of an imported variant: the Avalon Hill hazards as the
 //! bundled `titan` variant reads them, and Colossus's own hazards (Lake,
 //! Stone, Spring, TarPit) with their movement and strike effects from
-//! Colossus's hazard table. What titan cannot express of them (a Spring's
-//! healing, a TarPit's lasting slowness) is said in the README.
+//! Colossus's hazard table. A Spring's healing and Sand's drying of
+//! water-dwellers are Lua of the importer's (`import/lua/`); what titan
+//! cannot express (a TarPit's lasting slowness) is said in the README.
 
 use titan_core::format::{At, Effect, HazardDef, Move, Movement, Passage, Place, Rgb, Sight, Who};
+
+use crate::java::LuaFile;
 
 /// The bundled chart, read at build time so both stay one.
 const TITAN_HAZARDS: &str = include_str!("../../variants/titan/hazards.ron");
 
 /// What the chart does not carry over from Colossus, per hazard.
-pub const NOT_IMPORTED: &[(&str, &str)] = &[
-    (
-        "Spring",
-        "a Spring heals every character standing in it of a hit each strike phase",
-    ),
-    ("TarPit", "a character that entered a TarPit stays slowed"),
-    (
-        "Sand",
-        "Colossus hurts water-dwellers (natives of Lake) standing in Sand; titan's chart has no such effect",
-    ),
-];
+pub const NOT_IMPORTED: &[(&str, &str)] =
+    &[("TarPit", "a character that entered a TarPit stays slowed")];
+
+/// A Spring's healing as Lua: every character standing in one heals a hit
+/// at the end of each strike phase; Spring gets the hook.
+pub const SPRING_LUA: LuaFile = LuaFile {
+    name: "spring.lua",
+    text: include_str!("../lua/spring.lua"),
+    variables: "[]",
+};
+
+/// Sand's drying as Lua: a water-dweller (a native of Lake) standing in
+/// Sand takes a hit at the end of each strike phase; Sand gets the hook.
+pub const SAND_LUA: LuaFile = LuaFile {
+    name: "sand.lua",
+    text: include_str!("../lua/sand.lua"),
+    variables: "[]",
+};
+
+/// Spring's hook in `spring.lua`.
+pub const SPRING_HOOK: &str = "spring_heals";
+
+/// Sand's hook in `sand.lua`.
+pub const SAND_HOOK: &str = "sand_dries_water_dwellers";
 
 fn passage(natives: Move, others: Move) -> Passage {
     Passage { natives, others }

@@ -141,6 +141,8 @@ impl<'v> Battle<'v> {
         // Hazard damage for each strike phase spent in the hex: compute all
         // (Lua may fail) before changing anything.
         let mut hurt = Vec::new();
+        // Hooks that answer below 0 heal (a Spring): (unit, hits).
+        let mut heal: Vec<(usize, u8)> = Vec::new();
         // Most strike phases end with nobody where a hazard hurts or a hook
         // decides: then there is nothing to look at.
         let tables = self.tables_in(s);
@@ -176,10 +178,10 @@ impl<'v> Battle<'v> {
             let hz = self.land_in(s).hex(h).hazard;
             let natives = self.natives_of(s, i);
             let native = natives.contains(hz);
-            let mut hits = 0u32;
+            let mut hits = 0i32;
             for e in &self.variant.hazard(hz).effects {
                 match e {
-                    Effect::Damage { who, hits: n } if who.applies(native) => hits += u32::from(*n),
+                    Effect::Damage { who, hits: n } if who.applies(native) => hits += i32::from(*n),
                     Effect::Hook(hook) if self.use_hooks => {
                         if let Some(lua) = &self.lua {
                             let skill = self.skill_of(s, i);
@@ -190,7 +192,7 @@ impl<'v> Battle<'v> {
                                 &[("unit", F::I(i as i64)), ("hex", F::S(&h.label()))],
                                 (u.power, skill, u.damage, native),
                             )?;
-                            hits += n.clamp(0, 255) as u32;
+                            hits += n.clamp(-255, 255) as i32;
                         }
                     }
                     _ => {}
@@ -218,14 +220,25 @@ impl<'v> Battle<'v> {
                                 &[("unit", F::I(i as i64)), ("hex", F::S(&h.label()))],
                                 (u.power, skill, u.damage, native, side.top),
                             )?;
-                            hits += n.clamp(0, 255) as u32;
+                            hits += n.clamp(-255, 255) as i32;
                         }
                     }
                 }
             }
             if hits > 0 {
                 hurt.push((i, hits.min(255) as u8));
+            } else if hits < 0 && u.damage > 0 {
+                heal.push((i, (-hits).min(255) as u8));
             }
+        }
+        for (i, hits) in heal {
+            let u = &mut s.units[i];
+            let healed = hits.min(u.damage);
+            u.damage -= healed;
+            self.record(ev, || BattleEvent::Healed {
+                unit: i as UnitId,
+                hits: healed,
+            });
         }
         for (i, hits) in hurt {
             self.record(ev, || BattleEvent::HazardDamage {
