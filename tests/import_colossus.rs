@@ -770,3 +770,55 @@ fn a_spring_heals_and_sand_dries_water_dwellers() {
     );
     assert_eq!(damage(&b, &spring), 1, "the Ranger in the Spring heals one");
 }
+
+/// Colossus's `poison`: a poisonous character's strike that hits poisons
+/// its target, who takes the poison in hits at the beginning of each strike
+/// phase. The importer writes it as Lua with the variant's poisonous
+/// characters (`poison.lua`, the Unit variable `poisoned`).
+#[test]
+fn a_poisonous_strike_poisons_its_target() {
+    use titan_core::battle::{Action, Battle, Position};
+    let tmp = spoilable();
+    spoil(
+        &tmp,
+        "Mini/MiniCre.xml",
+        r#"count="3" plural_name="Guardians""#,
+        r#"count="3" plural_name="Guardians" poison="2""#,
+    );
+    let out = tmp.path().join("out");
+    let d = import(&tmp.path().join("variants/Mini"), &out);
+    assert!(d.manifest.files.scripts.contains(&"poison.lua".to_string()));
+    let lua = std::fs::read_to_string(out.join("poison.lua")).unwrap();
+    assert!(lua.contains(r#"["Guardian"] = 2,"#), "{lua}");
+    let v = titan_core::load(&out, &Default::default()).unwrap();
+    let text = r#"(
+        battleland: "Tower",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Guardian", hex: "C3")],
+        defender: [(character: "Angel", hex: "C4")],
+    )"#;
+    let pos: Position = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
+        .unwrap();
+    let mut b = Battle::from_position(&v, &pos, titan_core::rng::GameRng::new(1)).unwrap();
+    let id = |b: &Battle, at: &str| {
+        b.unit_at(titan_core::battleland::HexId::from_label(at).unwrap())
+            .unwrap()
+    };
+    let (guardian, angel) = (id(&b, "C3"), id(&b, "C4"));
+    // Twelve dice, one hit.
+    b.fix_dice([6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    b.apply(Action::Strike {
+        unit: guardian,
+        target: angel,
+        strike_number: None,
+        forgo_bonus: false,
+    })
+    .unwrap();
+    assert_eq!(b.units()[angel as usize].damage, 1);
+    // The Angel's strike phase begins: the poison's two hits.
+    b.apply(Action::EndStrikes).unwrap();
+    assert_eq!(b.units()[angel as usize].damage, 3);
+}

@@ -28,7 +28,7 @@ pub struct Converted {
     pub battlelands: Vec<BattlelandDef>,
     pub rules: RulesDef,
     /// Scripts written for the Java classes titan runs in Lua.
-    pub scripts: Vec<&'static LuaFile>,
+    pub scripts: Vec<LuaFile>,
     pub variables: Vec<VariableDef>,
     pub notes: Notes,
 }
@@ -94,11 +94,11 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
         &mut mustering,
         &mut rules,
     );
-    let variables = java::variables(&scripts);
     drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
     one_way_signs(&mut masterboard, &mut notes);
     let mut hazards = hazards::chart();
     effects(&mut notes, &battlelands, &cre, &mut hazards, &mut scripts);
+    let variables = java::variables(&scripts);
     let id = id_of(&src.var.name);
     notes.counts(
         masterboard.lands.len(),
@@ -162,7 +162,7 @@ fn java_rules(
     cre: &mut creatures::Creatures,
     mustering: &mut [MusterTable],
     rules: &mut RulesDef,
-) -> Vec<&'static LuaFile> {
+) -> Vec<LuaFile> {
     let mut by_class: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (c, class) in &cre.specials {
         by_class.entry(class.clone()).or_default().push(c.clone());
@@ -179,7 +179,7 @@ fn java_rules(
         .iter()
         .map(|t| (t.name.clone(), t.specials.clone()))
         .collect();
-    let mut scripts: Vec<&'static LuaFile> = Vec::new();
+    let mut scripts: Vec<LuaFile> = Vec::new();
     let mut done: Vec<&str> = Vec::new();
     for r in java::RULES {
         let Some(class) = classes
@@ -202,9 +202,9 @@ fn java_rules(
         );
         rules.classes = Some(classes_def);
         if applied {
-            notes.java_in_lua(class, chars.as_deref(), r.lua.name);
+            notes.java_in_lua(class, chars.as_deref(), &r.lua.name);
             if !scripts.iter().any(|f| f.name == r.lua.name) {
-                scripts.push(r.lua);
+                scripts.push(r.lua.clone());
             }
         } else {
             notes.java(class, chars.as_deref());
@@ -225,7 +225,7 @@ fn effects(
     battlelands: &[BattlelandDef],
     cre: &creatures::Creatures,
     chart: &mut [titan_core::format::HazardDef],
-    scripts: &mut Vec<&'static LuaFile>,
+    scripts: &mut Vec<LuaFile>,
 ) {
     let used = |h: &str| {
         battlelands
@@ -243,7 +243,7 @@ fn effects(
                 hazards::SPRING_HOOK.into(),
             ));
         }
-        scripts.push(&hazards::SPRING_LUA);
+        scripts.push(hazards::SPRING_LUA);
         notes.imported(
             "a Spring's healing (every character in it heals a hit each strike phase), written in Lua: `spring.lua`".into(),
         );
@@ -258,14 +258,17 @@ fn effects(
             sand.effects
                 .push(titan_core::format::Effect::Hook(hazards::SAND_HOOK.into()));
         }
-        scripts.push(&hazards::SAND_LUA);
+        scripts.push(hazards::SAND_LUA);
         notes.imported(
             "Sand's drying of water-dwellers (a native of Lake in Sand takes a hit each strike phase), written in Lua: `sand.lua`".into(),
         );
     }
-    for c in &cre.poison {
-        notes.not(format!(
-            "{c}'s poison (titan has no lasting damage from a strike)"
+    if !cre.poison.is_empty() {
+        let names: Vec<&str> = cre.poison.iter().map(|(c, _)| c.as_str()).collect();
+        scripts.push(hazards::poison_lua(&cre.poison));
+        notes.imported(format!(
+            "the poison of {} (a strike that hits poisons its target, who takes the poison in hits at the beginning of each strike phase), written in Lua: `poison.lua`",
+            names.join(", ")
         ));
     }
 }

@@ -31,8 +31,8 @@ pub struct Creatures {
     pub defs: Vec<CharacterDef>,
     /// (character, Java class) of `special=` creatures.
     pub specials: Vec<(String, String)>,
-    /// Characters whose `poison` is not imported.
-    pub poison: Vec<String>,
+    /// Poisonous characters and their poison (hits a strike phase).
+    pub poison: Vec<(String, u8)>,
 }
 
 impl Creatures {
@@ -102,11 +102,14 @@ pub fn read(files: &[XmlFile]) -> Result<Creatures, Error> {
                 out.specials.push((name.clone(), class.to_string()));
             }
             // `poison` is a number of hits (or a flag) in Colossus's files.
-            let poison = n
-                .attribute("poison")
-                .is_some_and(|p| p != "0" && !p.eq_ignore_ascii_case("false"));
-            if poison {
-                out.poison.push(name.clone());
+            let poison = match n.attribute("poison") {
+                Some(p) if p.eq_ignore_ascii_case("true") => 1,
+                Some(p) => p.trim().parse::<u8>().unwrap_or(0),
+                None => 0,
+            };
+            out.poison.retain(|(c, _)| *c != name);
+            if poison > 0 {
+                out.poison.push((name.clone(), poison));
             }
             match out.defs.iter_mut().find(|c| c.name == name) {
                 Some(old) => *old = def,

@@ -7,6 +7,8 @@
 
 use titan_core::format::{At, Effect, HazardDef, Move, Movement, Passage, Place, Rgb, Sight, Who};
 
+use std::borrow::Cow;
+
 use crate::java::LuaFile;
 
 /// The bundled chart, read at build time so both stay one.
@@ -19,18 +21,37 @@ pub const NOT_IMPORTED: &[(&str, &str)] =
 /// A Spring's healing as Lua: every character standing in one heals a hit
 /// at the end of each strike phase; Spring gets the hook.
 pub const SPRING_LUA: LuaFile = LuaFile {
-    name: "spring.lua",
-    text: include_str!("../lua/spring.lua"),
+    name: Cow::Borrowed("spring.lua"),
+    text: Cow::Borrowed(include_str!("../lua/spring.lua")),
     variables: "[]",
 };
 
 /// Sand's drying as Lua: a water-dweller (a native of Lake) standing in
 /// Sand takes a hit at the end of each strike phase; Sand gets the hook.
 pub const SAND_LUA: LuaFile = LuaFile {
-    name: "sand.lua",
-    text: include_str!("../lua/sand.lua"),
+    name: Cow::Borrowed("sand.lua"),
+    text: Cow::Borrowed(include_str!("../lua/sand.lua")),
     variables: "[]",
 };
+
+/// Poison as Lua, with the variant's poisonous characters written in: a
+/// strike that hits poisons its target, who takes the poison in hits at the
+/// beginning of each strike phase.
+pub fn poison_lua(poison: &[(String, u8)]) -> LuaFile {
+    let entries: Vec<String> = poison
+        .iter()
+        .map(|(c, n)| format!("  [{c:?}] = {n},"))
+        .collect();
+    LuaFile {
+        name: Cow::Borrowed("poison.lua"),
+        text: Cow::Owned(format!(
+            "-- The variant's poisonous characters (written by the importer).\nlocal POISON = {{\n{}\n}}\n\n{}",
+            entries.join("\n"),
+            include_str!("../lua/poison.lua")
+        )),
+        variables: include_str!("../lua/poison-variables.ron"),
+    }
+}
 
 /// Spring's hook in `spring.lua`.
 pub const SPRING_HOOK: &str = "spring_heals";

@@ -6,20 +6,24 @@
 
 use titan_core::format::{CharacterDef, ClassDef, MusterRow, MusterTable, Needs, VariableDef};
 
+use std::borrow::Cow;
+
 use crate::creatures::Creatures;
 
-/// A script the importer writes into a variant folder.
+/// A script the importer writes into a variant folder: our own text, or
+/// one made for the variant (its data written in).
+#[derive(Clone)]
 pub struct LuaFile {
     /// Its name in the imported folder.
-    pub name: &'static str,
-    pub text: &'static str,
+    pub name: Cow<'static, str>,
+    pub text: Cow<'static, str>,
     /// The variables it keeps (`variables.ron`, a RON list).
     pub variables: &'static str,
 }
 
 const BALROG_LUA: LuaFile = LuaFile {
-    name: "balrog.lua",
-    text: include_str!("../lua/balrog.lua"),
+    name: Cow::Borrowed("balrog.lua"),
+    text: Cow::Borrowed(include_str!("../lua/balrog.lua")),
     variables: include_str!("../lua/balrog-variables.ron"),
 };
 
@@ -151,7 +155,7 @@ fn balrog_recruitment(class: &str, data: &mut Data) -> bool {
 }
 
 /// The variables of the scripts written.
-pub fn variables(files: &[&LuaFile]) -> Vec<VariableDef> {
+pub fn variables(files: &[LuaFile]) -> Vec<VariableDef> {
     let mut out: Vec<VariableDef> = Vec::new();
     for f in files {
         let vars: Vec<VariableDef> = titan_core::load::ron_options()

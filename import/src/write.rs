@@ -41,8 +41,8 @@ fn build(c: &Converted, tmp: &Path) -> Result<(), Error> {
         put(tmp, "variables.ron", &from, &c.variables)?;
     }
     for f in &c.scripts {
-        let path = tmp.join(f.name);
-        std::fs::write(&path, f.text).map_err(|e| io(&path, e))?;
+        let path = tmp.join(f.name.as_ref());
+        std::fs::write(&path, f.text.as_bytes()).map_err(|e| io(&path, e))?;
     }
     let readme = tmp.join("README.md");
     std::fs::write(&readme, c.notes.render()).map_err(|e| io(&readme, e))
