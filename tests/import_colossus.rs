@@ -822,3 +822,55 @@ fn a_poisonous_strike_poisons_its_target() {
     b.apply(Action::EndStrikes).unwrap();
     assert_eq!(b.units()[angel as usize].damage, 3);
 }
+
+/// Colossus's TarPit: at the beginning of each strike phase a character not
+/// native to it standing in one is slowed by one more for the battle
+/// (`tarpit.lua`, the Unit variable `slowed` and the unit's movement).
+#[test]
+fn a_tarpit_slows_for_the_rest_of_the_battle() {
+    use titan_core::battle::{Action, Battle, Position};
+    use titan_core::format::VarValue;
+    let tmp = spoilable();
+    spoil(
+        &tmp,
+        "Base/Battlelands/Plains.xml",
+        r#"terrain="Brambles""#,
+        r#"terrain="TarPit""#,
+    );
+    let out = tmp.path().join("out");
+    let d = import(&tmp.path().join("variants/Mini"), &out);
+    assert!(d.manifest.files.scripts.contains(&"tarpit.lua".to_string()));
+    let plains = d
+        .battlelands
+        .iter()
+        .find(|b| b.terrain == "Plains")
+        .unwrap();
+    let tar = plains
+        .hexes
+        .iter()
+        .find(|(_, h)| h.hazard == "TarPit")
+        .map(|(l, _)| l.clone())
+        .unwrap();
+    let v = titan_core::load(&out, &Default::default()).unwrap();
+    let text = format!(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Ogre", hex: "{tar}")],
+        defender: [(character: "Angel", hex: "F1")],
+    )"#
+    );
+    let pos: Position = ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&text)
+        .unwrap();
+    let mut b = Battle::from_position(&v, &pos, titan_core::rng::GameRng::new(1)).unwrap();
+    let ogre = b
+        .unit_at(titan_core::battleland::HexId::from_label(&tar).unwrap())
+        .unwrap();
+    // The attacker's strike phase has begun with the Ogre in the TarPit.
+    assert_eq!(b.unit_var("slowed", ogre), Some(&VarValue::Int(1)));
+    b.apply(Action::EndStrikes).unwrap();
+    assert_eq!(b.unit_var("slowed", ogre), Some(&VarValue::Int(2)));
+}

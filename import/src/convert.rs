@@ -232,10 +232,11 @@ fn effects(
             .iter()
             .any(|b| b.hexes.values().any(|x| x.hazard == h))
     };
-    for (h, why) in hazards::NOT_IMPORTED {
-        if used(h) {
-            notes.not(format!("hazard {h}'s special effect: {why}"));
-        }
+    if used("TarPit") {
+        scripts.push(hazards::TARPIT_LUA);
+        notes.imported(
+            "a TarPit's lasting slowing (a non-native in one loses a movement point for the battle at the beginning of each strike phase; a Spring gives one back), written in Lua: `tarpit.lua`".into(),
+        );
     }
     if used("Spring") {
         if let Some(spring) = chart.iter_mut().find(|h| h.name == "Spring") {

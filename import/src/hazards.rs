@@ -1,9 +1,9 @@
 //! The hazard chart of an imported variant: the Avalon Hill hazards as the
 //! bundled `titan` variant reads them, and Colossus's own hazards (Lake,
 //! Stone, Spring, TarPit) with their movement and strike effects from
-//! Colossus's hazard table. A Spring's healing and Sand's drying of
-//! water-dwellers are Lua of the importer's (`import/lua/`); what titan
-//! cannot express (a TarPit's lasting slowness) is said in the README.
+//! Colossus's hazard table. A Spring's healing, Sand's drying of
+//! water-dwellers and a TarPit's lasting slowing are Lua of the importer's
+//! (`import/lua/`).
 
 use titan_core::format::{At, Effect, HazardDef, Move, Movement, Passage, Place, Rgb, Sight, Who};
 
@@ -14,9 +14,14 @@ use crate::java::LuaFile;
 /// The bundled chart, read at build time so both stay one.
 const TITAN_HAZARDS: &str = include_str!("../../variants/titan/hazards.ron");
 
-/// What the chart does not carry over from Colossus, per hazard.
-pub const NOT_IMPORTED: &[(&str, &str)] =
-    &[("TarPit", "a character that entered a TarPit stays slowed")];
+/// A TarPit's lasting slowing as Lua: at the beginning of each strike phase
+/// a non-native in a TarPit loses a movement point for the battle, one in a
+/// Spring gets one back.
+pub const TARPIT_LUA: LuaFile = LuaFile {
+    name: Cow::Borrowed("tarpit.lua"),
+    text: Cow::Borrowed(include_str!("../lua/tarpit.lua")),
+    variables: include_str!("../lua/tarpit-variables.ron"),
+};
 
 /// A Spring's healing as Lua: every character standing in one heals a hit
 /// at the end of each strike phase; Spring gets the hook.
