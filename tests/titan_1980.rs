@@ -321,3 +321,36 @@ fn an_exhausted_stack_lets_a_smaller_creature_be_mustered_law_of_titan_1980_17e(
         vec![option("Ogre", &["Ogre"])]
     );
 }
+
+/// Law of Titan 1980, 6.C: "At the start of his Movement Phase, the Mover
+/// rolls a single die": no second roll, which the 1982 game allows on the
+/// first turn.
+#[test]
+fn the_first_movement_roll_stands_law_of_titan_1980_6c() {
+    let (mut g, _) = titan_core::game::Game::new(
+        variant(),
+        Default::default(),
+        &["Red".to_string(), "Blue".to_string()],
+        5,
+    )
+    .unwrap();
+    let p = g.state.active;
+    // Past the initial division into two legions of one lord and three
+    // creatures (5.C), to the first player's Movement Roll.
+    while !g
+        .legal_actions(g.state.active)
+        .iter()
+        .any(|a| matches!(a, Action::Roll { .. }))
+    {
+        let a = g.legal_actions(g.state.active)[0].clone();
+        g.apply(g.state.active, &a).unwrap();
+    }
+    assert_eq!(g.state.active, p);
+    let roll = g
+        .legal_actions(p)
+        .into_iter()
+        .find(|a| matches!(a, Action::Roll { .. }))
+        .unwrap();
+    g.apply(p, &roll).unwrap();
+    assert!(!g.legal_actions(p).contains(&Action::Mulligan));
+}
