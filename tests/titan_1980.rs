@@ -354,3 +354,93 @@ fn the_first_movement_roll_stands_law_of_titan_1980_6c() {
     g.apply(p, &roll).unwrap();
     assert!(!g.legal_actions(p).contains(&Action::Mulligan));
 }
+
+/// On Red's turn Red's legion (two Ogres) has entered Blue's (an Ogre and a
+/// Troll) on land 41, a Marsh; Red's Angel waits elsewhere; Blue stands.
+fn red_entered_blue_in_the_marsh() -> titan_core::game::Game {
+    let text = r#"(
+        seed: 6,
+        players: [
+            (name: "Red", tower: 100, score: 20),
+            (name: "Blue", tower: 400, score: 20),
+        ],
+        legions: [
+            (marker: "P1-01", land: 41, characters: ["Ogre", "Ogre"], moved: true, entered_from: Some(40)),
+            (marker: "P1-02", land: 100, characters: ["Titan", "Angel", "Centaur"]),
+            (marker: "P2-01", land: 41, characters: ["Ogre", "Troll"]),
+            (marker: "P2-02", land: 400, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#;
+    let pos: Position = ron::from_str(text).unwrap();
+    let mut g = pos.to_game(variant()).unwrap();
+    let land = g.variant.board.by_number(41).unwrap();
+    g.apply(PlayerId(0), &Action::Engage { land }).unwrap();
+    g.apply(PlayerId(1), &Action::Stand).unwrap();
+    g
+}
+
+fn all_of(g: &titan_core::game::Game, marker: &str) -> Vec<titan_core::model::CharacterId> {
+    g.legion(marker.parse().unwrap())
+        .unwrap()
+        .characters
+        .clone()
+}
+
+/// Law of Titan 1980, 13.C: "If the Defender wins the Engagement by
+/// agreement ... he is entitled to a Reinforcement ... If the Attacker
+/// concedes before any tactical play takes place, the Defender may not
+/// muster any Reinforcements."
+#[test]
+fn a_defender_winning_by_agreement_reinforces_law_of_titan_1980_13c() {
+    let mut g = red_entered_blue_in_the_marsh();
+    let red = all_of(&g, "P1-01");
+    g.apply(
+        PlayerId(0),
+        &Action::Propose {
+            attacker_losses: red,
+            defender_losses: vec![],
+        },
+    )
+    .unwrap();
+    g.apply(PlayerId(1), &Action::Accept).unwrap();
+    let after = g.legal_actions(PlayerId(1));
+    assert!(
+        after.iter().any(|a| matches!(a, Action::Reinforce { .. })),
+        "{after:?}"
+    );
+    // Conceded before any tactical play: no reinforcement.
+    let mut g = red_entered_blue_in_the_marsh();
+    g.apply(PlayerId(0), &Action::Concede).unwrap();
+    let after = g.legal_actions(PlayerId(1));
+    assert!(
+        !after.iter().any(|a| matches!(a, Action::Reinforce { .. })),
+        "{after:?}"
+    );
+}
+
+/// Law of Titan 1980, 14.C: "If the Attacker wins an Engagement by
+/// agreement or by the Defender conceding during the play of the Battle, he
+/// is entitled to summon an Angel at this time, so long as he has one
+/// available".
+#[test]
+fn an_attacker_winning_by_agreement_summons_law_of_titan_1980_14c() {
+    let mut g = red_entered_blue_in_the_marsh();
+    let blue = all_of(&g, "P2-01");
+    g.apply(
+        PlayerId(0),
+        &Action::Propose {
+            attacker_losses: vec![],
+            defender_losses: blue,
+        },
+    )
+    .unwrap();
+    g.apply(PlayerId(1), &Action::Accept).unwrap();
+    let after = g.legal_actions(PlayerId(0));
+    assert!(
+        after.iter().any(|a| matches!(a, Action::Summon { .. })),
+        "{after:?}"
+    );
+}
