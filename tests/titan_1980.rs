@@ -444,3 +444,53 @@ fn an_attacker_winning_by_agreement_summons_law_of_titan_1980_14c() {
         "{after:?}"
     );
 }
+
+/// Law of Titan 1980, 4.E: a legion of seven cannot be moved, so the strong
+/// computer player splits one in its Commencement Phase rather than leave
+/// it standing (the search that weighs splits moves legions as the 1982
+/// game does): over whole games against the simple player, it never ends a
+/// Commencement Phase with a full legion it could have split.
+#[test]
+fn the_strong_player_splits_a_full_legion_that_cannot_move_law_of_titan_1980_4e() {
+    use titan_core::ai::{Budget, Observation, player_with};
+    let v = variant();
+    let max = usize::from(v.rules.legions.max_size);
+    for seed in 0..4u64 {
+        let (mut g, _) = titan_core::game::Game::new(
+            v.clone(),
+            Default::default(),
+            &["Red".to_string(), "Blue".to_string()],
+            seed,
+        )
+        .unwrap();
+        let budget = || Budget {
+            nodes: 2000,
+            ..Budget::DEFAULT
+        };
+        let mut strong = player_with("strong", seed, budget()).unwrap();
+        let mut simple = player_with("simple", seed, budget()).unwrap();
+        for _ in 0..3000 {
+            if g.state.outcome.is_some() {
+                break;
+            }
+            let Some(&p) = g.to_act().first() else { break };
+            let ai = if p == PlayerId(0) {
+                &mut strong
+            } else {
+                &mut simple
+            };
+            let a = ai.choose(&Observation::of(&g, p)).unwrap();
+            if p == PlayerId(0) && a == Action::DoneSplitting {
+                let legal = g.legal_actions(p);
+                for l in g.state.legions.iter().filter(|l| l.owner == p) {
+                    let full = g.variant.legion_size(l.characters.iter().copied()) >= max;
+                    let could = legal
+                        .iter()
+                        .any(|x| matches!(x, Action::Split { legion, .. } if *legion == l.marker));
+                    assert!(!(full && could), "seed {seed}: {} stays full", l.marker);
+                }
+            }
+            g.apply(p, &a).unwrap();
+        }
+    }
+}

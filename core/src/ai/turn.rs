@@ -403,25 +403,43 @@ fn split(search: &Search<'_, '_>) -> Action {
             .push((quick, a.clone(), whole, new));
     }
     let mut best = (search.expect(&us), Action::DoneSplitting);
+    // A full legion that the variant keeps from moving (`full_legions_move:
+    // false`) plays no more until it splits: its best split is taken even
+    // when the search, which moves it, sees no gain.
+    let stuck = |m: Marker| {
+        !v.rules.legions.full_legions_move
+            && us
+                .iter()
+                .find(|u| u.marker == Some(m))
+                .is_some_and(|u| v.legion_size(u.chars.iter().map(|c| c.0)) >= max)
+    };
+    let mut forced: Option<(f64, Action)> = None;
     let mut legions: Vec<Marker> = per_legion.keys().copied().collect();
     legions.sort();
     for m in legions {
         let mut cands = per_legion.remove(&m).unwrap_or_default();
         cands.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let stuck = stuck(m);
         for (_, a, whole, new) in cands.into_iter().take(SPLITS_PER_LEGION) {
-            if search.spent() {
+            if search.spent() && !(stuck && forced.is_none()) {
                 break;
             }
             let mut plan: Vec<Unit> = us.iter().filter(|u| u.marker != Some(m)).cloned().collect();
             plan.push(whole);
             plan.push(new);
             let value = search.expect(&plan) - SPLIT_MARGIN;
+            if stuck && forced.as_ref().is_none_or(|f| value > f.0) {
+                forced = Some((value, a.clone()));
+            }
             if value > best.0 {
                 best = (value, a);
             }
         }
     }
-    best.1
+    match (best.1, forced) {
+        (Action::DoneSplitting, Some((_, a))) => a,
+        (a, _) => a,
+    }
 }
 
 /// At mustering: the recruit that most raises the leaf value (its worth
