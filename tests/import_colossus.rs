@@ -874,3 +874,44 @@ fn a_tarpit_slows_for_the_rest_of_the_battle() {
     b.apply(Action::EndStrikes).unwrap();
     assert_eq!(b.unit_var("slowed", ogre), Some(&VarValue::Int(2)));
 }
+
+/// A hexside that Colossus gives a different hazard from each of its two
+/// hexes (a slope on the higher, a river on the lower) becomes one combined
+/// hexside hazard on the higher hex, with the effects of both and the
+/// stricter movement of each.
+#[test]
+fn a_hexside_given_two_hazards_gets_both() {
+    use titan_core::format::{Move, Side};
+    let tmp = spoilable();
+    // B3 (x 1, y 2, elevation 1) has a slope on its north-east side; the
+    // hex across it, C3 (x 2, y 2), gives that side a river.
+    spoil(
+        &tmp,
+        "Base/Battlelands/Plains.xml",
+        "</battlemap>",
+        r#"    <battlehex x="2" y="2" terrain="Plains" elevation="0">
+        <border number="4" type="r" />
+    </battlehex>
+</battlemap>"#,
+    );
+    let out = tmp.path().join("out");
+    let d = import(&tmp.path().join("variants/Mini"), &out);
+    let plains = d
+        .battlelands
+        .iter()
+        .find(|b| b.terrain == "Plains")
+        .unwrap();
+    assert_eq!(
+        plains.hexes["B3"].sides.get(&Side::NE).map(String::as_str),
+        Some("Slope and River")
+    );
+    assert!(!plains.hexes["C3"].sides.contains_key(&Side::SW));
+    let hazard = |n: &str| d.hazards.iter().find(|h| h.name == n).unwrap().clone();
+    let (both, slope, river) = (hazard("Slope and River"), hazard("Slope"), hazard("River"));
+    for e in slope.effects.iter().chain(&river.effects) {
+        assert!(both.effects.contains(e), "{e:?}");
+    }
+    assert_eq!(both.movement.ground.others, Move::Slow);
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("one combined hazard"), "{readme}");
+}

@@ -44,8 +44,10 @@ fn neighbour(x: i32, y: i32, side: Side) -> (i32, i32) {
 
 /// Colossus may give a hexside's hazard from both of its hexes; titan
 /// records it once, on its top side: the higher hex's (the first by label
-/// when level). Returns the hexsides whose two hexes gave two different
-/// hazards (the lower hex's is dropped).
+/// when level). Where the two hexes give two different hazards (a wall on
+/// one side, a river on the other) the side gets the combined hazard
+/// "<the higher's> and <the lower's>" (`hazards::combined`). Returns those
+/// hexsides, described.
 fn once_per_side(hexes: &mut BTreeMap<String, HexDef>) -> Vec<String> {
     let mut clashes = Vec::new();
     let labels: Vec<String> = hexes.keys().cloned().collect();
@@ -66,15 +68,29 @@ fn once_per_side(hexes: &mut BTreeMap<String, HexDef>) -> Vec<String> {
             } else {
                 (other.clone(), side.opposite())
             };
-            if mine != theirs {
-                clashes.push(format!("{l}-{other} ({mine} and {theirs})"));
-            }
             if let Some(h) = hexes.get_mut(&drop_from) {
                 h.sides.remove(&drop_side);
+            }
+            if mine != theirs {
+                clashes.push(format!("{l}-{other} ({mine} and {theirs})"));
+                let (kept_at, kept_side, kept, dropped) = if drop_from == *l {
+                    (other.clone(), side.opposite(), theirs, mine)
+                } else {
+                    (l.clone(), side, mine, theirs)
+                };
+                if let Some(h) = hexes.get_mut(&kept_at) {
+                    h.sides.insert(kept_side, combined_name(&kept, &dropped));
+                }
             }
         }
     }
     clashes
+}
+
+/// The name of the hazard of a hexside given `top` from its higher hex and
+/// `bottom` from its lower one.
+pub fn combined_name(top: &str, bottom: &str) -> String {
+    format!("{top} and {bottom}")
 }
 
 fn xy_of(label: &str) -> Option<(i32, i32)> {

@@ -97,6 +97,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     drop_uncounted(&mut cre, &mustering, &rules, &mut notes);
     one_way_signs(&mut masterboard, &mut notes);
     let mut hazards = hazards::chart();
+    hazards::add_combined(&mut hazards, &battlelands);
     effects(&mut notes, &battlelands, &cre, &mut hazards, &mut scripts);
     let variables = java::variables(&scripts);
     let id = id_of(&src.var.name);
@@ -446,8 +447,8 @@ fn read_battlelands(
             towers.push(t.name.clone());
         }
         if !b.clashes.is_empty() {
-            notes.not(format!(
-                "in {}'s battleland, hexsides given different hazards from their two hexes keep the higher hex's only: {}",
+            notes.imported(format!(
+                "in {}'s battleland, hexsides given a different hazard from each of their two hexes, as one combined hazard (`hazards.ron`: the effects of both; crossing it costs what the stricter of the two costs, either way when they differ): {}",
                 t.name,
                 b.clashes.join(", ")
             ));

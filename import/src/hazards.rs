@@ -58,6 +58,66 @@ pub fn poison_lua(poison: &[(String, u8)]) -> LuaFile {
     }
 }
 
+/// Adds the combined hazards the battlelands' hexsides name ("Wall and
+/// River", `battlelands::combined_name`) that the chart lacks.
+pub fn add_combined(chart: &mut Vec<HazardDef>, battlelands: &[titan_core::format::BattlelandDef]) {
+    for b in battlelands {
+        for hex in b.hexes.values() {
+            for name in hex.sides.values() {
+                if chart.iter().any(|h| &h.name == name) {
+                    continue;
+                }
+                let Some((top, bottom)) = name.split_once(" and ") else {
+                    continue;
+                };
+                let find = |n: &str| chart.iter().find(|h| h.name == n).cloned();
+                if let (Some(a), Some(b)) = (find(top), find(bottom)) {
+                    chart.push(combined(name, &a, &b));
+                }
+            }
+        }
+    }
+}
+
+/// One hexside hazard with the effects of both `a` (its top side's) and
+/// `b`: each movement the stricter of the two, crossed either way when
+/// their crossings differ.
+fn combined(name: &str, a: &HazardDef, b: &HazardDef) -> HazardDef {
+    let rank = |m: Move| match m {
+        Move::Free => 0,
+        Move::Slow => 1,
+        Move::Stop => 2,
+        Move::Block => 3,
+    };
+    let worse = |x: Move, y: Move| if rank(y) > rank(x) { y } else { x };
+    let both = |x: Passage, y: Passage| Passage {
+        natives: worse(x.natives, y.natives),
+        others: worse(x.others, y.others),
+    };
+    let mut effects = a.effects.clone();
+    for e in &b.effects {
+        if !effects.contains(e) {
+            effects.push(e.clone());
+        }
+    }
+    HazardDef {
+        name: name.to_string(),
+        place: Place::Hexside,
+        color: a.color,
+        movement: Movement {
+            ground: both(a.movement.ground, b.movement.ground),
+            flying: both(a.movement.flying, b.movement.flying),
+            crossing: if a.movement.crossing == b.movement.crossing {
+                a.movement.crossing
+            } else {
+                titan_core::format::Crossing::Both
+            },
+            ..Movement::default()
+        },
+        effects,
+    }
+}
+
 /// Spring's hook in `spring.lua`.
 pub const SPRING_HOOK: &str = "spring_heals";
 
