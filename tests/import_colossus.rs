@@ -695,6 +695,20 @@ fn an_unanswered_single_sign_leads_one_way() {
     assert!(format!("{err:?}").contains("is not answered"), "{err:?}");
 }
 
+/// A battle position written in RON (`titan_core::battle::Position`).
+fn battle_position(text: &str) -> titan_core::battle::Position {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
+        .unwrap()
+}
+
+/// The unit on the hex labelled `at`.
+fn unit_at(b: &titan_core::battle::Battle, at: &str) -> titan_core::battle::UnitId {
+    b.unit_at(titan_core::battleland::HexId::from_label(at).unwrap())
+        .unwrap()
+}
+
 /// Colossus's Spring heals everybody in it, and its Sand hurts the
 /// water-dwellers (natives of Lake) in it, at the end of each strike phase
 /// (Colossus's hazard chart): the importer writes both as Lua of its own
@@ -702,7 +716,7 @@ fn an_unanswered_single_sign_leads_one_way() {
 /// variant does so.
 #[test]
 fn a_spring_heals_and_sand_dries_water_dwellers() {
-    use titan_core::battle::{Action, Battle, Position};
+    use titan_core::battle::{Action, Battle};
     let tmp = spoilable();
     // The Ogre dwells in water; the Bog becomes a Spring.
     spoil(
@@ -747,17 +761,9 @@ fn a_spring_heals_and_sand_dries_water_dwellers() {
         defender: [(character: "Griffon", hex: "A1"), (character: "Ranger", hex: "A2")],
     )"#
     );
-    let pos: Position = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(&text)
-        .unwrap();
+    let pos = battle_position(&text);
     let mut b = Battle::from_position(&v, &pos, titan_core::rng::GameRng::new(1)).unwrap();
-    let damage = |b: &Battle, at: &str| {
-        let u = b
-            .unit_at(titan_core::battleland::HexId::from_label(at).unwrap())
-            .unwrap();
-        b.units()[u as usize].damage
-    };
+    let damage = |b: &Battle, at: &str| b.units()[unit_at(b, at) as usize].damage;
     // The attacker's strikes, then the defender's strikes back: the strike
     // phase ends, and with it the hazards' hits and healing.
     b.apply(Action::EndStrikes).unwrap();
@@ -777,7 +783,7 @@ fn a_spring_heals_and_sand_dries_water_dwellers() {
 /// characters (`poison.lua`, the Unit variable `poisoned`).
 #[test]
 fn a_poisonous_strike_poisons_its_target() {
-    use titan_core::battle::{Action, Battle, Position};
+    use titan_core::battle::{Action, Battle};
     let tmp = spoilable();
     spoil(
         &tmp,
@@ -798,16 +804,9 @@ fn a_poisonous_strike_poisons_its_target() {
         attacker: [(character: "Guardian", hex: "C3")],
         defender: [(character: "Angel", hex: "C4")],
     )"#;
-    let pos: Position = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(text)
-        .unwrap();
+    let pos = battle_position(text);
     let mut b = Battle::from_position(&v, &pos, titan_core::rng::GameRng::new(1)).unwrap();
-    let id = |b: &Battle, at: &str| {
-        b.unit_at(titan_core::battleland::HexId::from_label(at).unwrap())
-            .unwrap()
-    };
-    let (guardian, angel) = (id(&b, "C3"), id(&b, "C4"));
+    let (guardian, angel) = (unit_at(&b, "C3"), unit_at(&b, "C4"));
     // Twelve dice, one hit.
     b.fix_dice([6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     b.apply(Action::Strike {
@@ -828,7 +827,7 @@ fn a_poisonous_strike_poisons_its_target() {
 /// (`tarpit.lua`, the Unit variable `slowed` and the unit's movement).
 #[test]
 fn a_tarpit_slows_for_the_rest_of_the_battle() {
-    use titan_core::battle::{Action, Battle, Position};
+    use titan_core::battle::{Action, Battle};
     use titan_core::format::VarValue;
     let tmp = spoilable();
     spoil(
@@ -861,14 +860,9 @@ fn a_tarpit_slows_for_the_rest_of_the_battle() {
         defender: [(character: "Angel", hex: "F1")],
     )"#
     );
-    let pos: Position = ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(&text)
-        .unwrap();
+    let pos = battle_position(&text);
     let mut b = Battle::from_position(&v, &pos, titan_core::rng::GameRng::new(1)).unwrap();
-    let ogre = b
-        .unit_at(titan_core::battleland::HexId::from_label(&tar).unwrap())
-        .unwrap();
+    let ogre = unit_at(&b, &tar);
     // The attacker's strike phase has begun with the Ogre in the TarPit.
     assert_eq!(b.unit_var("slowed", ogre), Some(&VarValue::Int(1)));
     b.apply(Action::EndStrikes).unwrap();
