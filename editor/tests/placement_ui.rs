@@ -150,10 +150,7 @@ fn a_battle_of_placement_phases_is_played_to_its_end() {
     assert_eq!(placed_by.first(), Some(&Defender), "{placed_by:?}");
     assert!(placed_by.contains(&Attacker), "{placed_by:?}");
     assert!(strikes > 0);
-    let over = game(&h)
-        .session
-        .battle(PlayerId(0))
-        .map(|b| b.view.phase.clone());
+    let over = game(&h).session.battle(PlayerId(0)).map(|b| b.view.phase);
     assert!(
         matches!(over, None | Some(Phase::Over)),
         "{over:?} {} {:?}",
