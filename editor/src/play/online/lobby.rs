@@ -26,6 +26,24 @@ pub fn game_name(g: &GameSummary, now_ms: i64) -> String {
     format!("{}: {}{age}", g.variant, players.join(" vs "))
 }
 
+/// The lobby's names of `games`, told apart: two that would read the same
+/// (same variant, players and age) get the start of their ids.
+pub fn game_names(games: &[&GameSummary], now_ms: i64) -> Vec<String> {
+    let names: Vec<String> = games.iter().map(|g| game_name(g, now_ms)).collect();
+    names
+        .iter()
+        .zip(games)
+        .map(|(n, g)| {
+            if names.iter().filter(|m| *m == n).count() > 1 {
+                let short: String = g.id.chars().take(6).collect();
+                format!("{n} (game {short})")
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
+}
+
 /// A duration in milliseconds, roughly, as "5 min ago".
 fn ago(ms: i64) -> String {
     let s = ms.max(0) / 1000;
@@ -148,8 +166,9 @@ impl OnlineScreen {
             ui.label("none");
             return;
         }
+        let names = game_names(games, now);
         egui::Grid::new(id).striped(true).show(ui, |ui| {
-            for g in games {
+            for (g, name) in games.iter().zip(names) {
                 let seated = g.seats.iter().any(|s| s.user.as_deref() == Some(me));
                 let free = g
                     .seats
@@ -161,7 +180,6 @@ impl OnlineScreen {
                     (_, true) => Open::Play,
                     (_, false) => Open::Watch,
                 };
-                let name = game_name(g, now);
                 let clicked = match open {
                     Open::Wait => {
                         ui.label(&name);
@@ -211,5 +229,49 @@ fn to_act(g: &GameSummary) -> String {
     match g.status.as_str() {
         "running" if !g.to_act.is_empty() => format!("waiting for {}", g.to_act.join(", ")),
         s => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use titan_server::protocol::SeatSummary;
+
+    fn game(id: &str, players: &[&str]) -> GameSummary {
+        GameSummary {
+            id: id.into(),
+            variant: "titan".into(),
+            creator: players[0].into(),
+            status: "running".into(),
+            seats: players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| SeatSummary {
+                    seat: i as u8,
+                    kind: "human".into(),
+                    user: Some(p.to_string()),
+                })
+                .collect(),
+            to_act: Vec::new(),
+            created_ms: 1_000,
+        }
+    }
+
+    #[test]
+    fn games_that_would_read_the_same_are_told_apart_by_their_ids() {
+        let (a, b, c) = (
+            game("9344ffd7d894", &["ann", "bob"]),
+            game("17aa03be11c2", &["ann", "bob"]),
+            game("5e2b9d0c7a41", &["ann", "cy"]),
+        );
+        let names = game_names(&[&a, &b, &c], 61_000);
+        assert_eq!(
+            names,
+            [
+                "titan: ann vs bob, created 1 min ago (game 9344ff)",
+                "titan: ann vs bob, created 1 min ago (game 17aa03)",
+                "titan: ann vs cy, created 1 min ago",
+            ]
+        );
     }
 }
