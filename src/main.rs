@@ -57,8 +57,10 @@ enum Command {
         /// seed and action, and the games' outcomes.
         #[arg(long, value_name = "N", default_value_t = 0)]
         play: u64,
-        /// The most actions of one game under --play.
-        #[arg(long, value_name = "N", default_value_t = 4000)]
+        /// The most actions of one game under --play (random games on large
+        /// boards or with one-way signs, such as Colossus's Infinite and
+        /// Unified, run to 30,000).
+        #[arg(long, value_name = "N", default_value_t = 40_000)]
         max_actions: u64,
     },
     /// Open the variant editor (a window): masterboard, battlelands,
