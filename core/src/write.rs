@@ -27,6 +27,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     crate::files::write_atomic(path, contents)
 }
 
+/// Where a terrain's battleland is written in a variant folder:
+/// `battlelands/<terrain in lower case, other characters ->.ron`.
+pub fn battleland_file(terrain: &str) -> String {
+    format!("battlelands/{}.ron", file_stem(terrain))
+}
+
 fn file_stem(name: &str) -> String {
     name.chars()
         .map(|c| {
@@ -57,7 +63,7 @@ pub fn write_flat(data: &VariantData, dir: &Path) -> io::Result<()> {
     }
     let mut battlelands = Vec::new();
     for b in &data.battlelands {
-        let name = format!("battlelands/{}.ron", file_stem(&b.terrain));
+        let name = battleland_file(&b.terrain);
         put(&name, to_ron(b).map_err(ron)?)?;
         battlelands.push(name);
     }

@@ -306,7 +306,7 @@ fn manifest(
             rules: Some("rules.ron".into()),
             battlelands: battlelands
                 .iter()
-                .map(|b| format!("battlelands/{}.ron", file_stem(&b.terrain)))
+                .map(|b| titan_core::write::battleland_file(&b.terrain))
                 .collect(),
             ..Files::default()
         },
@@ -386,20 +386,6 @@ fn one_way_signs(board: &mut MasterboardDef, notes: &mut Notes) {
             one_way.join(", ")
         ));
     }
-}
-
-/// A battleland's file name: the terrain in lower case, other characters `-`.
-pub fn file_stem(terrain: &str) -> String {
-    terrain
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
 }
 
 type Lands = (Vec<terrains::Terrain>, Vec<BattlelandDef>, Vec<String>);

@@ -8,7 +8,7 @@ use serde::Serialize;
 use titan_core::write::to_ron;
 
 use crate::Error;
-use crate::convert::{Converted, file_stem};
+use crate::convert::Converted;
 
 fn io(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::at(path, 0, format!("cannot write: {e}"))
@@ -34,7 +34,7 @@ fn build(c: &Converted, tmp: &Path) -> Result<(), Error> {
     put(tmp, "masterboard.ron", &from, &c.masterboard)?;
     put(tmp, "rules.ron", &from, &c.rules)?;
     for b in &c.battlelands {
-        let name = format!("battlelands/{}.ron", file_stem(&b.terrain));
+        let name = titan_core::write::battleland_file(&b.terrain);
         put(tmp, &name, &from, b)?;
     }
     if !c.variables.is_empty() {
