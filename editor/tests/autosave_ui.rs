@@ -3,41 +3,14 @@
 
 mod common;
 
+use common::play::{click, game, harness, take_screen};
+
 use common::repo;
 
-use egui::Vec2;
-use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
 use titan_core::game::save::Position;
 use titan_core::game::{Action, PlayerId};
-use titan_editor::PlayApp;
-use titan_editor::play::{GameScreen, Seat};
+use titan_editor::play::Seat;
 use titan_editor::session::LocalSession;
-
-fn harness(data: &std::path::Path) -> Harness<'static, PlayApp> {
-    let app = PlayApp::new(&repo().join("variants"), data);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
-    h.run_steps(2);
-    h
-}
-
-fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run_steps(2);
-}
-
-fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
-    h.state().game().expect("a game on screen")
-}
-
-fn take_screen(h: &mut Harness<'_, PlayApp>) {
-    if let Some(p) = game(h).pass_to {
-        let name = game(h).seats[usize::from(p.0)].name.clone();
-        click(h, &format!("I am {name}: show my game"));
-    }
-}
 
 #[test]
 fn an_action_in_a_battle_is_autosaved_at_once() {

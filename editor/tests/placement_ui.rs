@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::play::{click, game, take_screen};
+
 use std::path::Path;
 
 use common::repo;
@@ -16,25 +18,8 @@ use titan_core::battle::{Action as BattleAction, Phase};
 use titan_core::game::save::Position;
 use titan_core::game::{Action, PlayerId};
 use titan_editor::PlayApp;
-use titan_editor::play::{GameScreen, Seat};
+use titan_editor::play::Seat;
 use titan_editor::session::LocalSession;
-
-fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
-    h.state().game().expect("a game on screen")
-}
-
-fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run_steps(2);
-}
-
-/// Past a hot-seat pass screen, if one is up.
-fn take_screen(h: &mut Harness<'_, PlayApp>) {
-    if let Some(p) = game(h).pass_to {
-        let name = game(h).seats[usize::from(p.0)].name.clone();
-        click(h, &format!("I am {name}: show my game"));
-    }
-}
 
 /// Red's legion has entered Blue's in land 41 (a Marsh: the Marsh's
 /// Battleboard), on Red's turn; both seats are people.

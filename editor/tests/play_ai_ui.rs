@@ -3,30 +3,16 @@
 
 mod common;
 
-use common::repo;
-use std::path::Path;
+use common::play::{click, game, harness, take_screen};
 
-use egui::Vec2;
+use common::repo;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::game::save::Position;
 use titan_editor::PlayApp;
-use titan_editor::play::{GameScreen, Seat};
+use titan_editor::play::Seat;
 use titan_editor::session::LocalSession;
-
-fn harness(data: &Path) -> Harness<'static, PlayApp> {
-    let app = PlayApp::new(&repo().join("variants"), data);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
-    h.run_steps(2);
-    h
-}
-
-fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run_steps(2);
-}
 
 /// Picks who plays seat `n` on the start screen from its list ("person",
 /// "computer (simple)").
@@ -35,17 +21,6 @@ fn seat_kind(h: &mut Harness<'_, PlayApp>, n: usize, kind: &str) {
         .click();
     h.run_steps(2);
     click(h, &format!("Player {n}: {kind}"));
-}
-
-fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
-    h.state().game().expect("a game on screen")
-}
-
-fn take_screen(h: &mut Harness<'_, PlayApp>) {
-    if let Some(p) = game(h).pass_to {
-        let name = game(h).seats[p.0 as usize].name.clone();
-        click(h, &format!("I am {name}: show my game"));
-    }
 }
 
 #[test]

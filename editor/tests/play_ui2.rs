@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::play::{click, game, harness, take_screen};
+
 use common::repo;
 use std::path::Path;
 
@@ -15,17 +17,8 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use titan_core::game::save::Position;
 use titan_core::game::{Action, PlayerId};
 use titan_editor::PlayApp;
-use titan_editor::play::{GameScreen, Seat};
+use titan_editor::play::Seat;
 use titan_editor::session::LocalSession;
-
-fn harness(data: &Path) -> Harness<'static, PlayApp> {
-    let app = PlayApp::new(&repo().join("variants"), data);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
-    h.run_steps(2);
-    h
-}
 
 /// A primary click at a screen position.
 fn click_at(h: &mut Harness<'_, PlayApp>, pos: Pos2) {
@@ -35,15 +28,6 @@ fn click_at(h: &mut Harness<'_, PlayApp>, pos: Pos2) {
     h.step();
     h.drop_at(pos);
     h.run_steps(2);
-}
-
-fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run_steps(2);
-}
-
-fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
-    h.state().game().expect("a game on screen")
 }
 
 fn seats(names: &[(&str, bool)]) -> Vec<Seat> {
@@ -618,14 +602,6 @@ fn the_phase_end_and_conceding_keep_their_places() {
     );
     assert_eq!(h.get_by_label("Done moving").rect(), done);
     assert_eq!(h.get_by_label("Concede the game").rect(), concede);
-}
-
-/// Takes the screen when it is to be passed.
-fn take_screen(h: &mut Harness<'_, PlayApp>) {
-    if let Some(p) = game(h).pass_to {
-        let name = game(h).seats[usize::from(p.0)].name.clone();
-        click(h, &format!("I am {name}: show my game"));
-    }
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Shared helpers of the editor's integration tests.
 #![allow(dead_code)]
 
+pub mod play;
+
 use std::path::{Path, PathBuf};
 
 /// The repository's root.

@@ -1,0 +1,39 @@
+//! Helpers of the game window's tests: the app at a fixed size, clicks by
+//! label, the game on screen and the hot-seat pass screen.
+
+use std::path::Path;
+
+use egui::Vec2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use titan_editor::PlayApp;
+use titan_editor::play::GameScreen;
+
+use super::repo;
+
+/// The app on its start screen, its data (settings, saves) in `data`.
+pub fn harness(data: &Path) -> Harness<'static, PlayApp> {
+    let app = PlayApp::new(&repo().join("variants"), data);
+    let mut h = Harness::builder()
+        .with_size(Vec2::new(1500.0, 1000.0))
+        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
+    h.run_steps(2);
+    h
+}
+
+pub fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(2);
+}
+
+pub fn game<'a>(h: &'a Harness<'_, PlayApp>) -> &'a GameScreen {
+    h.state().game().expect("a game on screen")
+}
+
+/// Past a hot-seat pass screen, if one is up.
+pub fn take_screen(h: &mut Harness<'_, PlayApp>) {
+    if let Some(p) = game(h).pass_to {
+        let name = game(h).seats[usize::from(p.0)].name.clone();
+        click(h, &format!("I am {name}: show my game"));
+    }
+}
