@@ -15,6 +15,12 @@ fn variant() -> Arc<titan_core::Variant> {
     Arc::new(titan_core::load(&dir, &common::options()).unwrap())
 }
 
+/// The game at a position of this variant written in RON.
+fn at(text: &str) -> titan_core::game::Game {
+    let pos: Position = ron::from_str(text).unwrap();
+    pos.to_game(variant()).unwrap()
+}
+
 /// Law of Titan 1980, 4.E ("Any Legion that contains seven Characters
 /// cannot be moved") and 8.D (nor teleported): with a roll of 6 in its
 /// tower, the full legion has no move and no teleport, and a move of it is
@@ -34,8 +40,7 @@ fn a_legion_of_seven_does_not_move_law_of_titan_1980_4e() {
         roll: Some(6),
         turn: 3,
     )"#;
-    let pos: Position = ron::from_str(text).unwrap();
-    let mut g = pos.to_game(variant()).unwrap();
+    let mut g = at(text);
     let full: titan_core::game::Marker = "P1-01".parse().unwrap();
     let six: titan_core::game::Marker = "P1-02".parse().unwrap();
     let actions = g.legal_actions(PlayerId(0));
@@ -88,8 +93,7 @@ fn blue_engaged() -> titan_core::game::Game {
         phase: Engage,
         turn: 9,
     )"#;
-    let pos: Position = ron::from_str(text).unwrap();
-    pos.to_game(variant()).unwrap()
+    at(text)
 }
 
 fn score(g: &titan_core::game::Game, p: usize) -> u32 {
@@ -152,8 +156,7 @@ fn a_concession_on_ones_own_turn_scores_nothing_law_of_titan_1980_20() {
         phase: Engage,
         turn: 9,
     )"#;
-    let pos: Position = ron::from_str(text).unwrap();
-    let mut g = pos.to_game(variant()).unwrap();
+    let mut g = at(text);
     let events = g.apply(PlayerId(1), &Action::ConcedeGame).unwrap();
     assert!(
         !events
@@ -217,8 +220,7 @@ fn musters(land: u32, characters: &str, exhausted: &[&str]) -> Vec<(String, Vec<
         turn: 5,
     )"#
     );
-    let pos: Position = ron::from_str(&text).unwrap();
-    let mut g = pos.to_game(variant()).unwrap();
+    let mut g = at(&text);
     for name in exhausted {
         let c = g.variant.character_by_name(name).unwrap();
         g.state.caretaker[c.index()] = 0;
@@ -374,8 +376,7 @@ fn red_entered_blue_in_the_marsh() -> titan_core::game::Game {
         phase: Engage,
         turn: 4,
     )"#;
-    let pos: Position = ron::from_str(text).unwrap();
-    let mut g = pos.to_game(variant()).unwrap();
+    let mut g = at(text);
     let land = g.variant.board.by_number(41).unwrap();
     g.apply(PlayerId(0), &Action::Engage { land }).unwrap();
     g.apply(PlayerId(1), &Action::Stand).unwrap();
