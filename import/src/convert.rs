@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use titan_core::format::{
-    Acquire, BattlelandDef, CharacterDef, Counted, Files, HazardDef, Manifest, MasterboardDef,
-    MusterTable, PlayerCount, RulesDef, TerrainDef, VariableDef,
+    Acquire, BattlelandDef, Counted, Files, Manifest, MasterboardDef, MusterTable, PlayerCount,
+    RulesDef, TerrainDef, VariantData,
 };
 
 use crate::java::{self, LuaFile};
@@ -16,20 +16,14 @@ use crate::{Error, battlelands, colors, creatures, hazards, map, terrains};
 /// The bundled rules, the base of every import's numbers.
 const TITAN_RULES: &str = include_str!("../../variants/titan/rules.ron");
 
-/// Everything an imported variant folder holds.
+/// Everything an imported variant folder holds: its data as titan-core
+/// reads it (the scripts apart), the scripts the importer writes and the
+/// README's notes.
 pub struct Converted {
     pub id: String,
-    pub manifest: Manifest,
-    pub terrains: Vec<TerrainDef>,
-    pub hazards: Vec<HazardDef>,
-    pub characters: Vec<CharacterDef>,
-    pub mustering: Vec<MusterTable>,
-    pub masterboard: MasterboardDef,
-    pub battlelands: Vec<BattlelandDef>,
-    pub rules: RulesDef,
-    /// Scripts written for the Java classes titan runs in Lua.
+    pub data: VariantData,
+    /// Scripts written for the Java classes and hazards titan runs in Lua.
     pub scripts: Vec<LuaFile>,
-    pub variables: Vec<VariableDef>,
     pub notes: Notes,
 }
 
@@ -115,16 +109,20 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
     }
     Ok(Converted {
         id,
-        manifest,
-        terrains: terrain_defs,
-        hazards,
-        characters: cre.defs,
-        mustering,
-        masterboard,
-        battlelands,
-        rules,
+        data: VariantData {
+            manifest,
+            terrains: terrain_defs,
+            hazards,
+            characters: cre.defs,
+            mustering,
+            masterboard,
+            battlelands,
+            rules,
+            scripts: Vec::new(),
+            variables,
+            actions: Vec::new(),
+        },
         scripts,
-        variables,
         notes,
     })
 }

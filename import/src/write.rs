@@ -26,19 +26,19 @@ fn build(c: &Converted, tmp: &Path) -> Result<(), Error> {
         "Imported from the Colossus variant {}; see README.md.",
         c.notes.name
     );
-    put(tmp, "variant.ron", &from, &c.manifest)?;
-    put(tmp, "terrains.ron", &from, &c.terrains)?;
-    put(tmp, "hazards.ron", &from, &c.hazards)?;
-    put(tmp, "characters.ron", &from, &c.characters)?;
-    put(tmp, "mustering.ron", &from, &c.mustering)?;
-    put(tmp, "masterboard.ron", &from, &c.masterboard)?;
-    put(tmp, "rules.ron", &from, &c.rules)?;
-    for b in &c.battlelands {
+    put(tmp, "variant.ron", &from, &c.data.manifest)?;
+    put(tmp, "terrains.ron", &from, &c.data.terrains)?;
+    put(tmp, "hazards.ron", &from, &c.data.hazards)?;
+    put(tmp, "characters.ron", &from, &c.data.characters)?;
+    put(tmp, "mustering.ron", &from, &c.data.mustering)?;
+    put(tmp, "masterboard.ron", &from, &c.data.masterboard)?;
+    put(tmp, "rules.ron", &from, &c.data.rules)?;
+    for b in &c.data.battlelands {
         let name = titan_core::write::battleland_file(&b.terrain);
         put(tmp, &name, &from, b)?;
     }
-    if !c.variables.is_empty() {
-        put(tmp, "variables.ron", &from, &c.variables)?;
+    if !c.data.variables.is_empty() {
+        put(tmp, "variables.ron", &from, &c.data.variables)?;
     }
     for f in &c.scripts {
         let path = tmp.join(f.name.as_ref());
