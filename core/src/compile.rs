@@ -957,10 +957,18 @@ impl<'a> Compiler<'a> {
             });
         }
         let mut out = Vec::new();
+        // A terrain on no land (a battleland fought on apart, as a
+        // showdown's) musters nothing and needs no table.
+        let on_board = |name: &str| data.masterboard.lands.iter().any(|l| l.terrain == name);
         for (i, table) in tables.into_iter().enumerate() {
             let name = &data.terrains[i].name;
             match table {
                 Some(t) if !t.rows.is_empty() => out.push(t),
+                _ if !on_board(name) => out.push(MusterTable {
+                    ladder: false,
+                    when_exhausted: Default::default(),
+                    rows: Vec::new(),
+                }),
                 Some(_) => self.error(
                     self.origins.mustering[name],
                     &[&format!("\"{name}\"")],

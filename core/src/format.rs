@@ -15,7 +15,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 mod procedure;
-pub use procedure::{Maneuvering, Procedure, Reinforcement, Round, TitanDeath};
+pub use procedure::{Maneuvering, Procedure, Reinforcement, Round, Showdown, TitanDeath};
 
 fn yes() -> bool {
     true
@@ -1011,6 +1011,10 @@ pub struct BattleRules {
     /// Hill game of 1982).
     #[serde(default)]
     pub procedure: Procedure,
+    /// A battle of one player against all the others, which scripts begin
+    /// (`ctx:begin_showdown`); none without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub showdown: Option<Showdown>,
 }
 
 fn north_east() -> Edge {

@@ -160,6 +160,7 @@ impl Words {
                 self.characters(reveal)
             ),
             Action::EndTurn => "End turn".into(),
+            Action::Commit { legion } => format!("Commit {} to the showdown", self.legion(*legion)),
             Action::ConcedeGame => "Concede the game".into(),
             Action::Script { name, args } => {
                 format!("{}{}", self.action_label(name), self.script_args(args))
@@ -345,6 +346,24 @@ impl Words {
             Event::Proposed { by, .. } => format!("{} proposes an agreement", self.player(*by)),
             Event::Rejected { by, .. } => format!("{} rejects the proposal", self.player(*by)),
             Event::BattleBegins { land } => format!("Battle in {}", self.land(*land)),
+            Event::ShowdownBegins {
+                challenger,
+                opponents,
+            } => format!(
+                "{} challenges {} to a showdown",
+                self.player(*challenger),
+                opponents
+                    .iter()
+                    .map(|p| self.player(*p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Event::Committed { player, legion } => format!(
+                "{} commits {} to the showdown",
+                self.player(*player),
+                self.legion(*legion)
+            ),
+            Event::ShowdownEnds => "The showdown is over".into(),
             Event::Slain {
                 legion, characters, ..
             } => format!(

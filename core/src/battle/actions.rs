@@ -35,6 +35,7 @@ impl State {
             overlay,
             extra,
             reinforcement_round,
+            teams,
         } = src;
         self.units.clone_from(units);
         self.phase = *phase;
@@ -68,6 +69,9 @@ impl State {
         self.overlay.clone_from(overlay);
         self.extra.clone_from(extra);
         self.reinforcement_round = *reinforcement_round;
+        if !(teams.list.is_empty() && self.teams.list.is_empty()) {
+            self.teams.clone_from(teams);
+        }
     }
 }
 
@@ -628,6 +632,10 @@ impl<'v> Battle<'v> {
                     return refuse(why);
                 }
                 let side = s.moving;
+                // A side of teams: the next team places.
+                if self.pass_to_next_team(s, side) {
+                    return Ok(());
+                }
                 self.fire_phase(s, ev, "battle_phase_end", "maneuver", side)?;
                 if s.phase == Phase::Over {
                     return Ok(());
@@ -843,6 +851,10 @@ impl<'v> Battle<'v> {
                         s.place(u as usize).map(HexId::label).unwrap_or_default()
                     ));
                 }
+                // A side of teams: the next team strikes.
+                if self.pass_to_next_team(s, striking) {
+                    return Ok(());
+                }
                 self.fire_phase(s, ev, "battle_phase_end", "strike", striking)?;
                 if s.phase == Phase::Over {
                     return Ok(());
@@ -883,6 +895,9 @@ impl<'v> Battle<'v> {
             return refuse(
                 "only the moving player's characters move (Law of the Battlelands 26.A)",
             );
+        }
+        if !s.acts(unit as usize) {
+            return refuse("another team of this side is placing now");
         }
         let Some(from) = self.move_origin(s, u) else {
             if self.placing() {
@@ -966,6 +981,18 @@ impl<'v> Battle<'v> {
             .ok_or(BattleError::NoUnit(unit))?;
         if u.side != striking {
             return refuse("not this side's strikes");
+        }
+        if !s.acts(unit as usize) {
+            return refuse("another team of this side is striking now");
+        }
+        if let Some(first) = self.first_striker(s, striking)
+            && first != unit as usize
+        {
+            return refuse(format!(
+                "strikes go from right to left along the line: {} in {} strikes first",
+                self.variant.character(s.units[first].character).name,
+                s.place(first).map(HexId::label).unwrap_or_default()
+            ));
         }
         if s.place(unit as usize).is_none() {
             return refuse("this character is not on the battleland");

@@ -419,7 +419,8 @@ impl<'v> Battle<'v> {
                 | Effect::MoveCharacter { .. }
                 | Effect::ReturnCharacter { .. }
                 | Effect::LowerScore { .. }
-                | Effect::Eliminate { .. } => {}
+                | Effect::Eliminate { .. }
+                | Effect::BeginShowdown { .. } => {}
             }
         }
     }

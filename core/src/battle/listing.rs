@@ -442,6 +442,12 @@ impl Battle<'_> {
                     |u: &Unit| (u.side == striking) & (u.strikes_left > 0) & u.on_field();
                 let narrow = s.units.len() <= 64;
                 let mut mask = if narrow { foes.strikers } else { 0 };
+                // A side of teams: the acting team's, from right to left.
+                let first = if s.teams.active() {
+                    self.first_striker(s, striking)
+                } else {
+                    None
+                };
                 let mut wide = (!narrow).then(|| units_where(&s.units, strikers));
                 loop {
                     let i = if narrow {
@@ -457,6 +463,9 @@ impl Battle<'_> {
                             None => break,
                         }
                     };
+                    if s.teams.active() && (!s.acts(i) || first.is_some_and(|f| f != i)) {
+                        continue;
+                    }
                     let u = &s.units[i];
                     // A rider strikes by its mount's hex.
                     let Some(h) = s.place(i) else { continue };

@@ -52,6 +52,8 @@ mod setup;
 pub mod strike;
 mod striking;
 pub use crate::model::tables;
+mod teams;
+pub use teams::{Team, TeamSetup};
 mod variant_ref;
 mod walks;
 
@@ -570,6 +572,9 @@ struct State {
     /// a script moved it (`ctx:set_reinforcement_round`); `None`:
     /// `rules.battle.reinforcement_maneuver`.
     reinforcement_round: Option<u8>,
+    /// A battle of many legions' teams (`Battle::set_teams`); empty in a
+    /// battle of two legions.
+    teams: teams::Teams,
 }
 
 impl State {

@@ -12,6 +12,7 @@ impl<'v> Battle<'v> {
         ev: &mut Vec<BattleEvent>,
     ) -> Result<(), BattleError> {
         let moving = s.moving;
+        self.begin_team_turns(s, moving);
         // In contact with a living enemy (as `in_contact_any`), the enemies'
         // hexes found once.
         let enemies = self.enemy_hexes(s, moving);
@@ -122,6 +123,7 @@ impl<'v> Battle<'v> {
             }
         }
         s.phase = Phase::Strike { striking };
+        self.begin_team_turns(s, striking);
         self.record(ev, || BattleEvent::PhaseBegan {
             phase: s.phase,
             moving: s.moving,
@@ -358,7 +360,7 @@ impl<'v> Battle<'v> {
                         Status::Waiting | Status::OnBoard(_) | Status::Riding(_)
                     )
                     & (u.damage < u.power)
-            })
+            }) || Self::side_reserves(s, side)
         };
         let (attackers, defenders) = (lives(BattleSide::Attacker), lives(BattleSide::Defender));
         let winner = match (attackers, defenders) {
@@ -411,6 +413,9 @@ impl<'v> Battle<'v> {
     /// legion-mates are removed, and its slayer's side wins if any of it
     /// lives (both Titans slain: neither).
     pub(super) fn titan_fall(&self, s: &mut State, ev: &mut Vec<BattleEvent>) -> bool {
+        if s.teams.active() {
+            return self.team_titan_fall(s, ev);
+        }
         let titan = self.variant.rules.titan.character;
         let fallen = |side: BattleSide| {
             s.units

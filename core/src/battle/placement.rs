@@ -22,6 +22,14 @@ impl<'v> Battle<'v> {
     /// The hexes of `side`'s zone: the board's zone of the procedure's name,
     /// else the hexes along the side's edge.
     pub(super) fn zone(&self, s: &State, side: BattleSide) -> HexSet {
+        if s.teams.active() {
+            return s
+                .teams
+                .list
+                .iter()
+                .filter(|t| t.side == side)
+                .fold(0, |m, t| m | t.zone);
+        }
         let p = self.procedure();
         let board = &self.land_in(s).board;
         let (name, edge) = match side {
@@ -55,7 +63,19 @@ impl<'v> Battle<'v> {
         flies: bool,
         occupied: HexSet,
     ) -> HexSet {
-        let mut zone = self.zone(s, side);
+        self.commit_hexes_to(s, self.zone(s, side), character, side, flies, occupied)
+    }
+
+    /// [`Battle::commit_hexes`] with `zone` the side's (or team's) own.
+    fn commit_hexes_to(
+        &self,
+        s: &State,
+        mut zone: HexSet,
+        character: CharacterId,
+        side: BattleSide,
+        flies: bool,
+        occupied: HexSet,
+    ) -> HexSet {
         if side == BattleSide::Attacker && flies {
             zone |= self.zone(s, BattleSide::Defender);
         }
@@ -66,12 +86,22 @@ impl<'v> Battle<'v> {
     /// phase.
     pub(super) fn placement_reach(&self, s: &State, i: usize, occupied: HexSet) -> HexSet {
         let u = &s.units[i];
-        if u.side != s.moving || u.moved || u.locked || s.extra(i).may_move == Some(false) {
+        if u.side != s.moving
+            || u.moved
+            || u.locked
+            || s.extra(i).may_move == Some(false)
+            || !s.acts(i)
+        {
             return 0;
         }
         let flies = self.flies_of(s, i);
+        // Hexes a battle of teams leaves to nobody.
+        let open = !s.teams.forbidden;
         match u.status {
-            Status::Waiting => self.commit_hexes(s, u.character, u.side, flies, occupied),
+            Status::Waiting => {
+                let zone = self.team_zone(s, i, u.side);
+                self.commit_hexes_to(s, zone, u.character, u.side, flies, occupied) & open
+            }
             Status::OnBoard(h) => {
                 // A shift: one hex for the procedure's points, by the
                 // hazards' movement (Law of Titan 1980, 11.B and 21).
@@ -80,7 +110,7 @@ impl<'v> Battle<'v> {
                 let set = self.with_moves(s, i, |moves| {
                     geometry::reach_set_with(land, moves, points, flies, From::Hex(h), occupied)
                 });
-                match u.side {
+                open & match u.side {
                     // The defender never shifts into the attacker's hexes.
                     BattleSide::Defender => set & !self.zone(s, BattleSide::Attacker),
                     BattleSide::Attacker => set,
@@ -111,7 +141,14 @@ impl<'v> Battle<'v> {
     pub(super) fn placement_obliged(&self, s: &State) -> Option<String> {
         let side = s.moving;
         let occupied = occupied_set(s);
-        let own = self.zone(s, side) & !occupied;
+        let own = if s.teams.active() {
+            s.teams
+                .list
+                .get(usize::from(s.teams.turn))
+                .map_or(0, |t| t.zone)
+        } else {
+            self.zone(s, side)
+        } & !occupied;
         let fill = (0..s.units.len()).find(|&i| {
             let u = &s.units[i];
             u.side == side

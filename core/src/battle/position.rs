@@ -289,6 +289,7 @@ impl<'v> Battle<'v> {
             overlay: None,
             extra: Vec::new(),
             reinforcement_round: None,
+            teams: Default::default(),
         };
         let rng = std::rc::Rc::new(std::cell::RefCell::new(rng));
         let lua = Self::start_scripts(variant, &rng)?;

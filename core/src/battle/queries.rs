@@ -113,6 +113,7 @@ impl EngineView {
             overlay: overlay_of(v, self.setup.terrain, ctx),
             extra: ctx.extra.clone(),
             reinforcement_round: c.reinforcement_round,
+            teams: Default::default(),
         };
         let lua = self.lua.upgrade();
         let mut b = Battle::assemble(

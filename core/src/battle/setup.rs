@@ -119,6 +119,7 @@ impl<'v> Battle<'v> {
             overlay: None,
             extra: Vec::new(),
             reinforcement_round: None,
+            teams: Default::default(),
         }
     }
 
@@ -126,6 +127,16 @@ impl<'v> Battle<'v> {
     pub(super) fn check_setup<'a>(
         variant: &'a Variant,
         setup: &BattleSetup,
+    ) -> Result<&'a Battleland, BattleError> {
+        Self::check_setup_sized(variant, setup, true)
+    }
+
+    /// [`Battle::check_setup`]; `sized`: each side is one legion, of at
+    /// most `rules.legions.max_size` characters.
+    pub(super) fn check_setup_sized<'a>(
+        variant: &'a Variant,
+        setup: &BattleSetup,
+        sized: bool,
     ) -> Result<&'a Battleland, BattleError> {
         let land = variant
             .battlelands
@@ -136,7 +147,7 @@ impl<'v> Battle<'v> {
             if side.is_empty() {
                 return Err(BattleError::Setup(format!("the {name} has no characters")));
             }
-            if variant.legion_size(side.iter().map(|f| f.character)) > max {
+            if sized && variant.legion_size(side.iter().map(|f| f.character)) > max {
                 return Err(BattleError::Setup(format!(
                     "the {name} has {} characters; a legion holds at most {max}",
                     side.len()

@@ -127,6 +127,7 @@ impl<'v> Battle<'v> {
             return None;
         }
         super::units_where(&s.units, |u| (u.side == striking) & (u.strikes_left > 0))
+            .filter(|&i| s.acts(i))
             .map(|i| i as UnitId)
             .find(|&i| {
                 s.place(i as usize)

@@ -101,3 +101,43 @@ pub enum Reinforcement {
     /// 1980, 13.A-B).
     AfterFirstSlain,
 }
+
+/// A battle of one player (the challenger, who fights as the attacker)
+/// against every other player (`rules.battle.showdown`), on the battleland
+/// of `terrain`: the Law of Titan 1980's Reckoning (19) as a variant says
+/// it. The challenger brings all his legions; each other player, ranked by
+/// score (the highest first), brings one legion at a time as a team of the
+/// defending side, committing another when it is gone. Nobody scores.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Showdown {
+    /// The terrain whose battleland is fought on (it need not be on the
+    /// masterboard).
+    pub terrain: String,
+    /// Board zones `<attacker_zones>-1`, `-2`, ...: with `n` opponents the
+    /// challenger's characters are committed to the zones numbered up to
+    /// `n` (19.E).
+    #[serde(default = "attacker_zones")]
+    pub attacker_zones: String,
+    /// Board zones `<defender_zones>-1`, `-2`, ...: the opponent of rank
+    /// `k` commits to zone `k` (19.E: the highest score the rightmost).
+    /// Numbered zones past the opponents' number are forbidden.
+    #[serde(default = "defender_zones")]
+    pub defender_zones: String,
+    /// Each team strikes from right to left along its line (19.F), and the
+    /// opponents' teams act from the rightmost.
+    #[serde(default = "yes")]
+    pub right_to_left: bool,
+}
+
+fn attacker_zones() -> String {
+    "attacker".to_string()
+}
+
+fn defender_zones() -> String {
+    "defender".to_string()
+}
+
+fn yes() -> bool {
+    true
+}

@@ -794,6 +794,9 @@ fn apply_effects(game: &mut Game, effects: Vec<Effect>, events: &mut Vec<Event>)
                     score: p.score,
                 });
             }
+            Effect::BeginShowdown { player } => {
+                super::rules::begin_showdown(game, player, events);
+            }
             Effect::Eliminate { player } => {
                 if game.state.players[player.0 as usize].alive {
                     super::rules::eliminate(game, player, events);

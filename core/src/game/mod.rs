@@ -120,6 +120,11 @@ pub enum Action {
         reveal: Vec<CharacterId>,
     },
     EndTurn,
+    /// In a showdown (`rules.battle.showdown`), commit this legion to its
+    /// battle.
+    Commit {
+        legion: Marker,
+    },
     /// Leave the game: the player's legions are removed.
     ConcedeGame,
     /// An action the variant's scripts define (`actions.ron`).
@@ -183,6 +188,7 @@ impl Action {
             | Action::Fight
             | Action::DoneAfter
             | Action::EndTurn
+            | Action::Commit { .. }
             | Action::ConcedeGame => Ok(()),
         }
     }
@@ -345,6 +351,19 @@ pub enum Event {
     BattleBegins {
         land: LandId,
     },
+    /// A showdown begins (`rules.battle.showdown`): `challenger` against
+    /// `opponents`, ranked by score.
+    ShowdownBegins {
+        challenger: PlayerId,
+        opponents: Vec<PlayerId>,
+    },
+    /// An opponent commits a legion to the showdown.
+    Committed {
+        player: PlayerId,
+        legion: Marker,
+    },
+    /// The showdown is over.
+    ShowdownEnds,
     /// Characters a legion lost, and how.
     Slain {
         legion: Marker,

@@ -47,6 +47,7 @@ mod engagement;
 mod legal;
 mod refusal;
 mod scoring;
+mod showdown;
 mod turn;
 
 pub(super) use battles::*;
@@ -164,6 +165,16 @@ fn concession_slayer(game: &Game, player: PlayerId) -> Option<PlayerId> {
 /// left).
 pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut Vec<Event>) {
     eliminate_player(game, player, None, events);
+}
+
+/// A showdown of `challenger` against all the others begins (a script's
+/// `ctx:begin_showdown`).
+pub(in crate::game) fn begin_showdown(
+    game: &mut Game,
+    challenger: PlayerId,
+    events: &mut Vec<Event>,
+) {
+    showdown::begin(game, challenger, events);
 }
 
 /// What follows the eliminations of [`eliminate`]: the game's end, or the
@@ -336,6 +347,7 @@ pub(super) fn new_game(
         rng_pos: 0,
         vars: Default::default(),
         choice: None,
+        showdown: None,
     };
     let hooks = hooks_for(&variant, &options)?;
     let mut game = Game {
@@ -598,6 +610,12 @@ pub(super) fn apply(
     }
     if !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
         return refuse(TURN, "you are not in the game");
+    }
+    if s.showdown.is_some() {
+        if !is_to_act(game, player) {
+            return refuse(TURN, "it is another player's decision in the showdown");
+        }
+        return showdown::apply(game, player, action, events);
     }
     if let Action::ConcedeGame = action {
         let slayer = concession_slayer(game, player);

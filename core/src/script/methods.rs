@@ -531,6 +531,52 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
 
     let s = Rc::clone(store);
     m.set(
+        "begin_showdown",
+        lua.create_function(move |_, (_, seat): (This, i64)| {
+            let has_rules = s.variant.rules.battle.showdown.is_some();
+            let player = s.game_mut("begin_showdown", |g| {
+                if !has_rules {
+                    return err(
+                        "ctx:begin_showdown: the variant has no showdown (rules.battle.showdown)"
+                            .to_string(),
+                    );
+                }
+                let Some(p) = usize::try_from(seat).ok().and_then(|i| g.players.get(i)) else {
+                    return err(format!("ctx:begin_showdown: no player in seat {seat}"));
+                };
+                if !p.alive {
+                    return err(format!(
+                        "ctx:begin_showdown: the player in seat {seat} is out of the game"
+                    ));
+                }
+                if g.showdown.is_some() || g.engagement.is_some() {
+                    return err(
+                        "ctx:begin_showdown: a showdown or an engagement is being fought"
+                            .to_string(),
+                    );
+                }
+                if g.players.iter().filter(|p| p.alive).count() < 2 {
+                    return err("ctx:begin_showdown: nobody else is in the game".to_string());
+                }
+                // Seen by the handler's later reads; masterplay fills it in.
+                g.showdown = Some(crate::state::game::Showdown {
+                    challenger: PlayerId(seat as u8),
+                    opponents: Vec::new(),
+                    committed: Vec::new(),
+                    unit_legions: Vec::new(),
+                    titan_slayer: None,
+                });
+                Ok(PlayerId(seat as u8))
+            })?;
+            s.effects
+                .borrow_mut()
+                .push(Effect::BeginShowdown { player });
+            Ok(())
+        })?,
+    )?;
+
+    let s = Rc::clone(store);
+    m.set(
         "move",
         lua.create_function(move |_, (_, unit, label): (This, i64, String)| {
             let to = s.with_mut(|d| match d {

@@ -220,6 +220,11 @@ pub enum Effect {
     Eliminate {
         player: PlayerId,
     },
+    /// A showdown of this player against all the others begins
+    /// (`rules.battle.showdown`).
+    BeginShowdown {
+        player: PlayerId,
+    },
     /// One of the unit's fields the engine reads (`ctx:set_unit`).
     SetBattleland {
         terrain: TerrainId,

@@ -155,4 +155,24 @@ pub struct GameState {
     /// `legal` choices (none left: the choice lapses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<String>,
+    /// A battle of one player against all the others being fought
+    /// (`rules.battle.showdown`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub showdown: Option<Showdown>,
+}
+
+/// A battle of one player against all the others (`rules.battle.showdown`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Showdown {
+    /// Who fights as the attacker, with all his legions.
+    pub challenger: PlayerId,
+    /// The others, ranked by score when it began (the highest first; seat
+    /// order among equals): the defending side's teams 1, 2, ...
+    pub opponents: Vec<PlayerId>,
+    /// The legion each opponent fights with now; `None`: he must commit one.
+    pub committed: Vec<Option<Marker>>,
+    /// The legion of each unit of the battle, by unit id.
+    pub unit_legions: Vec<Marker>,
+    /// The team whose strike slew the challenger's Titan, once one has.
+    pub titan_slayer: Option<u8>,
 }

@@ -168,7 +168,7 @@ pub(in crate::game) struct LiveBattle {
 impl LiveBattle {
     /// Keeps `battle`, which draws from `rng` (the game's shared cell when
     /// `scripts`).
-    fn new(
+    pub(super) fn new(
         mut battle: crate::battle::Battle<'static>,
         rng: Rc<RefCell<GameRng>>,
         scripts: bool,
@@ -200,6 +200,11 @@ impl LiveBattle {
         self.battle.take_script_failure()
     }
 
+    /// The battle itself, for a look that needs no game.
+    pub(in crate::game) fn battle(&self) -> &crate::battle::Battle<'static> {
+        &self.battle
+    }
+
     /// Calls `f` with the battle, its generator in place.
     fn with<R>(&self, f: impl FnOnce(&crate::battle::Battle<'static>) -> R) -> R {
         self.enter();
@@ -209,7 +214,10 @@ impl LiveBattle {
     }
 
     /// Calls `f` with the battle to change, its generator in place.
-    fn with_mut<R>(&mut self, f: impl FnOnce(&mut crate::battle::Battle<'static>) -> R) -> R {
+    pub(super) fn with_mut<R>(
+        &mut self,
+        f: impl FnOnce(&mut crate::battle::Battle<'static>) -> R,
+    ) -> R {
         self.enter();
         let r = f(&mut self.battle);
         self.leave();
@@ -230,7 +238,7 @@ impl LiveBattle {
 
     /// The game's caretaker, variables, seats and legions as the battle's
     /// scripts see them (they alone read them: `ctx:add_unit`, `ctx:get`).
-    fn set_caretaker(&mut self, game: &Game) {
+    pub(super) fn set_caretaker(&mut self, game: &Game) {
         if game.hooks.is_some() {
             self.battle.set_caretaker(&game.state.caretaker);
             let world = crate::script::GameLinks {

@@ -636,6 +636,9 @@ pub(in crate::game) fn acting(game: &Game) -> ([PlayerId; 2], usize) {
         Some(p) => ([p, p], 1),
         None => none,
     };
+    if s.showdown.is_some() && s.phase != Phase::Over {
+        return one(showdown::acting(game));
+    }
     match s.phase {
         Phase::Over => none,
         Phase::InitialSplit => one(Some(s.active)),
@@ -679,6 +682,11 @@ pub(in crate::game) fn legal_actions(game: &Game, player: PlayerId) -> Vec<Actio
 pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &mut Vec<Action>) {
     let s = &game.state;
     if s.phase == Phase::Over || !s.players.get(player.0 as usize).is_some_and(|p| p.alive) {
+        return;
+    }
+    if s.showdown.is_some() {
+        // Nobody leaves a showdown but by its battle.
+        showdown::legal(game, player, out);
         return;
     }
     if !is_to_act(game, player) {

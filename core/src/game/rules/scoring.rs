@@ -169,25 +169,7 @@ pub(super) fn eliminate_player(
         }
     }
     // The slayer gains the legion markers.
-    let markers: Vec<Marker> = std::mem::take(&mut game.state.players[dead.0 as usize].markers);
-    let all: Vec<Marker> = markers
-        .into_iter()
-        .chain(
-            (1..=game.variant.rules.legions.markers_per_player).map(|n| Marker {
-                player: dead,
-                number: n,
-            }),
-        )
-        .collect();
-    if let Some(s) = slayer.filter(|s| game.state.players[s.0 as usize].alive) {
-        let p = &mut game.state.players[s.0 as usize].markers;
-        for m in all {
-            if !p.contains(&m) {
-                p.push(m);
-            }
-        }
-        p.sort_unstable();
-    }
+    give_markers(game, dead, slayer);
     if game.state.engagement.as_ref().is_some_and(|e| {
         [e.attacker, e.defender]
             .iter()
@@ -205,6 +187,30 @@ pub(super) fn eliminate_player(
         player: dead,
         by: slayer,
     });
+}
+
+/// `dead`'s legion markers, all of them, leave him for `to` (if in the
+/// game) to use as his own.
+pub(super) fn give_markers(game: &mut Game, dead: PlayerId, to: Option<PlayerId>) {
+    let markers: Vec<Marker> = std::mem::take(&mut game.state.players[dead.0 as usize].markers);
+    let all: Vec<Marker> = markers
+        .into_iter()
+        .chain(
+            (1..=game.variant.rules.legions.markers_per_player).map(|n| Marker {
+                player: dead,
+                number: n,
+            }),
+        )
+        .collect();
+    if let Some(to) = to.filter(|to| game.state.players[to.0 as usize].alive) {
+        let p = &mut game.state.players[to.0 as usize].markers;
+        for m in all {
+            if !p.contains(&m) {
+                p.push(m);
+            }
+        }
+        p.sort_unstable();
+    }
 }
 
 /// Ends the game when one player or none is left; moves play on when the
