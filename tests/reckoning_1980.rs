@@ -209,7 +209,16 @@ fn the_reckoning_is_fought_by_every_player_law_of_titan_1980_19() {
         None => {
             // 19.G: the Beckoner's Titan fell; play resumes on the turn of
             // the Defender who slew it, who holds Red's markers.
-            assert!(!alive[0]);
+            assert!(
+                !alive[0],
+                "{alive:?} {:?} {:?}",
+                g.state
+                    .legions
+                    .iter()
+                    .map(|l| (l.marker, l.characters.len()))
+                    .collect::<Vec<_>>(),
+                g.state.phase
+            );
             let next = g.state.active;
             assert!(
                 g.state.players[next.0 as usize]
@@ -220,4 +229,50 @@ fn the_reckoning_is_fought_by_every_player_law_of_titan_1980_19() {
             assert_eq!(g.state.phase, titan_core::game::Phase::Split);
         }
     }
+}
+
+/// Random games of three reach the Reckoning (19.C's exhausted stacks or
+/// 19.B's beckoning), play it to its end with every action taken, and
+/// replay from their saves to the same position.
+#[test]
+fn random_games_fight_reckonings_to_the_end_and_replay() {
+    let v = variant();
+    let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+    let (mut began, mut ended) = (0, 0);
+    for seed in 0..1500 {
+        let (mut g, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
+        let mut rng = titan_core::rng::GameRng::new(seed);
+        let mut had = false;
+        for _ in 0..20000 {
+            let Some((p, a)) = titan_core::game::random::random_action(&g, &mut rng) else {
+                break;
+            };
+            let ev = g
+                .apply(p, &a)
+                .unwrap_or_else(|e| panic!("seed {seed}: {a:?}: {e}"));
+            for e in &ev {
+                match e {
+                    titan_core::game::Event::ShowdownBegins { .. } => {
+                        began += 1;
+                        had = true;
+                    }
+                    titan_core::game::Event::ShowdownEnds => ended += 1,
+                    _ => {}
+                }
+            }
+            if g.state.outcome.is_some() {
+                break;
+            }
+        }
+        assert!(
+            g.state.outcome.is_some() || g.state.showdown.is_none(),
+            "seed {seed}: a showdown with nobody to act"
+        );
+        if had {
+            let again = Game::from_save(v.clone(), &g.to_save()).unwrap();
+            assert_eq!(again.fingerprint(), g.fingerprint(), "seed {seed}");
+        }
+    }
+    assert!(began >= 5, "{began} Reckonings in 1500 games");
+    assert!(ended + 1 >= began, "{ended} of {began} ended");
 }

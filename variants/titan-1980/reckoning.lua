@@ -58,13 +58,23 @@ titan.on("muster", function(ctx)
   end
 end)
 
+-- Whether the seat holds a legion (a player in the game always does).
+local function holds(ctx, seat)
+  for _, l in ipairs(ctx:legions()) do
+    if l.owner == seat then return true end
+  end
+  return false
+end
+
 titan.on("turn_end", function(ctx)
   local due = ctx:get("reckoning_due")
   if due < 0 then return end
   ctx:set("reckoning_due", nil, -1)
+  local others = false
   for _, p in ipairs(ctx:players()) do
-    if p.seat == due and p.alive then
-      ctx:begin_showdown(due)
-    end
+    if p.seat ~= due and p.alive and holds(ctx, p.seat) then others = true end
+  end
+  if others and holds(ctx, due) then
+    ctx:begin_showdown(due)
   end
 end)

@@ -225,6 +225,21 @@ impl<'v> Battle<'v> {
         Ok(())
     }
 
+    /// Ends the battle if a side has nobody left and no reserves (after
+    /// [`Battle::set_reserves`] took a team's last ones away); its events.
+    pub fn end_if_decided(&mut self) -> Vec<BattleEvent> {
+        let mut ev = Vec::new();
+        if self.state.phase == Phase::Over {
+            return ev;
+        }
+        let mut s = self.state.clone();
+        if self.check_end(&mut s, &mut ev) {
+            self.state = s;
+            self.state_changed();
+        }
+        ev
+    }
+
     /// Says whether `team` may still bring characters.
     pub fn set_reserves(&mut self, team: u8, reserves: bool) {
         if let Some(t) = self.state.teams.list.get_mut(usize::from(team)) {

@@ -555,8 +555,15 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                             .to_string(),
                     );
                 }
-                if g.players.iter().filter(|p| p.alive).count() < 2 {
-                    return err("ctx:begin_showdown: nobody else is in the game".to_string());
+                let holds = |i: usize| {
+                    g.players[i].alive && g.legions.iter().any(|l| l.owner.0 as usize == i)
+                };
+                let seat_index = seat as usize;
+                if !holds(seat_index) || !(0..g.players.len()).any(|i| i != seat_index && holds(i)) {
+                    return err(
+                        "ctx:begin_showdown: the challenger and another player must each hold a legion"
+                            .to_string(),
+                    );
                 }
                 // Seen by the handler's later reads; masterplay fills it in.
                 g.showdown = Some(crate::state::game::Showdown {

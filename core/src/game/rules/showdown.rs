@@ -16,10 +16,16 @@ const SHOWDOWN: &str = "Showdown (rules.battle.showdown; Law of Titan 1980, 19)"
 /// Begins a showdown of `challenger` against every other player in the game.
 pub(in crate::game) fn begin(game: &mut Game, challenger: PlayerId, events: &mut Vec<Event>) {
     let players = &game.state.players;
+    let holds = |i: usize| game.state.legions.iter().any(|l| l.owner.0 as usize == i);
     let mut opponents: Vec<PlayerId> = (0..players.len())
-        .filter(|&i| i != challenger.0 as usize && players[i].alive)
+        .filter(|&i| i != challenger.0 as usize && players[i].alive && holds(i))
         .map(|i| PlayerId(i as u8))
         .collect();
+    if opponents.is_empty() || !holds(challenger.0 as usize) {
+        // Nobody to fight (checked when a script asked): nothing begins.
+        game.state.showdown = None;
+        return;
+    }
     // 19.E: the highest score first (the rightmost hex); equal scores by seat.
     opponents.sort_by_key(|p| (std::cmp::Reverse(players[p.0 as usize].score), p.0));
     events.push(Event::ShowdownBegins {
@@ -317,6 +323,15 @@ fn battle_step(
         events: battle_events,
     });
     settle(game, events);
+    let decided = game
+        .battle
+        .get_mut()
+        .as_deref_mut()
+        .map(|live| live.with_mut(|b| b.end_if_decided()))
+        .unwrap_or_default();
+    if !decided.is_empty() {
+        events.push(Event::Battle { events: decided });
+    }
     let over = game
         .battle
         .get_mut()
@@ -415,9 +430,11 @@ fn settle(game: &mut Game, events: &mut Vec<Event>) {
     let gone = |u: &crate::battle::Unit| matches!(u.status, crate::battle::Status::Gone(_));
     for (i, &p) in sd.opponents.iter().enumerate() {
         let team = i + 1;
-        let fell = (0..units.len()).any(|k| {
-            units[k].character == titan && units[k].is_slain() && teams[k] == Some(team as u8)
-        });
+        let titan_of = |k: usize| units[k].character == titan && teams[k] == Some(team as u8);
+        // Slain, it may still strike back (Law of Titan 1980, 12.A); gone,
+        // its player is out.
+        let slain = (0..units.len()).any(|k| titan_of(k) && units[k].is_slain());
+        let fell = (0..units.len()).any(|k| titan_of(k) && units[k].is_slain() && gone(&units[k]));
         if fell && game.state.players[p.0 as usize].alive {
             // 19.G: his other characters and legions are eliminated with him.
             eliminate_player(game, p, None, events);
@@ -434,6 +451,7 @@ fn settle(game: &mut Game, events: &mut Vec<Event>) {
         }
         let committed = game.state.showdown.as_ref().and_then(|s| s.committed[i]);
         let reserves = game.state.players[p.0 as usize].alive
+            && !slain
             && has_other(game, p, committed.filter(|m| game.legion(*m).is_some()));
         if let Some(live) = game.battle.get_mut().as_deref_mut() {
             live.with_mut(|b| b.set_reserves(team as u8, reserves));
@@ -516,6 +534,19 @@ fn finish(game: &mut Game, events: &mut Vec<Event>) {
         }
         let keep = survivors(m);
         remove_legion(game, m, &keep, events);
+    }
+    // 19.G: a Defender whose Titan fell is out, with all that remains to him.
+    for &p in &sd.opponents {
+        let titan_fell = (0..ended.len()).any(|k| {
+            ended[k].side == BattleSide::Defender
+                && ended[k].character == titan
+                && ended[k].is_slain()
+                && sd.unit_legions.get(k).is_some_and(|m| m.player == p)
+        });
+        let holds = game.state.legions.iter().any(|l| l.owner == p);
+        if game.state.players[p.0 as usize].alive && (titan_fell || !holds) {
+            eliminate_player(game, p, None, events);
+        }
     }
     let slayer = sd
         .titan_slayer
