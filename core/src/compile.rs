@@ -122,6 +122,7 @@ impl<'a> Compiler<'a> {
         let rules = self.rules(&character_ids);
         self.variables();
         let actions = self.actions(&class_ids, &character_ids);
+        let (battlelands, mut alternatives) = battlelands?;
 
         let mut variant = Variant {
             id: data.manifest.id.clone(),
@@ -137,7 +138,9 @@ impl<'a> Compiler<'a> {
             characters,
             mustering: mustering?,
             board,
-            battlelands: battlelands?,
+            battlelands,
+            alternatives: Default::default(),
+            drawn: Vec::new(),
             rules: rules?,
             scripts: data.scripts.clone(),
             hooks: self.hooks.clone(),
@@ -148,6 +151,18 @@ impl<'a> Compiler<'a> {
             chunks: Default::default(),
         };
         variant.battle_tables = crate::model::tables::BattleTables::new(&variant);
+        if alternatives.lands.iter().any(|l| !l.is_empty()) {
+            alternatives.tables = alternatives
+                .lands
+                .iter()
+                .map(|ls| {
+                    ls.iter()
+                        .map(|l| variant.battle_tables.for_land(&variant, l))
+                        .collect()
+                })
+                .collect();
+            variant.alternatives = std::sync::Arc::new(alternatives);
+        }
         Some(variant)
     }
 
@@ -1187,11 +1202,14 @@ impl<'a> Compiler<'a> {
         terrains: &HashMap<&str, TerrainId>,
         hazard_ids: &HashMap<&str, HazardId>,
         hazards: &[Hazard],
-    ) -> Option<Vec<Battleland>> {
+    ) -> Option<(Vec<Battleland>, Alternatives)> {
         let data = self.data;
-        let mut out: Vec<Option<Battleland>> = vec![None; data.terrains.len()];
+        let n = data.terrains.len();
+        // By terrain: each battleland with its alternative number.
+        let mut by_terrain: Vec<Vec<(u32, Battleland, &format::BattlelandDef)>> =
+            vec![Vec::new(); n];
         for b in &data.battlelands {
-            let file = self.origins.battlelands[&b.terrain];
+            let file = self.origins.battlelands[&(b.terrain.clone(), b.alternative)];
             let Some(terrain) = lookup(terrains, &b.terrain) else {
                 self.error(
                     file,
@@ -1203,14 +1221,35 @@ impl<'a> Compiler<'a> {
                 );
                 continue;
             };
-            out[terrain.index()] = self.battleland(b, terrain, file, hazard_ids, hazards);
+            if let Some(land) = self.battleland(b, terrain, file, hazard_ids, hazards) {
+                by_terrain[terrain.index()].push((b.alternative, land, b));
+            }
         }
         let mut lands = Vec::new();
-        for (i, b) in out.into_iter().enumerate() {
-            match b {
-                Some(b) => lands.push(b),
+        let mut alt = Alternatives {
+            lands: vec![Vec::new(); n],
+            defs: vec![Vec::new(); n],
+            tables: Vec::new(),
+        };
+        for (i, mut list) in by_terrain.into_iter().enumerate() {
+            let name = &data.terrains[i].name;
+            list.sort_by_key(|(k, _, _)| *k);
+            if let Some(pos) = (0..list.len()).find(|&p| list[p].0 != p as u32 + 1) {
+                let k = list[pos].0;
+                let file = self.origins.battlelands[&(name.clone(), k)];
+                self.error(
+                    file,
+                    &["alternative"],
+                    format!(
+                        "battleland alternative {k} of {name}: a terrain's battlelands are numbered 1, 2, ... without a gap (this would be number {})",
+                        pos + 1
+                    ),
+                );
+                continue;
+            }
+            match list.first() {
+                Some((_, first, _)) => lands.push(first.clone()),
                 None => {
-                    let name = &data.terrains[i].name;
                     if !data.battlelands.iter().any(|b| b.terrain == *name) {
                         let file = self.origins.terrains[name];
                         self.error(
@@ -1221,10 +1260,22 @@ impl<'a> Compiler<'a> {
                             ),
                         );
                     }
+                    continue;
                 }
             }
+            if list.len() > usize::from(u8::MAX) {
+                let file = self.origins.terrains[name];
+                self.error(
+                    file,
+                    &[&format!("\"{name}\"")],
+                    format!("terrain {name} has {} battlelands: at most 255", list.len()),
+                );
+            } else if list.len() > 1 {
+                alt.defs[i] = list.iter().map(|(_, _, d)| (*d).clone()).collect();
+                alt.lands[i] = list.into_iter().map(|(_, l, _)| l).collect();
+            }
         }
-        (lands.len() == data.terrains.len()).then_some(lands)
+        (lands.len() == n).then_some((lands, alt))
     }
 
     fn rules(&mut self, characters: &HashMap<&str, CharacterId>) -> Option<Rules> {

@@ -218,6 +218,7 @@ pub fn read(file: &XmlFile, terrain: &str) -> Result<Battleland, Error> {
     Ok(Battleland {
         def: BattlelandDef {
             terrain: terrain.to_string(),
+            alternative: 1,
             hexes,
             board: None,
             // Colossus's tower: the attacker enters by the lower left side.

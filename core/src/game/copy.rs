@@ -108,6 +108,7 @@ impl Clone for GameState {
             rng_pos,
             vars,
             choice,
+            battlelands,
         } = self;
         GameState {
             players: players.clone(),
@@ -126,6 +127,7 @@ impl Clone for GameState {
             rng_pos: *rng_pos,
             vars: vars.clone(),
             choice: choice.clone(),
+            battlelands: battlelands.clone(),
         }
     }
 
@@ -147,6 +149,7 @@ impl Clone for GameState {
             rng_pos,
             vars,
             choice,
+            battlelands,
         } = source;
         // `Vec::clone_from` calls the elements' `clone_from`, so the
         // players' and legions' lists keep their buffers too.
@@ -166,5 +169,6 @@ impl Clone for GameState {
         self.rng_pos = *rng_pos;
         self.vars.clone_from(vars);
         self.choice.clone_from(choice);
+        self.battlelands.clone_from(battlelands);
     }
 }

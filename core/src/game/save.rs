@@ -422,6 +422,7 @@ impl Position {
             rng_pos: 0,
             vars: Default::default(),
             choice: None,
+            battlelands: Vec::new(),
         };
         let game = Game::from_state(variant, self.options.clone(), state)
             .map_err(|e| LoadError(e.to_string()))?;

@@ -155,4 +155,9 @@ pub struct GameState {
     /// `legal` choices (none left: the choice lapses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<String>,
+    /// The battleland each terrain drew at the start of the game among its
+    /// alternatives, by terrain (0: the first); empty in a variant with
+    /// one battleland per terrain (`Variant::with_drawn`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlelands: Vec<u8>,
 }
