@@ -304,7 +304,7 @@ fn manifest(
             rules: Some("rules.ron".into()),
             battlelands: battlelands
                 .iter()
-                .map(|b| titan_core::write::battleland_file(&b.terrain))
+                .map(|b| titan_core::write::alternative_file(&b.terrain, b.alternative))
                 .collect(),
             ..Files::default()
         },

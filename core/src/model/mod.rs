@@ -505,7 +505,7 @@ impl Variant {
     /// its battlelands, their tables and the battleland files of `data`
     /// are the drawn ones. An empty `drawn` is the first of each. A
     /// variant without alternatives takes only an empty `drawn`, and is
-    /// returned as it is, as is one that holds the draw already.
+    /// returned as it is, as is a game's variant that holds the draw.
     pub fn with_drawn(self: &Arc<Variant>, drawn: &[u8]) -> Result<Arc<Variant>, String> {
         let alt = &self.alternatives;
         if !self.has_alternatives() {
@@ -541,12 +541,7 @@ impl Variant {
                 ));
             }
         }
-        let held = if self.drawn.is_empty() {
-            vec![0; n]
-        } else {
-            self.drawn.clone()
-        };
-        if held == want {
+        if self.drawn == want {
             return Ok(Arc::clone(self));
         }
         let mut v = (**self).clone();
