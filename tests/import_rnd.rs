@@ -8,7 +8,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use titan_core::format::Side;
 use titan_import::rnd::{Generated, Program};
 use titan_import::{Out, colossus};
 
@@ -247,11 +246,13 @@ fn a_random_battleland_is_imported_as_drawn_alternatives() {
         .flat_map(|l| l.hexes.values().map(|h| h.hazard.as_str()))
         .collect();
     assert!(names.is_subset(&BTreeSet::from(["Plains", "Tree", "Bramble", "Sand"])));
-    assert!(lands.iter().any(|l| {
+    // Sand beside plains gets dunes, from the sand's side.
+    let dune = |l: &titan_core::format::BattlelandDef| {
         l.hexes
-            .values()
-            .any(|h| h.sides.get(&Side::N).is_some() || h.sides.values().any(|s| s == "Dune"))
-    }));
+            .iter()
+            .any(|(_, h)| h.hazard == "Sand" && h.sides.values().any(|s| s == "Dune"))
+    };
+    assert!(lands.iter().any(dune));
     // Games draw among them.
     let names = vec!["Ann".to_string(), "Bob".to_string()];
     let drawn: BTreeSet<u8> = (0..30)

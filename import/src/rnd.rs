@@ -111,11 +111,14 @@ struct Placed {
 /// One side of a `PAIR`: a hazard at an elevation (`None`: any).
 type End = (&'static str, Option<u8>);
 
+/// A `PAIR`'s hexside hazards, each with its chance.
+type Hexsides = Vec<(&'static str, f64)>;
+
 #[derive(Debug, Clone)]
 enum Stmt {
     Area(Vec<Item>, Vec<Placed>),
     Label(String, Vec<Item>),
-    Pair(End, End, Vec<(&'static str, f64)>),
+    Pair(End, End, Hexsides),
     StartList(Vec<Item>),
     Tower,
 }
@@ -478,9 +481,12 @@ impl Parser<'_> {
                         && matches!(s.peek_at(from + 2 * i + 1), Tok::Float(_) | Tok::Star)
                 })
             };
+            // `,a.,b.,c.` alone are the elevations' chances; a fourth
+            // number before them is the hazard's.
+            let elevations_only = three(self, 0) && !three(self, 2);
             if *self.peek() == Tok::Comma
                 && matches!(self.peek_at(1), Tok::Float(_) | Tok::Star)
-                && !(three(self, 0) && !three(self, 2))
+                && !elevations_only
             {
                 self.pos += 1;
                 p.chance = self.chance().unwrap_or(100.0);
@@ -532,7 +538,7 @@ impl Parser<'_> {
         Ok((hazard, elevation))
     }
 
-    fn hexsides(&mut self) -> Result<Vec<(&'static str, f64)>, Error> {
+    fn hexsides(&mut self) -> Result<Hexsides, Error> {
         let mut out = Vec::new();
         while let Tok::Word(code) = self.peek().clone() {
             let Some(hazard) = battlelands::hexside_hazard(&code) else {
@@ -624,7 +630,7 @@ struct Run {
     labels: HashMap<String, Vec<Hex>>,
     usedup: Vec<Hex>,
     leftover: Vec<Hex>,
-    pairs: HashMap<(End, &'static str, Option<u8>), Vec<(&'static str, f64)>>,
+    pairs: HashMap<(End, End), Hexsides>,
     start: Vec<Hex>,
     tower: bool,
 }
@@ -694,7 +700,7 @@ impl Run {
                 self.labels.insert(name.clone(), list);
             }
             Stmt::Pair(from, to, sides) => {
-                self.pairs.insert((*from, to.0, to.1), sides.clone());
+                self.pairs.insert((*from, *to), sides.clone());
             }
             Stmt::StartList(items) => self.start = self.hexes_of(items)?,
             Stmt::Tower => self.tower = true,
@@ -748,14 +754,14 @@ impl Run {
     }
 
     /// The hexside hazards of the pair that fits best, if any.
-    fn pair_for(&self, from: End, to: End) -> Option<&Vec<(&'static str, f64)>> {
+    fn pair_for(&self, from: End, to: End) -> Option<&Hexsides> {
         let (a, ea) = from;
         let (b, eb) = to;
         [
-            ((a, ea), b, eb),
-            ((a, ea), b, None),
-            ((a, None), b, eb),
-            ((a, None), b, None),
+            ((a, ea), (b, eb)),
+            ((a, ea), (b, None)),
+            ((a, None), (b, eb)),
+            ((a, None), (b, None)),
         ]
         .iter()
         .find_map(|k| self.pairs.get(k))
