@@ -214,6 +214,17 @@ fn alternatives_are_numbered_once_and_without_gaps() {
             .any(|e| e.contains("plains-3.ron:4:") && e.contains("alternative 4 of Plains")),
         "{gap:?}"
     );
+    // Each alternative is checked as any battleland, at its own file.
+    let second = std::fs::read_to_string(from.join("plains-2.ron")).unwrap();
+    let bad = errors_with(
+        "battlelands/plains-2.ron",
+        &second.replace("\"Bramble\"", "\"Quicksand\""),
+    );
+    assert!(
+        bad.iter()
+            .any(|e| e.contains("plains-2.ron:") && e.contains("Quicksand")),
+        "{bad:?}"
+    );
 }
 
 #[test]
