@@ -17,7 +17,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 use titan_core::Variant;
-use titan_core::battle::{Battle, BattleSetup, Fighter, Winner};
+use titan_core::battle::{Battle, BattleError, BattleSetup, Fighter, Winner};
 use titan_core::format::Edge;
 use titan_core::game::random::{play_random_battle_action, random_action};
 use titan_core::game::{Game, Outcome};
@@ -384,7 +384,10 @@ fn battles(
     defender: Option<String>,
     edge: Option<String>,
 ) -> Result<Report, String> {
-    let variant = find_variant_with(&common.variant, common.scripts.as_deref())?;
+    let variant = std::sync::Arc::new(find_variant_with(
+        &common.variant,
+        common.scripts.as_deref(),
+    )?);
     let terrain = battleland
         .as_deref()
         .map(|t| terrain_named(&variant, t))
@@ -449,10 +452,23 @@ fn battles(
             teleported: false,
         };
         *rng.borrow_mut() = GameRng::new(seed);
-        // One battle, begun anew for each seed: its buffers are kept.
-        let started = match &mut kept {
-            Some(b) => b.restart(setup),
-            None => Battle::with_scripts(&variant, setup, rng.clone(), lua.clone())
+        // One battle, begun anew for each seed: its buffers are kept. A
+        // terrain with several battlelands draws one for each battle (a
+        // new battle on the variant as a game that drew it plays).
+        let started = match (&mut kept, variant.alternative_count(terrain)) {
+            (_, n) if n > 1 => {
+                let mut drawn = vec![0; variant.terrains.len()];
+                drawn[terrain.index()] = (pick.roll(n as u32) - 1) as u8;
+                variant
+                    .with_drawn(&drawn)
+                    .map_err(BattleError::Setup)
+                    .and_then(|v| {
+                        Battle::with_scripts(v, setup, rng.clone(), lua.clone())
+                            .map(|b| kept = Some(b.without_events()))
+                    })
+            }
+            (Some(b), _) => b.restart(setup),
+            (None, _) => Battle::with_scripts(&variant, setup, rng.clone(), lua.clone())
                 .map(|b| kept = Some(b.without_events())),
         };
         if let Err(e) = started {

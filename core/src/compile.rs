@@ -11,7 +11,6 @@ use std::rc::Rc;
 
 use petgraph::graph::DiGraph;
 
-use crate::battleland::Battleland;
 use crate::diag::{Diagnostic, FileId, Sources};
 use crate::format::{self, At, Place};
 use crate::load::{Loaded, Origins};
@@ -122,6 +121,7 @@ impl<'a> Compiler<'a> {
         let rules = self.rules(&character_ids);
         self.variables();
         let actions = self.actions(&class_ids, &character_ids);
+        let (battlelands, mut alternatives) = battlelands?;
 
         let mut variant = Variant {
             id: data.manifest.id.clone(),
@@ -137,7 +137,9 @@ impl<'a> Compiler<'a> {
             characters,
             mustering: mustering?,
             board,
-            battlelands: battlelands?,
+            battlelands,
+            alternatives: Default::default(),
+            drawn: Vec::new(),
             rules: rules?,
             scripts: data.scripts.clone(),
             hooks: self.hooks.clone(),
@@ -148,6 +150,18 @@ impl<'a> Compiler<'a> {
             chunks: Default::default(),
         };
         variant.battle_tables = crate::model::tables::BattleTables::new(&variant);
+        if alternatives.lands.iter().any(|l| !l.is_empty()) {
+            alternatives.tables = alternatives
+                .lands
+                .iter()
+                .map(|ls| {
+                    ls.iter()
+                        .map(|l| variant.battle_tables.for_land(&variant, l))
+                        .collect()
+                })
+                .collect();
+            variant.alternatives = std::sync::Arc::new(alternatives);
+        }
         Some(variant)
     }
 
@@ -1188,51 +1202,6 @@ impl<'a> Compiler<'a> {
                 format!("land {n} cannot be reached from any tower by following the signs"),
             );
         }
-    }
-
-    fn battlelands(
-        &mut self,
-        terrains: &HashMap<&str, TerrainId>,
-        hazard_ids: &HashMap<&str, HazardId>,
-        hazards: &[Hazard],
-    ) -> Option<Vec<Battleland>> {
-        let data = self.data;
-        let mut out: Vec<Option<Battleland>> = vec![None; data.terrains.len()];
-        for b in &data.battlelands {
-            let file = self.origins.battlelands[&b.terrain];
-            let Some(terrain) = lookup(terrains, &b.terrain) else {
-                self.error(
-                    file,
-                    &["terrain"],
-                    format!(
-                        "battleland for {:?}, which is no terrain of this variant",
-                        b.terrain
-                    ),
-                );
-                continue;
-            };
-            out[terrain.index()] = self.battleland(b, terrain, file, hazard_ids, hazards);
-        }
-        let mut lands = Vec::new();
-        for (i, b) in out.into_iter().enumerate() {
-            match b {
-                Some(b) => lands.push(b),
-                None => {
-                    let name = &data.terrains[i].name;
-                    if !data.battlelands.iter().any(|b| b.terrain == *name) {
-                        let file = self.origins.terrains[name];
-                        self.error(
-                            file,
-                            &[&format!("\"{name}\"")],
-                            format!(
-                                "terrain {name} has no battleland (add one to files.battlelands)"
-                            ),
-                        );
-                    }
-                }
-            }
-        }
-        (lands.len() == data.terrains.len()).then_some(lands)
     }
 
     fn rules(&mut self, characters: &HashMap<&str, CharacterId>) -> Option<Rules> {

@@ -273,6 +273,14 @@ impl Passage {
     }
 }
 
+fn first() -> u32 {
+    1
+}
+
+fn is_first(n: &u32) -> bool {
+    *n == 1
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -653,11 +661,18 @@ impl Sign {
 // Battlelands
 // ---------------------------------------------------------------------------
 
-/// One battleland (one file per terrain).
+/// One battleland: one file per terrain, or several numbered by
+/// `alternative`, of which each game draws one at its start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BattlelandDef {
     pub terrain: String,
+    /// Which of its terrain's battlelands this is (1, 2, ...). A terrain
+    /// with several draws one of them for each game from the game's seed
+    /// (docs/variant-format.md, "Several battlelands of a terrain").
+    /// Absent: 1.
+    #[serde(default = "first", skip_serializing_if = "is_first")]
+    pub alternative: u32,
     /// The board's hexes by label: without `board`, all 27 of Titan's
     /// battleland (A1 ... F4); with it, every hex of that board.
     pub hexes: BTreeMap<String, HexDef>,

@@ -44,7 +44,8 @@ pub struct Origins {
     pub characters: HashMap<String, FileId>,
     pub mustering: HashMap<String, FileId>,
     pub lands: HashMap<u32, FileId>,
-    pub battlelands: HashMap<String, FileId>,
+    /// By terrain and alternative.
+    pub battlelands: HashMap<(String, u32), FileId>,
     pub variables: HashMap<String, FileId>,
     pub actions: HashMap<String, FileId>,
     /// Per section of `rules.ron` (`"start"`, `"battle"`, ...).
@@ -301,9 +302,10 @@ fn load_layer(
         }
     }
     // One file per battleland in a layer: a name listed twice, or two files
-    // of one terrain, would silently keep only the last.
+    // of one terrain and alternative, would silently keep only the last. A
+    // layer that gives a terrain battlelands replaces all the base's.
     let mut listed: Vec<&String> = Vec::new();
-    let mut terrains: HashMap<String, PathBuf> = HashMap::new();
+    let mut given: HashMap<(String, u32), PathBuf> = HashMap::new();
     for name in &files.battlelands {
         if listed.contains(&name) {
             errors.push(sources.at(
@@ -319,32 +321,33 @@ fn load_layer(
         }
         listed.push(name);
         match parse::<BattlelandDef>(sources, overlay, &dir.join(name)) {
-            Ok((land, file))
-                if terrains
-                    .get(&land.terrain)
-                    .is_some_and(|other| *other != dir.join(name)) =>
-            {
-                errors.push(sources.at(
-                    file,
-                    &["terrain"],
-                    format!(
-                        "this file is the battleland of {:?}, which {} already is: one file per terrain",
-                        land.terrain,
-                        terrains[&land.terrain].display()
-                    ),
-                ));
-            }
             Ok((land, file)) => {
-                terrains.insert(land.terrain.clone(), dir.join(name));
-                merge(
+                let key = (land.terrain.clone(), land.alternative);
+                if let Some(other) = given.get(&key) {
+                    let which = match land.alternative {
+                        1 => String::new(),
+                        n => format!(" (alternative {n})"),
+                    };
+                    errors.push(sources.at(
+                        file,
+                        &["terrain"],
+                        format!(
+                            "this file is the battleland of {:?}{which}, which {} already is: one file per terrain and alternative",
+                            land.terrain,
+                            other.display()
+                        ),
+                    ));
+                    continue;
+                }
+                let fresh = !given.keys().any(|(t, _)| *t == land.terrain);
+                given.insert(key, dir.join(name));
+                add_battleland(
                     &mut data.battlelands,
-                    vec![land],
-                    |b| b.terrain.clone(),
                     &mut origins.battlelands,
+                    land,
                     file,
-                    sources,
-                    &mut errors,
-                )
+                    fresh,
+                );
             }
             Err(d) => errors.push(d),
         }
@@ -572,6 +575,32 @@ fn merge<T, K: Eq + Hash + Clone + std::fmt::Display>(
             None => base.push(item),
         }
     }
+}
+
+/// Adds a layer's battleland: the first of its terrain in the layer
+/// (`fresh`) takes the place of all the base's of that terrain, the others
+/// follow it.
+fn add_battleland(
+    lands: &mut Vec<BattlelandDef>,
+    origins: &mut HashMap<(String, u32), FileId>,
+    land: BattlelandDef,
+    file: FileId,
+    fresh: bool,
+) {
+    let terrain = land.terrain.clone();
+    let at = if fresh {
+        let at = lands.iter().position(|b| b.terrain == terrain);
+        lands.retain(|b| b.terrain != terrain);
+        origins.retain(|(t, _), _| *t != terrain);
+        at.unwrap_or(lands.len())
+    } else {
+        lands
+            .iter()
+            .rposition(|b| b.terrain == terrain)
+            .map_or(lands.len(), |i| i + 1)
+    };
+    origins.insert((terrain, land.alternative), file);
+    lands.insert(at, land);
 }
 
 fn merge_rules(base: &mut RulesDef, overlay: RulesDef, origins: &mut Origins, file: FileId) {

@@ -33,6 +33,15 @@ pub fn battleland_file(terrain: &str) -> String {
     format!("battlelands/{}.ron", file_stem(terrain))
 }
 
+/// Where a terrain's battleland number `alternative` is written: the
+/// first as [`battleland_file`], the others `battlelands/<stem>-<n>.ron`.
+pub fn alternative_file(terrain: &str, alternative: u32) -> String {
+    match alternative {
+        1 => battleland_file(terrain),
+        n => format!("battlelands/{}-{n}.ron", file_stem(terrain)),
+    }
+}
+
 fn file_stem(name: &str) -> String {
     name.chars()
         .map(|c| {
@@ -63,7 +72,7 @@ pub fn write_flat(data: &VariantData, dir: &Path) -> io::Result<()> {
     }
     let mut battlelands = Vec::new();
     for b in &data.battlelands {
-        let name = battleland_file(&b.terrain);
+        let name = alternative_file(&b.terrain, b.alternative);
         put(&name, to_ron(b).map_err(ron)?)?;
         battlelands.push(name);
     }

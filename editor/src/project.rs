@@ -559,9 +559,13 @@ impl Project {
 
     /// The own battleland file of a terrain, created from the merged one
     /// (the base's) when the variant has none.
+    /// A terrain with several battlelands: the one shown, the first.
     fn own_battleland(&mut self, terrain: &str) -> Option<&mut BattlelandDef> {
+        let shown = self.battleland(terrain).map_or(1, |b| b.alternative);
         let name = self.own.iter().find_map(|(n, v)| match v {
-            FileValue::Battleland(b) if b.terrain == terrain => Some(n.clone()),
+            FileValue::Battleland(b) if b.terrain == terrain && b.alternative == shown => {
+                Some(n.clone())
+            }
             _ => None,
         });
         let name = match name {

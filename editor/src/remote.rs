@@ -108,6 +108,11 @@ impl RemoteSession {
         let first = state.chat_count.saturating_sub(state.chat.len());
         let skip = self.chat.len().saturating_sub(first);
         self.chat.extend(state.chat.iter().skip(skip).cloned());
+        // The battlelands the game drew: the variant as the game plays it
+        // (a view that does not fit the variant keeps the one held).
+        if let Ok(v) = self.variant.with_drawn(&state.view.battlelands) {
+            self.variant = v;
+        }
         self.state = state;
     }
 }

@@ -239,3 +239,32 @@ fn a_file_new_to_the_variant_is_written_one_item_per_line() {
         "{text}"
     );
 }
+
+#[test]
+fn an_edit_of_a_terrain_with_several_battlelands_changes_its_first() {
+    let (_tmp, dirs) = workspace();
+    let dir = dirs
+        .iter()
+        .find(|d| d.ends_with("drawn-battlelands"))
+        .unwrap();
+    let mut project = Project::open(dir).unwrap();
+    assert_eq!(project.battleland("Plains").unwrap().alternative, 1);
+    project.set_hex("Plains", "A1", "Tree", 1);
+    assert_eq!(project.save().unwrap(), vec!["battlelands/plains.ron"]);
+    let again = Project::open(dir).unwrap();
+    let plains: Vec<_> = again
+        .data()
+        .battlelands
+        .iter()
+        .filter(|b| b.terrain == "Plains")
+        .map(|b| (b.alternative, b.hexes["A1"].hazard.clone()))
+        .collect();
+    assert_eq!(
+        plains,
+        [
+            (1, "Tree".into()),
+            (2, "Plains".into()),
+            (3, "Plains".into())
+        ]
+    );
+}

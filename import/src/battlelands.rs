@@ -29,7 +29,7 @@ pub fn label(x: i32, y: i32) -> Option<String> {
 
 /// The Colossus `(x, y)` of the neighbour across `side` of hex `(x, y)`:
 /// columns B, D and F (odd `x`) sit half a hex lower.
-fn neighbour(x: i32, y: i32, side: Side) -> (i32, i32) {
+pub(crate) fn neighbour(x: i32, y: i32, side: Side) -> (i32, i32) {
     let odd = x % 2 != 0;
     let (up, down) = if odd { (y, y + 1) } else { (y - 1, y) };
     match side {
@@ -126,7 +126,7 @@ pub fn hex_hazard(name: &str) -> Option<&'static str> {
     })
 }
 
-fn hexside_hazard(code: &str) -> Option<&'static str> {
+pub(crate) fn hexside_hazard(code: &str) -> Option<&'static str> {
     Some(match code {
         "d" => "Dune",
         "c" => "Cliff",
@@ -201,7 +201,6 @@ pub fn read(file: &XmlFile, terrain: &str) -> Result<Battleland, Error> {
             },
         );
     }
-    let clashes = once_per_side(&mut hexes);
     let mut defender_area = Vec::new();
     for s in children(r, "startlist") {
         for h in children(s, "battlehexref") {
@@ -215,9 +214,22 @@ pub fn read(file: &XmlFile, terrain: &str) -> Result<Battleland, Error> {
     let tower = r
         .attribute("tower")
         .is_some_and(|t| t.eq_ignore_ascii_case("true"));
-    Ok(Battleland {
+    Ok(finish(terrain, hexes, defender_area, tower))
+}
+
+/// A battleland of `terrain` from Colossus's hexes (hexsides as Colossus
+/// gives them, from either hex or both), start list and tower flag.
+pub fn finish(
+    terrain: &str,
+    mut hexes: BTreeMap<String, HexDef>,
+    defender_area: Vec<String>,
+    tower: bool,
+) -> Battleland {
+    let clashes = once_per_side(&mut hexes);
+    Battleland {
         def: BattlelandDef {
             terrain: terrain.to_string(),
+            alternative: 1,
             hexes,
             board: None,
             // Colossus's tower: the attacker enters by the lower left side.
@@ -226,5 +238,5 @@ pub fn read(file: &XmlFile, terrain: &str) -> Result<Battleland, Error> {
         },
         tower,
         clashes,
-    })
+    }
 }

@@ -11,7 +11,7 @@ use crate::java::{self, LuaFile};
 use crate::manifest::Source;
 use crate::readme::Notes;
 use crate::terrains::TerXml;
-use crate::{Error, battlelands, colors, creatures, hazards, map, terrains};
+use crate::{Error, battlelands, colors, creatures, hazards, map, rnd, terrains};
 
 /// The bundled rules, the base of every import's numbers.
 const TITAN_RULES: &str = include_str!("../../variants/titan/rules.ron");
@@ -304,7 +304,7 @@ fn manifest(
             rules: Some("rules.ron".into()),
             battlelands: battlelands
                 .iter()
-                .map(|b| titan_core::write::battleland_file(&b.terrain))
+                .map(|b| titan_core::write::alternative_file(&b.terrain, b.alternative))
                 .collect(),
             ..Files::default()
         },
@@ -397,17 +397,30 @@ fn read_battlelands(
     map_path: &std::path::Path,
     notes: &mut Notes,
 ) -> Result<Lands, Error> {
-    if std::fs::read_dir(src.dir.join("Battlelands")).is_ok_and(|mut d| {
-        d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "rnd")))
-    }) {
-        notes.not("random battlelands (`Battlelands/*.rnd`, drawn anew each game): the fixed battlelands of the variants it takes files from instead".to_string());
-    }
     let mut kept = Vec::new();
     let mut lands = Vec::new();
     let mut towers = Vec::new();
+    let mut random = Vec::new();
     for t in &ter.terrains {
         let on_board = board.lands.iter().find(|l| l.terrain == t.name);
         let name = format!("Battlelands/{}.xml", t.name);
+        if let Some(rnd) = random_battleland(src, &t.name) {
+            let drawn = rnd::draw(&rnd, &t.name, RANDOM_BATTLELANDS)?;
+            if drawn.iter().any(|b| b.tower) {
+                towers.push(t.name.clone());
+            }
+            let clashed = drawn.iter().filter(|b| !b.clashes.is_empty()).count();
+            if clashed > 0 {
+                notes.imported(format!(
+                    "in {clashed} of {}'s random battlelands, hexsides given a different hazard from each of their two hexes, as one combined hazard (`hazards.ron`)",
+                    t.name
+                ));
+            }
+            random.push(t.name.clone());
+            lands.extend(drawn.into_iter().map(|b| b.def));
+            kept.push(t.clone());
+            continue;
+        }
         let Some(path) = src.find(&name) else {
             if let Some(land) = on_board {
                 return Err(Error::at(
@@ -440,7 +453,52 @@ fn read_battlelands(
         lands.push(b.def);
         kept.push(t.clone());
     }
+    random_notes(src, ter, &random, notes);
     Ok((kept, lands, towers))
+}
+
+/// How many battlelands a terrain with a random one (`.rnd`) gets: each
+/// game draws one of them.
+pub const RANDOM_BATTLELANDS: u32 = 12;
+
+/// The `Battlelands/<terrain>.rnd` of the first folder the variant reads
+/// that has the terrain's battleland, as `.rnd` or `.xml`.
+fn random_battleland(src: &Source, terrain: &str) -> Option<std::path::PathBuf> {
+    src.search.iter().find_map(|d| {
+        let rnd = d.join(format!("Battlelands/{terrain}.rnd"));
+        let xml = d.join(format!("Battlelands/{terrain}.xml"));
+        match (rnd.is_file(), xml.is_file()) {
+            (true, _) => Some(Some(rnd)),
+            (false, true) => Some(None),
+            _ => None,
+        }
+    })?
+}
+
+/// What the README says of the random battlelands: those imported, and
+/// `.rnd` files of the variant's own no terrain has.
+fn random_notes(src: &Source, ter: &TerXml, random: &[String], notes: &mut Notes) {
+    if !random.is_empty() {
+        notes.imported(format!(
+            "Random battlelands (`Battlelands/*.rnd`, Colossus's battleland randomizer language) of {}: titan's reading of the language drew {RANDOM_BATTLELANDS} battlelands of each from fixed seeds (so every import writes the same), `alternative` 1 to {RANDOM_BATTLELANDS} in `battlelands/`, and each game draws one of them per terrain at its start; Colossus drew a new one from the file each time it loaded the variant",
+            random.join(", ")
+        ));
+    }
+    let Ok(dir) = std::fs::read_dir(src.dir.join("Battlelands")) else {
+        return;
+    };
+    let mut unused: Vec<String> = dir
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "rnd"))
+        .filter_map(|p| Some(p.file_stem()?.to_string_lossy().into_owned()))
+        .filter(|stem| !ter.terrains.iter().any(|t| t.name == *stem))
+        .collect();
+    unused.sort();
+    for stem in unused {
+        notes.not(format!(
+            "`Battlelands/{stem}.rnd`: a random battleland of {stem}, which is no terrain of the variant"
+        ));
+    }
 }
 
 fn rules(

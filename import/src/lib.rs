@@ -19,6 +19,7 @@ mod java;
 mod manifest;
 mod map;
 mod readme;
+pub mod rnd;
 mod terrains;
 mod write;
 mod xml;

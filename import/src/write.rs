@@ -34,7 +34,7 @@ fn build(c: &Converted, tmp: &Path) -> Result<(), Error> {
     put(tmp, "masterboard.ron", &from, &c.data.masterboard)?;
     put(tmp, "rules.ron", &from, &c.data.rules)?;
     for b in &c.data.battlelands {
-        let name = titan_core::write::battleland_file(&b.terrain);
+        let name = titan_core::write::alternative_file(&b.terrain, b.alternative);
         put(tmp, &name, &from, b)?;
     }
     if !c.data.variables.is_empty() {

@@ -251,6 +251,7 @@ const FIELDS: &[(&str, Class)] = {
         (".phase", Public),
         (".roll", Public),
         (".caretaker", Public),
+        (".battlelands", Public),
         (".outcome", Public),
         (".players", Public),
         (".legions", Inside),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::battleland::{BattleHex, Battleland, Board, Hexside, MAX_HEXES};
 use crate::diag::FileId;
 use crate::format::{self, Place};
-use crate::model::{Hazard, HazardId, TerrainId};
+use crate::model::{Alternatives, Hazard, HazardId, TerrainId};
 
 use super::{Compiler, lookup};
 
@@ -16,6 +16,89 @@ use super::{Compiler, lookup};
 const MAX_COORD: i32 = 32;
 
 impl Compiler<'_> {
+    /// Every terrain's battlelands: its battleland, and those of a terrain
+    /// with several (numbered by `alternative`, 1, 2, ... without a gap).
+    pub(super) fn battlelands(
+        &mut self,
+        terrains: &HashMap<&str, TerrainId>,
+        hazard_ids: &HashMap<&str, HazardId>,
+        hazards: &[Hazard],
+    ) -> Option<(Vec<Battleland>, Alternatives)> {
+        let data = self.data;
+        let n = data.terrains.len();
+        // By terrain: each battleland with its alternative number.
+        let mut by_terrain: Vec<Vec<(u32, Battleland, &format::BattlelandDef)>> =
+            vec![Vec::new(); n];
+        for b in &data.battlelands {
+            let file = self.origins.battlelands[&(b.terrain.clone(), b.alternative)];
+            let Some(terrain) = lookup(terrains, &b.terrain) else {
+                self.error(
+                    file,
+                    &["terrain"],
+                    format!(
+                        "battleland for {:?}, which is no terrain of this variant",
+                        b.terrain
+                    ),
+                );
+                continue;
+            };
+            if let Some(land) = self.battleland(b, terrain, file, hazard_ids, hazards) {
+                by_terrain[terrain.index()].push((b.alternative, land, b));
+            }
+        }
+        let mut lands = Vec::new();
+        let mut alt = Alternatives {
+            lands: vec![Vec::new(); n],
+            defs: vec![Vec::new(); n],
+            tables: Vec::new(),
+        };
+        for (i, mut list) in by_terrain.into_iter().enumerate() {
+            let name = &data.terrains[i].name;
+            list.sort_by_key(|(k, _, _)| *k);
+            if let Some(pos) = (0..list.len()).find(|&p| list[p].0 != p as u32 + 1) {
+                let k = list[pos].0;
+                let file = self.origins.battlelands[&(name.clone(), k)];
+                self.error(
+                    file,
+                    &["alternative"],
+                    format!(
+                        "battleland alternative {k} of {name}: a terrain's battlelands are numbered 1, 2, ... without a gap (this would be number {})",
+                        pos + 1
+                    ),
+                );
+                continue;
+            }
+            match list.first() {
+                Some((_, first, _)) => lands.push(first.clone()),
+                None => {
+                    if !data.battlelands.iter().any(|b| b.terrain == *name) {
+                        let file = self.origins.terrains[name];
+                        self.error(
+                            file,
+                            &[&format!("\"{name}\"")],
+                            format!(
+                                "terrain {name} has no battleland (add one to files.battlelands)"
+                            ),
+                        );
+                    }
+                    continue;
+                }
+            }
+            if list.len() > usize::from(u8::MAX) {
+                let file = self.origins.terrains[name];
+                self.error(
+                    file,
+                    &[&format!("\"{name}\"")],
+                    format!("terrain {name} has {} battlelands: at most 255", list.len()),
+                );
+            } else if list.len() > 1 {
+                alt.defs[i] = list.iter().map(|(_, _, d)| (*d).clone()).collect();
+                alt.lands[i] = list.into_iter().map(|(_, l, _)| l).collect();
+            }
+        }
+        (lands.len() == n).then_some((lands, alt))
+    }
+
     /// A battleland's board: the standard one unless it names its own.
     fn board(&mut self, b: &format::BattlelandDef, file: FileId) -> Option<Arc<Board>> {
         let Some(def) = &b.board else {

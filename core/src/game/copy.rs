@@ -109,6 +109,7 @@ impl Clone for GameState {
             vars,
             choice,
             showdown,
+            battlelands,
         } = self;
         GameState {
             players: players.clone(),
@@ -128,6 +129,7 @@ impl Clone for GameState {
             vars: vars.clone(),
             choice: choice.clone(),
             showdown: showdown.clone(),
+            battlelands: battlelands.clone(),
         }
     }
 
@@ -150,6 +152,7 @@ impl Clone for GameState {
             vars,
             choice,
             showdown,
+            battlelands,
         } = source;
         // `Vec::clone_from` calls the elements' `clone_from`, so the
         // players' and legions' lists keep their buffers too.
@@ -170,5 +173,6 @@ impl Clone for GameState {
         self.vars.clone_from(vars);
         self.choice.clone_from(choice);
         self.showdown.clone_from(showdown);
+        self.battlelands.clone_from(battlelands);
     }
 }

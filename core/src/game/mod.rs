@@ -685,6 +685,8 @@ impl Game {
         options: BTreeMap<String, OptionValue>,
         state: GameState,
     ) -> Result<Game, SetupError> {
+        // The battlelands the game drew, as its state records them.
+        let variant = variant.with_drawn(&state.battlelands).map_err(SetupError)?;
         let hooks = rules::hooks_for(&variant, &options)?;
         let rng = GameRng::at(state.rng_seed, u128::from(state.rng_pos));
         Ok(Game {

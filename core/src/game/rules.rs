@@ -298,6 +298,11 @@ pub(super) fn new_game(
     }
     super::save::check_player_names(names).map_err(SetupError)?;
     super::check_options(&variant, &options).map_err(SetupError)?;
+    // A terrain with several battlelands draws one for the whole game,
+    // before anything else is drawn (a variant without draws nothing).
+    let mut rng = GameRng::new(seed);
+    let drawn = draw_battlelands(&variant, &mut rng);
+    let variant = variant.with_drawn(&drawn).map_err(SetupError)?;
     let exits = exits_for(&variant);
     let mut towers: Vec<LandId> = variant
         .board
@@ -348,6 +353,7 @@ pub(super) fn new_game(
         vars: Default::default(),
         choice: None,
         showdown: None,
+        battlelands: drawn,
     };
     let hooks = hooks_for(&variant, &options)?;
     let mut game = Game {
@@ -355,7 +361,7 @@ pub(super) fn new_game(
         options,
         state,
         exits,
-        rng: GameRng::new(seed),
+        rng,
         hooks,
         start: super::save::Start::New {
             players: names.to_vec(),
@@ -402,6 +408,23 @@ pub(super) fn new_game(
     game.state.active = turn_order(&game)[0];
     game.state.rng_pos = game.rng.word_pos() as u64;
     Ok((game, events))
+}
+
+/// For each terrain, which of its battlelands this game fights on (from
+/// 0), drawn from `rng`; empty, drawing nothing, when no terrain has
+/// several.
+fn draw_battlelands(variant: &Variant, rng: &mut GameRng) -> Vec<u8> {
+    if !variant.has_alternatives() {
+        return Vec::new();
+    }
+    (0..variant.terrains.len())
+        .map(
+            |t| match variant.alternative_count(crate::model::TerrainId(t as u8)) {
+                n if n > 1 => (rng.roll(n as u32) - 1) as u8,
+                _ => 0,
+            },
+        )
+        .collect()
 }
 
 /// Players in turn order. The player in the highest numbered tower plays

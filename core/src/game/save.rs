@@ -423,6 +423,7 @@ impl Position {
             vars: Default::default(),
             choice: None,
             showdown: None,
+            battlelands: Vec::new(),
         };
         let game = Game::from_state(variant, self.options.clone(), state)
             .map_err(|e| LoadError(e.to_string()))?;

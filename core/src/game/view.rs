@@ -29,6 +29,11 @@ pub struct PlayerView {
     /// than defaults.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vars: Vec<crate::vars::VarEntry>,
+    /// The battleland each terrain drew for this game (`GameState::
+    /// battlelands`, public): a client holding the variant plays on them
+    /// through `Variant::with_drawn`. Empty when no terrain has several.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlelands: Vec<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -109,6 +114,7 @@ pub fn view(game: &Game, me: PlayerId) -> PlayerView {
         vars: s
             .vars
             .visible(&game.variant, Some(me), |t| var_owner(game, t)),
+        battlelands: s.battlelands.clone(),
     }
 }
 

@@ -5,6 +5,7 @@
 //! only to show them to people.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use petgraph::graph::DiGraph;
 use petgraph::visit::EdgeRef;
@@ -351,8 +352,15 @@ pub struct Variant {
     /// Indexed by [`TerrainId`].
     pub mustering: Vec<MusterTable>,
     pub board: Masterboard,
-    /// Indexed by [`TerrainId`].
+    /// Indexed by [`TerrainId`]: each terrain's battleland (in a game's
+    /// variant, the one the game drew among its [`Variant::alternatives`]).
     pub battlelands: Vec<Battleland>,
+    /// The battlelands of terrains that have several, among which each
+    /// game draws one (see [`Variant::with_drawn`]).
+    pub alternatives: Arc<Alternatives>,
+    /// The alternative each terrain's battleland is, by terrain (0: the
+    /// first); empty when no terrain has several.
+    pub drawn: Vec<u8>,
     pub rules: Rules,
     pub scripts: Vec<ScriptSource>,
     /// The hooks the scripts register, sorted; [`HookId`] indexes this.
@@ -361,7 +369,8 @@ pub struct Variant {
     pub variables: Vec<crate::format::VariableDef>,
     /// The actions the scripts define (`actions.ron`).
     pub actions: Vec<ScriptAction>,
-    /// The merged files this variant was compiled from.
+    /// The merged files this variant was compiled from (in a game's
+    /// variant, the battlelands are the ones it drew, one per terrain).
     pub data: VariantData,
     /// Derived from the above when compiled: the battle's lookup tables.
     pub battle_tables: tables::BattleTables,
@@ -369,6 +378,28 @@ pub struct Variant {
     /// and the engine's), for the next VMs: a game, each battle played
     /// alone and each computer player's search start one.
     pub chunks: crate::lua::Chunks,
+}
+
+/// The battlelands of the terrains that have several (files with an
+/// `alternative` number), compiled with their tables.
+#[derive(Clone, Default)]
+pub struct Alternatives {
+    /// By terrain: its battlelands in order of `alternative`; empty for a
+    /// terrain with one.
+    pub lands: Vec<Vec<Battleland>>,
+    /// The same, as their files say them.
+    pub defs: Vec<Vec<crate::format::BattlelandDef>>,
+    /// The same, their battle tables.
+    pub tables: Vec<Vec<tables::LandTables>>,
+}
+
+/// The tables are derived from the battlelands, and too big to print.
+impl std::fmt::Debug for Alternatives {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Alternatives")
+            .field("lands", &self.lands)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Two variants are equal when they play the same: the files they came from
@@ -389,6 +420,8 @@ impl PartialEq for Variant {
             && self.mustering == o.mustering
             && self.board == o.board
             && self.battlelands == o.battlelands
+            && self.alternatives.lands == o.alternatives.lands
+            && self.drawn == o.drawn
             && self.rules == o.rules
             && code(self) == code(o)
             && self.hooks == o.hooks
@@ -452,6 +485,87 @@ impl Variant {
 
     pub fn battleland(&self, terrain: TerrainId) -> &Battleland {
         &self.battlelands[terrain.index()]
+    }
+
+    /// Whether some terrain has several battlelands to draw from.
+    pub fn has_alternatives(&self) -> bool {
+        self.alternatives.lands.iter().any(|l| !l.is_empty())
+    }
+
+    /// How many battlelands `terrain` draws among (1 for most).
+    pub fn alternative_count(&self, terrain: TerrainId) -> usize {
+        self.alternatives
+            .lands
+            .get(terrain.index())
+            .map_or(1, |l| l.len().max(1))
+    }
+
+    /// This variant as a game plays it that drew, for each terrain, its
+    /// battleland number `drawn[terrain]` (from 0) among its alternatives:
+    /// its battlelands, their tables and the battleland files of `data`
+    /// are the drawn ones. An empty `drawn` is the first of each. A
+    /// variant without alternatives takes only an empty `drawn`, and is
+    /// returned as it is, as is a game's variant that holds the draw.
+    pub fn with_drawn(self: &Arc<Variant>, drawn: &[u8]) -> Result<Arc<Variant>, String> {
+        let alt = &self.alternatives;
+        if !self.has_alternatives() {
+            return match drawn {
+                [] => Ok(Arc::clone(self)),
+                _ => Err(format!(
+                    "{} has one battleland per terrain, and draws none",
+                    self.id
+                )),
+            };
+        }
+        let n = self.terrains.len();
+        let want: Vec<u8> = if drawn.is_empty() {
+            vec![0; n]
+        } else {
+            drawn.to_vec()
+        };
+        if want.len() != n {
+            return Err(format!(
+                "{} has {n} terrains, not {} drawn battlelands",
+                self.id,
+                want.len()
+            ));
+        }
+        for (t, &k) in want.iter().enumerate() {
+            let count = self.alternative_count(TerrainId(t as u8));
+            if usize::from(k) >= count {
+                return Err(format!(
+                    "{} has {count} battlelands of {}, not a number {}",
+                    self.id,
+                    self.terrains[t].name,
+                    u32::from(k) + 1
+                ));
+            }
+        }
+        if self.drawn == want {
+            return Ok(Arc::clone(self));
+        }
+        let mut v = (**self).clone();
+        v.data.battlelands.clear();
+        for (t, &k) in want.iter().enumerate() {
+            let k = usize::from(k);
+            let name = &self.terrains[t].name;
+            match alt.lands.get(t).filter(|l| !l.is_empty()) {
+                Some(lands) => {
+                    v.battlelands[t] = lands[k].clone();
+                    v.battle_tables.set_land(t, alt.tables[t][k].clone());
+                    v.data.battlelands.push(alt.defs[t][k].clone());
+                }
+                None => v.data.battlelands.extend(
+                    self.data
+                        .battlelands
+                        .iter()
+                        .filter(|b| b.terrain == *name)
+                        .cloned(),
+                ),
+            }
+        }
+        v.drawn = want;
+        Ok(Arc::new(v))
     }
 
     /// Is `character` native to `hazard`?

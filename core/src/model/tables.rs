@@ -197,6 +197,14 @@ impl BattleTables {
         LandTables::new(variant, land, &self.classes)
     }
 
+    /// Puts `tables` in place of the battleland's of terrain `index` (a
+    /// game's drawn battleland, [`Variant::with_drawn`]).
+    pub fn set_land(&mut self, index: usize, tables: LandTables) {
+        if let Some(slot) = self.lands.get_mut(index) {
+            *slot = tables;
+        }
+    }
+
     /// The movement class of characters native to `natives`, if any
     /// character of the variant is.
     pub fn class_of(&self, natives: HazardSet) -> Option<usize> {

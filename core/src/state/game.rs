@@ -159,6 +159,11 @@ pub struct GameState {
     /// (`rules.battle.showdown`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub showdown: Option<Showdown>,
+    /// The battleland each terrain drew at the start of the game among its
+    /// alternatives, by terrain (0: the first); empty in a variant with
+    /// one battleland per terrain (`Variant::with_drawn`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlelands: Vec<u8>,
 }
 
 /// A battle of one player against all the others (`rules.battle.showdown`).

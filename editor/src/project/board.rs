@@ -24,11 +24,13 @@ impl Project {
             .find(|l| l.position == pos)
     }
 
+    /// The battleland of a terrain (of one with several, the first).
     pub fn battleland(&self, terrain: &str) -> Option<&BattlelandDef> {
         self.data()
             .battlelands
             .iter()
-            .find(|b| b.terrain == terrain)
+            .filter(|b| b.terrain == terrain)
+            .min_by_key(|b| b.alternative)
     }
 
     pub fn character(&self, name: &str) -> Option<&CharacterDef> {

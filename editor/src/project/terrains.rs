@@ -102,6 +102,7 @@ impl Project {
                     .ok_or("the variant has no hex hazard to fill a blank board with")?;
                 BattlelandDef {
                     terrain: String::new(),
+                    alternative: 1,
                     hexes: Board::standard()
                         .ids()
                         .map(|h| {

@@ -385,10 +385,8 @@ fn note_titan_slayer(game: &mut Game, happened: &[crate::battle::BattleEvent]) {
             match e {
                 BattleEvent::Struck {
                     unit, target, hits, ..
-                } if *hits > 0 => {
-                    if usize::from(*target) == t {
-                        striker = Some(*unit);
-                    }
+                } if *hits > 0 && usize::from(*target) == t => {
+                    striker = Some(*unit);
                 }
                 BattleEvent::CarriedOver { target, hits }
                     if *hits > 0 && usize::from(*target) == t =>
