@@ -766,29 +766,17 @@ fn unknown_fields(sent: &Value, read: &Value) -> Result<(), Failure> {
 /// are told, and only the attacker is told what could be summoned from the
 /// attacker's other legions. `null` when no battle is being fought.
 fn battle_seen_by(game: &Game, player: PlayerId) -> Result<Value, Failure> {
-    let Some(mut battle) = game.battle_request() else {
+    if game.battle_request().is_none() && game.state.showdown.is_none() {
         return Ok(Value::Null);
-    };
-    let owner = |m| game.legion(m).map(|l| l.owner);
-    let attacker = owner(battle.attacker);
-    if attacker != Some(player) && owner(battle.defender) != Some(player) {
+    }
+    let Some(seat) = game.battle_seat(player) else {
         return Err(Failure::request(format!(
             "{} is not in this battle: only the engaged players see it",
             game.state.players[usize::from(player.0)].name
         )));
-    }
-    if attacker != Some(player) {
-        battle.summonable.clear();
-    }
-    let side = if attacker == Some(player) {
-        titan_core::battle::BattleSide::Attacker
-    } else {
-        titan_core::battle::BattleSide::Defender
     };
-    let mut answer = wire::to_wire(&game.variant, &battle);
-    if let Some(fight) = game.battle() {
-        answer["view"] = wire::to_wire(&game.variant, &fight.view(side));
-    }
+    let mut answer = wire::to_wire(&game.variant, &seat.request);
+    answer["view"] = wire::to_wire(&game.variant, &seat.view);
     Ok(answer)
 }
 

@@ -83,6 +83,19 @@ fn beckoning_needs_400_points_and_a_won_engagement_law_of_titan_1980_19b() {
         g.apply(PlayerId(0), &a).unwrap();
     }
     assert!(g.legal_actions(PlayerId(0)).contains(&beckon()));
+    // Players who agreed to play without the Reckoning (the option
+    // `reckoning`, after 29) may not beckon.
+    let mut without = Game::from_save(variant(), &{
+        let mut s = g.to_save();
+        s.options.insert(
+            "reckoning".into(),
+            titan_core::format::OptionValue::Bool(false),
+        );
+        s
+    })
+    .unwrap();
+    assert!(!without.legal_actions(PlayerId(0)).contains(&beckon()));
+    assert!(without.apply(PlayerId(0), &beckon()).is_err());
     // The same points without a won engagement: no beckoning.
     let text = r#"(
         seed: 5,
@@ -275,4 +288,40 @@ fn random_games_fight_reckonings_to_the_end_and_replay() {
     }
     assert!(began >= 5, "{began} Reckonings in 1500 games");
     assert!(ended + 1 >= began, "{ended} of {began} ended");
+}
+
+/// The computer players fight a Reckoning to its end: each commits a
+/// legion and plays its team's part, with the strong player as the Beckoner
+/// and as a Defender.
+#[test]
+fn computer_players_fight_the_reckoning_law_of_titan_1980_19() {
+    for (levels, seed) in [
+        (["strong", "simple", "simple"], 1),
+        (["simple", "strong", "strong"], 2),
+    ] {
+        let mut g = red_wins_an_engagement();
+        while g.state.phase != titan_core::game::Phase::Muster {
+            let a = g.legal_actions(PlayerId(0))[0].clone();
+            g.apply(PlayerId(0), &a).unwrap();
+        }
+        g.apply(PlayerId(0), &beckon()).unwrap();
+        let mut players: Vec<Box<dyn titan_core::ai::Player>> = levels
+            .iter()
+            .map(|l| titan_core::ai::player(l, seed).unwrap())
+            .collect();
+        for _ in 0..3000 {
+            if g.state.showdown.is_none() {
+                break;
+            }
+            let p = actor(&g);
+            let obs = titan_core::ai::Observation::of(&g, p);
+            let a = players[usize::from(p.0)].choose(&obs).unwrap();
+            g.apply(p, &a)
+                .unwrap_or_else(|e| panic!("{levels:?}: {a:?}: {e}"));
+        }
+        assert!(
+            g.state.showdown.is_none(),
+            "{levels:?}: the Reckoning ended"
+        );
+    }
 }

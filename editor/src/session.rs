@@ -219,23 +219,11 @@ impl GameSession for LocalSession {
     }
 
     fn battle(&self, player: PlayerId) -> Option<BattleInfo> {
-        let mut request = self.game.battle_request()?;
-        let owner = |m| self.game.legion(m).map(|l| l.owner);
-        let side = if owner(request.attacker) == Some(player) {
-            BattleSide::Attacker
-        } else if owner(request.defender) == Some(player) {
-            BattleSide::Defender
-        } else {
-            return None;
-        };
-        if side == BattleSide::Defender {
-            request.summonable.clear();
-        }
-        let view = self.game.battle()?.view(side);
+        let seat = self.game.battle_seat(player)?;
         Some(BattleInfo {
-            view,
-            request,
-            side,
+            view: seat.view,
+            request: seat.request,
+            side: seat.side,
         })
     }
 

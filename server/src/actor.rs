@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use titan_core::battle::BattleSide;
 use titan_core::format::OptionValue;
 use titan_core::game::view::{event_seen_by, view};
 use titan_core::game::{Action, Event, Game, PlayerId};
@@ -593,23 +592,11 @@ fn previews(game: &Game, legal: &[Action], ranged: bool) -> Vec<(u8, u8)> {
 /// The battle for an engaged player, as the game window's local session
 /// gives it: the defender does not learn the attacker's summonable legions.
 fn battle(game: &Game, me: PlayerId) -> Option<BattleState> {
-    let mut request = game.battle_request()?;
-    let owner = |m| game.legion(m).map(|l| l.owner);
-    let side = if owner(request.attacker) == Some(me) {
-        BattleSide::Attacker
-    } else if owner(request.defender) == Some(me) {
-        BattleSide::Defender
-    } else {
-        return None;
-    };
-    if side == BattleSide::Defender {
-        request.summonable.clear();
-    }
-    let view = game.battle()?.view(side);
+    let seat = game.battle_seat(me)?;
     Some(BattleState {
-        view,
-        request,
-        side,
+        view: seat.view,
+        request: seat.request,
+        side: seat.side,
     })
 }
 

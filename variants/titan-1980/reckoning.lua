@@ -33,7 +33,9 @@ end
 
 titan.action("beckon", {
   legal = function(ctx)
-    return ctx:get("reckoning_won", ctx.player) and score(ctx, ctx.player) >= 400
+    return ctx:option("reckoning")
+      and ctx:get("reckoning_won", ctx.player)
+      and score(ctx, ctx.player) >= 400
   end,
   apply = function(ctx)
     ctx:begin_showdown(ctx.player)
@@ -68,7 +70,7 @@ end
 
 titan.on("turn_end", function(ctx)
   local due = ctx:get("reckoning_due")
-  if due < 0 then return end
+  if due < 0 or not ctx:option("reckoning") then return end
   ctx:set("reckoning_due", nil, -1)
   local others = false
   for _, p in ipairs(ctx:players()) do

@@ -75,27 +75,15 @@ impl Observation {
     pub fn of(game: &Game, player: PlayerId) -> Observation {
         let mut battle = None;
         let mut request = None;
-        if let Some(mut req) = game.battle_request() {
-            let owner = |m| game.legion(m).map(|l| l.owner);
-            let side = if owner(req.attacker) == Some(player) {
-                Some(BattleSide::Attacker)
-            } else if owner(req.defender) == Some(player) {
-                Some(BattleSide::Defender)
-            } else {
-                None
-            };
-            if let (Some(side), Some(b)) = (side, game.battle()) {
-                if side == BattleSide::Defender {
-                    req.summonable.clear();
-                }
-                // The seed of the seen battle's dice is arbitrary: players
-                // reseed their own simulations.
-                battle = Some(SeenBattle {
-                    side,
-                    snapshot: b.snapshot().as_seen_by(side, 0),
-                });
-                request = Some(req);
-            }
+        // The battle this seat fights (an engagement's or a showdown's).
+        if let (Some(seat), Some(b)) = (game.battle_seat(player), game.battle()) {
+            // The seed of the seen battle's dice is arbitrary: players
+            // reseed their own simulations.
+            battle = Some(SeenBattle {
+                side: seat.side,
+                snapshot: b.snapshot().as_seen_by(seat.side, 0),
+            });
+            request = Some(seat.request);
         }
         Observation {
             variant: game.variant.clone(),

@@ -788,6 +788,15 @@ pub struct BattleView {
     /// (`ctx:set_reinforcement_round`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reinforcement_round: Option<u8>,
+    /// A battle of teams (a showdown): the viewer's team, the team to act
+    /// and each unit's team by unit id. Other teams' characters waiting to
+    /// be committed are masked (Law of Titan 1980, 19.D).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_to_act: Option<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub teams: Vec<u8>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -999,10 +1008,38 @@ impl<'v> Battle<'v> {
         self.state.result.as_ref()
     }
 
+    /// What team `team` of `side` sees in a battle of teams: the view of
+    /// its side, the other teams' characters still waiting to be committed
+    /// (which nobody has been shown) masked as `"?"` of power and skill 0,
+    /// each unit at its id's place.
+    pub fn view_for_team(&self, side: BattleSide, team: u8) -> BattleView {
+        let mut view = self.view(side);
+        let s = &self.state;
+        if s.teams.active() {
+            for u in view.units.iter_mut() {
+                if u.status == Status::Waiting && s.team_of(usize::from(u.id)) != team {
+                    u.character = "?".to_string();
+                    u.power = 0;
+                    u.skill = 0;
+                }
+            }
+            view.team = Some(team);
+        }
+        view
+    }
+
     /// What `side` sees.
     pub fn view(&self, side: BattleSide) -> BattleView {
         let v = &*self.variant;
+        let s = &self.state;
         BattleView {
+            team: None,
+            team_to_act: self.team_to_act(),
+            teams: if s.teams.active() {
+                (0..s.units.len()).map(|i| s.team_of(i)).collect()
+            } else {
+                Vec::new()
+            },
             you: side,
             battleland: v.terrains[self.land_in(&self.state).terrain.index()]
                 .name

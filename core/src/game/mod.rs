@@ -251,6 +251,14 @@ pub struct BattleRequest {
     pub reinforcements: Vec<CharacterId>,
 }
 
+/// A battle as one of its players takes part in it ([`Game::battle_seat`]).
+#[derive(Debug, Clone)]
+pub struct SeatBattle {
+    pub request: BattleRequest,
+    pub side: crate::battle::BattleSide,
+    pub view: crate::battle::BattleView,
+}
+
 /// How a legion lost characters (`Event::Slain`, and `character_slain`'s
 /// `fate`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -966,6 +974,36 @@ impl Game {
     /// Battle step, or None.
     pub fn battle_request(&self) -> Option<BattleRequest> {
         rules::battle_request(self)
+    }
+
+    /// The battle being fought as `player` takes part in it: what was handed
+    /// to the battle engine (the attacker's summonable characters are told
+    /// to the attacker alone), his side and what he sees of it; `None` when
+    /// he fights none. In a showdown the request names the challenger's
+    /// first legion as the attacker and the player's own legion (else the
+    /// first committed) as the defender.
+    pub fn battle_seat(&self, player: PlayerId) -> Option<SeatBattle> {
+        if self.state.showdown.is_some() {
+            return rules::showdown_seat(self, player);
+        }
+        let mut request = self.battle_request()?;
+        let owner = |m| self.legion(m).map(|l| l.owner);
+        let side = if owner(request.attacker) == Some(player) {
+            crate::battle::BattleSide::Attacker
+        } else if owner(request.defender) == Some(player) {
+            crate::battle::BattleSide::Defender
+        } else {
+            return None;
+        };
+        if side == crate::battle::BattleSide::Defender {
+            request.summonable.clear();
+        }
+        let view = self.battle()?.view(side);
+        Some(SeatBattle {
+            request,
+            side,
+            view,
+        })
     }
 
     /// Checks the invariants of a position; the soak test runs this after

@@ -167,6 +167,11 @@ pub(in crate::game) fn eliminate(game: &mut Game, player: PlayerId, events: &mut
     eliminate_player(game, player, None, events);
 }
 
+/// The showdown's battle as `player` takes part in it.
+pub(in crate::game) fn showdown_seat(game: &Game, player: PlayerId) -> Option<SeatBattle> {
+    showdown::seat(game, player)
+}
+
 /// A showdown of `challenger` against all the others begins (a script's
 /// `ctx:begin_showdown`).
 pub(in crate::game) fn begin_showdown(

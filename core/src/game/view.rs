@@ -34,6 +34,10 @@ pub struct PlayerView {
     /// through `Variant::with_drawn`. Empty when no terrain has several.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battlelands: Vec<u8>,
+    /// A showdown being fought (public: who challenges whom, the legions
+    /// committed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub showdown: Option<crate::state::game::Showdown>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -115,6 +119,7 @@ pub fn view(game: &Game, me: PlayerId) -> PlayerView {
             .vars
             .visible(&game.variant, Some(me), |t| var_owner(game, t)),
         battlelands: s.battlelands.clone(),
+        showdown: s.showdown.clone(),
     }
 }
 

@@ -512,6 +512,8 @@ impl GameScreen {
             .units
             .iter()
             .filter(|u| u.status == Status::Waiting && u.side == info.side)
+            // A showdown's other teams wait unseen.
+            .filter(|u| view.team.is_none() || view.teams.get(u.id as usize) == view.team.as_ref())
             .collect();
         if !waiting.is_empty() {
             ui.label("Waiting to enter (click, then a highlighted hex):");

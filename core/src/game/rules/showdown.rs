@@ -69,6 +69,57 @@ pub(in crate::game) fn acting(game: &Game) -> Option<PlayerId> {
     team_player(sd, team)
 }
 
+/// The showdown's battle as `player` takes part in it (see
+/// [`Game::battle_seat`]).
+pub(in crate::game) fn seat(game: &Game, player: PlayerId) -> Option<SeatBattle> {
+    let sd = game.state.showdown.as_ref()?;
+    let (side, team) = if player == sd.challenger {
+        (BattleSide::Attacker, 0)
+    } else {
+        let rank = sd.opponents.iter().position(|&p| p == player)?;
+        (BattleSide::Defender, rank as u8 + 1)
+    };
+    let battle = game.battle()?;
+    let terrain = battle.battleland().terrain;
+    let first = |p: PlayerId| game.state.legions.iter().find(|l| l.owner == p);
+    let attacker = first(sd.challenger)?;
+    let own = sd
+        .opponents
+        .iter()
+        .position(|&p| p == player)
+        .and_then(|i| sd.committed[i]);
+    // The player's legion in the battle, else any there, else his own
+    // (one he is about to commit).
+    let defender = own
+        .and_then(|m| game.legion(m))
+        .or_else(|| sd.committed.iter().flatten().find_map(|&m| game.legion(m)))
+        .or_else(|| first(player))
+        .unwrap_or(attacker);
+    let powered = |l: &Legion| -> Vec<(CharacterId, u8)> {
+        fighters(game, l)
+            .into_iter()
+            .map(|f| (f.character, f.power))
+            .collect()
+    };
+    let request = BattleRequest {
+        land: attacker.land,
+        terrain,
+        attacker: attacker.marker,
+        defender: defender.marker,
+        attacker_characters: powered(attacker),
+        defender_characters: powered(defender),
+        attacker_edge: battle.attacker_edge(),
+        summonable: Vec::new(),
+        reinforcements: Vec::new(),
+    };
+    let view = battle.view_for_team(side, team);
+    Some(SeatBattle {
+        request,
+        side,
+        view,
+    })
+}
+
 /// `player`'s actions in the showdown: a legion to commit, or the battle's.
 pub(in crate::game) fn legal(game: &Game, player: PlayerId, out: &mut Vec<Action>) {
     let Some(sd) = game.state.showdown.as_ref() else {
