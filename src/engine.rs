@@ -413,7 +413,10 @@ impl Session {
                     .map_err(|e| Failure::new("setup", e.to_string()))?;
                 self.game = Some(game);
                 // The tower rolls and placings are public.
-                answer(json!({"events": wire::to_wire(&v, &events), "to_act": self.to_act()?}))
+                let mut out =
+                    json!({"events": wire::to_wire(&v, &events), "to_act": self.to_act()?});
+                add_marker_names(&mut out, &v);
+                answer(out)
             }
             Request::LoadPosition {
                 variant,
@@ -630,13 +633,15 @@ impl Session {
                 .iter()
                 .map(|o| (o.name.clone(), option_value(&o.default)))
                 .collect();
-            list.push(json!({
+            let mut entry = json!({
                 "id": v.id,
                 "title": v.title,
                 "version": v.version,
                 "players": {"min": v.players.min, "max": v.players.max},
                 "options": options,
-            }));
+            });
+            add_marker_names(&mut entry, &v);
+            list.push(entry);
         }
         answer(json!({"variants": list}))
     }
@@ -648,6 +653,19 @@ impl Session {
             .map_err(|e| fail(e.to_string()))?;
         let variant = self.variant(spec.unwrap_or(&save.variant))?;
         Game::from_save(variant, &save).map_err(|e| fail(e.to_string()))
+    }
+}
+
+/// The variant's names of the legion markers (`rules.legions.
+/// marker_names`, a list per seat), beside the other facts of a variant a
+/// client is told, when it names them: markers stay `"P1-03"` everywhere
+/// else, and a variant without names is answered as before.
+fn add_marker_names(out: &mut Value, v: &Variant) {
+    let names = &v.rules.legions.marker_names;
+    if !names.is_empty()
+        && let Some(map) = out.as_object_mut()
+    {
+        map.insert("marker_names".into(), json!(names));
     }
 }
 

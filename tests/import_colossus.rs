@@ -344,11 +344,12 @@ fn the_readme_names_the_source_the_author_and_what_was_not_imported() {
         "not imported: CreatureWarlock",
         "not imported: MiniRecruitment",
         "skipped: `Mini.MiniHint`: an AI hint class",
-        "marker names",
+        "The legion markers' names (`MarkersName`",
     ] {
         assert!(readme.contains(want), "{want:?} missing from\n{readme}");
     }
     assert!(!readme.contains("not imported: MiniHint"), "{readme}");
+    assert!(!readme.contains("not imported: marker names"), "{readme}");
 }
 
 fn pit() -> (tempfile::TempDir, VariantData) {

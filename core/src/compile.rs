@@ -19,6 +19,7 @@ use crate::model::*;
 use crate::rng::GameRng;
 
 mod battleland;
+mod markers;
 
 /// Validates merged variant data and builds the engine's model of it.
 pub fn compile(loaded: &Loaded) -> Result<Variant, Vec<Diagnostic>> {
@@ -1267,6 +1268,7 @@ impl<'a> Compiler<'a> {
                     ),
                 );
             }
+            self.marker_names(l);
         }
         let start = start.map(|s| {
             let file = self.origins.rules_file("start");

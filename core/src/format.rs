@@ -847,6 +847,13 @@ pub struct LegionRules {
     /// and 8.D, has it).
     #[serde(default = "yes")]
     pub full_legions_move: bool,
+    /// Names of the markers, a list per seat (the first seat's first):
+    /// `marker_names[s][n - 1]` labels marker `n` of seat `s`. Optional at
+    /// every level: a seat without a list, or a marker past its list's end,
+    /// is shown by its number alone. The number stays the marker's
+    /// identifier; a name is a label.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marker_names: Vec<Vec<String>>,
 }
 
 /// How a player starts.

@@ -254,10 +254,34 @@ mod tests {
                 min_split_size: 2,
                 max_split_parts: 2,
                 full_legions_move: true,
+                marker_names: Vec::new(),
             })
         );
         assert!(r.strike_chart.is_none(), "sections not given stay out");
         assert_eq!(done.lines().count(), text.lines().count());
+    }
+
+    #[test]
+    fn marker_names_are_a_field_like_the_others() {
+        // A base that names its markers: a house rule of another legions
+        // field keeps the names; one that gives names replaces them whole.
+        let mut named = base();
+        if let Some(l) = named.legions.as_mut() {
+            l.marker_names = vec![vec!["Axes".into(), "Eye (\"big\")".into()], vec![]];
+        }
+        let kept = read(&complete("(legions: (max_size: 8))", &named));
+        assert_eq!(
+            kept.legions.unwrap().marker_names,
+            named.legions.as_ref().unwrap().marker_names
+        );
+        let own = read(&complete("(legions: (marker_names: [[\"Rose\"]]))", &named));
+        assert_eq!(
+            own.legions.unwrap().marker_names,
+            vec![vec!["Rose".to_string()]]
+        );
+        // A base without names gives none (the field is not written).
+        let none = complete("(legions: (max_size: 8))", &base());
+        assert!(!none.contains("marker_names"), "{none}");
     }
 
     #[test]
@@ -319,6 +343,7 @@ mod tests {
                 min_split_size: 2,
                 max_split_parts: 3,
                 full_legions_move: true,
+                marker_names: Vec::new(),
             })
         );
         let start = shorter.start.as_ref().unwrap();

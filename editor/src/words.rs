@@ -64,8 +64,16 @@ impl Words {
             .unwrap_or_else(|| format!("player {}", p.0 + 1))
     }
 
+    /// A legion: its owner, its marker's number and, when the variant
+    /// names its markers, the marker's name ("Red's legion P1-03 (Die)").
     pub fn legion(&self, m: Marker) -> String {
-        format!("{}'s legion {m}", self.player(m.player))
+        format!("{}'s legion {}", self.player(m.player), self.marker(m))
+    }
+
+    /// A marker: its number, and its name beside it when the variant names
+    /// it ("P1-03 (Die)"; the number is what identifies it).
+    pub fn marker(&self, m: Marker) -> String {
+        self.variant.marker_label(m)
     }
 
     fn unit(&self, u: UnitId) -> String {
@@ -87,7 +95,8 @@ impl Words {
                     .join(" and ")
             ),
             Action::Split { legion, parts } => format!(
-                "Split {legion}: {}",
+                "Split {}: {}",
+                self.marker(*legion),
                 parts
                     .iter()
                     .map(|l| format!("({})", self.characters(l)))
@@ -103,6 +112,7 @@ impl Words {
                 to,
                 entered_from,
             } => {
+                let legion = self.marker(*legion);
                 if to == entered_from {
                     format!("Move {legion} to {}", self.land_and_terrain(*to))
                 } else {
@@ -119,7 +129,8 @@ impl Words {
                 kind,
                 lord,
             } => format!(
-                "Teleport {legion} to {} ({kind:?}, showing {})",
+                "Teleport {} to {} ({kind:?}, showing {})",
+                self.marker(*legion),
                 self.land_and_terrain(*to),
                 self.character(*lord)
             ),
@@ -141,7 +152,11 @@ impl Words {
             Action::Fight => "Fight".into(),
             Action::Battle { battle } => self.battle_action(battle),
             Action::Summon { from, character } => {
-                format!("Summon {} from {from}", self.character(*character))
+                format!(
+                    "Summon {} from {}",
+                    self.character(*character),
+                    self.marker(*from)
+                )
             }
             Action::Acquire { character } => format!("Acquire {}", self.character(*character)),
             Action::Reinforce { recruit, reveal } => format!(
@@ -155,7 +170,8 @@ impl Words {
                 recruit,
                 reveal,
             } => format!(
-                "{legion} musters {} (showing {})",
+                "{} musters {} (showing {})",
+                self.marker(*legion),
                 self.character(*recruit),
                 self.characters(reveal)
             ),
@@ -287,7 +303,7 @@ impl Words {
                 "{} splits off {}",
                 self.legion(*legion),
                 into.iter()
-                    .map(Marker::to_string)
+                    .map(|m| self.marker(*m))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -329,7 +345,11 @@ impl Words {
                 ),
             },
             Event::Recombined { legion, with } => {
-                format!("{} recombines with {with}", self.legion(*legion))
+                format!(
+                    "{} recombines with {}",
+                    self.legion(*legion),
+                    self.marker(*with)
+                )
             }
             Event::EngagementBegins {
                 land,
@@ -410,9 +430,10 @@ impl Words {
                 from,
                 character,
             } => format!(
-                "{} summons {} from {from}",
+                "{} summons {} from {}",
                 self.legion(*legion),
-                self.character(*character)
+                self.character(*character),
+                self.marker(*from)
             ),
             Event::Acquired { legion, character } => format!(
                 "{} acquires {}",

@@ -876,3 +876,38 @@ fn the_battle_procedure_is_chosen_on_the_rules_page_and_saved() {
         titan_core::format::Maneuvering::Placement
     );
 }
+
+#[test]
+fn marker_names_are_typed_on_the_rules_page_and_saved() {
+    let tmp = workspace();
+    let dir = tmp.path().join("variants/named");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("variant.ron"),
+        "(id: \"named\", title: \"Named\", version: \"1\", extends: \"titan\", files: (rules: \"rules.ron\"))\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("rules.ron"), "(\n    legions: (max_size: 7),\n)\n").unwrap();
+    let mut h = harness(&dir);
+    click(&mut h, "Rules and options");
+    h.get_by_label("marker_names").click_accesskit();
+    h.run_steps(2);
+    // Seat 2 names its first marker; seat 1 names none.
+    let field = || Role::MultilineTextInput;
+    h.get_by_role_and_label(field(), "seat 2 marker names")
+        .focus();
+    h.run_steps(2);
+    h.get_by_role_and_label(field(), "seat 2 marker names")
+        .type_text("Anvil");
+    h.run_steps(2);
+    click(&mut h, "Save");
+    let text = std::fs::read_to_string(dir.join("rules.ron")).unwrap();
+    assert!(text.contains("marker_names"), "{text}");
+    check(&dir);
+    let v = titan_core::load(&dir, &Default::default()).unwrap();
+    assert_eq!(
+        v.rules.legions.marker_names,
+        vec![Vec::<String>::new(), vec!["Anvil".to_string()]]
+    );
+    assert_eq!(v.marker_label("P2-01".parse().unwrap()), "P2-01 (Anvil)");
+}

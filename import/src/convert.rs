@@ -11,7 +11,7 @@ use crate::java::{self, LuaFile};
 use crate::manifest::Source;
 use crate::readme::Notes;
 use crate::terrains::TerXml;
-use crate::{Error, battlelands, colors, creatures, hazards, map, rnd, terrains};
+use crate::{Error, battlelands, colors, creatures, hazards, map, markers, rnd, terrains};
 
 /// The bundled rules, the base of every import's numbers.
 const TITAN_RULES: &str = include_str!("../../variants/titan/rules.ron");
@@ -79,6 +79,11 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
         ));
     }
     let mut rules = rules(src, &cre, &ter, &lands, &towers)?;
+    if let (Some(markers), Some(legions)) = (markers::read(src)?, rules.legions.as_mut())
+        && let Some(line) = markers.apply(legions, max)
+    {
+        notes.imported(line);
+    }
     let mut cre = cre;
     let mut scripts = java_rules(
         &mut notes,
@@ -572,12 +577,6 @@ fn rules(
     }
     if let (Some(t), Some(p)) = (rules.titan.as_mut(), ter.titan_improve) {
         t.points_per_power = p;
-    }
-    if let (Some(l), Some(m)) = (
-        rules.legions.as_mut(),
-        crate::readme::markers_per_player(src),
-    ) {
-        l.markers_per_player = m;
     }
     Ok(rules)
 }

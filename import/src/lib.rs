@@ -18,6 +18,7 @@ mod hazards;
 mod java;
 mod manifest;
 mod map;
+mod markers;
 mod readme;
 pub mod rnd;
 mod terrains;

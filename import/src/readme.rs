@@ -59,9 +59,6 @@ impl Notes {
                 notes.java(&class, None);
             }
         }
-        notes.not(
-            "marker names (`MarkersName`): titan's legion markers are numbered, not named".into(),
-        );
         notes.not("images and counters' colours: titan draws its own".into());
         notes
     }
@@ -228,25 +225,4 @@ fn strip_tags(html: &str) -> String {
         }
     }
     out.replace("&nbsp;", " ").replace("&amp;", "&")
-}
-
-/// Markers per player: the markers of one colour in `MarkersName` (each
-/// colour a `#` line followed by its markers), the fewest of any colour.
-pub fn markers_per_player(src: &Source) -> Option<u8> {
-    let text = std::fs::read_to_string(src.find("MarkersName")?).ok()?;
-    let mut counts = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('#') {
-            counts.push(0u32);
-        } else if line.contains('=')
-            && let Some(c) = counts.last_mut()
-        {
-            *c += 1;
-        }
-    }
-    counts
-        .into_iter()
-        .filter(|&c| c > 0)
-        .min()
-        .and_then(|c| u8::try_from(c).ok())
 }

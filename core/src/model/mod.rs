@@ -431,6 +431,28 @@ impl PartialEq for Variant {
 }
 
 impl Variant {
+    /// The name the variant gives a legion marker
+    /// (`rules.legions.marker_names`), when it gives one: a label shown
+    /// beside the marker's number, which stays its identifier.
+    pub fn marker_name(&self, m: crate::ids::Marker) -> Option<&str> {
+        let index = usize::from(m.number).checked_sub(1)?;
+        self.rules
+            .legions
+            .marker_names
+            .get(usize::from(m.player.0))?
+            .get(index)
+            .map(String::as_str)
+    }
+
+    /// A marker as players read it: its number, and its name beside it when
+    /// the variant names it (`P1-03 (Die)`).
+    pub fn marker_label(&self, m: crate::ids::Marker) -> String {
+        match self.marker_name(m) {
+            Some(name) => format!("{m} ({name})"),
+            None => m.to_string(),
+        }
+    }
+
     pub fn terrain_by_name(&self, name: &str) -> Option<TerrainId> {
         self.terrains
             .iter()

@@ -121,6 +121,45 @@ fn procedure_form(
     });
 }
 
+/// `legions.marker_names`: each seat's names, one a line (a line left
+/// blank is a blank name, which the Problems panel reports until it is
+/// filled in, so that a new line can be typed). Seats whose lists end empty
+/// are left out, and with them the whole field when no seat names any.
+fn marker_names(ui: &mut egui::Ui, names: &mut Vec<Vec<String>>, seats: usize) {
+    egui::CollapsingHeader::new("marker_names")
+        .id_salt("marker names")
+        .default_open(!names.is_empty())
+        .show(ui, |ui| {
+            ui.label("Names of each seat's markers, one a line, from marker 1 (optional).");
+            let mut edited = names.clone();
+            edited.resize(seats.max(names.len()), Vec::new());
+            let mut changed = false;
+            for (seat, list) in edited.iter_mut().enumerate() {
+                let mut text = list.join("\n");
+                let label = ui.label(format!("seat {} marker names", seat + 1));
+                let field = egui::TextEdit::multiline(&mut text)
+                    .desired_rows(2)
+                    .desired_width(160.0);
+                if ui.add(field).labelled_by(label.id).changed() {
+                    changed = true;
+                    *list = if text.is_empty() {
+                        Vec::new()
+                    } else {
+                        text.split('\n').map(String::from).collect()
+                    };
+                }
+            }
+            // Only an edit rewrites the field (the file's own form of it,
+            // an empty list of a seat included, stays as it is otherwise).
+            if changed {
+                while edited.last().is_some_and(Vec::is_empty) {
+                    edited.pop();
+                }
+                *names = edited;
+            }
+        });
+}
+
 fn flag(ui: &mut egui::Ui, label: &str, value: &mut bool, base: Option<&bool>) {
     ui.label(label);
     ui.horizontal(|ui| {
@@ -173,6 +212,12 @@ impl EditorApp {
             .iter()
             .map(|c| c.name.clone())
             .collect();
+        let seats = project
+            .data()
+            .manifest
+            .players
+            .as_ref()
+            .map_or(6, |p| usize::from(p.max));
         let overrides: Vec<bool> = [
             "classes",
             "legions",
@@ -222,6 +267,7 @@ impl EditorApp {
                             bl.map(|x| &x.full_legions_move),
                         );
                     });
+                    marker_names(ui, &mut l.marker_names, seats);
                 }
                 ui.separator();
                 section_heading(ui, "start", overrides[2], extends);

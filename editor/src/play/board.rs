@@ -209,6 +209,9 @@ impl GameScreen {
                     font.clone(),
                     Color32::WHITE,
                 );
+                if let Some(name) = variant.marker_name(l.marker) {
+                    marker_name(painter, rect, name);
+                }
                 if l.moved {
                     painter.circle_filled(rect.right_top(), size * 0.12, Color32::WHITE);
                 }
@@ -634,7 +637,7 @@ impl GameScreen {
                 if let Some(l) = view.legions.iter().find(|l| l.marker == *legion) {
                     ui.label(format!(
                         "{} in {} ({}) may muster:",
-                        legion,
+                        words.marker(*legion),
                         words.land(l.land),
                         self.contents(l)
                     ));
@@ -684,7 +687,7 @@ impl GameScreen {
                 mine.iter()
                     .any(|o| o.marker != l.marker && o.land == l.land)
             })
-            .map(|l| format!("{} in {}", l.marker, words.land(l.land)))
+            .map(|l| format!("{} in {}", words.marker(l.marker), words.land(l.land)))
             .collect();
         if !together.is_empty() {
             format!(
@@ -707,13 +710,33 @@ impl GameScreen {
                 for l in &view.legions {
                     ui.label(format!(
                         "{} in {}: {}",
-                        l.marker,
+                        words.marker(l.marker),
                         words.land(l.land),
                         self.contents(l)
                     ));
                 }
             });
     }
+}
+
+/// A marker's name, small, between its number and its height, where the
+/// counter is large enough (zoomed in) for it to be read; a smaller counter
+/// leaves it to the tooltip and the panels, which always say it.
+fn marker_name(painter: &egui::Painter, rect: Rect, name: &str) {
+    let size = rect.width();
+    let chars = name.chars().count().max(1) as f32;
+    // About half a point of width a character: the name fits the face.
+    let points = (size * 0.2).min(size * 0.9 / (0.55 * chars));
+    if points < 7.0 {
+        return;
+    }
+    painter.text(
+        rect.center() - vec2(0.0, size * 0.08),
+        egui::Align2::CENTER_CENTER,
+        name,
+        egui::FontId::proportional(points),
+        Color32::WHITE,
+    );
 }
 
 fn push(list: &mut Vec<(LandId, Vec<Action>)>, land: LandId, a: Action) {
