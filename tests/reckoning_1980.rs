@@ -64,6 +64,14 @@ fn beckon() -> Action {
     }
 }
 
+/// How far south a hex of the Reckoningboard lies (README: A1-A6 a column,
+/// B1-B5 in its gaps).
+fn south(label: &str) -> f64 {
+    let col = if label.starts_with('A') { 0.0 } else { 1.0 };
+    let row: f64 = label[1..].parse::<f64>().unwrap() - 1.0;
+    row + 0.5 * col
+}
+
 /// The one player to act.
 fn actor(g: &Game) -> PlayerId {
     let to_act = g.to_act();
@@ -172,6 +180,7 @@ fn the_reckoning_is_fought_by_every_player_law_of_titan_1980_19() {
     assert_eq!(hexes_of(&g, PlayerId(2)), vec!["B1"]);
     // Play the Reckoning out, each decision the first listed.
     let mut seen = std::collections::BTreeSet::new();
+    let mut last_strike: Option<((PlayerId, titan_core::battle::Phase), f64)> = None;
     for _ in 0..2000 {
         if g.state.showdown.is_none() || g.state.outcome.is_some() {
             break;
@@ -192,6 +201,37 @@ fn the_reckoning_is_fought_by_every_player_law_of_titan_1980_19() {
         }
         let actions = g.legal_actions(p);
         assert!(!actions.is_empty());
+        // 19.F: one striker at a time, from right to left along the line.
+        let strikers: std::collections::BTreeSet<u8> = actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Battle {
+                    battle: BattleAction::Strike { unit, .. },
+                } => Some(*unit),
+                _ => None,
+            })
+            .collect();
+        assert!(strikers.len() <= 1, "{strikers:?}");
+        if let Some(&u) = strikers.iter().next() {
+            let b = g.battle().unwrap();
+            let label = b.units()[usize::from(u)]
+                .hex()
+                .map(|h| b.board().label(h).to_string())
+                .unwrap();
+            let y = south(&label);
+            let team = (p, b.phase());
+            if last_strike.as_ref().is_some_and(|(t, _)| *t == team) {
+                let (_, before) = last_strike.unwrap();
+                // The Beckoner faces east (his right the south), the
+                // Defenders west (theirs the north).
+                if p == PlayerId(0) {
+                    assert!(y <= before, "{label} after {before}");
+                } else {
+                    assert!(y >= before, "{label} after {before}");
+                }
+            }
+            last_strike = Some((team, y));
+        }
         // Defenders never target each other.
         for a in &actions {
             if let Action::Battle {
@@ -251,7 +291,7 @@ fn the_reckoning_is_fought_by_every_player_law_of_titan_1980_19() {
 fn random_games_fight_reckonings_to_the_end_and_replay() {
     let v = variant();
     let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
-    let (mut began, mut ended) = (0, 0);
+    let (mut began, mut ended, mut next_legions) = (0, 0, 0);
     for seed in 0..1500 {
         let (mut g, _) = Game::new(v.clone(), Default::default(), &names, seed).unwrap();
         let mut rng = titan_core::rng::GameRng::new(seed);
@@ -260,6 +300,7 @@ fn random_games_fight_reckonings_to_the_end_and_replay() {
             let Some((p, a)) = titan_core::game::random::random_action(&g, &mut rng) else {
                 break;
             };
+            let fighting = g.battle().is_some() && g.state.showdown.is_some();
             let ev = g
                 .apply(p, &a)
                 .unwrap_or_else(|e| panic!("seed {seed}: {a:?}: {e}"));
@@ -270,6 +311,8 @@ fn random_games_fight_reckonings_to_the_end_and_replay() {
                         had = true;
                     }
                     titan_core::game::Event::ShowdownEnds => ended += 1,
+                    // 19.G: a Defender commits his next legion.
+                    titan_core::game::Event::Committed { .. } if fighting => next_legions += 1,
                     _ => {}
                 }
             }
@@ -288,6 +331,7 @@ fn random_games_fight_reckonings_to_the_end_and_replay() {
     }
     assert!(began >= 5, "{began} Reckonings in 1500 games");
     assert!(ended + 1 >= began, "{ended} of {began} ended");
+    assert!(next_legions > 0, "no Defender committed a next legion");
 }
 
 /// The computer players fight a Reckoning to its end: each commits a

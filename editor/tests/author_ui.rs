@@ -911,3 +911,38 @@ fn marker_names_are_typed_on_the_rules_page_and_saved() {
     );
     assert_eq!(v.marker_label("P2-01".parse().unwrap()), "P2-01 (Anvil)");
 }
+
+/// A showdown (docs/variant-format.md, "Showdowns") is edited on the rules
+/// page of a variant extending Titan 1980 (strikes in any order), saved and
+/// loaded.
+#[test]
+fn the_showdown_is_edited_on_the_rules_page_and_saved() {
+    let tmp = workspace();
+    common::copy_tree(
+        &common::repo().join("variants/titan-1980"),
+        &tmp.path().join("variants/titan-1980"),
+    );
+    let dir = tmp.path().join("variants/no-reckoning");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("variant.ron"),
+        "(id: \"no-reckoning\", title: \"No Reckoning\", version: \"1\", extends: \"titan-1980\", files: (rules: \"rules.ron\"))\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("rules.ron"), "(\n    battle: (max_range: 4),\n)\n").unwrap();
+    let mut h = harness(&dir);
+    click(&mut h, "Rules and options");
+    assert!(h.query_by_label("showdown").is_some());
+    assert!(
+        h.query_by_label("right_to_left").is_some(),
+        "the form shows it on"
+    );
+    h.get_by_label("each team strikes from right to left")
+        .click();
+    h.run_steps(2);
+    click(&mut h, "Save");
+    let v = titan_core::load(&dir, &Default::default()).unwrap();
+    let sd = v.rules.battle.showdown.clone().expect("still a showdown");
+    assert!(!sd.right_to_left);
+    assert_eq!(sd.terrain, "Reckoning");
+}

@@ -46,6 +46,19 @@ impl Compiler<'_> {
                 by_terrain[terrain.index()].push((b.alternative, land, b));
             }
         }
+        if let Some(sd) = data.rules.battle.as_ref().and_then(|r| r.showdown.as_ref())
+            && !data.battlelands.iter().any(|b| b.terrain == sd.terrain)
+        {
+            let file = self.origins.rules_file("battle");
+            self.error(
+                file,
+                &["showdown", "terrain"],
+                format!(
+                    "rules.battle.showdown: no battleland of terrain {:?} to fight the showdown on",
+                    sd.terrain
+                ),
+            );
+        }
         let mut lands = Vec::new();
         let mut alt = Alternatives {
             lands: vec![Vec::new(); n],
@@ -224,6 +237,59 @@ impl Compiler<'_> {
         }
     }
 
+    /// The battleland of a showdown (`rules.battle.showdown`) must number
+    /// its zones: the challenger's `attacker-1`, ... and one zone for each
+    /// opponent the most players leave (`defender-1` to `defender-(max-1)`),
+    /// each with a hex, none sharing one.
+    fn showdown_zones(&mut self, b: &format::BattlelandDef, board: &Board, file: FileId) {
+        let Some(sd) = self
+            .data
+            .rules
+            .battle
+            .as_ref()
+            .and_then(|r| r.showdown.as_ref())
+        else {
+            return;
+        };
+        if sd.terrain != b.terrain {
+            return;
+        }
+        let max = self.data.manifest.players.map_or(2, |p| p.max).max(2) as usize;
+        let mut seen: crate::battleland::hexset::HexSet = 0;
+        let mut problems = Vec::new();
+        for (prefix, need) in [(&sd.attacker_zones, 1), (&sd.defender_zones, max - 1)] {
+            let mut k = 1;
+            loop {
+                let name = format!("{prefix}-{k}");
+                match board.zone(&name) {
+                    Some(z) if z != 0 => {
+                        if z & seen != 0 {
+                            problems.push(format!(
+                                "zone {name:?} shares a hex with another numbered zone"
+                            ));
+                        }
+                        seen |= z;
+                    }
+                    _ if k <= need => {
+                        problems.push(format!(
+                            "zone {name:?} is missing or empty (a showdown of up to {max} players needs {prefix}-1 to {prefix}-{need})"
+                        ));
+                        break;
+                    }
+                    _ => break,
+                }
+                k += 1;
+            }
+        }
+        for p in problems {
+            self.error(
+                file,
+                &["zones", "board"],
+                format!("the showdown's battleland (rules.battle.showdown): {p}"),
+            );
+        }
+    }
+
     pub(super) fn battleland(
         &mut self,
         b: &format::BattlelandDef,
@@ -351,6 +417,7 @@ impl Compiler<'_> {
             }
         }
         self.placement_zones(b, &board, file);
+        self.showdown_zones(b, &board, file);
         if self.errors.len() > errors_before {
             return None;
         }

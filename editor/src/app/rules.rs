@@ -121,6 +121,69 @@ fn procedure_form(
     });
 }
 
+/// A showdown of one player against all the others (`battle.showdown`:
+/// docs/variant-format.md, "Showdowns"): on or off, its battleland's terrain,
+/// its zones' names and the order of strikes.
+fn showdown_form(
+    ui: &mut egui::Ui,
+    sd: &mut Option<titan_core::format::Showdown>,
+    base: Option<&titan_core::format::Showdown>,
+    terrains: &[String],
+) {
+    ui.label(egui::RichText::new("showdown").strong());
+    let mut on = sd.is_some();
+    ui.horizontal(|ui| {
+        if ui
+            .checkbox(&mut on, "a battle of one player against all the others")
+            .changed()
+        {
+            *sd = on.then(|| titan_core::format::Showdown {
+                terrain: terrains.last().cloned().unwrap_or_default(),
+                attacker_zones: "attacker".into(),
+                defender_zones: "defender".into(),
+                right_to_left: true,
+            });
+        }
+        base_note(ui, &on, base.map(|_| &true));
+    });
+    let Some(s) = sd else {
+        return;
+    };
+    egui::Grid::new("battle showdown").show(ui, |ui| {
+        ui.label("terrain");
+        ui.horizontal(|ui| {
+            character(ui, "showdown terrain", &mut s.terrain, terrains);
+            base_note(ui, &s.terrain, base.map(|b| &b.terrain));
+        });
+        ui.end_row();
+        for (label, zone, b) in [
+            (
+                "attacker_zones",
+                &mut s.attacker_zones,
+                base.map(|b| &b.attacker_zones),
+            ),
+            (
+                "defender_zones",
+                &mut s.defender_zones,
+                base.map(|b| &b.defender_zones),
+            ),
+        ] {
+            ui.label(label);
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(zone).desired_width(120.0));
+                base_note(ui, &*zone, b);
+            });
+            ui.end_row();
+        }
+        ui.label("right_to_left");
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut s.right_to_left, "each team strikes from right to left");
+            base_note(ui, &s.right_to_left, base.map(|b| &b.right_to_left));
+        });
+        ui.end_row();
+    });
+}
+
 /// `legions.marker_names`: each seat's names, one a line (a line left
 /// blank is a blank name, which the Problems panel reports until it is
 /// filled in, so that a new line can be typed). Seats whose lists end empty
@@ -211,6 +274,12 @@ impl EditorApp {
             .characters
             .iter()
             .map(|c| c.name.clone())
+            .collect();
+        let terrains: Vec<String> = project
+            .data()
+            .terrains
+            .iter()
+            .map(|t| t.name.clone())
             .collect();
         let seats = project
             .data()
@@ -501,6 +570,12 @@ impl EditorApp {
                         ui.end_row();
                     });
                     procedure_form(ui, &mut x.procedure, bb.map(|y| &y.procedure));
+                    showdown_form(
+                        ui,
+                        &mut x.showdown,
+                        bb.and_then(|y| y.showdown.as_ref()),
+                        &terrains,
+                    );
                 }
                 ui.separator();
                 section_heading(ui, "strike_chart", overrides[6], extends);
