@@ -34,6 +34,9 @@ struct PlayReport {
     games: u64,
     /// Games that ended (the others reached --max-actions or got stuck).
     finished: u64,
+    /// Games in which a showdown was fought (`rules.battle.showdown`).
+    #[serde(skip_serializing_if = "is_zero")]
+    showdowns: u64,
     /// How each game ended, by seed.
     outcomes: Vec<GameOutcome>,
     /// Each error once (script, line, message), with how often it came
@@ -52,6 +55,10 @@ impl PlayReport {
             None => self.script_errors.push(e),
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// How one game of `--play` ended.
@@ -161,6 +168,7 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
         let mut rng = GameRng::new(seed ^ 0x5eed);
         let mut failures_in_a_row = 0;
         let mut taken = 0;
+        let mut showdown = false;
         // Why the game stopped, and the end of its line of text.
         let (stopped, end) = loop {
             let after = format!("after {}", count(taken, "action"));
@@ -206,6 +214,7 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
                 Ok(_) => {
                     taken += 1;
                     failures_in_a_row = 0;
+                    showdown |= game.state.showdown.is_some();
                 }
                 Err(e) if e.is_script_failure() => {
                     let (script, line, message) = split_script_error(&e.message);
@@ -240,6 +249,7 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
                 }
             }
         };
+        report.showdowns += u64::from(showdown);
         report.outcomes.push(GameOutcome {
             seed,
             outcome: game.state.outcome.clone(),
@@ -456,6 +466,13 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
                 "script error"
             )
         )?;
+        if p.showdowns > 0 {
+            writeln!(
+                out,
+                "  {} reached a showdown (rules.battle.showdown)",
+                count(p.showdowns, "game")
+            )?;
+        }
         for e in &p.script_errors {
             let line = e.line.map_or_else(|| "?".to_string(), |l| l.to_string());
             let action = e.action.as_deref().unwrap_or("the game's set-up");
