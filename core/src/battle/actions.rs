@@ -69,7 +69,7 @@ impl State {
         self.overlay.clone_from(overlay);
         self.extra.clone_from(extra);
         self.reinforcement_round = *reinforcement_round;
-        if !(teams.list.is_empty() && self.teams.list.is_empty()) {
+        if teams.active() || self.teams.active() {
             self.teams.clone_from(teams);
         }
     }

@@ -36,10 +36,36 @@ pub struct TeamSetup {
     pub right_to_left: bool,
 }
 
-/// The teams as the battle's state keeps them (empty in a battle of two
-/// legions).
+/// The teams as the battle's state keeps them: none in a battle of two
+/// legions, where the state carries one empty pointer (the state is copied
+/// at every action of the hot path).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub(super) struct Teams {
+pub(super) struct Teams(Option<Box<TeamData>>);
+
+/// No teams: what [`Teams`] reads as without any.
+static NO_TEAMS: TeamData = TeamData {
+    list: Vec::new(),
+    of: Vec::new(),
+    turn: 0,
+    forbidden: 0,
+    right: Vec::new(),
+};
+
+impl std::ops::Deref for Teams {
+    type Target = TeamData;
+    fn deref(&self) -> &TeamData {
+        self.0.as_deref().unwrap_or(&NO_TEAMS)
+    }
+}
+
+impl std::ops::DerefMut for Teams {
+    fn deref_mut(&mut self) -> &mut TeamData {
+        self.0.get_or_insert_with(|| Box::new(NO_TEAMS.clone()))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(super) struct TeamData {
     pub(super) list: Vec<Team>,
     /// The team of each unit; units past its end (added by scripts) belong
     /// to the first team of their side.
@@ -54,8 +80,9 @@ pub(super) struct Teams {
 }
 
 impl Teams {
+    #[inline]
     pub(super) fn active(&self) -> bool {
-        !self.list.is_empty()
+        self.0.is_some()
     }
 }
 
@@ -142,13 +169,13 @@ impl<'v> Battle<'v> {
             Vec::new()
         };
         let mut state = self.state.clone();
-        state.teams = Teams {
+        state.teams = Teams(Some(Box::new(TeamData {
             list: setup.teams,
             of: setup.unit_teams,
             turn: 0,
             forbidden: setup.forbidden,
             right,
-        };
+        })));
         let side = state.to_act();
         state.teams.turn = self.first_team(&state, side).unwrap_or(0);
         self.state = state;
@@ -242,6 +269,9 @@ impl<'v> Battle<'v> {
 
     /// Says whether `team` may still bring characters.
     pub fn set_reserves(&mut self, team: u8, reserves: bool) {
+        if !self.state.teams.active() {
+            return;
+        }
         if let Some(t) = self.state.teams.list.get_mut(usize::from(team)) {
             t.reserves = reserves;
         }
