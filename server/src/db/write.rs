@@ -31,7 +31,7 @@ pub(super) enum Write {
 /// A write and where its outcome goes: whether it changed a row.
 pub(super) type Job = (Write, tokio::sync::oneshot::Sender<Result<bool, String>>);
 
-/// Writes waiting for a writer, at most (per writer): each live game and
+/// Writes waiting for the writers, at most (per writer): each live game and
 /// each watching connection has at most one waiting, so this only bounds
 /// a burst.
 pub(super) const WRITE_QUEUE: usize = 4096;
@@ -45,13 +45,17 @@ const WRITE_BATCH: usize = 256;
 /// `one_statement` (PostgreSQL): a batch of writes of distinct games is one
 /// statement (data-modifying `WITH` clauses), atomic without a transaction
 /// of several round trips.
+///
+/// The writers share one queue: the one free takes every write waiting.
+/// A game's actions are in order all the same: its actor waits for each
+/// store before the next.
 pub(super) async fn write_loop(
     pool: AnyPool,
-    mut rx: tokio::sync::mpsc::Receiver<Job>,
+    rx: std::sync::Arc<tokio::sync::Mutex<tokio::sync::mpsc::Receiver<Job>>>,
     one_statement: bool,
 ) {
     let mut jobs = Vec::with_capacity(WRITE_BATCH);
-    while rx.recv_many(&mut jobs, WRITE_BATCH).await > 0 {
+    while rx.lock().await.recv_many(&mut jobs, WRITE_BATCH).await > 0 {
         let writes: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
         let batch = match one_statement
             .then(|| one_statement_batch(&writes))
