@@ -205,10 +205,14 @@ impl Db {
         MIGRATOR.run(&pool).await?;
         // SQLite has one writer at a time: one writer task, so that writes
         // never wait on each other's locks. PostgreSQL commits several at
-        // once (each a flush of its log): a few, sharing one queue, so that
-        // a write waits only while every writer is busy (rather than behind
-        // the batch of its own writer while another is idle).
-        let writers = if sqlite { 1 } else { 4 };
+        // once (each a flush of its log): two, sharing one queue, so that a
+        // write waits only while both are busy (rather than behind the
+        // batch of its own writer while another is idle), and a write that
+        // arrives during a commit goes out at once on the other connection.
+        // More writers make smaller batches: more commits, each a flush and
+        // CPU that PostgreSQL's processes take from the server's cores
+        // (docs/online.md, "Throughput").
+        let writers = if sqlite { 1 } else { 2 };
         let (writes, rx) = tokio::sync::mpsc::channel(WRITE_QUEUE * writers);
         let rx = std::sync::Arc::new(tokio::sync::Mutex::new(rx));
         for _ in 0..writers {
