@@ -372,3 +372,16 @@ pub(super) fn progress_query<'q>(
         "UPDATE games SET to_act = $1, updated = $2 WHERE id = $3"
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statement spells the statuses out (`concat!` takes literals
+    /// only): they are the store's.
+    #[test]
+    fn the_one_statement_names_the_stores_statuses() {
+        assert!(ONE_STATEMENT.contains(&format!("= '{RUNNING}'")));
+        assert!(ONE_STATEMENT.contains(&format!("THEN '{OVER}'")));
+    }
+}
