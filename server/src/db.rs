@@ -34,7 +34,7 @@ pub fn now_ms() -> i64 {
 #[derive(Clone)]
 pub struct Db {
     pool: AnyPool,
-    writers: std::sync::Arc<Vec<tokio::sync::mpsc::Sender<Job>>>,
+    writes: tokio::sync::mpsc::Sender<Job>,
 }
 
 /// A game as stored (without its log).
@@ -205,28 +205,26 @@ impl Db {
         MIGRATOR.run(&pool).await?;
         // SQLite has one writer at a time: one writer task, so that writes
         // never wait on each other's locks. PostgreSQL commits several at
-        // once (each a flush of its log): a few.
-        let writers = (0..if sqlite { 1 } else { 4 })
-            .map(|_| {
-                let (tx, rx) = tokio::sync::mpsc::channel(WRITE_QUEUE);
-                tokio::spawn(write_loop(pool.clone(), rx, !sqlite));
-                tx
-            })
-            .collect();
-        Ok(Db {
-            pool,
-            writers: std::sync::Arc::new(writers),
-        })
+        // once (each a flush of its log): two, sharing one queue, so that a
+        // write waits only while both are busy (rather than behind the
+        // batch of its own writer while another is idle), and a write that
+        // arrives during a commit goes out at once on the other connection.
+        // More writers make smaller batches: more commits, each a flush and
+        // CPU that PostgreSQL's processes take from the server's cores
+        // (docs/online.md, "Throughput").
+        let writers = if sqlite { 1 } else { 2 };
+        let (writes, rx) = tokio::sync::mpsc::channel(WRITE_QUEUE * writers);
+        let rx = std::sync::Arc::new(tokio::sync::Mutex::new(rx));
+        for _ in 0..writers {
+            tokio::spawn(write_loop(pool.clone(), rx.clone(), !sqlite));
+        }
+        Ok(Db { pool, writes })
     }
 
-    /// Queues a write for the writer of its game and waits for its commit.
-    async fn write(&self, game: &str, write: Write) -> Result<bool, String> {
-        // One game's writes always go to the same writer, in order.
-        let shard = game.bytes().fold(0usize, |h, b| {
-            h.wrapping_mul(31).wrapping_add(usize::from(b))
-        }) % self.writers.len();
+    /// Queues a write for the writers and waits for its commit.
+    async fn write(&self, write: Write) -> Result<bool, String> {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        self.writers[shard]
+        self.writes
             .send((write, reply))
             .await
             .map_err(|_| "database: the writer has stopped".to_string())?;
@@ -242,8 +240,7 @@ impl Db {
     /// waiting together (from many games) are committed in one
     /// transaction, each answered after that commit.
     pub async fn store_action(&self, action: NewAction) -> Result<bool, String> {
-        let game = action.game.clone();
-        self.write(&game, Write::Action(action)).await
+        self.write(Write::Action(action)).await
     }
 
     // Accounts.
@@ -524,7 +521,7 @@ impl Db {
             game: game.to_string(),
             seat,
         };
-        self.write(game, write).await.map(|_| ())
+        self.write(write).await.map(|_| ())
     }
 
     /// Changes a game's status from one of `from` to `to`; false if it was

@@ -31,7 +31,7 @@ pub(super) enum Write {
 /// A write and where its outcome goes: whether it changed a row.
 pub(super) type Job = (Write, tokio::sync::oneshot::Sender<Result<bool, String>>);
 
-/// Writes waiting for a writer, at most (per writer): each live game and
+/// Writes waiting for the writers, at most (per writer): each live game and
 /// each watching connection has at most one waiting, so this only bounds
 /// a burst.
 pub(super) const WRITE_QUEUE: usize = 4096;
@@ -45,13 +45,17 @@ const WRITE_BATCH: usize = 256;
 /// `one_statement` (PostgreSQL): a batch of writes of distinct games is one
 /// statement (data-modifying `WITH` clauses), atomic without a transaction
 /// of several round trips.
+///
+/// The writers share one queue: the one free takes every write waiting.
+/// A game's actions are in order all the same: its actor waits for each
+/// store before the next.
 pub(super) async fn write_loop(
     pool: AnyPool,
-    mut rx: tokio::sync::mpsc::Receiver<Job>,
+    rx: std::sync::Arc<tokio::sync::Mutex<tokio::sync::mpsc::Receiver<Job>>>,
     one_statement: bool,
 ) {
     let mut jobs = Vec::with_capacity(WRITE_BATCH);
-    while rx.recv_many(&mut jobs, WRITE_BATCH).await > 0 {
+    while rx.lock().await.recv_many(&mut jobs, WRITE_BATCH).await > 0 {
         let writes: Vec<&Write> = jobs.iter().map(|(w, _)| w).collect();
         let batch = match one_statement
             .then(|| one_statement_batch(&writes))
@@ -140,6 +144,8 @@ async fn write_batch(pool: &AnyPool, writes: &[&Write]) -> DbResult<Vec<bool>> {
 
 /// A batch as one PostgreSQL statement: the guarded insert of the actions
 /// (as [`store_many`]), the progress of those stored, and the seats seen.
+/// Its text is the same for every batch (the writes are two JSON
+/// parameters), so that each connection prepares and plans it once.
 struct OneStatement<'a> {
     writes: &'a [&'a Write],
     actions: Vec<&'a NewAction>,
@@ -147,7 +153,7 @@ struct OneStatement<'a> {
 }
 
 /// The batch as one statement, when it fits one: at most one action per
-/// game (an instance's games wait for each store) and few enough values.
+/// game (an instance's games wait for each store).
 fn one_statement_batch<'a>(writes: &'a [&'a Write]) -> Option<OneStatement<'a>> {
     let mut actions = Vec::new();
     let mut seen = Vec::new();
@@ -160,76 +166,64 @@ fn one_statement_batch<'a>(writes: &'a [&'a Write]) -> Option<OneStatement<'a>> 
     let mut games: Vec<&str> = actions.iter().map(|a| a.game.as_str()).collect();
     games.sort_unstable();
     games.dedup();
-    // PostgreSQL takes at most 65,535 parameters.
-    let params = 7 * actions.len() + 2 * seen.len() + 1;
-    (games.len() == actions.len() && params < 60_000).then_some(OneStatement {
+    (games.len() == actions.len()).then_some(OneStatement {
         writes,
         actions,
         seen,
     })
 }
 
+/// The one statement: $1 the time, $2 the actions (a JSON array of
+/// objects), $3 the seats seen (likewise).
+const ONE_STATEMENT: &str = concat!(
+    "WITH v AS (SELECT * FROM json_to_recordset(CAST($2 AS json)) AS x (game_id text, idx bigint, ",
+    "player bigint, action text, user_name text, to_act text, over bigint)), ",
+    "ins AS (INSERT INTO actions (game_id, idx, player, action) ",
+    "SELECT game_id, idx, player, action FROM v ",
+    "WHERE (SELECT g.status FROM games g WHERE g.id = v.game_id) = 'running' ",
+    "AND (v.user_name IS NULL OR (SELECT s.user_name FROM seats s WHERE s.game_id = v.game_id ",
+    "AND s.seat = v.player AND s.kind = 'human') = v.user_name) ",
+    "ON CONFLICT DO NOTHING RETURNING game_id, idx), ",
+    "prog AS (UPDATE games SET to_act = v.to_act, updated = $1, ",
+    "status = CASE WHEN v.over = 1 THEN 'over' ELSE games.status END ",
+    "FROM v JOIN ins ON ins.game_id = v.game_id AND ins.idx = v.idx ",
+    "WHERE games.id = v.game_id AND v.to_act IS NOT NULL RETURNING 1), ",
+    "seen AS (UPDATE seats SET last_seen = $1 ",
+    "FROM json_to_recordset(CAST($3 AS json)) AS x (game_id text, seat bigint) ",
+    "WHERE seats.game_id = x.game_id AND seats.seat = x.seat RETURNING 1) ",
+    "SELECT game_id, idx FROM ins"
+);
+
 impl OneStatement<'_> {
     async fn run(&self, pool: &AnyPool) -> DbResult<Vec<bool>> {
-        let mut q = String::from("WITH ");
-        let mut n = 1;
-        let mut next = || {
-            n += 1;
-            n
-        };
-        // $1: the time.
-        if !self.actions.is_empty() {
-            let values: Vec<String> = self
-                .actions
-                .iter()
-                .map(|_| {
-                    let p: Vec<String> = (0..7).map(|_| format!("${}", next())).collect();
-                    format!("({})", p.join(", "))
+        let actions: Vec<serde_json::Value> = self
+            .actions
+            .iter()
+            .map(|a| {
+                let (to_act, over) = match &a.progress {
+                    Some((t, o)) => (Some(t.as_str()), i64::from(*o)),
+                    None => (None, 0),
+                };
+                serde_json::json!({
+                    "game_id": a.game,
+                    "idx": a.idx,
+                    "player": a.player,
+                    "action": a.action,
+                    "user_name": a.user,
+                    "to_act": to_act,
+                    "over": over,
                 })
-                .collect();
-            q.push_str(&format!(
-                "v (game_id, idx, player, action, user_name, to_act, over) AS (VALUES {}),                  ins AS (INSERT INTO actions (game_id, idx, player, action)                  SELECT game_id, idx, player, action FROM v                  WHERE EXISTS (SELECT 1 FROM games g WHERE g.id = v.game_id AND g.status = '{RUNNING}')                  AND (v.user_name IS NULL OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = v.game_id                  AND s.seat = v.player AND s.kind = 'human' AND s.user_name = v.user_name))                  ON CONFLICT DO NOTHING RETURNING game_id, idx),                  prog AS (UPDATE games SET to_act = v.to_act, updated = $1,                  status = CASE WHEN v.over = 1 THEN '{OVER}' ELSE games.status END                  FROM v JOIN ins ON ins.game_id = v.game_id AND ins.idx = v.idx                  WHERE games.id = v.game_id AND v.to_act IS NOT NULL RETURNING 1)",
-                values.join(", ")
-            ));
-        }
-        if !self.seen.is_empty() {
-            let terms: Vec<String> = self
-                .seen
-                .iter()
-                .map(|_| format!("(game_id = ${} AND seat = ${})", next(), next()))
-                .collect();
-            if !self.actions.is_empty() {
-                q.push_str(", ");
-            }
-            q.push_str(&format!(
-                "seen AS (UPDATE seats SET last_seen = $1 WHERE {} RETURNING 1)",
-                terms.join(" OR ")
-            ));
-        }
-        if self.actions.is_empty() {
-            q.push_str(" SELECT '' AS game_id, CAST(0 AS BIGINT) AS idx FROM seen LIMIT 0");
-        } else {
-            q.push_str(" SELECT game_id, idx FROM ins");
-        }
-        let mut query = sqlx::query(&q).bind(now_ms());
-        for a in &self.actions {
-            let (to_act, over) = match &a.progress {
-                Some((t, o)) => (Some(t.as_str()), i64::from(*o)),
-                None => (None, 0),
-            };
-            query = query
-                .bind(a.game.as_str())
-                .bind(a.idx as i64)
-                .bind(i64::from(a.player))
-                .bind(a.action.as_str())
-                .bind(a.user.as_deref())
-                .bind(to_act)
-                .bind(over);
-        }
-        for (game, seat) in &self.seen {
-            query = query.bind(*game).bind(i64::from(*seat));
-        }
-        let stored: std::collections::HashSet<(String, i64)> = query
+            })
+            .collect();
+        let seen: Vec<serde_json::Value> = self
+            .seen
+            .iter()
+            .map(|(game, seat)| serde_json::json!({ "game_id": game, "seat": seat }))
+            .collect();
+        let stored: std::collections::HashSet<(String, i64)> = sqlx::query(ONE_STATEMENT)
+            .bind(now_ms())
+            .bind(serde_json::Value::Array(actions).to_string())
+            .bind(serde_json::Value::Array(seen).to_string())
             .fetch_all(pool)
             .await?
             .iter()
@@ -377,4 +371,17 @@ pub(super) fn progress_query<'q>(
     } else {
         "UPDATE games SET to_act = $1, updated = $2 WHERE id = $3"
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The statement spells the statuses out (`concat!` takes literals
+    /// only): they are the store's.
+    #[test]
+    fn the_one_statement_names_the_stores_statuses() {
+        assert!(ONE_STATEMENT.contains(&format!("= '{RUNNING}'")));
+        assert!(ONE_STATEMENT.contains(&format!("THEN '{OVER}'")));
+    }
 }
