@@ -369,3 +369,63 @@ fn computer_players_fight_the_reckoning_law_of_titan_1980_19() {
         );
     }
 }
+
+/// 19.D: the Beckoner brings all his legions, however many: twelve legions
+/// of seven are more characters than a battle of two legions holds.
+#[test]
+fn a_beckoner_with_many_legions_brings_them_all_law_of_titan_1980_19d() {
+    let extra: String = [1, 3, 4, 6, 7, 8, 9, 10, 11, 12]
+        .iter()
+        .enumerate()
+        .map(|(i, land)| {
+            format!(
+                r#"(marker: "P1-{:02}", land: {land}, characters: ["Ogre", "Ogre", "Centaur", "Centaur", "Gargoyle", "Gargoyle", "Lion"]),"#,
+                i + 3
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"(
+        seed: 5,
+        players: [
+            (name: "Red", tower: 100, score: 390),
+            (name: "Blue", tower: 400, score: 120),
+        ],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Titan", "Dragon", "Giant", "Troll"], moved: true, entered_from: Some(19)),
+            (marker: "P1-02", land: 41, characters: ["Angel", "Troll", "Troll"]),
+            {extra}
+            (marker: "P2-01", land: 20, characters: ["Ogre", "Centaur"]),
+            (marker: "P2-02", land: 400, characters: ["Titan", "Lion", "Lion"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 9,
+    )"#
+    );
+    let mut g = at(&text);
+    let twenty = g.variant.board.by_number(20).unwrap();
+    g.apply(PlayerId(0), &Action::Engage { land: twenty })
+        .unwrap();
+    g.apply(PlayerId(1), &Action::Flee).unwrap();
+    while g.state.phase != titan_core::game::Phase::Muster {
+        let a = g.legal_actions(PlayerId(0))[0].clone();
+        g.apply(PlayerId(0), &a).unwrap();
+    }
+    g.apply(PlayerId(0), &beckon()).unwrap();
+    g.apply(PlayerId(1), &Action::Commit { legion: m("P2-02") })
+        .unwrap();
+    let b = g.battle().expect("the battle begins");
+    // Red's 77 (and an Angel acquired at 400, 16.A) against Blue's 3.
+    assert!(b.units().len() >= 4 + 3 + 70 + 3, "{}", b.units().len());
+    drop(b);
+    for _ in 0..3000 {
+        if g.state.showdown.is_none() {
+            break;
+        }
+        let p = actor(&g);
+        let a = g.legal_actions(p)[0].clone();
+        g.apply(p, &a).unwrap();
+    }
+    assert!(g.state.showdown.is_none());
+}

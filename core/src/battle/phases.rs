@@ -28,12 +28,9 @@ impl<'v> Battle<'v> {
             // same walk.
             // The units gone for good are skipped: their step reset their
             // flags as it removed them, and nothing sets them again.
-            debug_assert!(
-                s.units
-                    .iter()
-                    .enumerate()
-                    .all(|(j, u)| { self.gone(s) >> j & 1 == 0 || !u.moved && !u.locked })
-            );
+            debug_assert!(s.units.iter().enumerate().all(|(j, u)| {
+                self.gone(s).checked_shr(j as u32).unwrap_or(0) & 1 == 0 || !u.moved && !u.locked
+            }));
             let (mut occupied, mut movers) = (0, 0u64);
             for j in self.present(s) {
                 let u = &mut s.units[j];

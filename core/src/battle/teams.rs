@@ -9,6 +9,10 @@
 
 use super::*;
 
+/// The most characters a battle of teams holds: a unit's id is a byte (a
+/// challenger brings all his legions: 12 markers of 7 are 84).
+const MAX_UNITS: usize = 250;
+
 /// One team of a battle of many legions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Team {
@@ -121,10 +125,10 @@ impl<'v> Battle<'v> {
         lua: Option<Rc<LuaHost>>,
     ) -> Result<Battle<'v>, BattleError> {
         let variant = variant.into();
-        if setup.attacker.len() + setup.defender.len() > 64 {
-            return Err(BattleError::Setup(
-                "a battle of teams holds at most 64 characters".into(),
-            ));
+        if setup.attacker.len() + setup.defender.len() > MAX_UNITS {
+            return Err(BattleError::Setup(format!(
+                "a battle of teams holds at most {MAX_UNITS} characters"
+            )));
         }
         let land = Self::check_setup_sized(&variant, &setup, false)?;
         let state = Self::first_state(land, &setup, Vec::new());
@@ -223,10 +227,10 @@ impl<'v> Battle<'v> {
         if self.state.phase == Phase::Over {
             return Err(BattleError::Over);
         }
-        if self.state.units.len() + fighters.len() > 64 {
-            return Err(BattleError::Refused(
-                "a battle of teams holds at most 64 characters".into(),
-            ));
+        if self.state.units.len() + fighters.len() > MAX_UNITS {
+            return Err(BattleError::Refused(format!(
+                "a battle of teams holds at most {MAX_UNITS} characters"
+            )));
         }
         let s = &mut *self.state;
         // Units past `of` belong to their side's first team: fill it in.

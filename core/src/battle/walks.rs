@@ -104,7 +104,8 @@ impl Battle<'_> {
             s.units
                 .iter()
                 .enumerate()
-                .all(|(i, u)| gone >> i & 1 == 0 || matches!(u.status, Status::Gone(_))),
+                .all(|(i, u)| gone.checked_shr(i as u32).unwrap_or(0) & 1 == 0
+                    || matches!(u.status, Status::Gone(_))),
             "a unit taken for gone is not"
         );
         gone
