@@ -5,15 +5,14 @@
 #[path = "import_colossus/writer.rs"]
 mod writer;
 
+mod common;
+
+use common::{copy_dir, root};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use titan_core::format::VariantData;
 use titan_import::{Out, colossus};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn load(dir: &Path) -> VariantData {
     match titan_core::load_data(dir, &Default::default()) {
@@ -137,19 +136,6 @@ fn colossus_default_reference_imports_as_titan() {
 
 fn fixtures() -> PathBuf {
     root().join("tests/fixtures/colossus/variants")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
 }
 
 /// The fixtures copied to a temporary `variants/` folder, to be spoilt.

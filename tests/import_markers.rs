@@ -5,26 +5,12 @@
 //! MarkersName`, which `Mini` finds through its `<depend>`), bad lines, and
 //! Colossus's Default when a checkout is beside the repository.
 
+mod common;
+
+use common::{copy_dir, root};
 use std::path::{Path, PathBuf};
 
 use titan_import::{Out, colossus};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
 
 /// The fixtures in a temporary `variants/` folder, to be spoilt.
 fn fixtures() -> tempfile::TempDir {

@@ -4,16 +4,15 @@
 //! one imported as drawn battlelands, and every Colossus variant when a
 //! Colossus checkout is at hand.
 
+mod common;
+
+use common::{copy_dir, root};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use titan_import::rnd::{Generated, Program};
 use titan_import::{Out, colossus};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn program(name: &str) -> Program {
     let path = root().join("tests/fixtures/colossus/rnd").join(name);
@@ -161,19 +160,6 @@ fn bad_programs_are_named_at_their_line() {
     let e = p.generate(1).unwrap_err();
     assert_eq!(e.line, 3, "{e}");
     assert!(e.message.contains("no label \"b\""), "{e}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
 }
 
 /// The Mini and Base fixtures in a temporary `variants/` folder, Mini's

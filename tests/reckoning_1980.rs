@@ -28,27 +28,10 @@ fn m(s: &str) -> Marker {
 /// two more legions, Green two. Blue flees: Red wins an engagement and
 /// passes 400 points this Gameturn.
 fn red_wins_an_engagement() -> Game {
-    let text = r#"(
-        seed: 5,
-        players: [
-            (name: "Red", tower: 100, score: 390),
-            (name: "Blue", tower: 400, score: 120),
-            (name: "Green", tower: 600, score: 150),
-        ],
-        legions: [
-            (marker: "P1-01", land: 20, characters: ["Titan", "Dragon", "Giant", "Troll"], moved: true, entered_from: Some(19)),
-            (marker: "P1-02", land: 41, characters: ["Angel", "Ogre", "Ogre"]),
-            (marker: "P2-01", land: 20, characters: ["Ogre", "Centaur"]),
-            (marker: "P2-02", land: 400, characters: ["Titan", "Lion", "Lion"]),
-            (marker: "P2-03", land: 2, characters: ["Troll", "Troll"]),
-            (marker: "P3-01", land: 600, characters: ["Titan", "Gargoyle", "Gargoyle"]),
-            (marker: "P3-02", land: 5, characters: ["Cyclops", "Cyclops", "Centaur"]),
-        ],
-        active: 0,
-        phase: Engage,
-        turn: 9,
-    )"#;
-    let mut g = at(text);
+    let text =
+        std::fs::read_to_string(common::root().join("variants/titan-1980/tests/reckoning.ron"))
+            .unwrap();
+    let mut g = at(&text);
     let twenty = g.variant.board.by_number(20).unwrap();
     g.apply(PlayerId(0), &Action::Engage { land: twenty })
         .unwrap();

@@ -6,26 +6,20 @@
 
 mod common;
 
-use common::play::{click, game, take_screen};
+use common::play::{click, eager, game, on_position, take_screen};
 
 use std::path::Path;
 
-use common::repo;
-use egui::Vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::battle::{Action as BattleAction, Phase};
-use titan_core::game::save::Position;
 use titan_core::game::{Action, PlayerId};
 use titan_editor::PlayApp;
 use titan_editor::play::Seat;
-use titan_editor::session::LocalSession;
 
 /// Red's legion has entered Blue's in land 41 (a Marsh: the Marsh's
 /// Battleboard), on Red's turn; both seats are people.
 fn on_engagement(data: &Path) -> Harness<'static, PlayApp> {
-    let dir = repo().join("variants/titan-1980");
-    let variant = titan_editor::play::load_variant(&dir).unwrap();
     let text = r#"(
         seed: 11,
         players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
@@ -41,19 +35,12 @@ fn on_engagement(data: &Path) -> Harness<'static, PlayApp> {
     )"#;
     let file = data.join("position.ron");
     std::fs::write(&file, text).unwrap();
-    let g = Position::read(&file).unwrap().to_game(variant).unwrap();
-    let app = PlayApp::new(&repo().join("variants"), data);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
-    h.run_steps(2);
-    h.state_mut().open_game(
-        Box::new(LocalSession::new(g, Vec::new())),
+    on_position(
+        data,
+        "titan-1980",
+        &file,
         vec![Seat::person("Red"), Seat::person("Blue")],
-        &dir,
-    );
-    h.run_steps(3);
-    h
+    )
 }
 
 #[test]
@@ -87,27 +74,12 @@ fn a_battle_of_placement_phases_is_played_to_its_end() {
         let actions = game(&h).battle_actions();
         // Commit and strike first; end the phase when nothing else is
         // offered (the panel offers what the rules allow).
-        let a = actions
-            .iter()
-            .find(|a| {
-                matches!(
-                    a,
-                    BattleAction::Move { .. }
-                        | BattleAction::Strike { .. }
-                        | BattleAction::CarryOver { .. }
-                )
-            })
-            .or_else(|| {
-                actions
-                    .iter()
-                    .find(|a| matches!(a, BattleAction::EndManeuver | BattleAction::EndStrikes))
-            })
-            .or_else(|| {
-                actions
-                    .iter()
-                    .find(|a| !matches!(a, BattleAction::Concede(_)))
-            })
-            .cloned();
+        let a = eager(&actions).or_else(|| {
+            actions
+                .iter()
+                .find(|a| !matches!(a, BattleAction::Concede(_)))
+                .cloned()
+        });
         let Some(a) = a else {
             h.run_steps(2);
             continue;

@@ -5,65 +5,32 @@
 
 mod common;
 
-use common::play::{click, game, take_screen};
+use common::play::{click, eager, game, on_position, take_screen};
 
 use std::path::Path;
 
 use common::repo;
-use egui::Vec2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::battle::{Action as BattleAction, BattleSide, Status};
-use titan_core::game::save::Position;
 use titan_core::game::{Action, PlayerId};
 use titan_editor::PlayApp;
 use titan_editor::play::Seat;
-use titan_editor::session::LocalSession;
 
 /// Red (390 points) has entered Blue's small legion on land 20, on Red's
-/// turn; Blue and Green hold two legions each.
+/// turn; Blue and Green hold two legions each (a position of the variant's
+/// tests); three people at one screen.
 fn on_engagement(data: &Path) -> Harness<'static, PlayApp> {
-    let dir = repo().join("variants/titan-1980");
-    let variant = titan_editor::play::load_variant(&dir).unwrap();
-    let text = r#"(
-        seed: 5,
-        players: [
-            (name: "Red", tower: 100, score: 390),
-            (name: "Blue", tower: 400, score: 120),
-            (name: "Green", tower: 600, score: 150),
-        ],
-        legions: [
-            (marker: "P1-01", land: 20, characters: ["Titan", "Dragon", "Giant", "Troll"], moved: true, entered_from: Some(19)),
-            (marker: "P1-02", land: 41, characters: ["Angel", "Ogre", "Ogre"]),
-            (marker: "P2-01", land: 20, characters: ["Ogre", "Centaur"]),
-            (marker: "P2-02", land: 400, characters: ["Titan", "Lion", "Lion"]),
-            (marker: "P2-03", land: 2, characters: ["Troll", "Troll"]),
-            (marker: "P3-01", land: 600, characters: ["Titan", "Gargoyle", "Gargoyle"]),
-            (marker: "P3-02", land: 5, characters: ["Cyclops", "Cyclops", "Centaur"]),
-        ],
-        active: 0,
-        phase: Engage,
-        turn: 9,
-    )"#;
-    let file = data.join("position.ron");
-    std::fs::write(&file, text).unwrap();
-    let g = Position::read(&file).unwrap().to_game(variant).unwrap();
-    let app = PlayApp::new(&repo().join("variants"), data);
-    let mut h = Harness::builder()
-        .with_size(Vec2::new(1500.0, 1000.0))
-        .build_ui_state(|ui, app: &mut PlayApp| app.ui(ui), app);
-    h.run_steps(2);
-    h.state_mut().open_game(
-        Box::new(LocalSession::new(g, Vec::new())),
+    on_position(
+        data,
+        "titan-1980",
+        &repo().join("variants/titan-1980/tests/reckoning.ron"),
         vec![
             Seat::person("Red"),
             Seat::person("Blue"),
             Seat::person("Green"),
         ],
-        &dir,
-    );
-    h.run_steps(3);
-    h
+    )
 }
 
 #[test]
@@ -129,22 +96,7 @@ fn the_reckoning_is_beckoned_committed_and_fought_in_the_app() {
             }
         }
         let actions = game(&h).battle_actions();
-        let a = actions
-            .iter()
-            .find(|a| {
-                matches!(
-                    a,
-                    BattleAction::Move { .. }
-                        | BattleAction::Strike { .. }
-                        | BattleAction::CarryOver { .. }
-                )
-            })
-            .or_else(|| {
-                actions
-                    .iter()
-                    .find(|a| matches!(a, BattleAction::EndManeuver | BattleAction::EndStrikes))
-            })
-            .cloned();
+        let a = eager(&actions);
         let Some(a) = a else {
             // A Defender whose legion is gone commits another (19.G).
             let commit = game(&h)

@@ -129,16 +129,8 @@ impl<'v> Battle<'v> {
     /// A summoned character or a reinforcement waiting with its side's
     /// uncommitted characters (placement phases), to be committed later.
     fn newcomer_waits(&self, s: &mut State, ch: CharacterId, side: BattleSide) {
-        s.units.push(Unit {
-            character: ch,
-            side,
-            power: self.variant.character(ch).power,
-            status: Status::Waiting,
-            damage: 0,
-            moved: false,
-            locked: false,
-            strikes_left: 0,
-        });
+        s.units
+            .push(Unit::waiting(ch, side, self.variant.character(ch).power));
     }
 
     /// Applies an action; on error the battle is unchanged.

@@ -77,16 +77,7 @@ impl<'v> Battle<'v> {
             (BattleSide::Defender, &setup.defender),
         ] {
             for f in list {
-                units.push(Unit {
-                    character: f.character,
-                    side,
-                    power: f.power,
-                    status: Status::Waiting,
-                    damage: 0,
-                    moved: false,
-                    locked: false,
-                    strikes_left: 0,
-                });
+                units.push(Unit::waiting(f.character, side, f.power));
             }
         }
         let choose = setup.teleported && land.attacker_edge.is_none();

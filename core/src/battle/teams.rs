@@ -239,16 +239,7 @@ impl<'v> Battle<'v> {
             s.teams.of.push(t);
         }
         for f in fighters {
-            s.units.push(Unit {
-                character: f.character,
-                side,
-                power: f.power,
-                status: Status::Waiting,
-                damage: 0,
-                moved: false,
-                locked: false,
-                strikes_left: 0,
-            });
+            s.units.push(Unit::waiting(f.character, side, f.power));
             s.teams.of.push(team);
         }
         s.teams.list[usize::from(team)].reserves = reserves;

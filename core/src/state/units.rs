@@ -55,6 +55,20 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// A character of `side` waiting to enter, at `power`.
+    pub fn waiting(character: CharacterId, side: BattleSide, power: u8) -> Unit {
+        Unit {
+            character,
+            side,
+            power,
+            status: Status::Waiting,
+            damage: 0,
+            moved: false,
+            locked: false,
+            strikes_left: 0,
+        }
+    }
+
     pub fn hex(&self) -> Option<HexId> {
         match self.status {
             Status::OnBoard(h) => Some(h),

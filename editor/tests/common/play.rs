@@ -21,6 +21,30 @@ pub fn harness(data: &Path) -> Harness<'static, PlayApp> {
     h
 }
 
+/// The app with a game of the variant in `variants/<variant>` open at the
+/// position in `position`, hot-seat by `seats`.
+pub fn on_position(
+    data: &Path,
+    variant: &str,
+    position: &Path,
+    seats: Vec<titan_editor::play::Seat>,
+) -> Harness<'static, PlayApp> {
+    let dir = repo().join("variants").join(variant);
+    let v = titan_editor::play::load_variant(&dir).unwrap();
+    let g = titan_core::game::save::Position::read(position)
+        .unwrap()
+        .to_game(v)
+        .unwrap();
+    let mut h = harness(data);
+    h.state_mut().open_game(
+        Box::new(titan_editor::session::LocalSession::new(g, Vec::new())),
+        seats,
+        &dir,
+    );
+    h.run_steps(3);
+    h
+}
+
 pub fn click(h: &mut Harness<'_, PlayApp>, label: &str) {
     h.get_by_label(label).click();
     h.run_steps(2);
@@ -36,4 +60,19 @@ pub fn take_screen(h: &mut Harness<'_, PlayApp>) {
         let name = game(h).seats[usize::from(p.0)].name.clone();
         click(h, &format!("I am {name}: show my game"));
     }
+}
+
+/// A battle action to take next: commit, move or strike first; end the phase
+/// when nothing else is offered (what the panel offers, the rules allow).
+pub fn eager(actions: &[titan_core::battle::Action]) -> Option<titan_core::battle::Action> {
+    use titan_core::battle::Action as B;
+    actions
+        .iter()
+        .find(|a| matches!(a, B::Move { .. } | B::Strike { .. } | B::CarryOver { .. }))
+        .or_else(|| {
+            actions
+                .iter()
+                .find(|a| matches!(a, B::EndManeuver | B::EndStrikes))
+        })
+        .cloned()
 }
