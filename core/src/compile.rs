@@ -788,6 +788,16 @@ impl<'a> Compiler<'a> {
                 }
                 ClassId(0)
             });
+            if c.per_legion == Some(0) {
+                self.error(
+                    file,
+                    &[&q, "per_legion"],
+                    format!(
+                        "{}: per_legion 0 would keep it out of every legion (leave it out for no limit)",
+                        c.name
+                    ),
+                );
+            }
             let mut natives = HazardSet::default();
             for n in &c.natives {
                 match lookup(hazards, n) {
@@ -865,6 +875,14 @@ impl<'a> Compiler<'a> {
                 value: c.value.unwrap_or(u32::from(c.power) * u32::from(c.skill)),
                 abilities,
                 uncounted: c.uncounted,
+                per_legion: c.per_legion.or_else(|| {
+                    data.rules
+                        .classes
+                        .iter()
+                        .flatten()
+                        .find(|k| k.name == c.class)
+                        .and_then(|k| k.per_legion)
+                }),
             });
         }
         out

@@ -481,6 +481,10 @@ pub struct CharacterDef {
     /// more character for each of these.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub uncounted: bool,
+    /// At most this many of it in one legion (absent: its class's limit,
+    /// else none): Gods of Titan 4.3's two End-Creatures of a type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_legion: Option<u8>,
 }
 
 /// How a character rangestrikes.
@@ -818,6 +822,11 @@ pub struct RulesDef {
 #[serde(deny_unknown_fields)]
 pub struct ClassDef {
     pub name: String,
+    /// At most this many of each of its characters in one legion (a
+    /// character's own `per_legion` comes first): Gods of Titan 4.3, one of
+    /// each character but Creatures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_legion: Option<u8>,
     /// May carry its legion by tower teleport.
     #[serde(default)]
     pub tower_teleport: bool,

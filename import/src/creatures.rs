@@ -74,6 +74,7 @@ pub fn read(files: &[XmlFile]) -> Result<Creatures, Error> {
                 Err(_) => return Err(file.error(&doc, n, format!("power {power} is too large"))),
             };
             let def = CharacterDef {
+                per_legion: None,
                 plural: n
                     .attribute("plural_name")
                     .map_or_else(|| format!("{name}s"), str::to_string),

@@ -109,6 +109,7 @@ fn creature_balrog(class: &str, data: &mut Data) -> bool {
     data.creatures.specials.retain(|(_, c)| c != class);
     let towers = u32::try_from(names.len()).unwrap_or(u32::MAX);
     balrog = CharacterDef {
+        per_legion: None,
         name: BALROG.into(),
         plural: "Balrogs".into(),
         class: MORTAL_DEMILORD.into(),
@@ -119,6 +120,7 @@ fn creature_balrog(class: &str, data: &mut Data) -> bool {
     data.creatures.defs.push(balrog);
     if !data.classes.iter().any(|c| c.name == MORTAL_DEMILORD) {
         data.classes.push(ClassDef {
+            per_legion: None,
             name: MORTAL_DEMILORD.into(),
             tower_teleport: false,
             rangestrike_immune: false,

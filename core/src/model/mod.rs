@@ -119,6 +119,9 @@ pub struct Character {
     pub abilities: Vec<HookId>,
     /// Not counted toward `rules.legions.max_size`.
     pub uncounted: bool,
+    /// At most this many of it in one legion (its own limit, else its
+    /// class's; `None`: no limit).
+    pub per_legion: Option<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -491,6 +494,14 @@ impl Variant {
             .into_iter()
             .filter(|&c| !self.character(c).uncounted)
             .count()
+    }
+
+    /// May a legion of `characters` take one more `c`: below its
+    /// `per_legion` limit, if it has one?
+    pub fn room_for(&self, characters: &[CharacterId], c: CharacterId) -> bool {
+        self.character(c)
+            .per_legion
+            .is_none_or(|n| characters.iter().filter(|&&x| x == c).count() < usize::from(n))
     }
 
     pub fn character(&self, id: CharacterId) -> &Character {

@@ -475,6 +475,12 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         "ctx:add_character: legion {legion} is full ({max} characters)"
                     ));
                 }
+                if !v.room_for(&g.legions[i].characters, character) {
+                    return err(format!(
+                        "ctx:add_character: legion {legion} holds as many {} as a legion may (per_legion)",
+                        v.character(character).plural
+                    ));
+                }
                 let titans = &v.rules.titan;
                 if character == titans.character {
                     let owner = legion.player;
@@ -1273,6 +1279,12 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
                         > max
                     {
                         return err(format!("{what}: legion {to} is full ({max} characters)"));
+                    }
+                    if !v.room_for(&g.legions[j].characters, character) {
+                        return err(format!(
+                            "{what}: legion {to} holds as many {} as a legion may (per_legion)",
+                            v.character(character).plural
+                        ));
                     }
                     g.legions[i].characters.remove(k);
                     let l = &mut g.legions[j];

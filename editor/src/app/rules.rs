@@ -753,6 +753,7 @@ fn classes_form(ui: &mut egui::Ui, classes: &mut Vec<ClassDef>) {
     }
     if ui.small_button("add class").clicked() {
         classes.push(ClassDef {
+            per_legion: None,
             name: "new class".into(),
             tower_teleport: false,
             rangestrike_immune: false,

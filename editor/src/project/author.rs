@@ -227,6 +227,7 @@ impl Project {
             })
             .unwrap_or_default();
         let character = CharacterDef {
+            per_legion: None,
             name: name.clone(),
             plural: format!("{name}s"),
             power: 4,

@@ -485,6 +485,14 @@ pub(in crate::game) fn nth_split(game: &Game, player: PlayerId, mut k: usize) ->
 }
 
 pub(super) fn muster_options(game: &Game, legion: &Legion) -> Vec<MusterOption> {
+    let mut out = muster_options_all(game, legion);
+    // A character's `per_legion` limit (Gods of Titan 4.3).
+    out.retain(|o| game.variant.room_for(&legion.characters, o.recruit));
+    out
+}
+
+/// [`muster_options`] before the limits per legion.
+fn muster_options_all(game: &Game, legion: &Legion) -> Vec<MusterOption> {
     let terrain = game.variant.board.land(legion.land).terrain;
     let options = muster::options(
         &game.variant,
@@ -549,7 +557,13 @@ fn smaller_instead(
 
 /// [`muster_options`] as [`muster::Way`]s handed to `f` in its order,
 /// listed in a kept list.
-pub(super) fn muster_ways(game: &Game, legion: &Legion, mut f: impl FnMut(muster::Way)) {
+pub(super) fn muster_ways(game: &Game, legion: &Legion, mut emit: impl FnMut(muster::Way)) {
+    // A character's `per_legion` limit (Gods of Titan 4.3).
+    let mut f = |w: muster::Way| {
+        if game.variant.room_for(&legion.characters, w.recruit) {
+            emit(w)
+        }
+    };
     let terrain = game.variant.board.land(legion.land).terrain;
     with_scratch(game, |sc| {
         let judge = &mut muster_judge(game, legion);
@@ -949,6 +963,7 @@ pub(super) fn summonable(game: &Game, winner: &Legion) -> Vec<(Marker, Character
             .iter()
             .copied()
             .filter(|&c| game.variant.character(c).summonable)
+            .filter(|&c| game.variant.room_for(&winner.characters, c))
             .collect();
         kinds.dedup();
         for c in kinds {
@@ -973,6 +988,7 @@ pub(super) fn acquirable(game: &Game, legion: &Legion, threshold: u32) -> Vec<Ch
             threshold.is_multiple_of(a.every)
                 && (a.terrains.is_empty() || a.terrains.contains(&terrain))
                 && game.state.caretaker[a.character.index()] > 0
+                && game.variant.room_for(&legion.characters, a.character)
         })
         .map(|a| a.character)
         .collect()
