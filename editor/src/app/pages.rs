@@ -441,6 +441,22 @@ fn character_fields(
         ui.horizontal(|ui| {
             ui.checkbox(&mut e.flies, "flies");
             ui.checkbox(&mut e.summonable, "summonable");
+            ui.checkbox(&mut e.uncounted, "uncounted");
+        });
+        ui.end_row();
+        let l = ui.label("per_legion");
+        ui.horizontal(|ui| {
+            let mut limited = e.per_legion.is_some();
+            if ui
+                .checkbox(&mut limited, "at most, in one legion")
+                .changed()
+            {
+                e.per_legion = limited.then_some(1);
+            }
+            if let Some(n) = &mut e.per_legion {
+                ui.add(egui::DragValue::new(n).range(1..=99))
+                    .labelled_by(l.id);
+            }
         });
         ui.end_row();
         let l = ui.label("value");
