@@ -6,14 +6,14 @@
 
 mod common;
 
-use common::play::{click, eager, game, on_position, take_screen};
+use common::play::{act_battle, click, eager, game, on_position, take_screen};
 
 use std::path::Path;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use titan_core::battle::{Action as BattleAction, Phase};
-use titan_core::game::{Action, PlayerId};
+use titan_core::game::PlayerId;
 use titan_editor::PlayApp;
 use titan_editor::play::Seat;
 
@@ -89,17 +89,7 @@ fn a_battle_of_placement_phases_is_played_to_its_end() {
             BattleAction::Strike { .. } => strikes += 1,
             _ => {}
         }
-        let before = game(&h).session.history_len();
-        h.state_mut()
-            .game_mut()
-            .unwrap()
-            .act(&Action::Battle { battle: a.clone() });
-        h.run_steps(2);
-        assert!(
-            game(&h).session.history_len() > before,
-            "{a:?} refused: {}",
-            game(&h).status
-        );
+        act_battle(&mut h, &a);
     }
     // Both sides placed, the defender first; blows were struck; the battle
     // ended with one legion gone (10.B), and the game goes on.

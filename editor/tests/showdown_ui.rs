@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::play::{click, eager, game, on_position, take_screen};
+use common::play::{act_battle, click, eager, game, on_position, take_screen};
 
 use std::path::Path;
 
@@ -113,17 +113,7 @@ fn the_reckoning_is_beckoned_committed_and_fought_in_the_app() {
         if matches!(a, BattleAction::Strike { .. }) {
             strikes += 1;
         }
-        let before = game(&h).session.history_len();
-        h.state_mut()
-            .game_mut()
-            .unwrap()
-            .act(&Action::Battle { battle: a.clone() });
-        h.run_steps(2);
-        assert!(
-            game(&h).session.history_len() > before,
-            "{a:?} refused: {}",
-            game(&h).status
-        );
+        act_battle(&mut h, &a);
     }
     assert_eq!(viewers.len(), 3, "all three players fought: {viewers:?}");
     assert!(strikes > 0);

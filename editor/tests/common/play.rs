@@ -76,3 +76,19 @@ pub fn eager(actions: &[titan_core::battle::Action]) -> Option<titan_core::battl
         })
         .cloned()
 }
+
+/// Takes battle action `a` through the game window, and checks the game
+/// took it.
+pub fn act_battle(h: &mut Harness<'_, PlayApp>, a: &titan_core::battle::Action) {
+    let before = game(h).session.history_len();
+    h.state_mut()
+        .game_mut()
+        .unwrap()
+        .act(&titan_core::game::Action::Battle { battle: a.clone() });
+    h.run_steps(2);
+    assert!(
+        game(h).session.history_len() > before,
+        "{a:?} refused: {}",
+        game(h).status
+    );
+}
