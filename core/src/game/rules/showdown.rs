@@ -397,19 +397,13 @@ fn battle_step(
     Ok(())
 }
 
-/// The challenger's Titan's unit, if it is in the battle.
+/// The challenger's Titan's unit, if it is in the battle (the attacking
+/// side is his team alone).
 fn challenger_titan(game: &Game, units: &[crate::battle::Unit]) -> Option<usize> {
     let titan = game.variant.rules.titan.character;
-    // The challenger's units come first (team 0).
-    let sd = game.state.showdown.as_ref()?;
-    (0..units.len()).find(|&i| {
-        units[i].character == titan
-            && units[i].side == BattleSide::Attacker
-            && sd
-                .unit_legions
-                .get(i)
-                .is_some_and(|m| game.legion(*m).is_some_and(|l| l.owner == sd.challenger))
-    })
+    units
+        .iter()
+        .position(|u| u.character == titan && u.side == BattleSide::Attacker)
 }
 
 /// Remembers whose team struck the challenger's Titan its last hit.
@@ -556,11 +550,16 @@ fn finish(game: &mut Game, events: &mut Vec<Event>) {
     let Some(sd) = game.state.showdown.take() else {
         return;
     };
-    let ended = game
+    let ended_battle = game
         .battle_undo
         .as_ref()
         .and_then(|u| u.ended.as_deref())
-        .map(|l| l.battle().units().to_vec())
+        .map(|l| l.battle());
+    let ended = ended_battle.map(|b| b.units().to_vec()).unwrap_or_default();
+    // Each unit's team (a legion's marker may be another player's, taken
+    // from a slain Titan's).
+    let teams: Vec<Option<u8>> = ended_battle
+        .map(|b| (0..ended.len()).map(|k| b.team_of(k as u8)).collect())
         .unwrap_or_default();
     let survivors = |m: Marker| -> Vec<CharacterId> {
         (0..ended.len())
@@ -585,12 +584,10 @@ fn finish(game: &mut Game, events: &mut Vec<Event>) {
         remove_legion(game, m, &keep, events);
     }
     // 19.G: a Defender whose Titan fell is out, with all that remains to him.
-    for &p in &sd.opponents {
+    for (i, &p) in sd.opponents.iter().enumerate() {
+        let team = Some(i as u8 + 1);
         let titan_fell = (0..ended.len()).any(|k| {
-            ended[k].side == BattleSide::Defender
-                && ended[k].character == titan
-                && ended[k].is_slain()
-                && sd.unit_legions.get(k).is_some_and(|m| m.player == p)
+            ended[k].character == titan && ended[k].is_slain() && teams.get(k) == Some(&team)
         });
         let holds = game.state.legions.iter().any(|l| l.owner == p);
         if game.state.players[p.0 as usize].alive && (titan_fell || !holds) {
