@@ -142,7 +142,16 @@ fn log_in_see_the_lobby_create_a_game_and_play() {
             if let Some(a) = actions
                 .iter()
                 .find(|a| **a == Action::DoneSplitting)
-                .or_else(|| actions.iter().find(|a| **a != Action::ConcedeGame))
+                // Not a concession nor a proposal, which the computer may
+                // answer with a rejection for ever: the game must move on.
+                .or_else(|| {
+                    actions.iter().find(|a| {
+                        !matches!(
+                            a,
+                            Action::ConcedeGame | Action::Concede | Action::Propose { .. }
+                        )
+                    })
+                })
                 .cloned()
             {
                 g.act(&a);
