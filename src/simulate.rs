@@ -632,10 +632,20 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
     // The events of an action, unread: one list kept for all.
     let mut events = Vec::new();
     let clock = Clock::start();
+    // The variant's scripts, started once for the run: each game after the
+    // first starts on the VM the last one left clean (Lua globals are not
+    // game state), as a game's battles share its VM.
+    let mut scripts = None;
     for i in 0..common.n {
         let seed = common.seed.wrapping_add(i);
-        let (mut game, _) = Game::new(variant.clone(), Default::default(), &names, seed)
-            .map_err(|e| format!("a game of {} cannot start: {e}", variant.id))?;
+        let (mut game, _) = Game::new_on(
+            variant.clone(),
+            Default::default(),
+            &names,
+            seed,
+            scripts.take(),
+        )
+        .map_err(|e| format!("a game of {} cannot start: {e}", variant.id))?;
         let mut pick = GameRng::new(seed ^ PLAYERS_SEED);
         let mut n = 0u64;
         let failed = loop {
@@ -684,6 +694,7 @@ fn games(common: &Common, players: &str, max_turns: u32) -> Result<Report, Strin
         if game.state.outcome.is_some() {
             lengths.push(game.state.turn);
         }
+        scripts = game.into_scripts();
     }
     let length_bins = histogram(&lengths, 10);
     let (wall, cpu) = clock.elapsed();

@@ -189,6 +189,8 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
     let (mut unfinished, mut turns, mut refused) = (0u64, 0u64, 0u64);
     let mut errors: Vec<Value> = Vec::new();
     let clock = Clock::start();
+    // The variant's scripts, started once for the run (see `Game::new_on`).
+    let mut scripts = None;
     for g in 0..t.games {
         let seed = t.seed.wrapping_add(g);
         // Entry e sits in seat (e + g) mod n.
@@ -201,9 +203,19 @@ fn tournament(t: &Tournament) -> Result<(String, Value, bool), String> {
                 .wrapping_add(seat as u64);
             players.push(player_with(&levels[e], s, budget).map_err(|e| e.to_string())?);
         }
-        let (mut game, _) = Game::new(variant.clone(), Default::default(), &names, seed)
-            .map_err(|e| format!("a game of {} cannot start: {e}", variant.id))?;
+        let (mut game, _) = Game::new_on(
+            variant.clone(),
+            Default::default(),
+            &names,
+            seed,
+            scripts.take(),
+        )
+        .map_err(|e| format!("a game of {} cannot start: {e}", variant.id))?;
         let record = play_game(&mut game, &mut players, t.max_turns);
+        // The players' copies of the game go first: then the variant's
+        // scripts, left clean, start the next game.
+        drop(players);
+        scripts = game.into_scripts();
         bar.inc(1);
         turns += u64::from(record.turns.min(t.max_turns));
         refused += record.refused;

@@ -113,6 +113,75 @@ fn lua_globals_are_not_game_state() {
     assert_eq!(replay.state, g.state);
 }
 
+/// Plays random actions to the end (or `n` of them) and returns the game.
+fn play_out(mut g: Game, n: usize, seed: u64) -> Game {
+    let mut rng = GameRng::new(seed);
+    for _ in 0..n {
+        if g.state.outcome.is_some() {
+            break;
+        }
+        let Some((p, a)) = random_action(&g, &mut rng) else {
+            break;
+        };
+        g.apply(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+    }
+    g
+}
+
+#[test]
+fn a_game_started_on_an_earlier_games_scripts_plays_as_on_fresh_ones() {
+    // A run of many games (simulate, tournament) starts the variant's VM
+    // once: the second game, on the scripts the first left, takes the same
+    // actions to the same state as on scripts started for it alone.
+    let got = Arc::new(
+        titan_core::load(
+            &common::root().join("variants/gods-of-titan"),
+            &common::options(),
+        )
+        .unwrap(),
+    );
+    let names: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
+    let start = |seed| {
+        Game::new(Arc::clone(&got), Default::default(), &names, seed)
+            .unwrap()
+            .0
+    };
+    // While a copy of a game (a computer player's) uses its VM, nobody
+    // else may.
+    let first = play_out(start(1), 3000, 1);
+    let copy = first.clone();
+    assert!(first.into_scripts().is_none());
+    drop(copy);
+    let scripts = play_out(start(1), 3000, 1)
+        .into_scripts()
+        .expect("the scripts, left clean");
+    let (second, _) = Game::new_on(
+        Arc::clone(&got),
+        Default::default(),
+        &names,
+        2,
+        Some(scripts),
+    )
+    .unwrap();
+    let reused = play_out(second, 3000, 2);
+    let fresh = play_out(start(2), 3000, 2);
+    assert!(reused.history.len() > 100, "{}", reused.history.len());
+    assert_eq!(reused.history, fresh.history);
+    assert_eq!(reused.state, fresh.state);
+    // Scripts of another variant are left: fresh ones start.
+    let two: Vec<String> = ["A", "B"].map(String::from).to_vec();
+    let (mut g, _) = Game::new_on(
+        variant("scripted"),
+        Default::default(),
+        &two,
+        4,
+        reused.into_scripts(),
+    )
+    .unwrap();
+    play(&mut g, 50, 4);
+    assert!(!g.history.is_empty());
+}
+
 #[test]
 fn a_failing_handler_refuses_the_action_and_the_game_goes_on() {
     let (mut g, _) = Game::new(variant("script-errors"), Default::default(), &names(), 1).unwrap();

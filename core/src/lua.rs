@@ -869,6 +869,16 @@ impl LuaHost {
         yes
     }
 
+    /// Whether any script handles any event (asked on every action: builds
+    /// nothing).
+    pub fn handles_any_event(&self) -> bool {
+        self.shared
+            .handlers
+            .borrow()
+            .values()
+            .any(|l| !l.is_empty())
+    }
+
     /// Events with handlers, sorted.
     pub fn handled_events(&self) -> Vec<String> {
         self.shared

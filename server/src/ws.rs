@@ -199,6 +199,11 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             msg = stream.next() => { heard = tokio::time::Instant::now(); match msg {
                 Some(Ok(WsMessage::Text(text))) => {
                     let (reply, ok, watched) = conn.request(text.as_str()).await;
+                    if !ok && conn.shared.stopping() {
+                        // Refused because the server is stopping (its game
+                        // closed): the client is told so, not to watch again.
+                        break Some((axum::extract::ws::close_code::RESTART, RESTARTING.to_string()));
+                    }
                     refused = if ok { 0 } else { refused + 1 };
                     let mut out = vec![Out::Message(reply)];
                     if watched {
@@ -232,6 +237,10 @@ async fn connection(socket: WebSocket, shared: Arc<Shared>, from: IpAddr) {
             alive = changed(&mut conn.watching) => {
                 if alive {
                     conn.push().await.into_iter().collect()
+                } else if conn.shared.stopping() {
+                    // The actor stopped because the server is stopping (the
+                    // stop branch may not have been picked first).
+                    break Some((axum::extract::ws::close_code::RESTART, RESTARTING.to_string()));
                 } else {
                     // The game's actor stopped: the client watches again.
                     conn.unwatch();

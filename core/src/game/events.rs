@@ -360,7 +360,7 @@ pub(in crate::game) fn fire_after(
         return;
     };
     reset_turn_limits(game, events);
-    if hooks.host.handled_events().is_empty() {
+    if !hooks.host.handles_any_event() {
         return;
     }
     let mut fired = 0usize;
@@ -382,7 +382,17 @@ pub(in crate::game) fn fire_after(
     });
     let mut i = 0;
     while i < events.len() {
-        let e = events[i].clone();
+        let e = match &events[i] {
+            // Of a battle's events (many, with names) only its end is read.
+            Event::Battle { events: inner } => Event::Battle {
+                events: inner
+                    .iter()
+                    .filter(|b| matches!(b, crate::battle::BattleEvent::Ended(_)))
+                    .cloned()
+                    .collect(),
+            },
+            other => other.clone(),
+        };
         i += 1;
         let v = Arc::clone(&game.variant);
         let land = |l: LandId| F::I(i64::from(v.board.land(l).number));

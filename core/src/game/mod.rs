@@ -579,6 +579,11 @@ pub(crate) struct Hooks {
     failure: std::cell::RefCell<Option<crate::lua::ScriptError>>,
 }
 
+/// A variant's scripts as a game started them (its Lua VM with the scripts
+/// run and the context API installed), to start the next game of the same
+/// variant on ([`Game::into_scripts`], [`Game::new_on`]).
+pub struct StartedScripts(Rc<Hooks>);
+
 /// A game: the variant, its options, the state, and the variant's scripts.
 pub struct Game {
     pub variant: Arc<Variant>,
@@ -676,7 +681,26 @@ impl Game {
         players: &[String],
         seed: u64,
     ) -> Result<(Game, Vec<Event>), SetupError> {
-        let (mut game, mut events) = rules::new_game(variant, options, players, seed)?;
+        Game::new_on(variant, options, players, seed, None)
+    }
+
+    /// As [`Game::new`], on the scripts an earlier game of the same variant
+    /// started ([`Game::into_scripts`]) when given them: a run of many games
+    /// (`titan simulate games`, `titan tournament`) starts a variant's Lua
+    /// VM once rather than once a game. The game plays as on fresh scripts:
+    /// Lua globals are not game state (docs/scripting.md, "Variables"), and
+    /// the handlers are those the scripts registered when they loaded. Scripts
+    /// of another variant (or of other battlelands drawn) are dropped and
+    /// fresh ones started.
+    pub fn new_on(
+        variant: Arc<Variant>,
+        options: BTreeMap<String, OptionValue>,
+        players: &[String],
+        seed: u64,
+        scripts: Option<StartedScripts>,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
+        let reuse = scripts.map(|s| s.0);
+        let (mut game, mut events) = rules::new_game(variant, options, players, seed, reuse)?;
         events::fire_start(&mut game, &mut events);
         match game.take_script_failure() {
             Some(e) => Err(SetupError(format!("script error at game_start: {e}"))),
@@ -695,7 +719,7 @@ impl Game {
     ) -> Result<Game, SetupError> {
         // The battlelands the game drew, as its state records them.
         let variant = variant.with_drawn(&state.battlelands).map_err(SetupError)?;
-        let hooks = rules::hooks_for(&variant, &options)?;
+        let hooks = rules::hooks_for(&variant, &options, None)?;
         let rng = GameRng::at(state.rng_seed, u128::from(state.rng_pos));
         Ok(Game {
             exits: rules::exits_for(&variant),
@@ -880,6 +904,27 @@ impl Game {
             }
             _ => true,
         });
+    }
+
+    /// The variant's scripts as this game started them, for the next game of
+    /// the variant ([`Game::new_on`]). None when the variant has none, while
+    /// a copy of this game (or its battle) still uses them, or when a hook
+    /// failed and nobody took the failure (a failed script may have left its
+    /// VM at its memory cap).
+    pub fn into_scripts(self) -> Option<StartedScripts> {
+        // Whatever else of the game holds the VM goes first.
+        let Game {
+            hooks,
+            battle,
+            kept,
+            ..
+        } = self;
+        drop((battle, kept));
+        let hooks = hooks?;
+        let clean = Rc::strong_count(&hooks) == 1
+            && Rc::strong_count(&hooks.host) == 1
+            && hooks.failure.borrow().is_none();
+        clean.then_some(StartedScripts(hooks))
     }
 
     /// The first masterplay hook that failed since the last action (or the

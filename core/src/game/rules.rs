@@ -36,7 +36,7 @@ pub(super) struct Kept {
     pub(super) battle_list: std::cell::Cell<Vec<crate::battle::Action>>,
     /// A legion's number of splits by composition and split rules (see
     /// `legion_split_count`), emptied when full.
-    pub(super) split_counts: RefCell<std::collections::HashMap<u128, usize>>,
+    pub(super) split_counts: RefCell<std::collections::HashMap<(u128, u128), usize>>,
     /// A copy of the state `apply` no longer needs, whose buffers the next
     /// action's copy reuses (see `copy.rs`).
     pub(super) spare_state: std::cell::Cell<Option<Box<GameState>>>,
@@ -83,9 +83,20 @@ const LEGIONS: &str = "reference sheet, Legions";
 pub(super) fn hooks_for(
     variant: &Arc<Variant>,
     options: &BTreeMap<String, OptionValue>,
+    reuse: Option<Rc<Hooks>>,
 ) -> Result<Option<Rc<Hooks>>, SetupError> {
     if variant.scripts.is_empty() {
         return Ok(None);
+    }
+    // Scripts an earlier game of this very variant started (its battlelands
+    // drawn alike): only what a game sets in them is set again.
+    if let Some(hooks) =
+        reuse.filter(|h| Rc::strong_count(h) == 1 && crate::script::installed_for(&h.host, variant))
+    {
+        crate::script::set_options(&hooks.host, options);
+        hooks.failure.borrow_mut().take();
+        hooks.host.take_log();
+        return Ok(Some(hooks));
     }
     let rng = Rc::new(RefCell::new(GameRng::new(0)));
     let mut host = LuaHost::with_chunks(
@@ -290,6 +301,7 @@ pub(super) fn new_game(
     options: BTreeMap<String, OptionValue>,
     names: &[String],
     seed: u64,
+    reuse: Option<Rc<Hooks>>,
 ) -> Result<(Game, Vec<Event>), SetupError> {
     let p = variant.players;
     if names.len() < p.min as usize || names.len() > p.max as usize {
@@ -360,7 +372,7 @@ pub(super) fn new_game(
         showdown: None,
         battlelands: drawn,
     };
-    let hooks = hooks_for(&variant, &options)?;
+    let hooks = hooks_for(&variant, &options, reuse)?;
     let mut game = Game {
         variant,
         options,

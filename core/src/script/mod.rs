@@ -664,9 +664,14 @@ return { __index = over, __newindex = over, __metatable = false }"#,
     Ok(())
 }
 
+/// Whether the context API of `host` was installed for this very variant
+/// (the same loaded variant, its battlelands drawn alike).
+pub(crate) fn installed_for(host: &LuaHost, variant: &Arc<Variant>) -> bool {
+    platform(host).is_some_and(|p| Arc::ptr_eq(&p.store.variant, variant))
+}
+
 /// Gives the scripts of `host` the game's rule option settings, which
-/// `ctx:option` reads (a VM is one game's, so this is set once, when the
-/// game is made).
+/// `ctx:option` reads (set when a game is made on the VM).
 pub(crate) fn set_options(
     host: &LuaHost,
     options: &std::collections::BTreeMap<String, crate::format::OptionValue>,

@@ -437,16 +437,20 @@ fn legion_split_count(game: &Game, legion: &Legion, markers: usize) -> usize {
         });
         n
     };
-    // The key: each character's id (plus one) in 17 bits, then the rules.
-    if legion.height() > 7 {
+    // The key: each character's id (plus one) in 17 bits, seven to a word,
+    // then the rules.
+    if legion.height() > 14 {
         return count();
     }
-    let key = legion
-        .characters
-        .iter()
-        .fold(0u128, |k, c| (k << 17) | (u128::from(c.0) + 1))
-        | (u128::from(three) << 119)
-        | (u128::from(min) << 120);
+    let word = |cs: &[CharacterId]| {
+        cs.iter()
+            .fold(0u128, |k, c| (k << 17) | (u128::from(c.0) + 1))
+    };
+    let (low, high) = legion.characters.split_at(legion.height().min(7));
+    let key = (
+        word(low),
+        word(high) | (u128::from(three) << 119) | (u128::from(min) << 120),
+    );
     if let Some(&n) = game.kept.split_counts.borrow().get(&key) {
         return n;
     }
