@@ -75,9 +75,11 @@ titan.on("before_strike", { unit = { set = "shield" } }, function(ctx)
   end
 end)
 
--- "gegen jeglichen Schaden immun": the damage of that strike phase's end
--- (the hazards', through the platform's damage filter) is none either.
-titan.on("before_damage", { source = "hazard", unit = { set = "shield" } }, function(ctx)
+-- "gegen jeglichen Schaden immun" (DE 2311-2312; EN 933 "immune to any
+-- damage"): every damage of that phase through the platform's damage
+-- filter is none: hits carried over onto it from a strike at another
+-- (`spell-shield-carry.ron`) and the hazards' at the phase's end.
+titan.on("before_damage", { unit = { set = "shield" } }, function(ctx)
   local key = ctx:get("shield", ctx.unit)
   if key ~= 0 and key == got.phase_key(ctx) then ctx.hits = 0 end
 end)
