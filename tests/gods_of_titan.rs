@@ -342,6 +342,54 @@ fn decoy_plants_a_tree_until_the_unicorns_next_maneuver() {
 }
 
 #[test]
+fn the_defender_uses_no_single_use_ability_before_the_attacker_enters() {
+    // 16.2 (EN 398; DE 1166-1168: "Da nur der Angreifer in der ersten
+    // Kampfrunde attackieren kann, besitzt er somit das Privileg, sie auch
+    // als erster einzusetzen"), 11.1 (DE 768-770): in the defender's strike
+    // phase of the first round, the attacker's army still to enter, the
+    // defender's Unicorn plants no Decoy (the spells: spell-first-round.ron);
+    // in the second round, the attacker on the battleland, it may.
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        attacker_edge: SouthWest,
+        moving: Defender,
+        phase: Strike,
+        attacker: [(character: "Ogre")],
+        defender: [(character: "Unicorn", hex: "E3")],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &pos, GameRng::new(1)).unwrap();
+    let unicorn = at(&b, "E3");
+    let decoy = |h: &str| cast("decoy", unicorn, vec![ScriptArg::Hex(hex(h))]);
+    assert!(
+        !b.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Script { name, .. } if name == "decoy")),
+        "round 1: {:?}",
+        b.legal_actions()
+    );
+    assert!(b.apply(decoy("E2")).is_err());
+    to_maneuver_of(&mut b, BattleSide::Attacker);
+    let ogre = b
+        .units()
+        .iter()
+        .position(|u| u.status == titan_core::battle::Status::Waiting)
+        .unwrap() as UnitId;
+    b.apply(Action::Move {
+        unit: ogre,
+        to: hex("A1"),
+    })
+    .unwrap();
+    b.apply(Action::EndManeuver).unwrap();
+    to_maneuver_of(&mut b, BattleSide::Defender);
+    b.apply(Action::EndManeuver).unwrap();
+    assert!(b.legal_actions().contains(&decoy("E2")), "round 2");
+    b.apply(decoy("E2")).unwrap();
+}
+
+#[test]
 fn summon_brings_a_demon_that_loses_a_point_each_strike_phase() {
     // 15.6 Summon (EN 955, DE 2345): "A red Demon is summoned to an
     // unoccupied hex it is capable of staying in ... During each Strike Phase

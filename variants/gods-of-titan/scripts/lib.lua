@@ -50,9 +50,23 @@ function got.phase_key(ctx)
 end
 
 -- 13.1: only the side whose maneuver phase preceded the strike phase uses
--- spells and special abilities; the other side only strikes back.
+-- spells and special abilities; the other side only strikes back. And the
+-- battle begins with the attacker's entry (11.1, DE 768-770: "In der
+-- ersten Kampfrunde kann nur der Angreifer attackieren, da erst mit seinem
+-- Einzug auf das Schlachtfeld die Schlacht beginnt"): "he possesses the
+-- privilege of the first spell" (15.2, EN 385, DE 1118-1119) and "of the
+-- first use of a single-use Special Ability" (16.2, EN 398, DE 1166-1168),
+-- so the defender's strike phase of the first round, while the attacker's
+-- whole army is still to enter, has neither (`spell-first-round.ron`).
 function got.own_strike_phase(ctx)
-  return ctx.side == ctx.moving
+  if ctx.side ~= ctx.moving then return false end
+  if ctx.moving == "defender" and ctx.round == 1 then
+    -- (After a Timewarp back to round 1 the attacker stands on the
+    -- battleland: only an army still wholly to enter counts.)
+    local waiting = ctx:count_units({ side = "attacker", status = "waiting" })
+    if waiting > 0 and waiting == ctx:count_units({ side = "attacker" }) then return false end
+  end
+  return true
 end
 
 -- 13.4: the strike number of skill `s` against skill `t`, on the chart.
