@@ -158,20 +158,40 @@ local function guardian_best(ctx, s)
   return best
 end
 
--- "present in its Legion at the beginning of the Battle": the bonus is
--- fixed when the first phase of the battle begins (those slain since still
--- count), so a Lord summoned (18.1) or a character enslaved later adds
--- nothing (`ability-guardian-beginning.ron`).
--- Stone Cold (EN 971): a Basilisk stone when a strike phase begins takes
--- no Drift hit for it (12.7, EN 817: "at the start of each Strike Phase";
--- the engine deals it at the phase's end): "vulnerable only by magic".
-titan.on("battle_phase_start", { unit = { character = "Guardian" } }, function(ctx)
-  for _, u in ipairs(ctx:units({ character = "Guardian" })) do
-    if ctx:get("guardian_bonus", u.id) == 0 then
-      ctx:set("guardian_bonus", u.id, guardian_best(ctx, u) + 1)
+-- Guardian (EN 1015, DE 2497-2501) and Jabberwok (EN 1019, DE 2509-2512):
+-- their Power-factor grows, so their dice (13.2), half of it as
+-- rangestrike dice (14.1) and their life (3.9, EN 87: "the number of hits
+-- it must receive before it is slain") grow with it: the power itself
+-- (`set_unit(power)`, from the chart's), set once for the battle when its
+-- first phase begins (a unit still to enter takes it too), or, for a
+-- Jabberwok summoned later (16.5: "in place of a Lord"), when the next
+-- phase begins. The Guardian's bonus is its legion's "at the beginning of
+-- the Battle" (those slain since still count), so a Lord summoned (18.1)
+-- or a character enslaved later adds nothing
+-- (`ability-guardian-beginning.ron`); the Jabberwok's is the enemy
+-- legion's: "In a Battle against a Legion containing an Elemental its
+-- Power-factor is doubled to 8" (`ability-guardian-jabberwok-life.ron`).
+local function grown_power(ctx, u)
+  local base = ctx:get_character(u.character).power
+  if u.character == "Guardian" then return base + guardian_best(ctx, u) end
+  if ctx:count_units({ side = got.enemy_of(u.side), class = "elemental" }) > 0 then return 2 * base end
+  return base
+end
+
+titan.on("battle_phase_start", { unit = { character = { "Guardian", "Jabberwok" }, alive = true } }, function(ctx)
+  for _, u in ipairs(ctx:units({ alive = true })) do
+    if (u.character == "Guardian" or u.character == "Jabberwok") and not ctx:get("grown", u.id)
+        and (u.hex or u.status == "waiting") then
+      local power = grown_power(ctx, u)
+      if power ~= u.power then ctx:set_unit(u.id, "power", power) end
+      ctx:set("grown", u.id, true)
     end
   end
 end)
+
+-- Stone Cold (EN 971): a Basilisk stone when a strike phase begins takes
+-- no Drift hit for it (12.7, EN 817: "at the start of each Strike Phase";
+-- the engine deals it at the phase's end): "vulnerable only by magic".
 titan.on("battle_phase_start", { phase = "strike", unit = { set = "stone" } }, function(ctx)
   -- (The strikeback's start is not the strike phase's.)
   if ctx.side ~= ctx.moving then return end
@@ -186,28 +206,6 @@ titan.on("before_damage", { source = "hazard", unit = { set = "stone_phase" } },
   end
 end)
 
--- Extra power of a striker from the permanent abilities: its strikes
--- (power dice, 13.2) and rangestrikes (half power, 14.1) change with it.
-local function power_bonus(ctx, s)
-  local bonus = 0
-  if s.character == "Guardian" then
-    local fixed = ctx:get("guardian_bonus", s.id)
-    if fixed > 0 then
-      bonus = bonus + fixed - 1
-    else
-      -- A battle set up in the middle (a position): its legion now.
-      bonus = bonus + guardian_best(ctx, s)
-    end
-  elseif s.character == "Jabberwok" then
-    -- "In a Battle against a Legion containing an Elemental its
-    -- Power-factor is doubled to 8."
-    if ctx:count_units({ side = got.enemy_of(s.side), class = "elemental" }) > 0 then
-      bonus = bonus + s.power
-    end
-  end
-  return bonus
-end
-
 -- 16.4: a Human's ability in the striker's legion (Priest: +1 die to its
 -- Creatures' strikes; Priestess: +1 die to their rangestrikes).
 local function legion_has(ctx, side, character)
@@ -220,18 +218,10 @@ end
 -- (Called only where one of these characters, or a feared one, is in the
 -- battle.)
 titan.on("before_strike", {
-  unit = { { character = { "Guardian", "Jabberwok", "Priest", "Priestess" } }, { set = "feared" } },
+  unit = { { character = { "Priest", "Priestess" } }, { set = "feared" } },
 }, function(ctx)
   if ctx.cancel then return end
   local s = ctx:get_unit(ctx.unit)
-  local bonus = power_bonus(ctx, s)
-  if bonus > 0 then
-    if ctx.ranged then
-      ctx.dice = ctx.dice + (s.power + bonus) // 2 - s.power // 2
-    else
-      ctx.dice = ctx.dice + bonus
-    end
-  end
   if got.is_creature(s) then
     if not ctx.ranged and legion_has(ctx, s.side, "Priest") then ctx.dice = ctx.dice + 1 end
     if ctx.ranged and legion_has(ctx, s.side, "Priestess") then ctx.dice = ctx.dice + 1 end
@@ -239,8 +229,7 @@ titan.on("before_strike", {
   -- Fear: this strike is at half power (its dice less the other half).
   if ctx:get("feared", s.id) then
     ctx:set("feared", s.id, false)
-    local power = s.power + bonus
-    ctx.dice = math.max(0, ctx.dice - (power - power // 2))
+    ctx.dice = math.max(0, ctx.dice - (s.power - s.power // 2))
   end
 end)
 
