@@ -16,11 +16,13 @@ end
 
 -- An ability's hits at a unit: 12.7 Darkness (DE 2114: "Jeder Schaden, der
 -- auf eine Figur in der Dunkelheit verursacht wurde, wird um 1 reduziert"):
--- one less at a character in darkness, as a strike's (targets.lua); the
--- platform does not filter script damage.
-local function ability_hits(ctx, id, hits)
+-- one less at a character in darkness, as a strike's (targets.lua), unless
+-- `magic` (the Necromancer's drain, "like a magic rangestrike": 14.5, EN
+-- 379, magic is never affected by hazards); the platform does not filter
+-- script damage.
+local function ability_hits(ctx, id, hits, magic)
   local u = ctx:get_unit(id)
-  if u.hex and ctx:get_hex(u.hex).hazard == "Darkness" then hits = hits - 1 end
+  if not magic and u.hex and ctx:get_hex(u.hex).hazard == "Darkness" then hits = hits - 1 end
   if hits > 0 then ctx:damage(id, hits) end
 end
 
@@ -139,7 +141,7 @@ titan.action("drain", {
     ctx:set("drain_key", ctx.unit, got.phase_key(ctx))
     -- Its Power-factor itself (dice, views, the hits it takes to slay).
     ctx:set_unit(ctx.unit, "power", ctx:get_unit(ctx.unit).power + 1)
-    ability_hits(ctx, args.target, 1)
+    ability_hits(ctx, args.target, 1, true)
   end,
 })
 

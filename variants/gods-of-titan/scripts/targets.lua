@@ -101,12 +101,14 @@ end)
 
 -- 12.7 Darkness (DE 2114: "Jeder Schaden, der auf eine Figur in der
 -- Dunkelheit verursacht wurde, wird um 1 reduziert"; EN 865 "The damage done
--- by a character is reduced by 1"): each strike and rangestrike (magic or a
--- native's) at a character in darkness deals one hit less. Damage by the
--- terrain or a spell is not "done by a character" (and no damaging hazard is
--- in darkness).
+-- by a character is reduced by 1"): each strike, carry-over and non-magic
+-- rangestrike (a native's) at a character in darkness deals one hit less. A
+-- magic rangestrike is "never blocked or affected by the presence of
+-- hazards" (14.5, EN 379): all its hits. Damage by the terrain or a spell is
+-- not "done by a character" (and no damaging hazard is in darkness).
 titan.on("before_damage", { hazard = "Darkness" }, function(ctx)
   if ctx.source == "hazard" then return end
+  if ctx.source == "rangestrike" and got.MAGIC[ctx:unit_field(ctx.striker, "character")] then return end
   local t = ctx:get_unit(ctx.unit)
   if t.hex and ctx:get_hex(t.hex).hazard == "Darkness" and ctx.hits > 0 then
     ctx.hits = ctx.hits - 1
