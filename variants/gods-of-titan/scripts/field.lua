@@ -49,19 +49,31 @@ titan.action("create_hazard", {
   end,
 })
 
+-- Whether `ctx:set_unit` reaches `u` now: alive on the battleland (riding
+-- too) or still to enter, which then holds for its entering move.
+local function settable(u)
+  return u.alive and (u.hex ~= nil or u.status == "waiting")
+end
+
 -- Footsore: "All characters of the Caster's Legion gain flying ability for
--- the rest of the Battle" (DE 2330: "der eigenen Armee"): every character
--- of the legion, on the battleland or still to enter (as it enters).
+-- the rest of the Battle" (EN 939; DE 2321-2322: "Alle Figuren der eigenen
+-- Armee"): every character of the legion, on the battleland or still to
+-- enter (it flies in: `spell-footsore-enter.ron`).
 plain_spell("footsore", "footsore", function(ctx)
-  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("footsore", u.id, true) end
-  for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "flies", true) end
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do
+    ctx:set("footsore", u.id, true)
+    if settable(u) then ctx:set_unit(u.id, "flies", true) end
+  end
 end)
 
 -- Homeland: "All characters in the Caster's Legion become native to all
--- hazards in the Battleland for the rest of the Battle."
+-- hazards in the Battleland for the rest of the Battle" (EN 949, DE
+-- 2341-2342), those still to enter too (`spell-homeland-enter.ron`).
 plain_spell("homeland", "homeland", function(ctx)
-  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do ctx:set("homeland", u.id, true) end
-  for _, u in ipairs(got.on_board(ctx, ctx.side)) do ctx:set_unit(u.id, "natives", "all") end
+  for _, u in ipairs(got.in_legion(ctx, ctx.side)) do
+    ctx:set("homeland", u.id, true)
+    if settable(u) then ctx:set_unit(u.id, "natives", "all") end
+  end
 end)
 
 -- Timewarp: "The Battle-Round Marker may be moved either a place forward or
@@ -122,11 +134,13 @@ titan.action("summon", {
 -- fewer than the character's life left (`max_steps`, set when its maneuver
 -- phase starts), so it stops with one point left and, with one point left,
 -- stays.
+-- Every enemy character: those still to enter too, which walk in
+-- (`spell-deadlock-enter.ron`).
 plain_spell("deadlock", "deadlock", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
     if got.spell_target(u) then
       ctx:set("deadlocked", u.id, true)
-      if u.hex then ctx:set_unit(u.id, "flies", false) end
+      if settable(u) then ctx:set_unit(u.id, "flies", false) end
     end
   end
 end)
@@ -194,7 +208,8 @@ local function strand_check(ctx, units)
 end
 
 -- Footsore, Homeland and Deadlock hold for the rest of the battle: a
--- character of the legion that enters later gets them as it enters.
+-- character of the legion that `set_unit` did not reach when the spell was
+-- cast gets them when it enters.
 titan.on("unit_entered", {
   unit = { { set = "footsore" }, { set = "homeland" }, { set = "deadlocked" } },
 }, function(ctx)
