@@ -311,7 +311,7 @@ fn create_hazard_removes_a_hazard() {
 
 #[test]
 fn decoy_plants_a_tree_until_the_unicorns_next_maneuver() {
-    // 16.5 Unicorn, Decoy (EN 985): "Creates a Tree hazard in an adjacent,
+    // 16.5 Unicorn, Decoy (EN 983): "Creates a Tree hazard in an adjacent,
     // unoccupied hex for one Battle-Round. The tree lasts until the Unicorn's
     // next Maneuver Phase starts." Once per battle (16.2).
     let v = variant();
@@ -391,7 +391,7 @@ fn the_defender_uses_no_single_use_ability_before_the_attacker_enters() {
 
 #[test]
 fn summon_brings_a_demon_that_loses_a_point_each_strike_phase() {
-    // 15.6 Summon (EN 955, DE 2345): "A red Demon is summoned to an
+    // 15.6 Summon (EN 953, DE 2347-2351): "A red Demon is summoned to an
     // unoccupied hex it is capable of staying in ... During each Strike Phase
     // it receives one point of damage." On the Darkland B2 is Darkness (the
     // Demon is native, 12.7), A2 is taken.
@@ -756,7 +756,7 @@ fn random_battles_take_every_spell_and_ability() {
     assert!(taken.len() >= 12, "taken: {taken:?}");
 }
 
-/// 16.5 (EN 1055-1058): a Phantom's power is one percent of its player's
+/// 16.5 (EN 1055, 1060): a Phantom's power is one percent of its player's
 /// score, at least 6, as the Titan's; the God's life is 100 less the powers
 /// of the Titans of the players still in the game (the platform's
 /// `character_power` hook, in the battle masterplay hands over).

@@ -18,7 +18,7 @@ titan.hook("titan_power", function(score, base)
   return p
 end)
 
--- 16.5 (EN 1055-1058): "The Phantom's Power-factor is one percent of the
+-- 16.5 (EN 1055, 1057, 1060): "The Phantom's Power-factor is one percent of the
 -- player's score rounded down, but at least 6", the Dark-Titan's the same;
 -- "The life energy of the God character is 100 minus the Powerfactors of
 -- each remaining Titan (including the Dark-Titan)": the Titans of the
