@@ -70,8 +70,12 @@ titan.action("reapers_call", {
 -- Final Blow: "When the Demon announces the use of the Final Blow, strikes a
 -- character and slays it, it is itself cured for the same amount of damage
 -- as it caused in its attack ... If the Demon fails to slay its opponent the
--- Final Blow is wasted." Declared by the action, spent by the Demon's next
--- strike (after_strike), or at the end of the phase if it does not strike.
+-- Final Blow is wasted" (EN 975); DE 2403-2404: "Der Demon regeneriert
+-- durch das Schlagen eines Gegners die Anzahl der noch zu setzenden Treffer
+-- in Lebenspunkten": cured by the hits still to place once the target is
+-- slain (those a carry-over would have taken), not by every hit. Declared by
+-- the action, spent by the Demon's next strike (after_strike), or at the end
+-- of the phase if it does not strike.
 titan.action("final_blow", {
   legal = function(ctx)
     return got.own_strike_phase(ctx) and #contact_enemies(ctx, ctx.unit) > 0
@@ -250,13 +254,26 @@ titan.on("after_strike", {
   for _, u in ipairs(ctx:units({ side = s.side, character = "Necromancer", alive = true })) do
     ctx:set("side_struck", u.id, key)
   end
-  -- Final Blow, spent by this strike.
+  -- Final Blow, spent by this strike: the hits still to place once the
+  -- target was slain (its strike carries nothing over) cure the Demon.
   if ctx:get("final_blow_armed", s.id) then
     ctx:set("final_blow_armed", s.id, false)
     local t = ctx:get_unit(ctx.target)
-    if not ctx.ranged and not t.alive and ctx.hits > 0 and s.damage > 0 then
-      ctx:heal(s.id, math.min(ctx.hits, s.damage))
+    if not ctx.ranged and not t.alive and s.damage > 0 then
+      local dealt = ctx.hits
+      -- (12.7 Darkness: a strike at a character in darkness deals one less.)
+      if t.hex and ctx:get_hex(t.hex).hazard == "Darkness" and dealt > 0 then dealt = dealt - 1 end
+      local spare = dealt - ctx:get("final_blow_need", s.id)
+      if spare > 0 then ctx:heal(s.id, math.min(spare, s.damage)) end
     end
+  end
+end)
+
+-- Final Blow: the life its target has left when the strike rolls, so that
+-- the hits to spare are known after it.
+titan.on("before_strike", { ranged = false, unit = { set = "final_blow_armed" } }, function(ctx)
+  if ctx:get("final_blow_armed", ctx.unit) then
+    ctx:set("final_blow_need", ctx.unit, got.life_left(ctx:get_unit(ctx.target)))
   end
 end)
 
