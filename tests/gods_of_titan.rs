@@ -129,9 +129,78 @@ fn painchain_passes_its_hits_on_to_an_adjacent_enemy() {
         ))
         .unwrap();
         assert_eq!(damage(&b, "D3"), first, "seed {seed}");
+        if first > 0 {
+            // The caster chooses the next link: the Troll, the only enemy
+            // adjacent to the Colossus.
+            let next = cast("painchain_next", caster, vec![ScriptArg::Unit(at(&b, "E3"))]);
+            assert_eq!(
+                b.legal_actions(),
+                vec![next.clone()],
+                "seed {seed}"
+            );
+            b.apply(next).unwrap();
+        }
         assert_eq!(damage(&b, "E3"), first, "seed {seed}: the chain's dice");
         assert_eq!(damage(&b, "C4"), 0, "seed {seed}");
         tested += usize::from(first > 0);
+    }
+    assert!(tested > 8, "seeds with hits: {tested}");
+}
+
+#[test]
+fn painchain_the_caster_chooses_the_next_link() {
+    // 15.6 Painchain (EN 959: "The Caster chooses an enemy character ...
+    // then the same amount of dice that hit are rolled again to an adjacent,
+    // enemy character"; DE 2366-2370): the caster chooses the next link
+    // (ctx:choose), nothing else meanwhile (no concession either): of the Troll and the Ogre beside
+    // the Colossus, the Ogre, the weaker; the Troll is spared. 6 dice at the
+    // Colossus hit on 3 (4 + 4 - 5); the Ogre's dice on 1 (4 + 2 - 5).
+    let v = variant();
+    let pos = position(
+        r#"(
+        battleland: "Plains",
+        attacker_edge: SouthWest,
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Warlord", hex: "A1")],
+        defender: [
+            (character: "Colossus", hex: "D3"),
+            (character: "Troll", hex: "E3"),
+            (character: "Ogre", hex: "D2"),
+        ],
+    )"#,
+    );
+    let mut tested = 0;
+    for seed in 0..16 {
+        let mut rng = GameRng::new(seed);
+        let first = hits(&mut rng, 6, 3);
+        if first == 0 {
+            continue;
+        }
+        let mut b = Battle::from_position(&v, &pos, GameRng::new(seed)).unwrap();
+        let (caster, colossus, ogre) = (at(&b, "A1"), at(&b, "D3"), at(&b, "D2"));
+        b.apply(cast(
+            "painchain",
+            caster,
+            vec![ScriptArg::Unit(colossus), ScriptArg::Number(6)],
+        ))
+        .unwrap();
+        let next = |u| cast("painchain_next", caster, vec![ScriptArg::Unit(u)]);
+        let mut offered = b.legal_actions();
+        offered.sort_by_key(|a| format!("{a:?}"));
+        let mut expected = vec![next(ogre), next(at(&b, "E3"))];
+        expected.sort_by_key(|a| format!("{a:?}"));
+        assert_eq!(offered, expected, "seed {seed}");
+        assert!(b.apply(Action::EndStrikes).is_err(), "the choice first");
+        b.apply(next(ogre)).unwrap();
+        assert_eq!(damage(&b, "D3"), first, "seed {seed}");
+        assert_eq!(
+            b.units()[ogre as usize].damage,
+            first.min(6),
+            "seed {seed}: the chain's dice at the Ogre"
+        );
+        assert_eq!(damage(&b, "E3"), 0, "seed {seed}: the Troll spared");
+        tested += 1;
     }
     assert!(tested > 8, "seeds with hits: {tested}");
 }

@@ -159,14 +159,42 @@ titan.action("chaos_swap", {
   apply = chaos_swap,
 })
 
--- Painchain: "as many dice of damage with Skill-factor 5 as desired" at one
--- enemy; "The spell ends if the character is slain, but if it survives then
--- the same amount of dice that hit are rolled again to an adjacent, enemy
--- character, and so on. Characters may be damaged only once." Readings:
--- "as desired" is 1 to 12 (a finite choice); "adjacent" is adjacent to the
--- last one hurt; of several, the script takes the one of most power (then
--- the lowest id), as the action offers no second choice.
+-- Painchain: "The Caster chooses an enemy character and gives it as many
+-- dice of damage with Skill-factor 5 as desired, in a single attack. The
+-- spell ends if the character is slain, but if it survives then the same
+-- amount of dice that hit are rolled again to an adjacent, enemy character,
+-- and so on. Characters may be damaged only once" (EN 959; DE 2366-2370:
+-- "auf eine angrenzende, gegnerische Figur weiter gegeben"). Readings: "as
+-- desired" is 1 to 12 (a finite choice); "adjacent" is adjacent to the last
+-- one hurt; the caster chooses each next link (`painchain_next`, asked with
+-- the platform's `ctx:choose`, "Choices inside an action"), among the enemies
+-- adjacent to the last one hurt and not hurt yet by the chain.
 local PAINCHAIN_MAX = 12
+
+-- The enemies the chain may go on to from `last`.
+local function painchain_next_targets(ctx, last)
+  local out = {}
+  for _, u in ipairs(enemy_targets(ctx)) do
+    if not ctx:get("painchain_hurt", u.id) and ctx:distance(u.id, last) == 1 then out[#out + 1] = u.id end
+  end
+  return out
+end
+
+-- One link: `dice` dice at `target`; the chain goes on (the caster to
+-- choose the next) while the target survives a hit and an enemy is there
+-- to take it.
+local function painchain_link(ctx, target, dice)
+  local hits = got.roll_hits(dice, got.strike_number(5, target.skill))
+  ctx:set("painchain_hurt", target.id, true)
+  if hits > 0 then ctx:damage(target.id, hits) end
+  if hits == 0 or hits >= got.life_left(target) or #painchain_next_targets(ctx, target.id) == 0 then
+    ctx:set("painchain_dice", ctx.unit, 0)
+    return
+  end
+  ctx:set("painchain_dice", ctx.unit, hits)
+  ctx:set("painchain_last", ctx.unit, target.id)
+  ctx:choose("painchain_next", ctx.unit)
+end
 
 titan.action("painchain", {
   legal = function(ctx)
@@ -179,21 +207,19 @@ titan.action("painchain", {
   end,
   apply = function(ctx, args)
     spend_spell(ctx)
-    local hurt = {}
-    local target, dice = ctx:get_unit(args.target), args.dice
-    while target and dice > 0 do
-      local hits = got.roll_hits(dice, got.strike_number(5, target.skill))
-      hurt[target.id] = true
-      if hits > 0 then ctx:damage(target.id, hits) end
-      if hits >= got.life_left(target) or hits == 0 then break end
-      local next_one = nil
-      for _, u in ipairs(enemy_targets(ctx)) do
-        if not hurt[u.id] and ctx:distance(u.id, target.id) == 1
-            and (next_one == nil or u.power > next_one.power) then
-          next_one = u
-        end
-      end
-      target, dice = next_one, hits
-    end
+    painchain_link(ctx, ctx:get_unit(args.target), args.dice)
+  end,
+})
+
+-- The next link, while a chain of this caster is pending (its dice kept in
+-- `painchain_dice`); nobody left to take it, the choice lapses and the
+-- spell ends.
+titan.action("painchain_next", {
+  legal = function(ctx)
+    if ctx:get("painchain_dice", ctx.unit) == 0 then return {} end
+    return painchain_next_targets(ctx, ctx:get("painchain_last", ctx.unit))
+  end,
+  apply = function(ctx, args)
+    painchain_link(ctx, ctx:get_unit(args.target), ctx:get("painchain_dice", ctx.unit))
   end,
 })
