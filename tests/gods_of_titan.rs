@@ -1150,3 +1150,177 @@ fn counted_picks_are_the_listed_actions_with_riders_and_spells() {
         assert!(decisions > 10, "seed {seed}: {decisions} decisions");
     }
 }
+
+/// Plays the battle being fought in `g` by its obvious steps until `stop`
+/// holds: a maneuver phase brings on the characters still to enter (the
+/// first move listed for each) and ends; a strike phase strikes where it
+/// must (the first strike listed) and ends.
+fn advance_battle(
+    g: &mut titan_core::game::Game,
+    stop: impl Fn(&titan_core::game::Game, &Battle) -> bool,
+) {
+    use titan_core::battle::Status;
+    use titan_core::game::Action as GameAction;
+    for _ in 0..200 {
+        let a = {
+            let b = g.battle().expect("a battle");
+            if stop(g, &b) {
+                return;
+            }
+            let legal = b.legal_actions();
+            let waiting = |u: UnitId| b.units()[u as usize].status == Status::Waiting;
+            let enter = legal
+                .iter()
+                .find(|a| matches!(a, Action::Move { unit, .. } if waiting(*unit)));
+            let strike = legal
+                .iter()
+                .find(|a| matches!(a, Action::Strike { .. } | Action::CarryOver { .. }));
+            match (b.phase(), enter, strike) {
+                (Phase::Maneuver, Some(a), _) => a.clone(),
+                (Phase::Maneuver, None, _) => Action::EndManeuver,
+                (_, _, Some(a)) if !legal.contains(&Action::EndStrikes) => a.clone(),
+                _ => Action::EndStrikes,
+            }
+        };
+        let who = g.to_act()[0];
+        g.apply(who, &GameAction::Battle { battle: a.clone() })
+            .unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        assert!(g.take_script_failure().is_none());
+    }
+    panic!("the battle never got there");
+}
+
+/// The actions the Novices are offered in the battle being fought.
+fn spells_offered(g: &titan_core::game::Game, b: &Battle) -> Vec<String> {
+    let v = &g.variant;
+    let mut out: Vec<String> = b
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Script { name, unit, .. }
+                if v.character(b.units()[unit as usize].character).name == "Novice" =>
+            {
+                Some(name)
+            }
+            _ => None,
+        })
+        .collect();
+    out.dedup();
+    out
+}
+
+/// 5.1 (EN 136: "All players receive a complete set of spells. Thus each
+/// player has 16 different spells available"; DE 313-314), 15.2 (EN 385:
+/// "Spells that are cast are taken from the player's Personal Pool and
+/// removed from the game"; DE 1120-1121): player A casts Shockwave in his
+/// first battle; in his second battle of the game his Novice is offered the
+/// other spells of its grade but not Shockwave, and player C's Novice, who
+/// has cast none, is offered Shockwave. The spells a player has cast are
+/// his player variable `spells_cast`.
+#[test]
+fn a_player_casts_each_spell_once_a_game() {
+    use titan_core::format::VarValue;
+    use titan_core::game::save::Position as GamePosition;
+    use titan_core::game::{Action as GameAction, PlayerId};
+    let v = std::sync::Arc::new(variant());
+    let pos = r#"(
+        players: [(name: "A", tower: 100), (name: "B", tower: 200), (name: "C", tower: 300)],
+        legions: [
+            (marker: "P1-01", land: 20, characters: ["Novice", "Ogre"], moved: true, entered_from: 19),
+            (marker: "P1-03", land: 30, characters: ["Novice", "Ogre"], moved: true, entered_from: 29),
+            (marker: "P1-02", land: 100, characters: ["Titan", "Ogre"]),
+            (marker: "P2-01", land: 20, characters: ["Ogre", "Ogre"]),
+            (marker: "P2-02", land: 200, characters: ["Titan", "Ogre"]),
+            (marker: "P3-02", land: 30, characters: ["Novice", "Ogre"]),
+            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Engage,
+        turn: 4,
+    )"#;
+    let position: GamePosition = titan_core::load::ron_options().from_str(pos).unwrap();
+    let mut g = position.to_game(v.clone()).unwrap();
+    let engage = |g: &mut titan_core::game::Game, marker: &str| {
+        let land = g.legion(marker.parse().unwrap()).unwrap().land;
+        g.apply(PlayerId(0), &GameAction::Engage { land }).unwrap();
+        for a in [GameAction::Stand, GameAction::Fight] {
+            if g.battle_request().is_none() {
+                let who = g.to_act()[0];
+                let _ = g.apply(who, &a);
+            }
+        }
+        assert!(g.battle_request().is_some(), "a battle on {land:?}");
+    };
+    let own_strikes = |side: BattleSide| {
+        move |_: &titan_core::game::Game, b: &Battle| {
+            b.moving() == side && matches!(b.phase(), Phase::Strike { striking } if striking == side)
+        }
+    };
+
+    // The first battle: A's Novice casts Shockwave; B concedes.
+    engage(&mut g, "P1-01");
+    advance_battle(&mut g, own_strikes(BattleSide::Attacker));
+    let b = g.battle().unwrap();
+    let offered = spells_offered(&g, &b);
+    assert!(offered.contains(&"shockwave".to_string()), "{offered:?}");
+    let novice = b
+        .units()
+        .iter()
+        .position(|u| u.side == BattleSide::Attacker && v.character(u.character).name == "Novice")
+        .unwrap() as UnitId;
+    drop(b);
+    g.apply(
+        PlayerId(0),
+        &GameAction::Battle {
+            battle: cast("shockwave", novice, vec![]),
+        },
+    )
+    .unwrap();
+    assert!(g.take_script_failure().is_none());
+    advance_battle(&mut g, |g, _| g.to_act().contains(&PlayerId(1)));
+    g.apply(
+        PlayerId(1),
+        &GameAction::Battle {
+            battle: Action::Concede(BattleSide::Defender),
+        },
+    )
+    .unwrap();
+    assert!(g.battle().is_none(), "the first battle is over");
+
+    // The second battle of the game: A against C (what follows the first
+    // engagement done first: A is done after it).
+    for _ in 0..5 {
+        let legal = g.legal_actions(PlayerId(0));
+        if legal.iter().any(|a| matches!(a, GameAction::Engage { .. })) {
+            break;
+        }
+        let who = g.to_act()[0];
+        let a = g.legal_actions(who)[0].clone();
+        g.apply(who, &a).unwrap();
+    }
+    engage(&mut g, "P1-03");
+    advance_battle(&mut g, own_strikes(BattleSide::Attacker));
+    let b = g.battle().unwrap();
+    let offered = spells_offered(&g, &b);
+    assert!(!offered.contains(&"shockwave".to_string()), "{offered:?}");
+    for other in ["shield", "wimps_vacation", "create_hazard"] {
+        assert!(offered.contains(&other.to_string()), "{other}: {offered:?}");
+    }
+    drop(b);
+    // C's Novice, in the defender's strike phase of the second round.
+    advance_battle(&mut g, |_, b| {
+        b.moving() == BattleSide::Defender
+            && b.defender_maneuver() == 2
+            && matches!(b.phase(), Phase::Strike { striking: BattleSide::Defender })
+    });
+    let b = g.battle().unwrap();
+    let offered = spells_offered(&g, &b);
+    assert!(offered.contains(&"shockwave".to_string()), "{offered:?}");
+    drop(b);
+    // The game keeps who cast what.
+    assert_eq!(
+        player_var(&g, "spells_cast", 0),
+        VarValue::Names(vec!["shockwave".into()])
+    );
+    assert_eq!(player_var(&g, "spells_cast", 2), VarValue::Names(vec![]));
+}

@@ -11,7 +11,7 @@ local function plain_spell(name, spell, apply)
   titan.action(name, {
     legal = function(ctx) return may_cast(ctx, spell) end,
     apply = function(ctx)
-      spend_spell(ctx)
+      spend_spell(ctx, spell)
       apply(ctx)
     end,
   })
@@ -42,7 +42,7 @@ titan.action("create_hazard", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "create_hazard")
     local name = got.HEX_HAZARDS[args.hazard]
     if name == "Plain" then name = nil end
     ctx:set_hazard(args.hex, name, nil)
@@ -88,7 +88,7 @@ local LAST_ROUND = 7
 titan.action("timewarp_forward", {
   legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round < LAST_ROUND end,
   apply = function(ctx)
-    spend_spell(ctx)
+    spend_spell(ctx, "timewarp")
     local skipped = ctx.round + 1
     ctx:set_round(skipped)
     if ctx:reinforcement_round() == skipped and skipped < LAST_ROUND then
@@ -99,7 +99,7 @@ titan.action("timewarp_forward", {
 titan.action("timewarp_back", {
   legal = function(ctx) return may_cast(ctx, "timewarp") and ctx.round > 1 end,
   apply = function(ctx)
-    spend_spell(ctx)
+    spend_spell(ctx, "timewarp")
     ctx:set_round(ctx.round - 1)
   end,
 })
@@ -119,7 +119,7 @@ titan.action("summon", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "summon")
     local id = ctx:add_unit(ctx.side, "Demon", args.hex, true)
     if id == nil then id = ctx:get_hex(args.hex).unit end
     ctx:set("summoned", id, true)
@@ -179,7 +179,7 @@ titan.action("landscaping", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "landscaping")
     ctx:set_battleland(got.TERRAINS[args.terrain], args.turns)
     for _, u in ipairs(got.on_board(ctx)) do
       local h = ctx:get_hex(u.hex)
@@ -244,7 +244,7 @@ titan.action("slavery", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "slavery")
     if has_free_but(ctx, got.enemy_of(ctx.side), args.target) then
       ctx:change_side(args.target)
       -- Still of its own legion: a concession or time loss of the caster's

@@ -167,15 +167,48 @@ function got.may_cast(ctx, spell)
   for _, u in ipairs(ctx:units({ side = ctx.side })) do
     if ctx:get("spell_cast", u.id) ~= 0 then return false end
   end
-  return true
+  -- 5.1, 15.2: each player's one counter of each spell, gone once cast.
+  return not got.spell_gone(ctx, spell)
+end
+
+-- The seat of the player `side` fights for: the engagement's (a game's
+-- battle), else, in a battle fought alone (`titan simulate battles`), 0 for
+-- the attacker and 1 for the defender (as the platform counts an action's
+-- limit per game there).
+function got.seat_of(ctx, side)
+  local e = ctx:engagement()
+  if e then
+    if side == "attacker" then return e.attacker_player end
+    return e.defender_player
+  end
+  if side == "attacker" then return 0 end
+  return 1
+end
+
+-- 5.1 (EN 136: "All players receive a complete set of spells. Thus each
+-- player has 16 different spells available"; DE 313-314), 15.2 (EN 385: "Spells
+-- that are cast are taken from the player's Personal Pool and removed from
+-- the game"; DE 1120-1121): a player casts each spell once a game, over
+-- all his battles. The spells he has cast are his player variable
+-- `spells_cast` (the game's, kept from battle to battle).
+function got.spell_gone(ctx, spell)
+  for _, name in ipairs(ctx:get("spells_cast", got.seat_of(ctx, ctx.side))) do
+    if name == spell then return true end
+  end
+  return false
 end
 
 -- 15.4: the caster's whole legion has cast its spell (every unit of its
--- side, so that another caster of the legion is refused too).
-function got.spend_spell(ctx)
+-- side, so that another caster of the legion is refused too); 15.2: the
+-- player's counter of `spell` is removed from the game.
+function got.spend_spell(ctx, spell)
   for _, u in ipairs(ctx:units()) do
     if u.side == ctx.side then ctx:set("spell_cast", u.id, 1) end
   end
+  local seat = got.seat_of(ctx, ctx.side)
+  local cast = ctx:get("spells_cast", seat)
+  cast[#cast + 1] = spell
+  ctx:set("spells_cast", seat, cast)
 end
 
 -- The enemy characters on the battleland a spell reaches, in id order.

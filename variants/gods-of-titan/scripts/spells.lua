@@ -18,7 +18,7 @@ local function whole_battle_spell(name, apply)
   titan.action(name, {
     legal = function(ctx) return may_cast(ctx, name) end,
     apply = function(ctx)
-      spend_spell(ctx)
+      spend_spell(ctx, name)
       apply(ctx)
     end,
   })
@@ -60,7 +60,7 @@ titan.action("shield", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "shield")
     ctx:set("shield", args.ally, got.phase_key(ctx))
   end,
 })
@@ -107,7 +107,7 @@ titan.action("teleport", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "teleport")
     ctx:move(args.who, args.to)
   end,
 })
@@ -143,7 +143,7 @@ titan.action("chaos", {
     return chaos_pairs(ctx)
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "chaos")
     ctx:set("chaos_key", ctx.unit, got.phase_key(ctx))
     chaos_swap(ctx, args)
   end,
@@ -206,7 +206,7 @@ titan.action("painchain", {
     return out
   end,
   apply = function(ctx, args)
-    spend_spell(ctx)
+    spend_spell(ctx, "painchain")
     painchain_link(ctx, ctx:get_unit(args.target), args.dice)
   end,
 })
