@@ -132,12 +132,12 @@ fn painchain_passes_its_hits_on_to_an_adjacent_enemy() {
         if first > 0 {
             // The caster chooses the next link: the Troll, the only enemy
             // adjacent to the Colossus.
-            let next = cast("painchain_next", caster, vec![ScriptArg::Unit(at(&b, "E3"))]);
-            assert_eq!(
-                b.legal_actions(),
-                vec![next.clone()],
-                "seed {seed}"
+            let next = cast(
+                "painchain_next",
+                caster,
+                vec![ScriptArg::Unit(at(&b, "E3"))],
             );
+            assert_eq!(b.legal_actions(), vec![next.clone()], "seed {seed}");
             b.apply(next).unwrap();
         }
         assert_eq!(damage(&b, "E3"), first, "seed {seed}: the chain's dice");
@@ -1253,7 +1253,8 @@ fn a_player_casts_each_spell_once_a_game() {
     };
     let own_strikes = |side: BattleSide| {
         move |_: &titan_core::game::Game, b: &Battle| {
-            b.moving() == side && matches!(b.phase(), Phase::Strike { striking } if striking == side)
+            b.moving() == side
+                && matches!(b.phase(), Phase::Strike { striking } if striking == side)
         }
     };
 
@@ -1311,7 +1312,12 @@ fn a_player_casts_each_spell_once_a_game() {
     advance_battle(&mut g, |_, b| {
         b.moving() == BattleSide::Defender
             && b.defender_maneuver() == 2
-            && matches!(b.phase(), Phase::Strike { striking: BattleSide::Defender })
+            && matches!(
+                b.phase(),
+                Phase::Strike {
+                    striking: BattleSide::Defender
+                }
+            )
     });
     let b = g.battle().unwrap();
     let offered = spells_offered(&g, &b);
