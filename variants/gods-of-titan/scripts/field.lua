@@ -133,8 +133,8 @@ titan.action("summon", {
 -- entering counts its hexes, 12.2), and a move may enter at most one hex
 -- fewer than the character's life left (`max_steps`, set when its maneuver
 -- phase starts), so it stops with one point left and, with one point left,
--- stays.
--- Every enemy character: those still to enter too, which walk in
+-- stays. Every enemy character: those still to enter too, which walk in
+-- and pay for the hexes their entering move enters
 -- (`spell-deadlock-enter.ron`).
 plain_spell("deadlock", "deadlock", function(ctx)
   for _, u in ipairs(got.in_legion(ctx, got.enemy_of(ctx.side))) do
