@@ -1326,6 +1326,29 @@ impl<'a> Compiler<'a> {
                 "rules.movement: the die needs at least one side",
             );
         }
+        if let Some(m) = &movement {
+            for &d in &m.muster_distances {
+                if d == 0 || d > m.die {
+                    self.error(
+                        self.origins.rules_file("movement"),
+                        &["muster_distances"],
+                        format!(
+                            "rules.movement: muster_distances holds {d}, but a legion moves 1 to {} lands (the die)",
+                            m.die
+                        ),
+                    );
+                }
+            }
+            for name in m.must_move.iter().flat_map(|mm| &mm.except_terrains) {
+                if !self.data.terrains.iter().any(|t| &t.name == name) {
+                    self.error(
+                        self.origins.rules_file("movement"),
+                        &["must_move", "except_terrains"],
+                        format!("rules.movement.must_move: no terrain is named {name:?}"),
+                    );
+                }
+            }
+        }
         let titan = titan.and_then(|t| {
             let id = character(self, "titan", &t.character)?;
             if t.points_per_power == 0 {

@@ -903,6 +903,37 @@ pub struct MovementRules {
     /// (as in Gods of Titan).
     #[serde(default)]
     pub chosen_distance: bool,
+    /// Each legion moves a distance of its own, 1 to `die`, chosen by the
+    /// mover (Gods of Titan 8.4, "Each Legion may move a differently
+    /// distance"): the distance chosen (`Roll { distance }`) is for the next
+    /// legion moved, may be chosen again until it moves, and is chosen anew
+    /// for each legion. Implies `chosen_distance`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub per_legion: bool,
+    /// Every legion that can move must move (Gods of Titan 8.4), but for
+    /// those this exempts; without it, one legion must move when any can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_move: Option<MustMove>,
+    /// The distances moved after which a legion may muster from its land's
+    /// mustering table (Gods of Titan 8.4: "only if it moved either 3, 4 or
+    /// 5 lands"); empty: after any move or teleport. A teleported legion has
+    /// moved no distance. Other musters (reinforcements, acquiring) are not
+    /// affected.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub muster_distances: Vec<u8>,
+}
+
+/// Which legions need not move where every legion must
+/// (`rules.movement.must_move`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MustMove {
+    /// A legion on the tower its player started in.
+    #[serde(default)]
+    pub except_own_tower: bool,
+    /// A legion on a land of one of these terrains.
+    #[serde(default)]
+    pub except_terrains: Vec<String>,
 }
 
 /// Tower teleport: a legion with a character of a class that may teleport,

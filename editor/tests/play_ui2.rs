@@ -475,8 +475,8 @@ fn the_final_scores_are_centred() {
 
 #[test]
 fn a_chosen_distance_is_no_roll() {
-    // Gods of Titan: the mover picks the distance; the log and the panel
-    // say so, not "rolls a 3".
+    // Gods of Titan (8.4): the mover picks each legion's distance; the log
+    // and the panel say so, not "rolls a 3".
     use titan_editor::session::GameSession;
     let data = tempfile::tempdir().unwrap();
     let dir = repo().join("variants/gods-of-titan");
@@ -508,9 +508,14 @@ fn a_chosen_distance_is_no_roll() {
         let name = game(&h).seats[usize::from(p.0)].name.clone();
         click(&mut h, &format!("I am {name}: show my game"));
     }
-    assert!(h.query_by_label_contains("moves 3 this turn").is_some());
+    assert!(
+        h.query_by_label_contains("moves the next legion 3")
+            .is_some()
+    );
     assert!(h.query_by_label_contains("rolls a 3").is_none());
-    assert!(h.query_by_label("Moving 3 this turn").is_some());
+    assert!(h.query_by_label("The next legion moves 3").is_some());
+    // Another distance for the next legion is offered beside the moves.
+    assert!(h.query_by_label("Move 5").is_some());
 }
 
 #[test]

@@ -47,6 +47,26 @@ const MULLIGAN_MARGIN: f64 = 5.0;
 /// together, no legion moved): such a plan is taken only when no other is.
 const BROKEN: f64 = 10_000.0;
 
+/// The distances a plan's legions may move.
+#[derive(Debug, Clone, Copy)]
+enum Reach {
+    /// The turn's roll (or chosen distance), the same for every legion.
+    Roll(u8),
+    /// Each legion its own (`rules.movement.per_legion`).
+    Any,
+}
+
+/// Where a legion may end its move, and how.
+#[derive(Debug, Clone)]
+struct Dest {
+    land: LandId,
+    /// The engine's action that begins it, when listed (None: planned from
+    /// the movement tables).
+    action: Option<Action>,
+    /// Whether it may muster there (`rules.movement.muster_distances`).
+    musters: bool,
+}
+
 /// One of the player's legions in a plan (a split's new part has no marker
 /// yet).
 #[derive(Debug, Clone)]
@@ -87,16 +107,17 @@ impl Search<'_, '_> {
     }
 
     /// What `chars` ending in `land` is worth: a legion that moved there may
-    /// muster (when it wins there, if it attacks); one that stayed may not
-    /// (only legions that moved muster).
-    fn value(&self, chars: &Chars, land: LandId, moved: bool) -> f64 {
-        let key = (chars.clone(), land, moved);
+    /// muster (when it wins there, if it attacks) when `musters`; one that
+    /// stayed may not (only legions that moved muster), nor one that moved a
+    /// distance the variant musters after not.
+    fn value(&self, chars: &Chars, land: LandId, musters: bool) -> f64 {
+        let key = (chars.clone(), land, musters);
         if let Some(&v) = self.memo.borrow().get(&key) {
             return v;
         }
         self.tick(1);
         let b = self.board;
-        let muster = if moved {
+        let muster = if musters {
             b.best_muster(chars, land)
         } else {
             0.0
@@ -117,26 +138,69 @@ impl Search<'_, '_> {
         units: &[Unit],
         plan: &Plan,
         i: usize,
+        roll: Reach,
+        legal: Option<&[Action]>,
+    ) -> Vec<Dest> {
+        let v = self.board.v;
+        let after = &v.rules.movement.muster_distances;
+        let musters_after =
+            |d: Option<u8>| after.is_empty() || d.is_some_and(|d| after.contains(&d));
+        match roll {
+            Reach::Roll(r) => {
+                self.destinations_at(units, plan, i, r, legal, musters_after(Some(r)))
+            }
+            // Each legion its own distance: every distance, by the movement
+            // tables; the plan's first step is choosing its distance.
+            Reach::Any => {
+                let mut out: Vec<Dest> = Vec::new();
+                for d in 1..=v.rules.movement.die {
+                    let musters = musters_after(Some(d));
+                    for mut dest in self.destinations_at(units, plan, i, d, None, musters) {
+                        dest.action = Some(Action::Roll { distance: Some(d) });
+                        match out.iter_mut().find(|o| o.land == dest.land) {
+                            // A distance that lets it muster there.
+                            Some(o) if dest.musters && !o.musters => *o = dest,
+                            Some(_) => {}
+                            None => out.push(dest),
+                        }
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// [`Search::destinations`] at one distance.
+    fn destinations_at(
+        &self,
+        units: &[Unit],
+        plan: &Plan,
+        i: usize,
         roll: u8,
         legal: Option<&[Action]>,
-    ) -> Vec<(LandId, Option<Action>)> {
+        musters: bool,
+    ) -> Vec<Dest> {
         let u = &units[i];
         // Another of my legions ends there (or may still stand there).
         let mine = |land: LandId| (0..units.len()).any(|j| j != i && plan.at[j] == land);
-        let mut out: Vec<(LandId, Option<Action>)> = Vec::new();
+        let mut out: Vec<Dest> = Vec::new();
+        let teleport_musters = self.board.v.rules.movement.muster_distances.is_empty();
         match (legal, u.marker) {
             (Some(legal), Some(m)) => {
                 for a in legal {
-                    let to = match a {
-                        Action::Move { legion, to, .. } | Action::Teleport { legion, to, .. }
-                            if *legion == m =>
-                        {
-                            *to
+                    let (to, musters) = match a {
+                        Action::Move { legion, to, .. } if *legion == m => (*to, musters),
+                        Action::Teleport { legion, to, .. } if *legion == m => {
+                            (*to, teleport_musters)
                         }
                         _ => continue,
                     };
-                    if !out.iter().any(|(l, _)| *l == to) {
-                        out.push((to, Some(a.clone())));
+                    if !out.iter().any(|o| o.land == to) {
+                        out.push(Dest {
+                            land: to,
+                            action: Some(a.clone()),
+                            musters,
+                        });
                     }
                 }
             }
@@ -160,20 +224,29 @@ impl Search<'_, '_> {
                     };
                 }
                 for t in obs.exits.moves(u.land, roll, &occ) {
-                    if !out.iter().any(|(l, _)| *l == t.land) {
-                        out.push((t.land, None));
+                    if !out.iter().any(|o| o.land == t.land) {
+                        out.push(Dest {
+                            land: t.land,
+                            action: None,
+                            musters,
+                        });
                     }
                 }
             }
         }
         self.tick(1);
-        out.retain(|(l, _)| !mine(*l));
+        out.retain(|o| !mine(o.land));
         out
     }
 
     /// The best joint movement plan of `units` for `roll`: its value and its
     /// first move (None: no move, or none to make).
-    fn joint(&self, units: &[Unit], roll: u8, legal: Option<&[Action]>) -> (f64, Option<Action>) {
+    fn joint(
+        &self,
+        units: &[Unit],
+        roll: Reach,
+        legal: Option<&[Action]>,
+    ) -> (f64, Option<Action>) {
         let root = Plan {
             at: units.iter().map(|u| u.land).collect(),
             went: units.iter().map(|u| u.moved).collect(),
@@ -192,7 +265,7 @@ impl Search<'_, '_> {
             let dests = self.destinations(units, &root, i, roll, legal);
             let best = dests
                 .iter()
-                .map(|(l, _)| self.value(&u.chars, *l, true))
+                .map(|o| self.value(&u.chars, o.land, o.musters))
                 .fold(stay, f64::max);
             order.push((i, best - stay, !dests.is_empty()));
         }
@@ -213,7 +286,7 @@ impl Search<'_, '_> {
                 let mut options: Vec<(f64, LandId, Option<Action>)> = self
                     .destinations(units, p, i, roll, legal)
                     .into_iter()
-                    .map(|(l, a)| (self.value(&u.chars, l, true), l, a))
+                    .map(|o| (self.value(&u.chars, o.land, o.musters), o.land, o.action))
                     .collect();
                 options.sort_by(|a, b| b.0.total_cmp(&a.0));
                 options.truncate(if self.spent() { 1 } else { PER_LEGION });
@@ -237,6 +310,10 @@ impl Search<'_, '_> {
                 let together = (0..units.len())
                     .any(|j| j != i && p.done[j] && !p.went[j] && units[j].land == u.land);
                 if together && any {
+                    q.value -= BROKEN;
+                }
+                // Every legion that can move must, where the variant says so.
+                if any && self.board.must_move(u.land) {
                     q.value -= BROKEN;
                 }
                 next.push(q);
@@ -265,8 +342,17 @@ impl Search<'_, '_> {
     /// The chance node over the movement rolls: the mean of the best joint
     /// plan's value under each face of the die.
     fn expect(&self, units: &[Unit]) -> f64 {
-        let die = self.board.v.rules.movement.die.max(1);
-        (1..=die).map(|r| self.joint(units, r, None).0).sum::<f64>() / f64::from(die)
+        let m = &self.board.v.rules.movement;
+        let die = m.die.max(1);
+        if m.per_legion {
+            return self.joint(units, Reach::Any, None).0;
+        }
+        let values = (1..=die).map(|r| self.joint(units, Reach::Roll(r), None).0);
+        if m.chosen_distance {
+            // The mover picks the distance: the best, not the mean.
+            return values.fold(f64::MIN, f64::max);
+        }
+        values.sum::<f64>() / f64::from(die)
     }
 }
 
@@ -307,6 +393,28 @@ pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, Ai
     let legal = &obs.legal;
     match view.phase {
         Phase::Split => Some(split(&search)).filter(|a| legal.contains(a)).map(Ok),
+        Phase::Move if board.v.rules.movement.per_legion => {
+            // A distance for each legion: the best plan's first step is a
+            // distance to choose; once chosen, the best plan's move at it.
+            // Another distance only when none is worth making at this one
+            // and the phase may not end (so the choices never go round).
+            let us = units(board);
+            if let Some(r) = view.roll {
+                let (_, first) = search.joint(&us, Reach::Roll(r), Some(legal));
+                if let Some(a) = first.filter(|a| legal.contains(a)) {
+                    return Some(Ok(a));
+                }
+                if legal.contains(&Action::DoneMoving) {
+                    return Some(Ok(Action::DoneMoving));
+                }
+            }
+            let (_, first) = search.joint(&us, Reach::Any, None);
+            match first {
+                Some(a) if legal.contains(&a) => Some(Ok(a)),
+                _ if legal.contains(&Action::DoneMoving) => Some(Ok(Action::DoneMoving)),
+                _ => None,
+            }
+        }
         Phase::Move => {
             let us = units(board);
             match view.roll {
@@ -321,13 +429,13 @@ pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, Ai
                         .collect();
                     let d = picks
                         .iter()
-                        .map(|&d| (search.joint(&us, d, None).0, d))
+                        .map(|&d| (search.joint(&us, Reach::Roll(d), None).0, d))
                         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))?
                         .1;
                     Some(Ok(Action::Roll { distance: Some(d) }))
                 }
                 Some(roll) => {
-                    let (now, first) = search.joint(&us, roll, Some(legal));
+                    let (now, first) = search.joint(&us, Reach::Roll(roll), Some(legal));
                     if legal.contains(&Action::Mulligan)
                         && search.expect(&us) > now + MULLIGAN_MARGIN
                     {

@@ -54,6 +54,7 @@ impl Clone for Legion {
             characters: Vec::new(),
             moved: false,
             entered_from: None,
+            distance: None,
             mustered: false,
             split_from: None,
             revealed: Vec::new(),
@@ -71,6 +72,7 @@ impl Clone for Legion {
             characters,
             moved,
             entered_from,
+            distance,
             mustered,
             split_from,
             revealed,
@@ -82,6 +84,7 @@ impl Clone for Legion {
         self.characters.clone_from(characters);
         self.moved = *moved;
         self.entered_from = *entered_from;
+        self.distance = *distance;
         self.mustered = *mustered;
         self.split_from = *split_from;
         self.revealed.clone_from(revealed);

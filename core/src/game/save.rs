@@ -398,6 +398,7 @@ impl Position {
                 characters,
                 moved: l.moved,
                 entered_from: l.entered_from.map(land).transpose()?,
+                distance: None,
                 mustered: false,
                 split_from: None,
                 revealed: Vec::new(),

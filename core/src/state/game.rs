@@ -32,6 +32,10 @@ pub struct Legion {
     pub moved: bool,
     /// The land it entered its present land from this turn.
     pub entered_from: Option<LandId>,
+    /// How many lands it moved this turn (none after a teleport): what
+    /// `rules.movement.muster_distances` asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u8>,
     /// Mustered (or reinforced) in this Game-Turn, which is one player's
     /// turn (Law of Titan 1982 6.0): one muster per legion per Game-Turn.
     pub mustered: bool,

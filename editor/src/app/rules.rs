@@ -4,7 +4,8 @@
 
 use egui::Color32;
 use titan_core::format::{
-    Acquire, ClassDef, Counted, Edge, OptionValue, RuleOption, TitanTeleport, TowerTeleport,
+    Acquire, ClassDef, Counted, Edge, MustMove, OptionValue, RuleOption, TitanTeleport,
+    TowerTeleport,
 };
 
 use super::EditorApp;
@@ -421,6 +422,51 @@ impl EditorApp {
                                 ui.add(egui::DragValue::new(&mut t.min_score).prefix("min score "));
                             }
                             base_note(ui, &m.titan_teleport, bm.map(|x| &x.titan_teleport));
+                        });
+                        ui.end_row();
+                        flag(
+                            ui,
+                            "per_legion",
+                            &mut m.per_legion,
+                            bm.map(|x| &x.per_legion),
+                        );
+                        let mut on = m.must_move.is_some();
+                        ui.label("must_move");
+                        ui.horizontal(|ui| {
+                            if ui.checkbox(&mut on, "").changed() {
+                                m.must_move = on.then(MustMove::default);
+                            }
+                            if let Some(mm) = &mut m.must_move {
+                                ui.checkbox(&mut mm.except_own_tower, "except own tower");
+                                let mut text = mm.except_terrains.join(", ");
+                                ui.label("except terrains");
+                                if ui.text_edit_singleline(&mut text).changed() {
+                                    mm.except_terrains = text
+                                        .split(',')
+                                        .map(str::trim)
+                                        .filter(|t| !t.is_empty())
+                                        .map(String::from)
+                                        .collect();
+                                }
+                            }
+                            base_note(ui, &m.must_move, bm.map(|x| &x.must_move));
+                        });
+                        ui.end_row();
+                        ui.label("muster_distances");
+                        ui.horizontal(|ui| {
+                            let mut text = m
+                                .muster_distances
+                                .iter()
+                                .map(u8::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", ");
+                            if ui.text_edit_singleline(&mut text).changed() {
+                                m.muster_distances = text
+                                    .split(',')
+                                    .filter_map(|t| t.trim().parse().ok())
+                                    .collect();
+                            }
+                            base_note(ui, &m.muster_distances, bm.map(|x| &x.muster_distances));
                         });
                         ui.end_row();
                     });

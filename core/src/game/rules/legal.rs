@@ -78,7 +78,13 @@ pub(in crate::game) fn any_engaged(game: &Game) -> bool {
 }
 
 pub(super) fn movement_roll_rule(game: &Game) -> bool {
-    game.variant.rules.movement.chosen_distance
+    let m = &game.variant.rules.movement;
+    m.chosen_distance || m.per_legion
+}
+
+/// Each legion moves a distance of its own (`rules.movement.per_legion`).
+pub(super) fn per_legion_distance(game: &Game) -> bool {
+    game.variant.rules.movement.per_legion
 }
 
 pub(super) fn mulligan_allowed(game: &Game) -> bool {
@@ -105,9 +111,20 @@ pub(super) fn visit_teleports(
     occ: &[Occupancy],
     f: &mut dyn FnMut(Action) -> bool,
 ) -> bool {
-    let Some(roll) = game.state.roll else {
-        return false;
-    };
+    match game.state.roll {
+        Some(roll) => visit_teleports_on(game, legion, occ, roll, f),
+        None => false,
+    }
+}
+
+/// [`visit_teleports`] on this roll.
+fn visit_teleports_on(
+    game: &Game,
+    legion: &Legion,
+    occ: &[Occupancy],
+    roll: u8,
+    f: &mut dyn FnMut(Action) -> bool,
+) -> bool {
     let rules = &game.variant.rules.movement;
     if legion.moved || game.state.teleports >= rules.teleports_per_turn || held_full(game, legion) {
         return false;
@@ -180,6 +197,9 @@ pub(super) fn normal_moves_into(
 }
 
 pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
+    if per_legion_distance(game) {
+        return can_move_any(game, legion, occ);
+    }
     let normal = match game.state.roll {
         Some(roll) if !legion.moved && !held_full(game, legion) => {
             game.exits.can_move(legion.land, roll, occ)
@@ -187,6 +207,43 @@ pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool 
         _ => false,
     };
     normal || visit_teleports(game, legion, occ, &mut |_| true)
+}
+
+/// Whether `legion` can move (or teleport) by any distance the mover may
+/// choose: where each legion moves its own, the distance chosen for the
+/// next one does not decide whether this one must or can move.
+fn can_move_any(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
+    if legion.moved || held_full(game, legion) {
+        return false;
+    }
+    (1..=game.variant.rules.movement.die).any(|d| {
+        game.exits.can_move(legion.land, d, occ)
+            || visit_teleports_on(game, legion, occ, d, &mut |_| true)
+    })
+}
+
+/// Whether the mover's `legion` need not move where every legion must
+/// (`rules.movement.must_move`): on his own starting tower, or on a land
+/// of a terrain exempted.
+fn exempt_from_moving(game: &Game, legion: &Legion) -> bool {
+    let Some(rule) = &game.variant.rules.movement.must_move else {
+        return true;
+    };
+    let own_tower = game.state.players[legion.owner.0 as usize].tower == Some(legion.land);
+    if rule.except_own_tower && own_tower {
+        return true;
+    }
+    let terrain = game.variant.board.land(legion.land).terrain;
+    let name = &game.variant.terrains[terrain.index()].name;
+    rule.except_terrains.iter().any(|t| t == name)
+}
+
+/// Whether `legion` may muster from its land's table after its move this
+/// turn (`rules.movement.muster_distances`).
+pub(super) fn moved_to_muster(game: &Game, legion: &Legion) -> bool {
+    let distances = &game.variant.rules.movement.muster_distances;
+    legion.moved
+        && (distances.is_empty() || legion.distance.is_some_and(|d| distances.contains(&d)))
 }
 
 /// Every way to divide `pool` into `groups` lists with the same number of
@@ -751,8 +808,18 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                 } else {
                     out.push(Action::Roll { distance: None });
                 }
+                // Where each legion moves its own distance, there is no
+                // roll to wait for: the phase may end between legions.
+                if per_legion_distance(game)
+                    && with_occupancy(game, player, |occ, _| {
+                        done_moving_blocked(game, player, |_, l| can_move_any(game, l, occ))
+                    })
+                    .is_none()
+                {
+                    out.push(Action::DoneMoving);
+                }
             }
-            Some(_) => with_scratch(game, |sc| {
+            Some(roll) => with_scratch(game, |sc| {
                 occupancy_into(game, player, sc);
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
@@ -780,7 +847,22 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                     });
                     sc.movable[i] = out.len() > before;
                 }
-                if done_moving_blocked(game, player, |i, _| sc.movable[i]).is_none() {
+                if per_legion_distance(game) {
+                    // Another distance for the next legion.
+                    for d in (1..=game.variant.rules.movement.die).filter(|&d| d != roll) {
+                        out.push(Action::Roll { distance: Some(d) });
+                    }
+                    // A legion that cannot move this distance may another.
+                    let occ = &sc.occ;
+                    let movable = &sc.movable;
+                    if done_moving_blocked(game, player, |i, l| {
+                        movable[i] || can_move_any(game, l, occ)
+                    })
+                    .is_none()
+                    {
+                        out.push(Action::DoneMoving);
+                    }
+                } else if done_moving_blocked(game, player, |i, _| sc.movable[i]).is_none() {
                     out.push(Action::DoneMoving);
                 }
             }),
@@ -794,7 +876,7 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                 }
             } else {
                 for l in s.legions.iter().filter(|l| l.owner == player) {
-                    if l.moved
+                    if moved_to_muster(game, l)
                         && !l.mustered
                         && game.variant.legion_size(l.characters.iter().copied())
                             < game.variant.rules.legions.max_size as usize
@@ -1017,7 +1099,7 @@ pub(super) fn mulligan_available(game: &Game) -> bool {
 
 /// May the mover end the movement phase now?
 pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), RuleError> {
-    if game.state.roll.is_none() {
+    if game.state.roll.is_none() && !per_legion_distance(game) {
         return refuse(MOVEMENT, "roll for movement first");
     }
     let blocked = with_occupancy(game, player, |occ, _| {
@@ -1026,6 +1108,10 @@ pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), Rul
     match blocked {
         None => Ok(()),
         Some(NotDone::NoneMoved) => refuse(MOVEMENT, "you must move at least one legion"),
+        Some(NotDone::MustMove(marker)) => refuse(
+            MOVEMENT,
+            format!("legion {marker} can move and must: every legion that can move must"),
+        ),
         Some(NotDone::Together(marker)) => refuse(
             COMMENCEMENT,
             format!(
@@ -1041,6 +1127,9 @@ enum NotDone {
     NoneMoved,
     /// This legion shares its land with one it split from, and can move.
     Together(Marker),
+    /// Every legion must move (`rules.movement.must_move`), and this one
+    /// can.
+    MustMove(Marker),
 }
 
 /// [`done_moving_check`] once the roll is made, given which of the mover's
@@ -1059,6 +1148,12 @@ fn done_moving_blocked(
             .enumerate()
             .filter(move |(_, l)| l.owner == player)
     };
+    if game.variant.rules.movement.must_move.is_some()
+        && let Some((_, l)) =
+            mine().find(|&(i, l)| !l.moved && !exempt_from_moving(game, l) && movable(i, l))
+    {
+        return Some(NotDone::MustMove(l.marker));
+    }
     if !mine().any(|(_, l)| l.moved) && mine().any(|(i, l)| movable(i, l)) {
         return Some(NotDone::NoneMoved);
     }

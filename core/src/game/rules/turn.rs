@@ -21,6 +21,7 @@ pub(super) fn new_legion(
         characters: sorted(characters),
         moved: false,
         entered_from: None,
+        distance: None,
         mustered: false,
         split_from: None,
         revealed: Vec::new(),
@@ -122,6 +123,7 @@ pub(super) fn begin_turn(game: &mut Game, player: PlayerId, events: &mut Vec<Eve
         if l.owner == player {
             l.moved = false;
             l.entered_from = None;
+            l.distance = None;
         }
     }
     let first_turn = s.players[player.0 as usize].turns == 1;
@@ -219,8 +221,18 @@ pub(super) fn roll(
     distance: Option<u8>,
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
-    if game.state.roll.is_some() {
+    let per_legion = super::legal::per_legion_distance(game);
+    if game.state.roll.is_some() && !per_legion {
         return refuse(MOVEMENT, "the movement roll is made already");
+    }
+    if per_legion && distance.is_some() && distance == game.state.roll {
+        return refuse(
+            MOVEMENT,
+            format!(
+                "the next legion's distance is {} already",
+                distance.unwrap_or(0)
+            ),
+        );
     }
     let die = game.variant.rules.movement.die;
     let r = if movement_roll_rule(game) {
@@ -290,6 +302,11 @@ pub(super) fn move_legion(
     l.land = to;
     l.moved = true;
     l.entered_from = Some(from);
+    l.distance = Some(roll);
+    if super::legal::per_legion_distance(game) {
+        // The next legion's distance is chosen anew.
+        game.state.roll = None;
+    }
     events.push(Event::Moved {
         legion: marker,
         from: start,
@@ -326,10 +343,14 @@ pub(super) fn teleport(
     let from = game.state.legions[i].land;
     // The first change, after which nothing refuses (`Undo::Lazy`).
     game.state.teleports += 1;
+    if super::legal::per_legion_distance(game) {
+        game.state.roll = None;
+    }
     let l = &mut game.state.legions[i];
     l.land = to;
     l.moved = true;
     l.entered_from = None;
+    l.distance = None;
     // Teleportation: "The Mover must reveal the identity of the Lord".
     merge_revealed(&mut l.revealed, &[lord]);
     events.push(Event::Teleported {
@@ -430,6 +451,22 @@ pub(super) fn muster(
         return refuse(
             ENLISTMENT,
             "a legion is only eligible to muster if it moved this turn",
+        );
+    }
+    if !super::legal::moved_to_muster(game, l) {
+        let distances = &game.variant.rules.movement.muster_distances;
+        let list: Vec<String> = distances.iter().map(u8::to_string).collect();
+        return refuse(
+            MOVEMENT,
+            format!(
+                "legion {marker} moved {} this turn: it may muster only after moving {} lands",
+                match l.distance {
+                    Some(1) => "1 land".to_string(),
+                    Some(d) => format!("{d} lands"),
+                    None => "by teleport".to_string(),
+                },
+                list.join(" or ")
+            ),
         );
     }
     if l.mustered {

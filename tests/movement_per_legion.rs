@@ -1,0 +1,241 @@
+//! Movement without dice, a distance per legion (`rules.movement.per_legion`,
+//! `must_move`, `muster_distances`), as Gods of Titan plays it: 8.4 (EN 204-205,
+//! DE 502-506): "All Legions which have to move, must move between 1 to 6
+//! lands. Each Legion may move a differently distance"; "Each Legion must
+//! move, as long as it is not on its own Tower land"; "A Legion may muster
+//! Creatures only if it moved either 3, 4 or 5 lands".
+
+mod common;
+
+use std::sync::Arc;
+
+use titan_core::game::random::random_action;
+use titan_core::game::{Action, Game, Phase, PlayerId};
+use titan_core::rng::GameRng;
+
+fn got() -> Arc<titan_core::Variant> {
+    Arc::new(
+        titan_core::load(
+            &common::root().join("variants/gods-of-titan"),
+            &common::options(),
+        )
+        .unwrap(),
+    )
+}
+
+fn names() -> Vec<String> {
+    ["A", "B", "C"].map(String::from).to_vec()
+}
+
+/// A new game played (first legal action) to player 0's movement phase.
+fn to_first_move() -> Game {
+    let (mut g, _) = Game::new(got(), Default::default(), &names(), 5).unwrap();
+    while !(g.state.phase == Phase::Move && g.state.active == PlayerId(0)) {
+        let p = g.to_act()[0];
+        let mine = g.state.legions.iter().filter(|l| l.owner == p).count();
+        // Two legions or more to move (a split when there is one).
+        let split = g.state.phase == Phase::Split && mine < 2;
+        let legal = g.legal_actions(p);
+        let a = legal
+            .iter()
+            .find(|a| split && matches!(a, Action::Split { .. }))
+            .or_else(|| {
+                legal.iter().find(|a| {
+                    let leave = matches!(a, Action::Split { .. } | Action::ConcedeGame);
+                    // A distance chosen again and again would never move.
+                    let again = g.state.roll.is_some() && matches!(a, Action::Roll { .. });
+                    !leave && !again
+                })
+            })
+            .unwrap()
+            .clone();
+        g.apply(p, &a).unwrap();
+    }
+    g
+}
+
+fn me() -> PlayerId {
+    PlayerId(0)
+}
+
+/// A move of `legion` listed at the distance chosen now.
+fn a_move(g: &Game, legion: titan_core::game::Marker) -> Option<Action> {
+    g.legal_actions(me())
+        .into_iter()
+        .find(|a| matches!(a, Action::Move { legion: l, .. } if *l == legion))
+}
+
+#[test]
+fn each_legion_moves_a_distance_of_its_own() {
+    let mut g = to_first_move();
+    let mine: Vec<_> = g
+        .state
+        .legions
+        .iter()
+        .filter(|l| l.owner == me())
+        .map(|l| l.marker)
+        .collect();
+    assert!(mine.len() >= 2, "{mine:?}");
+    // No roll: a distance is chosen, 1 to 6.
+    let rolls: Vec<Action> = g
+        .legal_actions(me())
+        .into_iter()
+        .filter(|a| matches!(a, Action::Roll { .. }))
+        .collect();
+    assert_eq!(rolls.len(), 6, "{rolls:?}");
+    assert!(g.apply(me(), &Action::Roll { distance: None }).is_err());
+    g.apply(me(), &Action::Roll { distance: Some(2) }).unwrap();
+    // Chosen again before any legion moves: the next legion's distance.
+    g.apply(me(), &Action::Roll { distance: Some(5) }).unwrap();
+    assert_eq!(g.state.roll, Some(5));
+    assert!(g.apply(me(), &Action::Roll { distance: Some(5) }).is_err());
+    let first = a_move(&g, mine[0]).expect("a move of 5");
+    g.apply(me(), &first).unwrap();
+    assert_eq!(
+        g.state
+            .legions
+            .iter()
+            .find(|l| l.marker == mine[0])
+            .unwrap()
+            .distance,
+        Some(5)
+    );
+    // The next legion's distance is chosen anew.
+    assert_eq!(g.state.roll, None);
+    assert!(
+        g.legal_actions(me())
+            .iter()
+            .all(|a| !matches!(a, Action::Move { .. }))
+    );
+    g.apply(me(), &Action::Roll { distance: Some(2) }).unwrap();
+    let second = a_move(&g, mine[1]).expect("a move of 2");
+    g.apply(me(), &second).unwrap();
+    let moved = |m| {
+        g.state
+            .legions
+            .iter()
+            .find(|l| l.marker == m)
+            .unwrap()
+            .distance
+    };
+    assert_eq!((moved(mine[0]), moved(mine[1])), (Some(5), Some(2)));
+}
+
+#[test]
+fn every_legion_that_can_move_must_but_on_its_own_tower() {
+    let mut g = to_first_move();
+    let tower = g.state.players[0].tower.unwrap();
+    let mine: Vec<_> = g
+        .state
+        .legions
+        .iter()
+        .filter(|l| l.owner == me())
+        .map(|l| (l.marker, l.land))
+        .collect();
+    // Every legion starts on its own tower: none must move, one is enough
+    // (as ever, at least one legion moves when one can).
+    assert!(mine.iter().all(|&(_, land)| land == tower));
+    g.apply(me(), &Action::Roll { distance: Some(3) }).unwrap();
+    let m = a_move(&g, mine[0].0).unwrap();
+    g.apply(me(), &m).unwrap();
+    assert!(g.legal_actions(me()).contains(&Action::DoneMoving));
+    g.apply(me(), &Action::DoneMoving).unwrap();
+    // Play on to player 0's next movement phase: the legion off its tower
+    // must move now, and the phase may not end until it has.
+    let mut rng = GameRng::new(1);
+    while !(g.state.phase == Phase::Move && g.state.active == me()) {
+        let (p, a) = random_action(&g, &mut rng).unwrap();
+        if matches!(a, Action::ConcedeGame) {
+            continue;
+        }
+        g.apply(p, &a).unwrap();
+    }
+    let off_tower: Vec<_> = g
+        .state
+        .legions
+        .iter()
+        .filter(|l| l.owner == me() && l.land != tower)
+        .map(|l| l.marker)
+        .collect();
+    assert!(!off_tower.is_empty());
+    assert!(!g.legal_actions(me()).contains(&Action::DoneMoving));
+    let refused = g.apply(me(), &Action::DoneMoving).unwrap_err();
+    assert!(refused.to_string().contains("must"), "{refused}");
+    // Moved, each of them, the phase may end.
+    for m in off_tower {
+        let listed = (1..=6).find_map(|d| {
+            let mut h = g.clone();
+            h.apply(me(), &Action::Roll { distance: Some(d) }).ok()?;
+            a_move(&h, m).map(|a| (d, a))
+        });
+        let Some((d, a)) = listed else { continue };
+        g.apply(me(), &Action::Roll { distance: Some(d) }).unwrap();
+        g.apply(me(), &a).unwrap();
+    }
+    let stay_home = g
+        .state
+        .legions
+        .iter()
+        .all(|l| l.owner != me() || l.moved || l.land == tower);
+    assert!(stay_home);
+    assert!(g.legal_actions(me()).contains(&Action::DoneMoving));
+}
+
+#[test]
+fn only_a_legion_that_moved_three_to_five_lands_musters() {
+    // Over random games: every muster is of a legion that moved 3, 4 or 5
+    // lands, and a legion that moved another distance is refused one.
+    let mut seen_refusal = false;
+    let mut musters = 0;
+    for seed in 0..6 {
+        let (mut g, _) = Game::new(got(), Default::default(), &names(), seed).unwrap();
+        let mut rng = GameRng::new(seed);
+        for _ in 0..4000 {
+            if g.state.outcome.is_some() {
+                break;
+            }
+            let Some((p, a)) = random_action(&g, &mut rng) else {
+                break;
+            };
+            if g.state.phase == Phase::Muster && g.state.engagement.is_none() && !seen_refusal {
+                let early = g
+                    .state
+                    .legions
+                    .iter()
+                    .find(|l| l.owner == p && l.moved && !matches!(l.distance, Some(3..=5)));
+                if let Some(l) = early {
+                    let recruit = l.characters[0];
+                    let e = g
+                        .clone()
+                        .apply(
+                            p,
+                            &Action::Muster {
+                                legion: l.marker,
+                                recruit,
+                                reveal: vec![recruit],
+                            },
+                        )
+                        .unwrap_err();
+                    assert!(e.to_string().contains("3 or 4 or 5 lands"), "{e}");
+                    seen_refusal = true;
+                }
+            }
+            if let Action::Muster { legion, .. } = &a {
+                let l = g
+                    .state
+                    .legions
+                    .iter()
+                    .find(|l| l.marker == *legion)
+                    .unwrap();
+                assert!(matches!(l.distance, Some(3..=5)), "{:?}", l.distance);
+                musters += 1;
+            }
+            if matches!(a, Action::ConcedeGame) {
+                continue;
+            }
+            g.apply(p, &a).unwrap();
+        }
+    }
+    assert!(seen_refusal);
+    assert!(musters > 10, "{musters}");
+}
