@@ -471,11 +471,18 @@ pub(in crate::game) fn fire_after(
                         crate::battle::Winner::Defender => "defender",
                         crate::battle::Winner::Neither => "neither",
                     };
+                    // The battle this action ended, kept for the action's undo.
+                    let time_loss = game
+                        .battle_undo
+                        .as_ref()
+                        .and_then(|u| u.ended.as_ref())
+                        .is_some_and(|b| b.time_loss());
                     let mut fields = vec![
                         ("land", land(eng.land)),
                         ("attacker", F::S(&a)),
                         ("defender", F::S(&d)),
                         ("winner", F::W(winner)),
+                        ("time_loss", F::B(time_loss)),
                         ("attacker_player", seat(eng.attacker.player)),
                         ("defender_player", seat(eng.defender.player)),
                     ];

@@ -195,6 +195,12 @@ impl LiveBattle {
         Ok(LiveBattle::new(battle, rng, scripts))
     }
 
+    /// Whether the battle ended by its time limit (the attacker lost on
+    /// time).
+    pub(in crate::game) fn time_loss(&self) -> bool {
+        self.battle.result_ref().is_some_and(|r| r.time_loss)
+    }
+
     /// See [`crate::battle::Battle::take_script_failure`].
     pub(in crate::game) fn take_script_failure(&self) -> Option<crate::lua::ScriptError> {
         self.battle.take_script_failure()
