@@ -61,22 +61,20 @@ fn gems(g: &Game, seat: u8) -> i64 {
 /// Ann's legion P1-02 moved onto Bob's, and the engagement picked: Bob to
 /// decide whether to flee.
 fn engaged(v: &Arc<Variant>) -> Game {
-    // Where P1-02 can go one land away: Bob's legion is put there.
+    // A land one away from P1-02's: Bob's legion is put there.
     let probe = game(v, 2000);
     let ann = PlayerId(0);
-    let mut g = probe.clone();
-    g.apply(ann, &Action::Roll { distance: Some(1) }).unwrap();
-    let to = g
-        .legal_actions(ann)
-        .into_iter()
-        .find_map(|a| match a {
-            Action::Move { legion, to, .. } if legion.to_string() == "P1-02" => Some(to),
-            _ => None,
-        })
-        .unwrap();
+    let from = probe
+        .state
+        .legions
+        .iter()
+        .find(|l| l.marker.to_string() == "P1-02")
+        .unwrap()
+        .land;
+    let empty = vec![titan_core::game::Occupancy::Empty; v.board.land_count()];
+    let to = probe.exits.moves(from, 1, &empty)[0].land;
     let number = v.board.land(to).number;
     let mut g = game(v, number);
-    g.apply(ann, &Action::Roll { distance: Some(1) }).unwrap();
     let m = g
         .legal_actions(ann)
         .into_iter()

@@ -42,9 +42,7 @@ fn to_first_move() -> Game {
             .or_else(|| {
                 legal.iter().find(|a| {
                     let leave = matches!(a, Action::Split { .. } | Action::ConcedeGame);
-                    // A distance chosen again and again would never move.
-                    let again = g.state.roll.is_some() && matches!(a, Action::Roll { .. });
-                    !leave && !again
+                    !leave
                 })
             })
             .unwrap()
@@ -58,58 +56,83 @@ fn me() -> PlayerId {
     PlayerId(0)
 }
 
-/// A move of `legion` listed at the distance chosen now.
-fn a_move(g: &Game, legion: titan_core::game::Marker) -> Option<Action> {
+/// The moves of `legion` listed now.
+fn moves(g: &Game, legion: titan_core::game::Marker) -> Vec<Action> {
     g.legal_actions(me())
         .into_iter()
-        .find(|a| matches!(a, Action::Move { legion: l, .. } if *l == legion))
+        .filter(|a| matches!(a, Action::Move { legion: l, .. } if *l == legion))
+        .collect()
+}
+
+/// The first move of `legion` listed now.
+fn a_move(g: &Game, legion: titan_core::game::Marker) -> Option<Action> {
+    moves(g, legion).into_iter().next()
 }
 
 #[test]
 fn each_legion_moves_a_distance_of_its_own() {
     let mut g = to_first_move();
+    let v = Arc::clone(&g.variant);
     let mine: Vec<_> = g
         .state
         .legions
         .iter()
         .filter(|l| l.owner == me())
-        .map(|l| l.marker)
+        .map(|l| (l.marker, l.land))
         .collect();
     assert!(mine.len() >= 2, "{mine:?}");
-    // No roll: a distance is chosen, 1 to 6.
-    let rolls: Vec<Action> = g
-        .legal_actions(me())
+    // No roll, nor a distance to choose: every legion's moves of every
+    // distance are listed at once.
+    let legal = g.legal_actions(me());
+    assert!(!legal.iter().any(|a| matches!(a, Action::Roll { .. })));
+    let refused = g
+        .apply(me(), &Action::Roll { distance: Some(3) })
+        .unwrap_err();
+    assert!(refused.to_string().contains("no roll"), "{refused}");
+    let (first, from) = mine[0];
+    let exits = Arc::clone(&g.exits);
+    let occ = vec![titan_core::game::Occupancy::Empty; v.board.land_count()];
+    let at = |d: u8| -> Vec<_> {
+        exits
+            .moves(from, d, &occ)
+            .into_iter()
+            .map(|t| t.land)
+            .collect()
+    };
+    let listed: Vec<_> = moves(&g, first)
         .into_iter()
-        .filter(|a| matches!(a, Action::Roll { .. }))
+        .map(|a| match a {
+            Action::Move { to, .. } => to,
+            _ => unreachable!(),
+        })
         .collect();
-    assert_eq!(rolls.len(), 6, "{rolls:?}");
-    assert!(g.apply(me(), &Action::Roll { distance: None }).is_err());
-    g.apply(me(), &Action::Roll { distance: Some(2) }).unwrap();
-    // Chosen again before any legion moves: the next legion's distance.
-    g.apply(me(), &Action::Roll { distance: Some(5) }).unwrap();
-    assert_eq!(g.state.roll, Some(5));
-    assert!(g.apply(me(), &Action::Roll { distance: Some(5) }).is_err());
-    let first = a_move(&g, mine[0]).expect("a move of 5");
-    g.apply(me(), &first).unwrap();
-    assert_eq!(
-        g.state
-            .legions
-            .iter()
-            .find(|l| l.marker == mine[0])
+    // A land one away and a land six away, both listed.
+    let near = at(1)
+        .into_iter()
+        .find(|l| listed.contains(l))
+        .expect("one land");
+    let far = at(6)
+        .into_iter()
+        .find(|l| listed.contains(l) && !at(1).contains(l))
+        .expect("six lands");
+    let go = |g: &Game, m, to| {
+        moves(g, m)
+            .into_iter()
+            .find(|a| matches!(a, Action::Move { to: t, .. } if *t == to))
             .unwrap()
-            .distance,
-        Some(5)
-    );
-    // The next legion's distance is chosen anew.
-    assert_eq!(g.state.roll, None);
-    assert!(
-        g.legal_actions(me())
-            .iter()
-            .all(|a| !matches!(a, Action::Move { .. }))
-    );
-    g.apply(me(), &Action::Roll { distance: Some(2) }).unwrap();
-    let second = a_move(&g, mine[1]).expect("a move of 2");
-    g.apply(me(), &second).unwrap();
+    };
+    let a = go(&g, first, far);
+    g.apply(me(), &a).unwrap();
+    let (second, _) = mine[1];
+    let near2 = moves(&g, second)
+        .into_iter()
+        .find_map(|a| match a {
+            Action::Move { to, .. } if to != far => Some(to),
+            _ => None,
+        })
+        .unwrap();
+    let a = go(&g, second, near2);
+    g.apply(me(), &a).unwrap();
     let moved = |m| {
         g.state
             .legions
@@ -118,7 +141,13 @@ fn each_legion_moves_a_distance_of_its_own() {
             .unwrap()
             .distance
     };
-    assert_eq!((moved(mine[0]), moved(mine[1])), (Some(5), Some(2)));
+    // The distance it is taken to have moved: one it may muster after (3,
+    // 4 or 5) when such a one reaches the land, else the longest that does.
+    let d1 = moved(first).unwrap();
+    assert!((1..=6).contains(&d1));
+    assert!(exits.moves(from, d1, &occ).iter().any(|t| t.land == far));
+    assert!(moved(second).is_some());
+    let _ = near;
 }
 
 #[test]
@@ -135,7 +164,6 @@ fn every_legion_that_can_move_must_but_on_its_own_tower() {
     // Every legion starts on its own tower: none must move, one is enough
     // (as ever, at least one legion moves when one can).
     assert!(mine.iter().all(|&(_, land)| land == tower));
-    g.apply(me(), &Action::Roll { distance: Some(3) }).unwrap();
     let m = a_move(&g, mine[0].0).unwrap();
     g.apply(me(), &m).unwrap();
     assert!(g.legal_actions(me()).contains(&Action::DoneMoving));
@@ -163,14 +191,9 @@ fn every_legion_that_can_move_must_but_on_its_own_tower() {
     assert!(refused.to_string().contains("must"), "{refused}");
     // Moved, each of them, the phase may end.
     for m in off_tower {
-        let listed = (1..=6).find_map(|d| {
-            let mut h = g.clone();
-            h.apply(me(), &Action::Roll { distance: Some(d) }).ok()?;
-            a_move(&h, m).map(|a| (d, a))
-        });
-        let Some((d, a)) = listed else { continue };
-        g.apply(me(), &Action::Roll { distance: Some(d) }).unwrap();
-        g.apply(me(), &a).unwrap();
+        if let Some(a) = a_move(&g, m) {
+            g.apply(me(), &a).unwrap();
+        }
     }
     let stay_home = g
         .state

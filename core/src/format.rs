@@ -903,11 +903,11 @@ pub struct MovementRules {
     /// (as in Gods of Titan).
     #[serde(default)]
     pub chosen_distance: bool,
-    /// Each legion moves a distance of its own, 1 to `die`, chosen by the
-    /// mover (Gods of Titan 8.4, "Each Legion may move a differently
-    /// distance"): the distance chosen (`Roll { distance }`) is for the next
-    /// legion moved, may be chosen again until it moves, and is chosen anew
-    /// for each legion. Implies `chosen_distance`.
+    /// Each legion moves a distance of its own, 1 to `die` (Gods of Titan
+    /// 8.4, "Each Legion may move a differently distance"): no roll; every
+    /// legion's moves of every distance are listed, and a legion is taken to
+    /// have moved a distance in `muster_distances` when one reaches its
+    /// land, else the longest that does.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub per_legion: bool,
     /// Every legion that can move must move (Gods of Titan 8.4), but for

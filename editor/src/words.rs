@@ -309,9 +309,6 @@ impl Words {
             ),
             // Where the mover chooses the distance (Gods of Titan), no die
             // is rolled.
-            Event::Rolled { player, roll } if self.variant.rules.movement.per_legion => {
-                format!("{} moves the next legion {roll}", self.player(*player))
-            }
             Event::Rolled { player, roll } if self.variant.rules.movement.chosen_distance => {
                 format!("{} moves {roll} this turn", self.player(*player))
             }

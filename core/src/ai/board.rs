@@ -479,15 +479,6 @@ impl<'a> Board<'a> {
             }
             Action::Split { legion, parts } => self.split_score(*legion, parts)?,
             Action::DoneSplitting | Action::DoneMoving | Action::DoneAfter | Action::EndTurn => 0.0,
-            Action::Roll { distance: Some(d) } if v.rules.movement.per_legion => {
-                // The distance of the best move it offers; once one is
-                // chosen, another only when this one offers nothing better.
-                let best = self.best_move_at(*d);
-                match self.obs.view.roll {
-                    Some(_) => best? - 1000.0,
-                    None => 1.0 + best?,
-                }
-            }
             Action::Roll { .. } => 1.0,
             Action::Mulligan => return None,
             Action::Move { legion, to, .. } | Action::Teleport { legion, to, .. } => {
@@ -510,32 +501,6 @@ impl<'a> Board<'a> {
             Action::ConcedeGame => return None,
             _ => return None,
         })
-    }
-
-    /// The best gain of moving one of the mover's unmoved legions `d`
-    /// lands (None: none can).
-    fn best_move_at(&self, d: u8) -> Option<f64> {
-        let occ = occupancy(self.obs, self.me);
-        self.obs
-            .view
-            .legions
-            .iter()
-            .filter(|l| l.owner == self.me && !l.moved)
-            .flat_map(|l| {
-                let from = self.land_score(l.marker, l.land);
-                let forced = if self.shares_land(l.marker) {
-                    50.0
-                } else {
-                    0.0
-                };
-                self.obs
-                    .exits
-                    .moves(l.land, d, &occ)
-                    .into_iter()
-                    .map(move |t| (l.marker, t.land, from, forced))
-            })
-            .map(|(m, to, from, forced)| self.land_score(m, to) - from + forced)
-            .max_by(f64::total_cmp)
     }
 
     /// Whether a legion of the player's on `land` must move when it can

@@ -150,18 +150,45 @@ impl Search<'_, '_> {
                 self.destinations_at(units, plan, i, r, legal, musters_after(Some(r)))
             }
             // Each legion its own distance: every distance, by the movement
-            // tables; the plan's first step is choosing its distance.
+            // tables, each land with the engine's move there when the
+            // moves are listed (they are all listed: there is no roll).
             Reach::Any => {
+                let marker = units[i].marker;
+                let listed = |land: LandId| {
+                    legal.and_then(|legal| {
+                        legal.iter().find(|a| {
+                            matches!(a, Action::Move { legion, to, .. }
+                                if Some(*legion) == marker && *to == land)
+                        })
+                    })
+                };
                 let mut out: Vec<Dest> = Vec::new();
                 for d in 1..=v.rules.movement.die {
                     let musters = musters_after(Some(d));
                     for mut dest in self.destinations_at(units, plan, i, d, None, musters) {
-                        dest.action = Some(Action::Roll { distance: Some(d) });
+                        dest.action = listed(dest.land).cloned();
+                        if legal.is_some() && dest.action.is_none() {
+                            continue;
+                        }
                         match out.iter_mut().find(|o| o.land == dest.land) {
                             // A distance that lets it muster there.
                             Some(o) if dest.musters && !o.musters => *o = dest,
                             Some(_) => {}
                             None => out.push(dest),
+                        }
+                    }
+                }
+                if let (Some(legal), Some(m)) = (legal, marker) {
+                    for a in legal {
+                        if let Action::Teleport { legion, to, .. } = a
+                            && *legion == m
+                            && !out.iter().any(|o| o.land == *to)
+                        {
+                            out.push(Dest {
+                                land: *to,
+                                action: Some(a.clone()),
+                                musters: after.is_empty(),
+                            });
                         }
                     }
                 }
@@ -394,21 +421,10 @@ pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, Ai
     match view.phase {
         Phase::Split => Some(split(&search)).filter(|a| legal.contains(a)).map(Ok),
         Phase::Move if board.v.rules.movement.per_legion => {
-            // A distance for each legion: the best plan's first step is a
-            // distance to choose; once chosen, the best plan's move at it.
-            // Another distance only when none is worth making at this one
-            // and the phase may not end (so the choices never go round).
+            // A distance for each legion: every move is listed, and the
+            // best plan's first is made.
             let us = units(board);
-            if let Some(r) = view.roll {
-                let (_, first) = search.joint(&us, Reach::Roll(r), Some(legal));
-                if let Some(a) = first.filter(|a| legal.contains(a)) {
-                    return Some(Ok(a));
-                }
-                if legal.contains(&Action::DoneMoving) {
-                    return Some(Ok(Action::DoneMoving));
-                }
-            }
-            let (_, first) = search.joint(&us, Reach::Any, None);
+            let (_, first) = search.joint(&us, Reach::Any, Some(legal));
             match first {
                 Some(a) if legal.contains(&a) => Some(Ok(a)),
                 _ if legal.contains(&Action::DoneMoving) => Some(Ok(Action::DoneMoving)),

@@ -280,9 +280,7 @@ impl GameScreen {
         if let Some(roll) = view.roll {
             ui.horizontal(|ui| {
                 // Where the mover chooses the distance, no die was rolled.
-                if self.session.variant().rules.movement.per_legion {
-                    one_line(ui, format!("The next legion moves {roll}"));
-                } else if self.session.variant().rules.movement.chosen_distance {
+                if self.session.variant().rules.movement.chosen_distance {
                     one_line(ui, format!("Moving {roll} this turn"));
                 } else {
                     one_line(ui, "Movement roll");

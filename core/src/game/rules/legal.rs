@@ -78,8 +78,7 @@ pub(in crate::game) fn any_engaged(game: &Game) -> bool {
 }
 
 pub(super) fn movement_roll_rule(game: &Game) -> bool {
-    let m = &game.variant.rules.movement;
-    m.chosen_distance || m.per_legion
+    game.variant.rules.movement.chosen_distance
 }
 
 /// Each legion moves a distance of its own (`rules.movement.per_legion`).
@@ -111,6 +110,20 @@ pub(super) fn visit_teleports(
     occ: &[Occupancy],
     f: &mut dyn FnMut(Action) -> bool,
 ) -> bool {
+    if per_legion_distance(game) {
+        // Each legion its own distance: the teleports of every distance,
+        // each once.
+        let mut seen: Vec<Action> = Vec::new();
+        return (1..=game.variant.rules.movement.die).any(|d| {
+            visit_teleports_on(game, legion, occ, d, &mut |a| {
+                if seen.contains(&a) {
+                    return false;
+                }
+                seen.push(a.clone());
+                f(a)
+            })
+        });
+    }
     match game.state.roll {
         Some(roll) => visit_teleports_on(game, legion, occ, roll, f),
         None => false,
@@ -188,12 +201,49 @@ pub(super) fn normal_moves_into(
     occ: &[Occupancy],
     out: &mut Vec<MoveTarget>,
 ) {
+    if per_legion_distance(game) {
+        // Each legion its own distance: the moves of every distance, each
+        // land and entry once.
+        out.clear();
+        if legion.moved || held_full(game, legion) {
+            return;
+        }
+        let mut at = Vec::new();
+        for d in 1..=game.variant.rules.movement.die {
+            game.exits.moves_into(legion.land, d, occ, &mut at);
+            for t in &at {
+                if !out.contains(t) {
+                    out.push(*t);
+                }
+            }
+        }
+        return;
+    }
     match game.state.roll {
         Some(roll) if !legion.moved && !held_full(game, legion) => {
             game.exits.moves_into(legion.land, roll, occ, out)
         }
         _ => out.clear(),
     }
+}
+
+/// The distance a legion moving on its own distance
+/// (`rules.movement.per_legion`) is recorded to have moved to reach
+/// `target`: one it may muster after if any reaches it
+/// (`muster_distances`), else the longest; None when none reaches it.
+pub(super) fn distance_to(
+    game: &Game,
+    legion: &Legion,
+    occ: &[Occupancy],
+    target: MoveTarget,
+) -> Option<u8> {
+    let m = &game.variant.rules.movement;
+    let reaches = |d: u8| game.exits.reaches(legion.land, d, occ, target);
+    m.muster_distances
+        .iter()
+        .copied()
+        .find(|&d| reaches(d))
+        .or_else(|| (1..=m.die).rev().find(|&d| reaches(d)))
 }
 
 pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
@@ -209,9 +259,8 @@ pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool 
     normal || visit_teleports(game, legion, occ, &mut |_| true)
 }
 
-/// Whether `legion` can move (or teleport) by any distance the mover may
-/// choose: where each legion moves its own, the distance chosen for the
-/// next one does not decide whether this one must or can move.
+/// Whether `legion` can move (or teleport) by any distance, where each
+/// legion moves its own.
 fn can_move_any(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
     if legion.moved || held_full(game, legion) {
         return false;
@@ -799,8 +848,10 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
             }
             out.push(Action::DoneSplitting);
         }
-        Phase::Move => match s.roll {
-            None => {
+        // Where each legion moves its own distance there is no roll: every
+        // legion's moves of every distance are listed.
+        Phase::Move => match (s.roll, per_legion_distance(game)) {
+            (None, false) => {
                 if movement_roll_rule(game) {
                     for d in 1..=game.variant.rules.movement.die {
                         out.push(Action::Roll { distance: Some(d) });
@@ -808,18 +859,8 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                 } else {
                     out.push(Action::Roll { distance: None });
                 }
-                // Where each legion moves its own distance, there is no
-                // roll to wait for: the phase may end between legions.
-                if per_legion_distance(game)
-                    && with_occupancy(game, player, |occ, _| {
-                        done_moving_blocked(game, player, |_, l| can_move_any(game, l, occ))
-                    })
-                    .is_none()
-                {
-                    out.push(Action::DoneMoving);
-                }
             }
-            Some(roll) => with_scratch(game, |sc| {
+            _ => with_scratch(game, |sc| {
                 occupancy_into(game, player, sc);
                 if mulligan_available(game) {
                     out.push(Action::Mulligan);
@@ -847,22 +888,7 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                     });
                     sc.movable[i] = out.len() > before;
                 }
-                if per_legion_distance(game) {
-                    // Another distance for the next legion.
-                    for d in (1..=game.variant.rules.movement.die).filter(|&d| d != roll) {
-                        out.push(Action::Roll { distance: Some(d) });
-                    }
-                    // A legion that cannot move this distance may another.
-                    let occ = &sc.occ;
-                    let movable = &sc.movable;
-                    if done_moving_blocked(game, player, |i, l| {
-                        movable[i] || can_move_any(game, l, occ)
-                    })
-                    .is_none()
-                    {
-                        out.push(Action::DoneMoving);
-                    }
-                } else if done_moving_blocked(game, player, |i, _| sc.movable[i]).is_none() {
+                if done_moving_blocked(game, player, |i, _| sc.movable[i]).is_none() {
                     out.push(Action::DoneMoving);
                 }
             }),

@@ -24,15 +24,29 @@ pub(super) fn why_not_move(
     from: LandId,
     occ: &[Occupancy],
 ) -> RuleError {
+    let per_legion = game.variant.rules.movement.per_legion;
     let roll = game.state.roll.unwrap_or(0);
     let target = MoveTarget {
         land: to,
         entered_from: from,
     };
     let marker = legion.marker;
-    let on_empty = game
-        .exits
-        .moves(legion.land, roll, &vec![Occupancy::Empty; occ.len()]);
+    // Where each legion moves its own distance, any distance it may.
+    let distances = match per_legion {
+        true => 1..=game.variant.rules.movement.die,
+        false => roll..=roll,
+    };
+    let empty = vec![Occupancy::Empty; occ.len()];
+    let on_empty: Vec<MoveTarget> = distances
+        .flat_map(|d| game.exits.moves(legion.land, d, &empty))
+        .collect();
+    let with = match per_legion {
+        true => format!(
+            "at any distance of 1 to {}",
+            game.variant.rules.movement.die
+        ),
+        false => format!("with a roll of {roll}"),
+    };
     if on_empty.contains(&target) {
         // The signs allow it: what is in the way is a legion.
         match occ[to.index()] {
@@ -60,7 +74,7 @@ pub(super) fn why_not_move(
                 return RuleError {
                     rule: MOVEMENT,
                     message: format!(
-                        "legion {marker} cannot reach land {} with a roll of {roll}: an enemy legion on the way ends its move there, and an engaged land may not be crossed",
+                        "legion {marker} cannot reach land {} {with}: an enemy legion on the way ends its move there, and an engaged land may not be crossed",
                         number(game, to)
                     ),
                 };
@@ -70,7 +84,7 @@ pub(super) fn why_not_move(
     RuleError {
         rule: SIGNS,
         message: format!(
-            "legion {marker} cannot move from land {} to land {} entering from land {} with a roll of {roll}: the signs do not lead there",
+            "legion {marker} cannot move from land {} to land {} entering from land {} {with}: the signs do not lead there",
             number(game, legion.land),
             number(game, to),
             number(game, from),

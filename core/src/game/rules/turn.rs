@@ -221,18 +221,17 @@ pub(super) fn roll(
     distance: Option<u8>,
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
-    let per_legion = super::legal::per_legion_distance(game);
-    if game.state.roll.is_some() && !per_legion {
-        return refuse(MOVEMENT, "the movement roll is made already");
-    }
-    if per_legion && distance.is_some() && distance == game.state.roll {
+    if super::legal::per_legion_distance(game) {
         return refuse(
             MOVEMENT,
             format!(
-                "the next legion's distance is {} already",
-                distance.unwrap_or(0)
+                "no roll in this variant: each legion moves its own distance, 1 to {} lands (move one)",
+                game.variant.rules.movement.die
             ),
         );
+    }
+    if game.state.roll.is_some() {
+        return refuse(MOVEMENT, "the movement roll is made already");
     }
     let die = game.variant.rules.movement.die;
     let r = if movement_roll_rule(game) {
@@ -271,7 +270,8 @@ pub(super) fn move_legion(
             format!("legion {marker} has moved already this turn"),
         );
     }
-    if game.state.roll.is_none() {
+    let per_legion = super::legal::per_legion_distance(game);
+    if game.state.roll.is_none() && !per_legion {
         return refuse(MOVEMENT, "roll for movement first");
     }
     if super::legal::held_full(game, legion) {
@@ -287,13 +287,18 @@ pub(super) fn move_legion(
         land: to,
         entered_from: from,
     };
-    let roll = game.state.roll.unwrap_or(0);
-    with_occupancy(game, player, |occ, _| {
-        if game.exits.reaches(legion.land, roll, occ, target) {
-            Ok(())
-        } else {
-            Err(refusal::why_not_move(game, legion, to, from, occ))
-        }
+    let roll = with_occupancy(game, player, |occ, _| {
+        let reached = match per_legion {
+            // The distance it is taken to have moved (which musters ask).
+            true => super::legal::distance_to(game, legion, occ, target),
+            false => {
+                let roll = game.state.roll.unwrap_or(0);
+                game.exits
+                    .reaches(legion.land, roll, occ, target)
+                    .then_some(roll)
+            }
+        };
+        reached.ok_or_else(|| refusal::why_not_move(game, legion, to, from, occ))
     })?;
     let start = legion.land;
     // The first change, after which nothing refuses: `Game::apply` copies
@@ -303,10 +308,6 @@ pub(super) fn move_legion(
     l.moved = true;
     l.entered_from = Some(from);
     l.distance = Some(roll);
-    if super::legal::per_legion_distance(game) {
-        // The next legion's distance is chosen anew.
-        game.state.roll = None;
-    }
     events.push(Event::Moved {
         legion: marker,
         from: start,
@@ -343,9 +344,6 @@ pub(super) fn teleport(
     let from = game.state.legions[i].land;
     // The first change, after which nothing refuses (`Undo::Lazy`).
     game.state.teleports += 1;
-    if super::legal::per_legion_distance(game) {
-        game.state.roll = None;
-    }
     let l = &mut game.state.legions[i];
     l.land = to;
     l.moved = true;
