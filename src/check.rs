@@ -37,6 +37,11 @@ struct PlayReport {
     /// Games in which a showdown was fought (`rules.battle.showdown`).
     #[serde(skip_serializing_if = "is_zero")]
     showdowns: u64,
+    /// How often each of the variant's own actions (`actions.ron`: a
+    /// spell, an ability, a masterplay action) was taken, by name: whether
+    /// random games reach them at all.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    variant_actions: std::collections::BTreeMap<String, u64>,
     /// How each game ended, by seed.
     outcomes: Vec<GameOutcome>,
     /// Each error once (script, line, message), with how often it came
@@ -117,6 +122,20 @@ fn split_script_error(message: &str) -> (String, Option<u32>, String) {
         }
     }
     (String::new(), None, text.to_string())
+}
+
+/// The name of a variant's own action (`actions.ron`), in masterplay or
+/// in a battle.
+fn variant_action(a: &titan_core::game::Action) -> Option<&str> {
+    use titan_core::battle::Action as B;
+    use titan_core::game::Action as G;
+    match a {
+        G::Script { name, .. } => Some(name),
+        G::Battle {
+            battle: B::Script { name, .. },
+        } => Some(name),
+        _ => None,
+    }
 }
 
 /// Plays the random games of `--play`.
@@ -213,6 +232,9 @@ fn play_games(variant: titan_core::Variant, play: Play) -> PlayReport {
             match game.apply(p, &a) {
                 Ok(_) => {
                     taken += 1;
+                    if let Some(name) = variant_action(&a) {
+                        *report.variant_actions.entry(name.to_string()).or_default() += 1;
+                    }
                     failures_in_a_row = 0;
                     showdown |= game.state.showdown.is_some();
                 }
@@ -472,6 +494,14 @@ fn print_text(out: &mut impl Write, r: &Report) -> std::io::Result<()> {
                 "  {} reached a showdown (rules.battle.showdown)",
                 count(p.showdowns, "game")
             )?;
+        }
+        if !p.variant_actions.is_empty() {
+            let taken: Vec<String> = p
+                .variant_actions
+                .iter()
+                .map(|(name, n)| format!("{name} {n}"))
+                .collect();
+            writeln!(out, "  variant actions taken: {}", taken.join(", "))?;
         }
         for e in &p.script_errors {
             let line = e.line.map_or_else(|| "?".to_string(), |l| l.to_string());

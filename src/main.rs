@@ -54,7 +54,8 @@ enum Command {
         scripts: Option<PathBuf>,
         /// Also play N seeded random games (with battles) of each variant
         /// that loads, reporting every script error with its file, line,
-        /// seed and action, and the games' outcomes.
+        /// seed and action, how often each of the variant's own actions
+        /// (actions.ron) was taken, and the games' outcomes.
         #[arg(long, value_name = "N", default_value_t = 0)]
         play: u64,
         /// The most actions of one game under --play (random games on large

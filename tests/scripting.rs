@@ -428,6 +428,24 @@ fn the_engine_describes_variant_actions_returns_the_log_and_marks_script_errors(
 }
 
 #[test]
+fn check_play_counts_the_variant_actions_taken() {
+    // Whether random games reach a variant's own actions at all: house-spells'
+    // Heal is cast in some of 20 games; titan has none to count.
+    let out = common::titan(&["check", "variants/house-spells", "--play", "20"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("variant actions taken:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let n: u64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(line.contains("heal") && n > 0, "{line}");
+    let out = common::titan(&["check", "variants/titan", "--play", "2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("variant actions taken"), "{text}");
+}
+
+#[test]
 fn check_play_reports_script_errors_with_seed_and_action() {
     // `titan check --play N`: a variant author's smoke test.
     let out = common::titan(&[
