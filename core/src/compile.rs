@@ -1287,6 +1287,26 @@ impl<'a> Compiler<'a> {
                 );
             }
             self.marker_names(l);
+            for limit in &l.muster_per_turn {
+                if limit.count == 0 {
+                    self.error(
+                        self.origins.rules_file("legions"),
+                        &["muster_per_turn", "count"],
+                        "rules.legions.muster_per_turn: a count of 0 would forbid mustering these characters; leave them out of the mustering tables instead",
+                    );
+                }
+                for name in &limit.characters {
+                    if !self.data.characters.iter().any(|c| &c.name == name) {
+                        self.error(
+                            self.origins.rules_file("legions"),
+                            &["muster_per_turn", "characters"],
+                            format!(
+                                "rules.legions.muster_per_turn: no character is named {name:?}"
+                            ),
+                        );
+                    }
+                }
+            }
         }
         let start = start.map(|s| {
             let file = self.origins.rules_file("start");

@@ -863,6 +863,12 @@ pub struct LegionRules {
     /// identifier; a name is a label.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub marker_names: Vec<Vec<String>>,
+    /// Limits on what a player musters in one turn, all his legions
+    /// together (Gods of Titan 8.4: "A player may muster only one
+    /// End-Creature per Game-Turn"): at most `count` of these characters.
+    /// Reinforcements, summons and acquisitions are not musters here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub muster_per_turn: Vec<MusterLimit>,
 }
 
 /// How a player starts.
@@ -877,6 +883,15 @@ pub struct StartRules {
     pub no_split_first_turn: bool,
     /// The first movement roll may be rolled again once.
     pub mulligan: bool,
+}
+
+/// At most `count` musters of these characters by a player in one turn
+/// (`legions.muster_per_turn`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MusterLimit {
+    pub characters: Vec<String>,
+    pub count: u8,
 }
 
 /// A number of one character.

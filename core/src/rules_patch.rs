@@ -255,6 +255,7 @@ mod tests {
                 max_split_parts: 2,
                 full_legions_move: true,
                 marker_names: Vec::new(),
+                muster_per_turn: Vec::new(),
             })
         );
         assert!(r.strike_chart.is_none(), "sections not given stay out");
@@ -344,6 +345,7 @@ mod tests {
                 max_split_parts: 3,
                 full_legions_move: true,
                 marker_names: Vec::new(),
+                muster_per_turn: Vec::new(),
             })
         );
         let start = shorter.start.as_ref().unwrap();

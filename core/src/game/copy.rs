@@ -113,6 +113,7 @@ impl Clone for GameState {
             choice,
             showdown,
             battlelands,
+            mustered,
         } = self;
         GameState {
             players: players.clone(),
@@ -133,6 +134,7 @@ impl Clone for GameState {
             choice: choice.clone(),
             showdown: showdown.clone(),
             battlelands: battlelands.clone(),
+            mustered: mustered.clone(),
         }
     }
 
@@ -156,6 +158,7 @@ impl Clone for GameState {
             choice,
             showdown,
             battlelands,
+            mustered,
         } = source;
         // `Vec::clone_from` calls the elements' `clone_from`, so the
         // players' and legions' lists keep their buffers too.
@@ -177,5 +180,6 @@ impl Clone for GameState {
         self.choice.clone_from(choice);
         self.showdown.clone_from(showdown);
         self.battlelands.clone_from(battlelands);
+        self.mustered.clone_from(mustered);
     }
 }

@@ -371,6 +371,7 @@ pub(super) fn new_game(
         choice: None,
         showdown: None,
         battlelands: drawn,
+        mustered: Vec::new(),
     };
     let hooks = hooks_for(&variant, &options, reuse)?;
     let mut game = Game {

@@ -425,6 +425,7 @@ impl Position {
             choice: None,
             showdown: None,
             battlelands: Vec::new(),
+            mustered: Vec::new(),
         };
         let game = Game::from_state(variant, self.options.clone(), state)
             .map_err(|e| LoadError(e.to_string()))?;

@@ -168,6 +168,11 @@ pub struct GameState {
     /// one battleland per terrain (`Variant::with_drawn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battlelands: Vec<u8>,
+    /// The characters the player whose turn it is has mustered this turn,
+    /// for `rules.legions.muster_per_turn` (kept only in a variant with
+    /// such a limit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mustered: Vec<CharacterId>,
 }
 
 /// A battle of one player against all the others (`rules.battle.showdown`).

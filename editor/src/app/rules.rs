@@ -4,8 +4,8 @@
 
 use egui::Color32;
 use titan_core::format::{
-    Acquire, ClassDef, Counted, Edge, MustMove, OptionValue, RuleOption, TitanTeleport,
-    TowerTeleport,
+    Acquire, ClassDef, Counted, Edge, MustMove, MusterLimit, OptionValue, RuleOption,
+    TitanTeleport, TowerTeleport,
 };
 
 use super::EditorApp;
@@ -189,6 +189,43 @@ fn showdown_form(
 /// blank is a blank name, which the Problems panel reports until it is
 /// filled in, so that a new line can be typed). Seats whose lists end empty
 /// are left out, and with them the whole field when no seat names any.
+/// `legions.muster_per_turn`, one limit a line: "1: Hydra, Basilisk".
+fn muster_per_turn(ui: &mut egui::Ui, limits: &mut Vec<MusterLimit>) {
+    egui::CollapsingHeader::new("muster_per_turn")
+        .id_salt("muster per turn")
+        .default_open(!limits.is_empty())
+        .show(ui, |ui| {
+            ui.label("At most so many of these characters mustered a turn, one limit a line: \"1: Hydra, Basilisk\" (optional).");
+            let mut text = limits
+                .iter()
+                .map(|m| format!("{}: {}", m.count, m.characters.join(", ")))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let label = ui.label("muster limits");
+            let field = egui::TextEdit::multiline(&mut text)
+                .desired_rows(2)
+                .desired_width(320.0);
+            if ui.add(field).labelled_by(label.id).changed() {
+                // A line that does not read is left out until it does.
+                *limits = text
+                    .lines()
+                    .filter_map(|line| {
+                        let (count, names) = line.split_once(':')?;
+                        Some(MusterLimit {
+                            count: count.trim().parse().ok()?,
+                            characters: names
+                                .split(',')
+                                .map(str::trim)
+                                .filter(|n| !n.is_empty())
+                                .map(String::from)
+                                .collect(),
+                        })
+                    })
+                    .collect();
+            }
+        });
+}
+
 fn marker_names(ui: &mut egui::Ui, names: &mut Vec<Vec<String>>, seats: usize) {
     egui::CollapsingHeader::new("marker_names")
         .id_salt("marker names")
@@ -338,6 +375,7 @@ impl EditorApp {
                         );
                     });
                     marker_names(ui, &mut l.marker_names, seats);
+                    muster_per_turn(ui, &mut l.muster_per_turn);
                 }
                 ui.separator();
                 section_heading(ui, "start", overrides[2], extends);

@@ -287,6 +287,21 @@ fn exempt_from_moving(game: &Game, legion: &Legion) -> bool {
     rule.except_terrains.iter().any(|t| t == name)
 }
 
+/// Whether the player whose turn it is may muster one more `recruit` this
+/// turn (`rules.legions.muster_per_turn`).
+pub(super) fn muster_limit_allows(game: &Game, recruit: CharacterId) -> bool {
+    let limits = &game.variant.rules.legions.muster_per_turn;
+    if limits.is_empty() {
+        return true;
+    }
+    let name = |c: CharacterId| game.variant.character(c).name.as_str();
+    limits.iter().all(|limit| {
+        let of = |c: CharacterId| limit.characters.iter().any(|n| n == name(c));
+        !of(recruit)
+            || game.state.mustered.iter().filter(|&&c| of(c)).count() < usize::from(limit.count)
+    })
+}
+
 /// Whether `legion` may muster from its land's table after its move this
 /// turn (`rules.movement.muster_distances`).
 pub(super) fn moved_to_muster(game: &Game, legion: &Legion) -> bool {
@@ -908,6 +923,9 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
                             < game.variant.rules.legions.max_size as usize
                     {
                         muster_ways(game, l, |w| {
+                            if !muster_limit_allows(game, w.recruit) {
+                                return;
+                            }
                             out.push(Action::Muster {
                                 legion: l.marker,
                                 recruit: w.recruit,

@@ -114,6 +114,7 @@ pub(super) fn begin_turn(game: &mut Game, player: PlayerId, events: &mut Vec<Eve
     s.mulligan_used = false;
     s.teleports = 0;
     s.summoned = false;
+    s.mustered.clear();
     s.engagement = None;
     s.players[player.0 as usize].turns += 1;
     for l in s.legions.iter_mut() {
@@ -485,8 +486,29 @@ pub(super) fn muster(
     if !may_muster(game, l, &option) {
         return Err(refusal::why_not_muster(game, l, &option));
     }
+    if !super::legal::muster_limit_allows(game, recruit) {
+        let limit = game
+            .variant
+            .rules
+            .legions
+            .muster_per_turn
+            .iter()
+            .find(|m| m.characters.contains(&game.variant.character(recruit).name));
+        return refuse(
+            ENLISTMENT,
+            format!(
+                "you have mustered {} of {} this turn already: no more {} until your next turn",
+                limit.map_or(0, |m| m.count),
+                limit.map_or_else(String::new, |m| m.characters.join(", ")),
+                game.variant.character(recruit).name
+            ),
+        );
+    }
     // The first change, after which nothing refuses (`Undo::Lazy`).
     do_muster(game, marker, option, events);
+    if !game.variant.rules.legions.muster_per_turn.is_empty() {
+        game.state.mustered.push(recruit);
+    }
     Ok(())
 }
 
