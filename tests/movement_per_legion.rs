@@ -107,10 +107,7 @@ fn each_legion_moves_a_distance_of_its_own() {
         })
         .collect();
     // A land one away and a land six away, both listed.
-    let near = at(1)
-        .into_iter()
-        .find(|l| listed.contains(l))
-        .expect("one land");
+    assert!(at(1).iter().any(|l| listed.contains(l)), "a land one away");
     let far = at(6)
         .into_iter()
         .find(|l| listed.contains(l) && !at(1).contains(l))
@@ -147,7 +144,6 @@ fn each_legion_moves_a_distance_of_its_own() {
     assert!((1..=6).contains(&d1));
     assert!(exits.moves(from, d1, &occ).iter().any(|t| t.land == far));
     assert!(moved(second).is_some());
-    let _ = near;
 }
 
 #[test]
@@ -261,4 +257,47 @@ fn only_a_legion_that_moved_three_to_five_lands_musters() {
     }
     assert!(seen_refusal);
     assert!(musters > 10, "{musters}");
+}
+
+/// A position of Gods of Titan in Ann's muster phase: her legion in the
+/// Marsh (land 41) moved `distance` lands.
+fn marsh(distance: Option<u8>) -> Result<Game, String> {
+    let text = format!(
+        r#"(
+        seed: 3,
+        players: [(name: "Ann", tower: 100), (name: "Bob", tower: 300), (name: "Cid", tower: 500)],
+        legions: [
+            (marker: "P1-01", land: 41, characters: ["Ogre", "Ogre", "Centaur"], moved: true, entered_from: Some(40), distance: {}),
+            (marker: "P2-01", land: 300, characters: ["Titan", "Angel"]),
+            (marker: "P3-01", land: 500, characters: ["Titan", "Angel"]),
+        ],
+        active: 0,
+        phase: Muster,
+        turn: 3,
+    )"#,
+        match distance {
+            Some(d) => format!("Some({d})"),
+            None => "None".into(),
+        }
+    );
+    let p: titan_core::game::save::Position =
+        titan_core::load::ron_options().from_str(&text).unwrap();
+    p.to_game(got()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_position_says_how_far_a_legion_moved() {
+    // A scenario's legion moved 4 lands musters an Ogre in the Marsh; one
+    // moved 2 none (8.4: only after 3, 4 or 5 lands).
+    let musters = |g: &Game| {
+        g.legal_actions(me())
+            .iter()
+            .filter(|a| matches!(a, Action::Muster { .. }))
+            .count()
+    };
+    assert!(musters(&marsh(Some(4)).unwrap()) > 0);
+    assert_eq!(musters(&marsh(Some(2)).unwrap()), 0);
+    assert_eq!(musters(&marsh(None).unwrap()), 0);
+    let e = marsh(Some(9)).unwrap_err();
+    assert!(e.contains("a legion moves 1 to 6 lands"), "{e}");
 }

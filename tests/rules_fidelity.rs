@@ -107,6 +107,7 @@ fn legion(marker: &str, land: u32, chars: &[&str]) -> PositionLegion {
         characters: chars.iter().map(|s| s.to_string()).collect(),
         moved: false,
         entered_from: None,
+        distance: None,
     }
 }
 

@@ -249,6 +249,10 @@ pub struct PositionLegion {
     /// Land number it entered from, if it moved.
     #[serde(default)]
     pub entered_from: Option<u32>,
+    /// How many lands it moved this turn, if it moved
+    /// (`rules.movement.muster_distances` asks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u8>,
 }
 
 impl Position {
@@ -398,7 +402,20 @@ impl Position {
                 characters,
                 moved: l.moved,
                 entered_from: l.entered_from.map(land).transpose()?,
-                distance: None,
+                distance: match l.distance {
+                    Some(d) if !l.moved || d == 0 || d > v.rules.movement.die => {
+                        return Err(LoadError(format!(
+                            "legion {}: a distance of {d} lands moved, but {}",
+                            l.marker,
+                            if l.moved {
+                                format!("a legion moves 1 to {} lands", v.rules.movement.die)
+                            } else {
+                                "it has not moved (moved: true)".to_string()
+                            }
+                        )));
+                    }
+                    d => d,
+                },
                 mustered: false,
                 split_from: None,
                 revealed: Vec::new(),
