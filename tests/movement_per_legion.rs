@@ -56,6 +56,16 @@ fn me() -> PlayerId {
     PlayerId(0)
 }
 
+/// Player 0's legions: marker and land.
+fn my_legions(g: &Game) -> Vec<(titan_core::game::Marker, titan_core::model::LandId)> {
+    g.state
+        .legions
+        .iter()
+        .filter(|l| l.owner == me())
+        .map(|l| (l.marker, l.land))
+        .collect()
+}
+
 /// The moves of `legion` listed now.
 fn moves(g: &Game, legion: titan_core::game::Marker) -> Vec<Action> {
     g.legal_actions(me())
@@ -73,13 +83,7 @@ fn a_move(g: &Game, legion: titan_core::game::Marker) -> Option<Action> {
 fn each_legion_moves_a_distance_of_its_own() {
     let mut g = to_first_move();
     let v = Arc::clone(&g.variant);
-    let mine: Vec<_> = g
-        .state
-        .legions
-        .iter()
-        .filter(|l| l.owner == me())
-        .map(|l| (l.marker, l.land))
-        .collect();
+    let mine = my_legions(&g);
     assert!(mine.len() >= 2, "{mine:?}");
     // No roll, nor a distance to choose: every legion's moves of every
     // distance are listed at once.
@@ -150,13 +154,7 @@ fn each_legion_moves_a_distance_of_its_own() {
 fn every_legion_that_can_move_must_but_on_its_own_tower() {
     let mut g = to_first_move();
     let tower = g.state.players[0].tower.unwrap();
-    let mine: Vec<_> = g
-        .state
-        .legions
-        .iter()
-        .filter(|l| l.owner == me())
-        .map(|l| (l.marker, l.land))
-        .collect();
+    let mine = my_legions(&g);
     // Every legion starts on its own tower: none must move, one is enough
     // (as ever, at least one legion moves when one can).
     assert!(mine.iter().all(|&(_, land)| land == tower));

@@ -951,6 +951,23 @@ pub struct MustMove {
     pub except_terrains: Vec<String>,
 }
 
+impl MustMove {
+    /// Whether a legion on a land of `terrain` (on its player's own
+    /// starting tower or not) need not move.
+    pub fn exempts(&self, terrain: &str, own_tower: bool) -> bool {
+        (self.except_own_tower && own_tower) || self.except_terrains.iter().any(|t| t == terrain)
+    }
+}
+
+impl MovementRules {
+    /// Whether a legion that moved `distance` lands (None: teleported) may
+    /// muster from its land's table (`muster_distances`).
+    pub fn musters_after(&self, distance: Option<u8>) -> bool {
+        self.muster_distances.is_empty()
+            || distance.is_some_and(|d| self.muster_distances.contains(&d))
+    }
+}
+
 /// Tower teleport: a legion with a character of a class that may teleport,
 /// starting in a tower, on this roll, to any vacant tower or vacant land
 /// within `range` lands.

@@ -515,9 +515,7 @@ impl<'a> Board<'a> {
             .players
             .get(usize::from(self.me.0))
             .is_some_and(|p| p.tower == Some(land));
-        let name = &self.v.terrains[self.terrain(land).index()].name;
-        let exempt = (rule.except_own_tower && own_tower) || rule.except_terrains.contains(name);
-        !exempt
+        !rule.exempts(&self.v.terrains[self.terrain(land).index()].name, own_tower)
     }
 
     fn shares_land(&self, m: Marker) -> bool {

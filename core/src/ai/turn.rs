@@ -142,9 +142,7 @@ impl Search<'_, '_> {
         legal: Option<&[Action]>,
     ) -> Vec<Dest> {
         let v = self.board.v;
-        let after = &v.rules.movement.muster_distances;
-        let musters_after =
-            |d: Option<u8>| after.is_empty() || d.is_some_and(|d| after.contains(&d));
+        let musters_after = |d: Option<u8>| v.rules.movement.musters_after(d);
         match roll {
             Reach::Roll(r) => {
                 self.destinations_at(units, plan, i, r, legal, musters_after(Some(r)))
@@ -187,7 +185,7 @@ impl Search<'_, '_> {
                             out.push(Dest {
                                 land: *to,
                                 action: Some(a.clone()),
-                                musters: after.is_empty(),
+                                musters: musters_after(None),
                             });
                         }
                     }
@@ -211,7 +209,7 @@ impl Search<'_, '_> {
         // Another of my legions ends there (or may still stand there).
         let mine = |land: LandId| (0..units.len()).any(|j| j != i && plan.at[j] == land);
         let mut out: Vec<Dest> = Vec::new();
-        let teleport_musters = self.board.v.rules.movement.muster_distances.is_empty();
+        let teleport_musters = self.board.v.rules.movement.musters_after(None);
         match (legal, u.marker) {
             (Some(legal), Some(m)) => {
                 for a in legal {

@@ -86,6 +86,17 @@ pub(super) fn per_legion_distance(game: &Game) -> bool {
     game.variant.rules.movement.per_legion
 }
 
+/// The distances a legion may move now: every one, where each legion moves
+/// its own; else the turn's roll (none before it).
+pub(super) fn distances(game: &Game) -> std::ops::RangeInclusive<u8> {
+    match (per_legion_distance(game), game.state.roll) {
+        (true, _) => 1..=game.variant.rules.movement.die,
+        (false, Some(roll)) => roll..=roll,
+        #[allow(clippy::reversed_empty_ranges)]
+        (false, None) => 1..=0,
+    }
+}
+
 pub(super) fn mulligan_allowed(game: &Game) -> bool {
     let rule = game.variant.rules.start.mulligan;
     match game.option("mulligan") {
@@ -110,24 +121,21 @@ pub(super) fn visit_teleports(
     occ: &[Occupancy],
     f: &mut dyn FnMut(Action) -> bool,
 ) -> bool {
-    if per_legion_distance(game) {
-        // Each legion its own distance: the teleports of every distance,
-        // each once.
-        let mut seen: Vec<Action> = Vec::new();
-        return (1..=game.variant.rules.movement.die).any(|d| {
-            visit_teleports_on(game, legion, occ, d, &mut |a| {
-                if seen.contains(&a) {
-                    return false;
-                }
-                seen.push(a.clone());
-                f(a)
-            })
-        });
+    let ds = distances(game);
+    if ds.start() == ds.end() {
+        return visit_teleports_on(game, legion, occ, *ds.start(), f);
     }
-    match game.state.roll {
-        Some(roll) => visit_teleports_on(game, legion, occ, roll, f),
-        None => false,
-    }
+    // Several distances (each legion its own): each teleport once.
+    let mut seen: Vec<Action> = Vec::new();
+    ds.into_iter().any(|d| {
+        visit_teleports_on(game, legion, occ, d, &mut |a| {
+            if seen.contains(&a) {
+                return false;
+            }
+            seen.push(a.clone());
+            f(a)
+        })
+    })
 }
 
 /// [`visit_teleports`] on this roll.
@@ -246,26 +254,12 @@ pub(super) fn distance_to(
         .or_else(|| (1..=m.die).rev().find(|&d| reaches(d)))
 }
 
+/// Whether `legion` can move or teleport by a distance it may move now.
 pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
-    if per_legion_distance(game) {
-        return can_move_any(game, legion, occ);
-    }
-    let normal = match game.state.roll {
-        Some(roll) if !legion.moved && !held_full(game, legion) => {
-            game.exits.can_move(legion.land, roll, occ)
-        }
-        _ => false,
-    };
-    normal || visit_teleports(game, legion, occ, &mut |_| true)
-}
-
-/// Whether `legion` can move (or teleport) by any distance, where each
-/// legion moves its own.
-fn can_move_any(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool {
     if legion.moved || held_full(game, legion) {
         return false;
     }
-    (1..=game.variant.rules.movement.die).any(|d| {
+    distances(game).any(|d| {
         game.exits.can_move(legion.land, d, occ)
             || visit_teleports_on(game, legion, occ, d, &mut |_| true)
     })
@@ -279,12 +273,8 @@ fn exempt_from_moving(game: &Game, legion: &Legion) -> bool {
         return true;
     };
     let own_tower = game.state.players[legion.owner.0 as usize].tower == Some(legion.land);
-    if rule.except_own_tower && own_tower {
-        return true;
-    }
     let terrain = game.variant.board.land(legion.land).terrain;
-    let name = &game.variant.terrains[terrain.index()].name;
-    rule.except_terrains.iter().any(|t| t == name)
+    rule.exempts(&game.variant.terrains[terrain.index()].name, own_tower)
 }
 
 /// Whether the player whose turn it is may muster one more `recruit` this
@@ -305,9 +295,7 @@ pub(super) fn muster_limit_allows(game: &Game, recruit: CharacterId) -> bool {
 /// Whether `legion` may muster from its land's table after its move this
 /// turn (`rules.movement.muster_distances`).
 pub(super) fn moved_to_muster(game: &Game, legion: &Legion) -> bool {
-    let distances = &game.variant.rules.movement.muster_distances;
-    legion.moved
-        && (distances.is_empty() || legion.distance.is_some_and(|d| distances.contains(&d)))
+    legion.moved && game.variant.rules.movement.musters_after(legion.distance)
 }
 
 /// Every way to divide `pool` into `groups` lists with the same number of

@@ -32,12 +32,8 @@ pub(super) fn why_not_move(
     };
     let marker = legion.marker;
     // Where each legion moves its own distance, any distance it may.
-    let distances = match per_legion {
-        true => 1..=game.variant.rules.movement.die,
-        false => roll..=roll,
-    };
     let empty = vec![Occupancy::Empty; occ.len()];
-    let on_empty: Vec<MoveTarget> = distances
+    let on_empty: Vec<MoveTarget> = super::legal::distances(game)
         .flat_map(|d| game.exits.moves(legion.land, d, &empty))
         .collect();
     let with = match per_legion {
