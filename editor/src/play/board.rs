@@ -181,7 +181,13 @@ impl GameScreen {
             let [a, b, c] = tri;
             let centre = centroid(a, b, c);
             let rects = marker_rects(tri, legions.len());
-            if legions.len() > 1 && legions.iter().any(|l| l.owner != legions[0].owner) {
+            // Engaged: two players' legions, not on a shared land or under a
+            // treaty, where they stand together unengaged.
+            if legions.len() > 1
+                && legions.iter().any(|l| l.owner != legions[0].owner)
+                && !variant.is_shared(land)
+                && !variant.at_peace(view.turn)
+            {
                 painter.circle_stroke(
                     bv.to_screen(centre),
                     SIDE * 0.42 * bv.zoom,
