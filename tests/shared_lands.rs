@@ -321,3 +321,51 @@ fn players_start_on_the_start_land_with_the_named_characters_apart() {
             .all(|l| l.land == city)
     );
 }
+
+/// A game of `tests/fixtures/keep-out` (Marshes kept to Marsh folk, a lord
+/// only beside the Titan), Red's legion on tower 300 with `roll`.
+fn kept(chars: &str, roll: u8) -> Game {
+    let dir = common::root().join("tests/fixtures/keep-out");
+    let v = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    game_of(
+        v,
+        3,
+        "Move",
+        Some(roll),
+        &[("P1-01", 300, chars), ("P2-01", 500, OGRES)],
+    )
+}
+
+#[test]
+fn a_land_kept_out_is_neither_entered_nor_crossed() {
+    // Gods of Titan 3.10: "Characters which carry none of the wave symbols
+    // may neither enter nor cross the Sea land"; "Creatures with a wave and
+    // a line can move over Sea and also every other land ... when their
+    // Legion contains an Aquarian and/or a Siren". Land 13 (Marsh) is one
+    // land from tower 300; 14 is one further, through it only.
+    assert!(moves(&kept(r#""Ogre", "Ogre""#, 1), "P1-01").contains(&13));
+    assert!(moves(&kept(r#""Ogre", "Ogre""#, 2), "P1-01").contains(&14));
+    // A Centaur lacks every word of the first rule: no entering, no crossing.
+    let mut g = kept(r#""Ogre", "Centaur""#, 1);
+    assert!(!moves(&g, "P1-01").contains(&13));
+    assert!(!moves(&kept(r#""Ogre", "Centaur""#, 2), "P1-01").contains(&14));
+    let marsh = land(&g, 13);
+    let from = land(&g, 300);
+    let marker = g.state.legions[0].marker;
+    let before = g.fingerprint();
+    let e = g
+        .apply(
+            RED,
+            &Action::Move {
+                legion: marker,
+                to: marsh,
+                entered_from: from,
+            },
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("may not enter Marsh"), "{e}");
+    assert_eq!(g.fingerprint(), before);
+    // A lord (a class's name) is kept out unless the Titan is with it.
+    assert!(!moves(&kept(r#""Ogre", "Angel""#, 1), "P1-01").contains(&13));
+    assert!(moves(&kept(r#""Ogre", "Angel", "Titan""#, 1), "P1-01").contains(&13));
+}

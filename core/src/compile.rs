@@ -1396,6 +1396,56 @@ impl<'a> Compiler<'a> {
                     );
                 }
             }
+            for (i, k) in m.keep_out.iter().enumerate() {
+                let file = self.origins.rules_file("movement");
+                let anchors = ["keep_out"];
+                for name in k.terrains.iter().chain(&k.except_terrains) {
+                    if !self.data.terrains.iter().any(|t| &t.name == name) {
+                        self.error(
+                            file,
+                            &anchors,
+                            format!("rules.movement.keep_out[{i}]: no terrain is named {name:?}"),
+                        );
+                    }
+                }
+                if !k.terrains.is_empty() && !k.except_terrains.is_empty() {
+                    self.error(
+                        file,
+                        &anchors,
+                        format!("rules.movement.keep_out[{i}]: give terrains or except_terrains, not both"),
+                    );
+                }
+                if k.having.is_empty() && k.lacking.is_empty() {
+                    self.error(
+                        file,
+                        &anchors,
+                        format!("rules.movement.keep_out[{i}]: say whom it keeps out (having or lacking)"),
+                    );
+                }
+                let data = &self.data;
+                let known = |w: &str| {
+                    data.characters
+                        .iter()
+                        .any(|c| c.name == w || c.class == w || c.abilities.iter().any(|a| a == w))
+                };
+                let unknown: Vec<String> = k
+                    .having
+                    .iter()
+                    .chain(&k.lacking)
+                    .chain(&k.unless_legion_has)
+                    .filter(|w| !known(w))
+                    .cloned()
+                    .collect();
+                for w in unknown {
+                    self.error(
+                        file,
+                        &anchors,
+                        format!(
+                            "rules.movement.keep_out[{i}]: no character, class or ability is {w:?}"
+                        ),
+                    );
+                }
+            }
             for name in m.must_move.iter().flat_map(|mm| &mm.except_terrains) {
                 if !self.data.terrains.iter().any(|t| &t.name == name) {
                     self.error(

@@ -978,6 +978,31 @@ pub struct MovementRules {
     /// end of their Movement Phase").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_limit: Option<u8>,
+    /// Lands some legions may neither enter nor cross (Gods of Titan 3.10:
+    /// the Sea and its creatures).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keep_out: Vec<KeepOut>,
+}
+
+/// A rule keeping legions out of lands (`rules.movement.keep_out`): the
+/// lands of `terrains` (or of every terrain but `except_terrains`) are
+/// closed to a legion holding a character that has one of `having`, or
+/// one that has none of `lacking`, unless it holds a character that has
+/// one of `unless_legion_has`. A character "has" a word that is its name,
+/// its class's name, or one of its abilities (`"flag:sea_only"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeepOut {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except_terrains: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub having: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lacking: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unless_legion_has: Vec<String>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -248,6 +248,9 @@ impl Search<'_, '_> {
                         _ => Occupancy::Friendly,
                     };
                 }
+                // The lands this legion is kept out of (`keep_out`).
+                let ids: Vec<CharacterId> = u.chars.iter().map(|&(c, _)| c).collect();
+                let occ = obs.exits.close_for(&ids, &occ).unwrap_or(occ);
                 for t in obs.exits.moves(u.land, roll, &occ) {
                     if !out.iter().any(|o| o.land == t.land) {
                         out.push(Dest {

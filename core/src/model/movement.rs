@@ -7,6 +7,7 @@
 //! whether a move exists).
 
 use crate::format::Sign;
+use crate::ids::CharacterId;
 use crate::model::{LandId, Variant};
 
 /// What stands in each land as `player` sees it for a move, from where
@@ -51,6 +52,9 @@ pub enum Occupancy {
     /// An engagement already made this turn: no entering or crossing
     /// (reference sheet, "Movement").
     Engaged,
+    /// Closed to the moving legion (`rules.movement.keep_out`): no entering
+    /// or crossing, whoever stands there.
+    Closed,
 }
 
 /// A place a move can end, and the land it was entered from (which fixes the
@@ -61,6 +65,66 @@ pub struct MoveTarget {
     pub entered_from: LandId,
 }
 
+/// One `rules.movement.keep_out` rule over the variant's indices.
+#[derive(Debug, Clone)]
+struct KeepOutRule {
+    /// By land: closed by the rule.
+    lands: Vec<bool>,
+    /// By character: has a word of `having`, of `lacking`, of
+    /// `unless_legion_has`.
+    having: Vec<bool>,
+    lacking: Vec<bool>,
+    unless: Vec<bool>,
+}
+
+impl KeepOutRule {
+    fn new(variant: &Variant, k: &crate::format::KeepOut) -> KeepOutRule {
+        let board = &variant.board;
+        let lands = board
+            .lands()
+            .map(|l| {
+                let name = &variant.terrains[board.land(l).terrain.index()].name;
+                if k.terrains.is_empty() {
+                    !k.except_terrains.contains(name)
+                } else {
+                    k.terrains.contains(name)
+                }
+            })
+            .collect();
+        let has = |words: &[String]| -> Vec<bool> {
+            variant
+                .characters
+                .iter()
+                .map(|c| {
+                    words.iter().any(|w| {
+                        *w == c.name
+                            || *w == variant.classes[c.class.index()].name
+                            || c.abilities.iter().any(|h| variant.hooks[h.index()] == *w)
+                    })
+                })
+                .collect()
+        };
+        KeepOutRule {
+            lands,
+            having: has(&k.having),
+            lacking: if k.lacking.is_empty() {
+                Vec::new()
+            } else {
+                has(&k.lacking)
+            },
+            unless: has(&k.unless_legion_has),
+        }
+    }
+
+    /// Whether the rule keeps a legion of `characters` out.
+    fn applies(&self, characters: &[CharacterId]) -> bool {
+        let kept = characters.iter().any(|c| {
+            self.having[c.index()] || (!self.lacking.is_empty() && !self.lacking[c.index()])
+        });
+        kept && !characters.iter().any(|c| self.unless[c.index()])
+    }
+}
+
 /// Every land's exits, by land index, with the sign kinds pre-sorted.
 #[derive(Debug, Clone)]
 pub struct Exits {
@@ -68,6 +132,8 @@ pub struct Exits {
     tower: Vec<bool>,
     /// Shared lands: passed and ended on whoever stands there.
     shared: Vec<bool>,
+    /// `rules.movement.keep_out`, compiled.
+    keep_out: Vec<KeepOutRule>,
     /// Neighbours whatever the signs, both directions (for tower teleport).
     adjacent: Vec<Vec<u32>>,
     /// By tower land, where the variant's tower teleport may go from it
@@ -150,10 +216,18 @@ impl Exits {
             };
         }
         let shared = board.lands().map(|l| variant.is_shared(l)).collect();
+        let keep_out = variant
+            .rules
+            .movement
+            .keep_out
+            .iter()
+            .map(|k| KeepOutRule::new(variant, k))
+            .collect();
         let mut exits = Exits {
             lands,
             tower,
             shared,
+            keep_out,
             adjacent,
             tower_targets: Vec::new(),
         };
@@ -294,13 +368,38 @@ impl Exits {
     }
 
     /// What stands in `land` for a move: nothing, on a shared land, where
-    /// any legion may pass and end (Gods of Titan 8.6, 10.2).
+    /// any legion may pass and end (Gods of Titan 8.6, 10.2), unless it is
+    /// closed to the legion.
     fn occupancy(&self, land: usize, occ: &[Occupancy]) -> Occupancy {
-        if self.shared.get(land).copied().unwrap_or(false) {
+        let o = occ.get(land).copied().unwrap_or_default();
+        if o != Occupancy::Closed && self.shared.get(land).copied().unwrap_or(false) {
             Occupancy::Empty
         } else {
-            occ.get(land).copied().unwrap_or_default()
+            o
         }
+    }
+
+    /// `occ` with the lands closed to a legion of `characters` marked
+    /// [`Occupancy::Closed`] (`rules.movement.keep_out`); None when none is
+    /// closed to it (most legions, and every legion of most variants).
+    pub fn close_for(
+        &self,
+        characters: &[CharacterId],
+        occ: &[Occupancy],
+    ) -> Option<Vec<Occupancy>> {
+        let mut out: Option<Vec<Occupancy>> = None;
+        for rule in &self.keep_out {
+            if !rule.applies(characters) {
+                continue;
+            }
+            let o = out.get_or_insert_with(|| occ.to_vec());
+            for (slot, &closed) in o.iter_mut().zip(&rule.lands) {
+                if closed {
+                    *slot = Occupancy::Closed;
+                }
+            }
+        }
+        out
     }
 
     fn step(
@@ -316,7 +415,7 @@ impl Exits {
             entered_from: LandId::new(from),
         };
         match self.occupancy(land, occ) {
-            Occupancy::Engaged => return false,
+            Occupancy::Engaged | Occupancy::Closed => return false,
             Occupancy::Enemy => return f(target()),
             Occupancy::Friendly if left == 0 => return false,
             Occupancy::Empty if left == 0 => return f(target()),

@@ -193,6 +193,7 @@ fn visit_teleports_on(
     if legion.moved || game.state.teleports >= rules.teleports_per_turn || held_full(game, legion) {
         return false;
     }
+    let occ = &*legion_occ(game, legion, occ);
     let vacant = |l: LandId| occ[l.index()] == Occupancy::Empty;
     if let Some(tt) = &rules.tower_teleport
         && roll == tt.roll
@@ -245,6 +246,19 @@ fn visit_teleports_on(
     false
 }
 
+/// `occ` as `legion` moves: the lands `rules.movement.keep_out` keeps it
+/// out of closed.
+pub(super) fn legion_occ<'a>(
+    game: &Game,
+    legion: &Legion,
+    occ: &'a [Occupancy],
+) -> std::borrow::Cow<'a, [Occupancy]> {
+    match game.exits.close_for(&legion.characters, occ) {
+        Some(closed) => std::borrow::Cow::Owned(closed),
+        None => std::borrow::Cow::Borrowed(occ),
+    }
+}
+
 /// A legion's normal moves with the current roll, into `out`.
 pub(super) fn normal_moves_into(
     game: &Game,
@@ -252,6 +266,7 @@ pub(super) fn normal_moves_into(
     occ: &[Occupancy],
     out: &mut Vec<MoveTarget>,
 ) {
+    let occ = &*legion_occ(game, legion, occ);
     if per_legion_distance(game) {
         // Each legion its own distance: the moves of every distance, each
         // land and entry once.
@@ -289,6 +304,7 @@ pub(super) fn distance_to(
     target: MoveTarget,
 ) -> Option<u8> {
     let m = &game.variant.rules.movement;
+    let occ = &*legion_occ(game, legion, occ);
     let reaches = |d: u8| game.exits.reaches(legion.land, d, occ, target);
     m.muster_distances
         .iter()
@@ -302,6 +318,7 @@ pub(super) fn can_move(game: &Game, legion: &Legion, occ: &[Occupancy]) -> bool 
     if legion.moved || held_full(game, legion) {
         return false;
     }
+    let occ = &*legion_occ(game, legion, occ);
     distances(game).any(|d| {
         game.exits.can_move(legion.land, d, occ)
             || visit_teleports_on(game, legion, occ, d, &mut |_| true)

@@ -43,6 +43,26 @@ pub(super) fn why_not_move(
         ),
         false => format!("with a roll of {roll}"),
     };
+    if on_empty.contains(&target)
+        && let Some(closed) = game.exits.close_for(&legion.characters, &empty)
+        && !super::legal::distances(game)
+            .any(|d| game.exits.reaches(legion.land, d, &closed, target))
+    {
+        let v = &game.variant;
+        let terrain = &v.terrains[v.board.land(to).terrain.index()].name;
+        let why = if closed[to.index()] == Occupancy::Closed {
+            format!("may not enter {terrain}")
+        } else {
+            "may not cross the lands on its way".to_string()
+        };
+        return RuleError {
+            rule: MOVEMENT,
+            message: format!(
+                "legion {marker} {why} with the characters it holds (rules.movement.keep_out) to reach land {}",
+                number(game, to)
+            ),
+        };
+    }
     if on_empty.contains(&target) {
         // The signs allow it: what is in the way is a legion.
         match occ[to.index()] {

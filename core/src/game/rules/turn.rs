@@ -322,8 +322,9 @@ pub(super) fn move_legion(
             true => super::legal::distance_to(game, legion, occ, target),
             false => {
                 let roll = game.state.roll.unwrap_or(0);
+                let closed = super::legal::legion_occ(game, legion, occ);
                 game.exits
-                    .reaches(legion.land, roll, occ, target)
+                    .reaches(legion.land, roll, &closed, target)
                     .then_some(roll)
             }
         };
