@@ -83,6 +83,7 @@ fn characters_the_caretaker_and_the_board_are_as_the_engine_has_them() {
                     titan_core::format::Sign::Arch => "arch",
                     titan_core::format::Sign::Arrow => "arrow",
                     titan_core::format::Sign::TripleArrow => "triple_arrow",
+                    titan_core::format::Sign::Gate => "gate",
                 }
             )
         })

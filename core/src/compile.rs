@@ -119,7 +119,7 @@ impl<'a> Compiler<'a> {
         let board = self.masterboard(&terrain_ids);
         self.towers_for_players(&board);
         let battlelands = self.battlelands(&terrain_ids, &hazard_ids, &hazards);
-        let rules = self.rules(&character_ids);
+        let rules = self.rules(&character_ids, &terrain_ids);
         self.variables();
         let actions = self.actions(&class_ids, &character_ids);
         let (battlelands, mut alternatives) = battlelands?;
@@ -721,6 +721,7 @@ impl<'a> Compiler<'a> {
                 name: t.name.clone(),
                 color: t.color,
                 tower: t.tower,
+                shared: t.shared,
             })
             .collect()
     }
@@ -1223,7 +1224,11 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn rules(&mut self, characters: &HashMap<&str, CharacterId>) -> Option<Rules> {
+    fn rules(
+        &mut self,
+        characters: &HashMap<&str, CharacterId>,
+        terrain_ids: &HashMap<&str, TerrainId>,
+    ) -> Option<Rules> {
         let r = &self.data.rules;
         macro_rules! section {
             ($field:ident) => {
@@ -1330,11 +1335,43 @@ impl<'a> Compiler<'a> {
                     list.push((id, c.count));
                 }
             }
+            let land = s.land.as_ref().and_then(|name| {
+                let found = self.data.terrains.iter().find(|t| &t.name == name);
+                let lands = self
+                    .data
+                    .masterboard
+                    .lands
+                    .iter()
+                    .filter(|l| &l.terrain == name)
+                    .count();
+                let why = match found {
+                    None => Some(format!("no terrain is named {name:?}")),
+                    Some(t) if !t.shared => Some(format!(
+                        "{name} is not a shared terrain (terrains.ron: shared: true), so the players would start engaged"
+                    )),
+                    Some(_) if lands != 1 => Some(format!(
+                        "the board has {lands} lands of {name}; the players start on one"
+                    )),
+                    Some(_) => None,
+                };
+                if let Some(why) = why {
+                    self.error(file, &["land"], format!("rules.start.land: {why}"));
+                }
+                terrain_ids.get(name.as_str()).copied()
+            });
+            let apart = s
+                .apart
+                .iter()
+                .filter_map(|name| character(self, "start", name))
+                .collect();
             StartRules {
                 characters: list,
                 legions: s.legions,
                 no_split_first_turn: s.no_split_first_turn,
                 mulligan: s.mulligan,
+                land,
+                even_classes: s.even_classes,
+                apart,
             }
         });
         if let Some(m) = &movement

@@ -163,6 +163,11 @@ pub struct TerrainDef {
     /// Tower lands: where legions start, and the ends of tower teleports.
     #[serde(default)]
     pub tower: bool,
+    /// Shared lands: legions of several players may stand in one, and pass
+    /// through it, without an engagement; the mover may challenge one there
+    /// instead (Gods of Titan 8.6, 10.2: the City and the Dungeon).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared: bool,
 }
 
 /// A colour, written `"#rrggbb"`.
@@ -651,13 +656,22 @@ pub enum Sign {
     Arch,
     Arrow,
     TripleArrow,
+    /// One-way and free: a legion on this land (or passing through it) may
+    /// go on to the land the gate leads to without counting it, and moves on
+    /// from there as from the start of a move; it never ends a move on the
+    /// gate's land by the gate alone (Gods of Titan 8.6: "Moving out of the
+    /// City is done with an automatic movement (not counting to the
+    /// movement) to any Citytower and from there the actual movement
+    /// begins"). A gate into a land held by another player's legion is
+    /// closed.
+    Gate,
 }
 
 impl Sign {
     /// Block, arch and arrow are single symbols, which must be answered by a
     /// single-symbol sign pointing back (Law of Titan 7.D).
     pub fn is_single(self) -> bool {
-        !matches!(self, Sign::TripleArrow)
+        !matches!(self, Sign::TripleArrow | Sign::Gate)
     }
 }
 
@@ -883,6 +897,21 @@ pub struct StartRules {
     pub no_split_first_turn: bool,
     /// The first movement roll may be rolled again once.
     pub mulligan: bool,
+    /// The terrain of the land every player starts on, instead of his tower
+    /// (Gods of Titan 5.7: "The Titan-Players begin the game in the City");
+    /// a shared terrain ([`TerrainDef::shared`]) with one land.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub land: Option<String>,
+    /// The starting legions hold as many of each class as each other
+    /// (Titan 1982: one lord and three creatures each); `false`: any
+    /// division, each legion of at least `legions.min_split_size`.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub even_classes: bool,
+    /// Characters that must start in different legions (Gods of Titan 5.7:
+    /// "The player's Titan is placed in one Legion and the Elemental is
+    /// placed in the other").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apart: Vec<String>,
 }
 
 /// At most `count` musters of these characters by a player in one turn
@@ -936,6 +965,23 @@ pub struct MovementRules {
     /// affected.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub muster_distances: Vec<u8>,
+    /// Through this game turn no engagement happens on the masterboard:
+    /// legions pass through other players' legions and may stand with them,
+    /// though never with another of their own (Gods of Titan 8.3: "Until
+    /// the 10th Game-Turn no Engagement is allowed"; DE: "Bis zum Ende der
+    /// 10. Spielrunde"). 0: none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub treaty_turns: u32,
+    /// At most this many of a player's legions stand on shared lands, all
+    /// together, at the end of his movement (Gods of Titan 8.6: "Players may
+    /// never have more than one Legion in City and Dungeon together at the
+    /// end of their Movement Phase").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_limit: Option<u8>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Which legions need not move where every legion must

@@ -851,7 +851,8 @@ impl EditorApp {
                             Some(Sign::Block) => Some(Sign::Arch),
                             Some(Sign::Arch) => Some(Sign::Arrow),
                             Some(Sign::Arrow) => Some(Sign::TripleArrow),
-                            Some(Sign::TripleArrow) => None,
+                            Some(Sign::TripleArrow) => Some(Sign::Gate),
+                            Some(Sign::Gate) => None,
                         };
                         project.set_sign(sel, to, next);
                         self.status = format!("sign from {sel} to {to}: {next:?}");
@@ -920,6 +921,7 @@ impl EditorApp {
             ("Arch", Some(Sign::Arch)),
             ("Arrow", Some(Sign::Arrow)),
             ("Triple arrow", Some(Sign::TripleArrow)),
+            ("Gate", Some(Sign::Gate)),
         ];
         let mut sign_edit = None;
         for n in neighbours(land.position) {

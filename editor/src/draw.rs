@@ -212,6 +212,10 @@ pub fn rgb(c: Rgb) -> Color32 {
 /// sign chart shows it: a block, an arch, an arrow or three arrows pointing
 /// across.
 pub fn draw_sign(painter: &egui::Painter, view: &View, from: GridPos, to: GridPos, sign: Sign) {
+    if sign == Sign::Gate {
+        draw_gate(painter, view, from, to);
+        return;
+    }
     let Some((a, b)) = shared_edge(from, to) else {
         return;
     };
@@ -277,7 +281,26 @@ pub fn draw_sign(painter: &egui::Painter, view: &View, from: GridPos, to: GridPo
                 painter.add(arrow(at + out * s + along * s * 1.6 * k));
             }
         }
+        Sign::Gate => {}
     }
+}
+
+/// A gate (a free passage, often to a land far off): a dashed line from the
+/// land's centre toward the gate's land, ending in a small ring.
+fn draw_gate(painter: &egui::Painter, view: &View, from: GridPos, to: GridPos) {
+    let [a, b, c] = triangle(from);
+    let [x, y, z] = triangle(to);
+    let (p, q) = (centroid(a, b, c), centroid(x, y, z));
+    let (p, q) = (view.to_screen(p), view.to_screen(q));
+    let stroke = Stroke::new((1.0 * view.zoom).clamp(0.5, 2.0), Color32::WHITE);
+    let end = p + (q - p) * 0.8;
+    painter.extend(Shape::dashed_line(&[p, end], stroke, 6.0, 4.0));
+    painter.circle(
+        end,
+        (SIDE * 0.05 * view.zoom).clamp(2.0, 8.0),
+        Color32::from_rgba_unmultiplied(255, 255, 255, 40),
+        stroke,
+    );
 }
 
 // ---------------------------------------------------------------------------

@@ -56,6 +56,7 @@ pub fn convert(src: &Source) -> Result<Converted, Error> {
             name: t.name.clone(),
             color: colors::rgb(&t.color),
             tower: towers.contains(&t.name),
+            shared: false,
         })
         .collect();
     let mut mustering: Vec<MusterTable> = lands.iter().map(terrains::muster_table).collect();

@@ -27,6 +27,7 @@ fn sign(s: Sign) -> &'static str {
         Sign::Arrow => "ARROW",
         Sign::Arch => "ARCH",
         Sign::Block => "BLOCK",
+        Sign::Gate => panic!("Colossus's boards have no gate"),
     }
 }
 

@@ -31,6 +31,8 @@ pub struct Terrain {
     pub name: String,
     pub color: Rgb,
     pub tower: bool,
+    /// Several players' legions may stand here unengaged ([`crate::format::TerrainDef::shared`]).
+    pub shared: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,6 +295,12 @@ pub struct StartRules {
     pub legions: u8,
     pub no_split_first_turn: bool,
     pub mulligan: bool,
+    /// Every player starts on the (first) land of this terrain, not his
+    /// tower.
+    pub land: Option<TerrainId>,
+    pub even_classes: bool,
+    /// Characters each in a different starting legion.
+    pub apart: Vec<CharacterId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -78,6 +78,9 @@ struct LandExits {
     arch: Vec<u32>,
     arrow: Vec<u32>,
     triple: Vec<u32>,
+    /// Gates: free, one-way passages to lands the move goes on from as
+    /// from its start ([`Sign::Gate`]).
+    gate: Vec<u32>,
     /// [`Exits::starting`] and [`Exits::continuing`], listed once.
     start: Vec<u32>,
     next: Vec<u32>,
@@ -99,6 +102,7 @@ impl Exits {
                     Sign::Arch => lands[i].arch.push(t),
                     Sign::Arrow => lands[i].arrow.push(t),
                     Sign::TripleArrow => lands[i].triple.push(t),
+                    Sign::Gate => lands[i].gate.push(t),
                 }
                 for (a, b) in [(i, t as usize), (t as usize, i)] {
                     if !adjacent[a].contains(&(b as u32)) {
@@ -108,7 +112,13 @@ impl Exits {
             }
         }
         for (l, ex) in lands.iter_mut().enumerate() {
-            for v in [&mut ex.block, &mut ex.arch, &mut ex.arrow, &mut ex.triple] {
+            for v in [
+                &mut ex.block,
+                &mut ex.arch,
+                &mut ex.arrow,
+                &mut ex.triple,
+                &mut ex.gate,
+            ] {
                 // Petgraph lists edges newest first; keep a stable order.
                 v.sort_by_key(|&t| board.land(LandId::new(t as usize)).number);
             }
@@ -249,6 +259,32 @@ impl Exits {
         self.starting(s)
             .iter()
             .any(|&next| self.step(next as usize, s, roll - 1, occ, f))
+            || self.through_gates(s, s, roll, occ, f)
+    }
+
+    /// The moves on from `land`'s gates with `left` lands still to go: each
+    /// gate's land, not counted, is left as from a move's start, but not
+    /// back toward `from` (Gods of Titan 8.6). A gate into another player's
+    /// legion is closed.
+    fn through_gates(
+        &self,
+        land: usize,
+        from: usize,
+        left: u8,
+        occ: &[Occupancy],
+        f: &mut impl FnMut(MoveTarget) -> bool,
+    ) -> bool {
+        self.lands[land].gate.iter().any(|&g| {
+            let g = g as usize;
+            g != from
+                && matches!(
+                    occ.get(g).copied().unwrap_or_default(),
+                    Occupancy::Empty | Occupancy::Friendly
+                )
+                && self.starting(g).iter().any(|&next| {
+                    next as usize != land && self.step(next as usize, g, left - 1, occ, f)
+                })
+        })
     }
 
     fn step(
@@ -274,6 +310,7 @@ impl Exits {
         self.continuing(land)
             .iter()
             .any(|&next| next as usize != from && self.step(next as usize, land, left - 1, occ, f))
+            || self.through_gates(land, from, left, occ, f)
     }
 
     /// Lands within `range` of `start` counting any border, whatever the

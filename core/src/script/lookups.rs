@@ -19,6 +19,7 @@ fn sign_name(s: crate::format::Sign) -> &'static str {
         crate::format::Sign::Arch => "arch",
         crate::format::Sign::Arrow => "arrow",
         crate::format::Sign::TripleArrow => "triple_arrow",
+        crate::format::Sign::Gate => "gate",
     }
 }
 

@@ -124,7 +124,7 @@ pub fn leading_comments(text: &str) -> &str {
 /// ```
 /// use titan_editor::project::{render, FileKind, FileValue};
 /// use titan_core::format::TerrainDef;
-/// let value = FileValue::Terrains(vec![TerrainDef { name: "Tower".into(), color: "#a0a0a0".parse().unwrap(), tower: true }]);
+/// let value = FileValue::Terrains(vec![TerrainDef { name: "Tower".into(), color: "#a0a0a0".parse().unwrap(), tower: true, shared: false }]);
 /// let text = render(&value, Some("// Terrains.\n[]\n"));
 /// assert!(text.starts_with("// Terrains.\n[\n    (name: \"Tower\""));
 /// assert_eq!(FileKind::Terrains.parse(&text).unwrap(), value);

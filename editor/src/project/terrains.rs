@@ -131,6 +131,7 @@ impl Project {
             name: name.clone(),
             color: fresh_colour(self.data().terrains.iter().map(|t| t.color)),
             tower: false,
+            shared: false,
         };
         self.last_key = None;
         self.edit(&format!("add terrain {name}"), |p| {
