@@ -125,18 +125,21 @@ fn the_city_is_entered_from_the_citytowers_and_the_dungeon_from_the_darktowers()
         let towers: HashSet<LandId> = of_terrain(&v, tower).into_iter().collect();
         assert_eq!(into, towers, "into {}", terrain(&v, centre));
         // 8.6 (EN 231): a move "through the Tower into the City ring" (arrow
-        // 1): an Arrow, which a legion may follow in the middle of a move.
+        // 1): a Triple Arrow, which a legion may follow at the start of a
+        // move or must follow going on from the tower (8.5).
         for &(from, sign, to) in &all {
             if to == centre {
-                assert_eq!(sign, Sign::Arrow, "{} -> {}", num(&v, from), num(&v, to));
+                assert_eq!(sign, Sign::TripleArrow, "{} -> {}", num(&v, from), num(&v, to));
             }
         }
         // 8.6 (EN 231): "Moving out of the City is done with an automatic
         // movement ... to any Citytower ... This procedure likewise applies to
         // the Darktower and the Dungeon ring": out to each of its own towers,
         // nowhere else.
+        // A Gate each: the free passage the move goes on from (format).
         let out: HashSet<LandId> = v.board.exits(centre).map(|(_, to)| to).collect();
         assert_eq!(out, towers, "out of {}", terrain(&v, centre));
+        assert!(v.board.exits(centre).all(|(s, _)| s == Sign::Gate));
     }
     // 5.7 (EN 163), 10.2 (DE 695-697): "City and Dungeon do not have direct
     // connection"; 8.6 (EN 231): City legions "can't leave via the Darktower
@@ -317,9 +320,9 @@ fn every_land_is_reachable_from_each_tower_and_every_legion_can_move() {
             num(&v, l)
         );
     }
-    // 8.5 (EN 209): all four signs are used.
+    // 8.5 (EN 209): all four signs are used (and the Gates of 8.6).
     let kinds: HashSet<String> = signs(&v).iter().map(|s| format!("{:?}", s.1)).collect();
-    for k in ["Block", "Arch", "Arrow", "TripleArrow"] {
+    for k in ["Block", "Arch", "Arrow", "TripleArrow", "Gate"] {
         assert!(kinds.contains(k), "{k}");
     }
 }
