@@ -8,9 +8,9 @@ mod common;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use titan_core::Variant;
 use titan_core::format::Sign;
 use titan_core::model::LandId;
-use titan_core::Variant;
 
 fn got() -> Variant {
     titan_core::load(
@@ -129,7 +129,13 @@ fn the_city_is_entered_from_the_citytowers_and_the_dungeon_from_the_darktowers()
         // move or must follow going on from the tower (8.5).
         for &(from, sign, to) in &all {
             if to == centre {
-                assert_eq!(sign, Sign::TripleArrow, "{} -> {}", num(&v, from), num(&v, to));
+                assert_eq!(
+                    sign,
+                    Sign::TripleArrow,
+                    "{} -> {}",
+                    num(&v, from),
+                    num(&v, to)
+                );
             }
         }
         // 8.6 (EN 231): "Moving out of the City is done with an automatic
@@ -144,9 +150,10 @@ fn the_city_is_entered_from_the_citytowers_and_the_dungeon_from_the_darktowers()
     // 5.7 (EN 163), 10.2 (DE 695-697): "City and Dungeon do not have direct
     // connection"; 8.6 (EN 231): City legions "can't leave via the Darktower
     // and vice versa".
-    assert!(!all
-        .iter()
-        .any(|&(a, _, b)| (a, b) == (city, dungeon) || (a, b) == (dungeon, city)));
+    assert!(
+        !all.iter()
+            .any(|&(a, _, b)| (a, b) == (city, dungeon) || (a, b) == (dungeon, city))
+    );
 }
 
 #[test]
@@ -243,7 +250,11 @@ fn the_sea_touches_only_sea_and_coast() {
         .collect();
     for l in of_terrain(&v, "Sea") {
         let p = v.board.land(l).position;
-        let third = if (p.x + p.y).rem_euclid(2) == 1 { 1 } else { -1 };
+        let third = if (p.x + p.y).rem_euclid(2) == 1 {
+            1
+        } else {
+            -1
+        };
         for (dx, dy) in [(-1, 0), (1, 0), (0, third)] {
             let q = titan_core::format::GridPos {
                 x: p.x + dx,
@@ -258,7 +269,11 @@ fn the_sea_touches_only_sea_and_coast() {
     // sign to the Sea and one to a land that is neither.
     for l in of_terrain(&v, "Coast") {
         let to: Vec<LandId> = v.board.exits(l).map(|(_, t)| t).collect();
-        assert!(to.iter().any(|&t| terrain(&v, t) == "Sea"), "{}", num(&v, l));
+        assert!(
+            to.iter().any(|&t| terrain(&v, t) == "Sea"),
+            "{}",
+            num(&v, l)
+        );
         assert!(to.iter().any(|&t| !water(t)), "{}", num(&v, l));
     }
     // The Sea and Coast ring is closed: from any of them a Sea-Legion
@@ -342,7 +357,11 @@ fn the_board_turns_onto_itself_by_a_third() {
             }
         }
     };
-    let by = |n: u32| v.board.by_number(n).unwrap_or_else(|| panic!("no land {n}"));
+    let by = |n: u32| {
+        v.board
+            .by_number(n)
+            .unwrap_or_else(|| panic!("no land {n}"))
+    };
     for l in v.board.lands() {
         let n = num(&v, l);
         let m = by(turn(n));
