@@ -343,6 +343,44 @@ fn every_land_is_reachable_from_each_tower_and_every_legion_can_move() {
 }
 
 #[test]
+fn a_legion_leaving_city_or_dungeon_reaches_the_mainland_in_one_move() {
+    // 8.6 (EN 231): out of the City "to any Citytower and from there the
+    // actual movement begins during the same Game-Turn": from each tower a
+    // move goes on to the lands beyond (ring 2, 201-224), without passing
+    // the other centre (taken as blocked: an engagement there, which no
+    // move enters or crosses).
+    let v = got();
+    let exits = titan_core::game::Exits::new(&v);
+    let (city, dungeon) = (one(&v, "City"), one(&v, "Dungeon"));
+    for (from, other) in [(city, dungeon), (dungeon, city)] {
+        let mut occ = vec![titan_core::game::Occupancy::Empty; v.board.land_count()];
+        occ[other.index()] = titan_core::game::Occupancy::Engaged;
+        for d in 2..=6u8 {
+            let ends: Vec<u32> = exits
+                .moves(from, d, &occ)
+                .iter()
+                .map(|t| num(&v, t.land))
+                .collect();
+            assert!(
+                ends.iter().any(|n| (201..=224).contains(n)),
+                "{} moving {d}: {ends:?}",
+                num(&v, from)
+            );
+        }
+        // One land: past the free Gate, a land beside one of its towers (a
+        // Darkland; from a Darktower also ring 2), never a tower.
+        for t in exits.moves(from, 1, &occ) {
+            let n = num(&v, t.land);
+            assert!(
+                terrain(&v, t.land) == "Darkland" || (201..=224).contains(&n),
+                "{} moving 1: {n}",
+                num(&v, from)
+            );
+        }
+    }
+}
+
+#[test]
 fn the_board_turns_onto_itself_by_a_third() {
     // Three Titan-players (1.2, 5.3) on like ground: turned by a third of a
     // turn, land k*100+i of ring k goes to k*100 + i + 4k (each ring has 12k
