@@ -136,6 +136,12 @@ impl Words {
             ),
             Action::DoneMoving => "Done moving".into(),
             Action::Engage { land } => format!("Resolve the engagement in {}", self.land(*land)),
+            Action::Challenge { attacker, defender } => format!(
+                "Challenge {} with {}",
+                self.legion(*defender),
+                self.marker(*attacker)
+            ),
+            Action::DoneEngaging => "Done with engagements".into(),
             Action::Flee => "Flee".into(),
             Action::Stand => "Stand and fight".into(),
             Action::Concede => "Concede".into(),

@@ -343,8 +343,12 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// The enemy legion in `land`, if any.
+    /// The enemy legion in `land` a move there would engage, if any: none
+    /// under a treaty.
     pub(super) fn enemy_in(&self, land: LandId) -> Option<Marker> {
+        if self.v.at_peace(self.obs.view.turn) {
+            return None;
+        }
         self.obs
             .view
             .legions
@@ -362,8 +366,18 @@ impl<'a> Board<'a> {
         samples: &[Vec<(CharacterId, u8)>],
         land: LandId,
     ) -> Option<(f64, f64)> {
-        let chars = samples.first()?;
         let e = self.enemy_in(land)?;
+        self.attack_on(samples, land, e)
+    }
+
+    /// [`Board::attack`] on the enemy legion `e` standing in `land`.
+    pub(super) fn attack_on(
+        &self,
+        samples: &[Vec<(CharacterId, u8)>],
+        land: LandId,
+        e: Marker,
+    ) -> Option<(f64, f64)> {
+        let chars = samples.first()?;
         let defender = self.legions.get(&e).cloned().unwrap_or_default();
         let p = self.win(samples, &defender, land);
         let gain: f64 = defender
@@ -443,7 +457,14 @@ impl<'a> Board<'a> {
     }
 
     fn attack_value(&self, samples: &[Vec<(CharacterId, u8)>], land: LandId) -> Option<f64> {
-        self.attack(samples, land).map(|(_, ev)| ev)
+        let ev = self.attack(samples, land).map(|(_, ev)| ev)?;
+        // On a shared land the engagement is the mover's choice: a bad one
+        // is not made.
+        Some(if self.v.is_shared(land) {
+            ev.max(0.0)
+        } else {
+            ev
+        })
     }
 
     fn enemy_titan_bonus(&self, d: &[(CharacterId, u8)]) -> f64 {
@@ -488,6 +509,13 @@ impl<'a> Board<'a> {
                 gain + if self.shares_land(*legion) { 50.0 } else { 0.0 }
             }
             Action::Engage { .. } => 1.0,
+            // A challenge is made when its expected value is positive.
+            Action::Challenge { attacker, defender } => {
+                let land = self.legion(*attacker)?.land;
+                let samples = self.legions.get(attacker)?;
+                self.attack_on(samples, land, *defender)?.1
+            }
+            Action::DoneEngaging => 0.0,
             Action::Flee => self.flee_score(),
             Action::Stand => 0.0,
             Action::Fight => 1.0,
@@ -645,7 +673,14 @@ fn sample(pool: &[f64], total: f64, rng: &mut GameRng) -> CharacterId {
 /// What stands where, as `player` would see it moving.
 pub(super) fn occupancy(obs: &Observation, player: PlayerId) -> Vec<Occupancy> {
     let mut occ = vec![Occupancy::Empty; obs.variant.board.land_count()];
-    for l in &obs.view.legions {
+    // Under a treaty others' legions are passed and stood beside.
+    let peace = obs.variant.at_peace(obs.view.turn);
+    for l in obs
+        .view
+        .legions
+        .iter()
+        .filter(|l| !peace || l.owner == player)
+    {
         let i = l.land.index();
         let mine = l.owner == player;
         occ[i] = match occ[i] {

@@ -114,6 +114,7 @@ impl Clone for GameState {
             showdown,
             battlelands,
             mustered,
+            challenged,
         } = self;
         GameState {
             players: players.clone(),
@@ -135,6 +136,7 @@ impl Clone for GameState {
             showdown: showdown.clone(),
             battlelands: battlelands.clone(),
             mustered: mustered.clone(),
+            challenged: challenged.clone(),
         }
     }
 
@@ -159,6 +161,7 @@ impl Clone for GameState {
             showdown,
             battlelands,
             mustered,
+            challenged,
         } = source;
         // `Vec::clone_from` calls the elements' `clone_from`, so the
         // players' and legions' lists keep their buffers too.
@@ -181,5 +184,6 @@ impl Clone for GameState {
         self.showdown.clone_from(showdown);
         self.battlelands.clone_from(battlelands);
         self.mustered.clone_from(mustered);
+        self.challenged.clone_from(challenged);
     }
 }

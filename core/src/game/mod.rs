@@ -82,6 +82,15 @@ pub enum Action {
     Engage {
         land: LandId,
     },
+    /// On a shared land, engage another player's legion standing there
+    /// (Gods of Titan 10.2: the mover chooses whether and whom).
+    Challenge {
+        attacker: Marker,
+        defender: Marker,
+    },
+    /// End the engagement phase with no more challenges (the engagements
+    /// that must be fought have been).
+    DoneEngaging,
     Flee,
     /// The defender declines to flee.
     Stand,
@@ -180,6 +189,8 @@ impl Action {
             | Action::Roll { .. }
             | Action::Mulligan
             | Action::DoneMoving
+            | Action::Challenge { .. }
+            | Action::DoneEngaging
             | Action::Flee
             | Action::Stand
             | Action::Concede
@@ -785,7 +796,10 @@ impl Game {
                             | Action::Teleport { .. }
                             | Action::DoneMoving
                     )
-                    | (Phase::Engage, Action::Engage { .. })
+                    | (
+                        Phase::Engage,
+                        Action::Engage { .. } | Action::Challenge { .. } | Action::DoneEngaging
+                    )
                     | (Phase::Muster, Action::Muster { .. } | Action::EndTurn)
             );
         self.undo = if self.hooks.is_none()

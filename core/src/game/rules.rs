@@ -372,6 +372,7 @@ pub(super) fn new_game(
         showdown: None,
         battlelands: drawn,
         mustered: Vec::new(),
+        challenged: Vec::new(),
     };
     let hooks = hooks_for(&variant, &options, reuse)?;
     let mut game = Game {
@@ -695,7 +696,7 @@ pub(super) fn apply(
     }
     if matches!(
         action,
-        Action::DoneSplitting | Action::DoneMoving | Action::EndTurn
+        Action::DoneSplitting | Action::DoneMoving | Action::DoneEngaging | Action::EndTurn
     ) {
         match super::events::end_refused(game, player) {
             Ok(Some(why)) if !legal_actions(game, player).contains(action) => {
@@ -761,6 +762,10 @@ pub(super) fn apply(
             engagement_step(game, player, action, events)?
         }
         (Phase::Engage, Action::Engage { land }) => engage(game, player, *land, events)?,
+        (Phase::Engage, Action::Challenge { attacker, defender }) => {
+            challenge(game, player, *attacker, *defender, events)?
+        }
+        (Phase::Engage, Action::DoneEngaging) => done_engaging(game, player)?,
         (
             Phase::Muster,
             Action::Muster {
@@ -812,13 +817,18 @@ pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
             on_board[c.index()] += 1;
         }
     }
-    // One legion per land, or two players' legions in an engagement.
+    // One legion per land, or two players' legions in an engagement; on a
+    // shared land any; under a treaty one of each player's.
+    let peace = v.at_peace(s.turn);
     for land in v.board.lands() {
+        if v.is_shared(land) {
+            continue;
+        }
         let here: Vec<&Legion> = s.legions.iter().filter(|l| l.land == land).collect();
         let mut owners: Vec<PlayerId> = here.iter().map(|l| l.owner).collect();
         owners.sort_unstable();
         owners.dedup();
-        if owners.len() > 2 {
+        if owners.len() > 2 && !peace {
             return Err(format!(
                 "land {} holds legions of {} players",
                 v.board.land(land).number,
@@ -842,13 +852,13 @@ pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
             }
         }
         // Only the player whose turn it is moves onto an enemy.
-        if owners.len() == 2 && !owners.contains(&s.active) {
+        if owners.len() == 2 && !owners.contains(&s.active) && !peace {
             return Err(format!(
                 "land {} holds legions of two players, neither of them the one whose turn it is",
                 v.board.land(land).number
             ));
         }
-        if owners.len() == 2 && !matches!(s.phase, Phase::Engage | Phase::Move) {
+        if owners.len() == 2 && !matches!(s.phase, Phase::Engage | Phase::Move) && !peace {
             return Err(format!(
                 "an engagement in land {} outlived its phase",
                 v.board.land(land).number

@@ -443,6 +443,7 @@ impl Position {
             showdown: None,
             battlelands: Vec::new(),
             mustered: Vec::new(),
+            challenged: Vec::new(),
         };
         let game = Game::from_state(variant, self.options.clone(), state)
             .map_err(|e| LoadError(e.to_string()))?;

@@ -442,6 +442,18 @@ impl PartialEq for Variant {
 }
 
 impl Variant {
+    /// Whether `land` is shared: several players' legions stand in it
+    /// unengaged ([`crate::format::TerrainDef::shared`]).
+    pub fn is_shared(&self, land: LandId) -> bool {
+        self.terrains[self.board.land(land).terrain.index()].shared
+    }
+
+    /// Whether no engagement happens on the masterboard in game turn `turn`
+    /// (`rules.movement.treaty_turns`).
+    pub fn at_peace(&self, turn: u32) -> bool {
+        turn <= self.rules.movement.treaty_turns
+    }
+
     /// The name the variant gives a legion marker
     /// (`rules.legions.marker_names`), when it gives one: a label shown
     /// beside the marker's number, which stays its identifier.

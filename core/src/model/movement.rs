@@ -11,7 +11,9 @@ use crate::model::{LandId, Variant};
 
 /// What stands in each land as `player` sees it for a move, from where
 /// each legion stands and whose it is, into `occ` (indexed by land, `n`
-/// lands) with `owners` as scratch.
+/// lands) with `owners` as scratch. Under a treaty
+/// (`rules.movement.treaty_turns`) the caller leaves out other players'
+/// legions: they are passed and stood beside.
 pub fn occupancy_into(
     legions: impl Iterator<Item = (LandId, crate::ids::PlayerId)>,
     player: crate::ids::PlayerId,
@@ -64,6 +66,8 @@ pub struct MoveTarget {
 pub struct Exits {
     lands: Vec<LandExits>,
     tower: Vec<bool>,
+    /// Shared lands: passed and ended on whoever stands there.
+    shared: Vec<bool>,
     /// Neighbours whatever the signs, both directions (for tower teleport).
     adjacent: Vec<Vec<u32>>,
     /// By tower land, where the variant's tower teleport may go from it
@@ -145,9 +149,11 @@ impl Exits {
                 ex.triple.clone()
             };
         }
+        let shared = board.lands().map(|l| variant.is_shared(l)).collect();
         let mut exits = Exits {
             lands,
             tower,
+            shared,
             adjacent,
             tower_targets: Vec::new(),
         };
@@ -278,13 +284,23 @@ impl Exits {
             let g = g as usize;
             g != from
                 && matches!(
-                    occ.get(g).copied().unwrap_or_default(),
+                    self.occupancy(g, occ),
                     Occupancy::Empty | Occupancy::Friendly
                 )
                 && self.starting(g).iter().any(|&next| {
                     next as usize != land && self.step(next as usize, g, left - 1, occ, f)
                 })
         })
+    }
+
+    /// What stands in `land` for a move: nothing, on a shared land, where
+    /// any legion may pass and end (Gods of Titan 8.6, 10.2).
+    fn occupancy(&self, land: usize, occ: &[Occupancy]) -> Occupancy {
+        if self.shared.get(land).copied().unwrap_or(false) {
+            Occupancy::Empty
+        } else {
+            occ.get(land).copied().unwrap_or_default()
+        }
     }
 
     fn step(
@@ -299,7 +315,7 @@ impl Exits {
             land: LandId::new(land),
             entered_from: LandId::new(from),
         };
-        match occ.get(land).copied().unwrap_or_default() {
+        match self.occupancy(land, occ) {
             Occupancy::Engaged => return false,
             Occupancy::Enemy => return f(target()),
             Occupancy::Friendly if left == 0 => return false,

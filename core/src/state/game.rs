@@ -173,6 +173,10 @@ pub struct GameState {
     /// such a limit).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mustered: Vec<CharacterId>,
+    /// The mover's legions that have challenged on a shared land this
+    /// engagement phase (one engagement each: Gods of Titan 10.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub challenged: Vec<Marker>,
 }
 
 /// A battle of one player against all the others (`rules.battle.showdown`).

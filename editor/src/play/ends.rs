@@ -20,7 +20,11 @@ const END_PAUSE: f64 = 0.24;
 pub(super) fn is_phase_end(action: &Action) -> bool {
     matches!(
         action,
-        Action::DoneSplitting | Action::DoneMoving | Action::EndTurn | Action::DoneAfter
+        Action::DoneSplitting
+            | Action::DoneMoving
+            | Action::DoneEngaging
+            | Action::EndTurn
+            | Action::DoneAfter
     )
 }
 

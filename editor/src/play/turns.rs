@@ -14,6 +14,7 @@ fn ends_phase(action: &Action) -> bool {
         action,
         Action::DoneSplitting
             | Action::DoneMoving
+            | Action::DoneEngaging
             | Action::EndTurn
             | Action::DoneAfter
             | Action::Battle {

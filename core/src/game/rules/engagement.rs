@@ -20,8 +20,91 @@ pub(super) fn engage(
         return refuse(ENGAGEMENT, "no legion of yours is engaged there");
     };
     let (a, d) = (att.marker, def.marker);
-    let (ao, dow) = (att.owner, def.owner);
+    begin_engagement(game, land, a, d, events);
+    Ok(())
+}
+
+/// The mover engages another player's legion on a shared land (Gods of
+/// Titan 10.2), once a legion a phase.
+pub(super) fn challenge(
+    game: &mut Game,
+    player: PlayerId,
+    attacker: Marker,
+    defender: Marker,
+    events: &mut Vec<Event>,
+) -> Result<(), RuleError> {
+    let turns = game.variant.rules.movement.treaty_turns;
+    if game.variant.at_peace(game.state.turn) {
+        return refuse(
+            ENGAGEMENT,
+            format!("no engagement is allowed through game turn {turns} (the treaty)"),
+        );
+    }
+    let (Some(a), Some(d)) = (game.legion(attacker), game.legion(defender)) else {
+        return refuse(ENGAGEMENT, "no such legion");
+    };
+    if a.owner != player {
+        return refuse(ENGAGEMENT, format!("legion {attacker} is not yours"));
+    }
+    if a.land != d.land || !game.variant.is_shared(a.land) {
+        return refuse(
+            ENGAGEMENT,
+            format!(
+                "legion {attacker} may challenge only a legion on the shared land it stands on"
+            ),
+        );
+    }
+    if d.owner == player {
+        return refuse(ENGAGEMENT, "a legion of yours cannot be challenged");
+    }
+    if game.state.challenged.contains(&attacker) {
+        return refuse(
+            ENGAGEMENT,
+            format!(
+                "legion {attacker} has engaged once this phase already (one engagement a legion)"
+            ),
+        );
+    }
+    let land = a.land;
     // No refusal from here on (`Undo::Lazy`).
+    game.state.challenged.push(attacker);
+    begin_engagement(game, land, attacker, defender, events);
+    Ok(())
+}
+
+/// Ends the engagement phase with challenges left unmade.
+pub(super) fn done_engaging(game: &mut Game, player: PlayerId) -> Result<(), RuleError> {
+    if player != game.state.active {
+        return refuse(TURN, "it is not your turn");
+    }
+    if any_engaged(game) {
+        return refuse(
+            ENGAGEMENT,
+            "the engagements your moves made must be resolved first",
+        );
+    }
+    to_muster(game);
+    Ok(())
+}
+
+/// Whether the engagement phase has nothing left that must or may be done.
+pub(super) fn engagements_over(game: &Game) -> bool {
+    !any_engaged(game) && challenges(game).is_empty()
+}
+
+/// The engagement phase ends: the muster phase follows.
+pub(super) fn to_muster(game: &mut Game) {
+    game.state.phase = Phase::Muster;
+    game.state.challenged.clear();
+}
+
+/// Sets an engagement of `a` on `d` in `land` going, and shows each side
+/// the other.
+fn begin_engagement(game: &mut Game, land: LandId, a: Marker, d: Marker, events: &mut Vec<Event>) {
+    let (Some(att), Some(def)) = (game.legion(a), game.legion(d)) else {
+        return;
+    };
+    let (ao, dow) = (att.owner, def.owner);
     let step = if may_flee(game, def) {
         EngagementStep::DefenderChoice
     } else {
@@ -51,7 +134,6 @@ pub(super) fn engage(
             });
         }
     }
-    Ok(())
 }
 
 pub(super) fn engagement_step(
@@ -586,8 +668,8 @@ pub(super) fn finish_engagement(
 
 pub(super) fn end_engagement(game: &mut Game, events: &mut Vec<Event>) {
     game.state.engagement = None;
-    if game.state.phase == Phase::Engage && !any_engaged(game) {
-        game.state.phase = Phase::Muster;
+    if game.state.phase == Phase::Engage && engagements_over(game) {
+        to_muster(game);
     }
     // A mover whose Titan fell waited for the winner to finish: play passes.
     let active = game.state.active;

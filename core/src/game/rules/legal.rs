@@ -44,8 +44,14 @@ pub(in crate::game) fn with_occupancy<R>(
 
 /// What stands where, seen by `player`, into `sc.occ`.
 fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
+    // Under a treaty other players' legions are passed and stood beside.
+    let peace = game.variant.at_peace(game.state.turn);
     crate::model::movement::occupancy_into(
-        game.state.legions.iter().map(|l| (l.land, l.owner)),
+        game.state
+            .legions
+            .iter()
+            .filter(|l| !peace || l.owner == player)
+            .map(|l| (l.land, l.owner)),
         player,
         game.variant.board.land_count(),
         &mut sc.occ,
@@ -53,12 +59,21 @@ fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
     );
 }
 
-/// Lands holding legions of two players.
+/// Lands holding legions of two players, engaged: none under a treaty
+/// (`rules.movement.treaty_turns`), nor a shared land, where the mover may
+/// challenge instead ([`challenges`]).
 pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
     let mut lands: Vec<LandId> = Vec::new();
+    if game.variant.at_peace(game.state.turn) {
+        return lands;
+    }
     for (i, a) in game.state.legions.iter().enumerate() {
         for b in &game.state.legions[i + 1..] {
-            if a.land == b.land && a.owner != b.owner && !lands.contains(&a.land) {
+            if a.land == b.land
+                && a.owner != b.owner
+                && !lands.contains(&a.land)
+                && !game.variant.is_shared(a.land)
+            {
                 lands.push(a.land);
             }
         }
@@ -69,12 +84,40 @@ pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
 
 /// Whether [`engaged_lands`] lists any, without listing.
 pub(in crate::game) fn any_engaged(game: &Game) -> bool {
+    if game.variant.at_peace(game.state.turn) {
+        return false;
+    }
     let legions = &game.state.legions;
     legions.iter().enumerate().any(|(i, a)| {
         legions[i + 1..]
             .iter()
-            .any(|b| a.land == b.land && a.owner != b.owner)
+            .any(|b| a.land == b.land && a.owner != b.owner && !game.variant.is_shared(a.land))
     })
+}
+
+/// The engagements the mover may choose on shared lands (Gods of Titan
+/// 10.2: "the Mover may choose whether to engage the enemy Legion ... Only
+/// one Engagement per Legion may be executed in each Engagement Phase"):
+/// each of his legions there that has not challenged this phase, with each
+/// other player's legion there. None under a treaty.
+pub(in crate::game) fn challenges(game: &Game) -> Vec<(Marker, Marker)> {
+    let s = &game.state;
+    let mut out = Vec::new();
+    if game.variant.at_peace(s.turn) {
+        return out;
+    }
+    for a in s.legions.iter().filter(|l| {
+        l.owner == s.active && game.variant.is_shared(l.land) && !s.challenged.contains(&l.marker)
+    }) {
+        for d in s
+            .legions
+            .iter()
+            .filter(|d| d.land == a.land && d.owner != a.owner)
+        {
+            out.push((a.marker, d.marker));
+        }
+    }
+    out
 }
 
 pub(super) fn movement_roll_rule(game: &Game) -> bool {
@@ -350,6 +393,52 @@ pub(super) fn even_splits(
     out
 }
 
+/// Every division of `pool` into `groups` legions of at least
+/// `legions.min_split_size` and at most `max_size` characters each, with the
+/// characters of `start.apart` in different legions (Gods of Titan 5.7);
+/// each sorted, as [`even_splits`] gives them.
+pub(super) fn free_splits(
+    game: &Game,
+    pool: &[CharacterId],
+    groups: usize,
+) -> Vec<Vec<Vec<CharacterId>>> {
+    let v = &game.variant;
+    let min = usize::from(v.rules.legions.min_split_size).max(1);
+    let max = usize::from(v.rules.legions.max_size);
+    let apart = &v.rules.start.apart;
+    let fits = |part: &[CharacterId]| {
+        part.len() >= min
+            && v.legion_size(part.iter().copied()) <= max
+            && part.iter().filter(|c| apart.contains(c)).count() <= 1
+    };
+    let mut out: Vec<Vec<Vec<CharacterId>>> = Vec::new();
+    if groups <= 1 {
+        let all = sorted(pool.to_vec());
+        if fits(&all) {
+            out.push(vec![all]);
+        }
+        return out;
+    }
+    let pool = sorted(pool.to_vec());
+    for size in min..=pool.len().saturating_sub(min * (groups - 1)) {
+        let mut firsts = Vec::new();
+        sub_multisets(&pool, size, &mut Vec::new(), 0, &mut firsts);
+        for first in firsts.into_iter().filter(|f| fits(f)) {
+            let mut rest = pool.clone();
+            remove_all(&mut rest, &first);
+            for mut tail in free_splits(game, &rest, groups - 1) {
+                let mut split = vec![first.clone()];
+                split.append(&mut tail);
+                split.sort();
+                if !out.contains(&split) {
+                    out.push(split);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The movement tables of the game's variant, built once per variant and
 /// thread (see [`initial_splits`] for the cache).
 pub(in crate::game) fn exits_for(variant: &Arc<Variant>) -> Arc<Exits> {
@@ -386,8 +475,14 @@ pub(super) fn initial_splits(game: &Game) -> Rc<Vec<Vec<Vec<CharacterId>>>> {
         {
             return splits.clone();
         }
-        let groups = game.variant.rules.start.legions as usize;
-        let splits = Rc::new(even_splits(game, &starting_characters(game), groups));
+        let start = &game.variant.rules.start;
+        let groups = start.legions as usize;
+        let pool = starting_characters(game);
+        let splits = Rc::new(if start.even_classes {
+            even_splits(game, &pool, groups)
+        } else {
+            free_splits(game, &pool, groups)
+        });
         *cache = Some((Arc::downgrade(&game.variant), splits.clone()));
         splits
     })
@@ -900,8 +995,16 @@ pub(in crate::game) fn legal_actions_into(game: &Game, player: PlayerId, out: &m
             if let Some(e) = &s.engagement {
                 engagement_actions(game, player, e, out);
             } else if s.phase == Phase::Engage {
-                for land in engaged_lands(game) {
+                let engaged = engaged_lands(game);
+                for &land in &engaged {
                     out.push(Action::Engage { land });
+                }
+                let chosen = challenges(game);
+                for &(attacker, defender) in &chosen {
+                    out.push(Action::Challenge { attacker, defender });
+                }
+                if engaged.is_empty() && !chosen.is_empty() {
+                    out.push(Action::DoneEngaging);
                 }
             } else {
                 for l in s.legions.iter().filter(|l| l.owner == player) {
@@ -938,7 +1041,7 @@ fn hold_in_phase(game: &Game, player: PlayerId, out: &mut Vec<Action>, start: us
     let is_end = |a: &Action| {
         matches!(
             a,
-            Action::DoneSplitting | Action::DoneMoving | Action::EndTurn
+            Action::DoneSplitting | Action::DoneMoving | Action::DoneEngaging | Action::EndTurn
         )
     };
     if out.len() - start < 2 || !out[start..].iter().any(is_end) {
@@ -1144,6 +1247,23 @@ pub(super) fn done_moving_check(game: &Game, player: PlayerId) -> Result<(), Rul
             MOVEMENT,
             format!("legion {marker} can move and must: every legion that can move must"),
         ),
+        Some(NotDone::Shared(limit)) => {
+            let v = &game.variant;
+            let mut names: Vec<&str> = v
+                .terrains
+                .iter()
+                .filter(|t| t.shared)
+                .map(|t| t.name.as_str())
+                .collect();
+            names.dedup();
+            refuse(
+                MOVEMENT,
+                format!(
+                    "at most {limit} of your legions may stand in {} together at the end of your movement: move one out",
+                    names.join(" and ")
+                ),
+            )
+        }
         Some(NotDone::Together(marker)) => refuse(
             COMMENCEMENT,
             format!(
@@ -1162,6 +1282,9 @@ enum NotDone {
     /// Every legion must move (`rules.movement.must_move`), and this one
     /// can.
     MustMove(Marker),
+    /// More of the mover's legions than this stand on shared lands
+    /// (`rules.movement.shared_limit`).
+    Shared(u8),
 }
 
 /// [`done_moving_check`] once the roll is made, given which of the mover's
@@ -1186,11 +1309,26 @@ fn done_moving_blocked(
     {
         return Some(NotDone::MustMove(l.marker));
     }
-    if !mine().any(|(_, l)| l.moved) && mine().any(|(i, l)| movable(i, l)) {
+    if let Some(limit) = game.variant.rules.movement.shared_limit {
+        let shared = mine()
+            .filter(|(_, l)| game.variant.is_shared(l.land))
+            .count();
+        if shared > usize::from(limit) {
+            return Some(NotDone::Shared(limit));
+        }
+    }
+    // Where every legion must move, those exempt need not (Gods of Titan
+    // 8.4), so "at least one" does not hold.
+    if game.variant.rules.movement.must_move.is_none()
+        && !mine().any(|(_, l)| l.moved)
+        && mine().any(|(i, l)| movable(i, l))
+    {
         return Some(NotDone::NoneMoved);
     }
     for (i, l) in mine() {
-        let together = mine().any(|(_, o)| o.marker != l.marker && o.land == l.land);
+        // On a shared land they may stay together (`shared_limit` counts).
+        let together = !game.variant.is_shared(l.land)
+            && mine().any(|(_, o)| o.marker != l.marker && o.land == l.land);
         if together && !l.moved && movable(i, l) {
             return Some(NotDone::Together(l.marker));
         }

@@ -43,19 +43,39 @@ pub(super) fn initial_split(
     let mut key: Vec<Vec<CharacterId>> = legions.iter().map(|l| sorted(l.clone())).collect();
     key.sort();
     if !splits.contains(&key) {
+        let start = &game.variant.rules.start;
+        let how = if start.even_classes {
+            "with the same number of each class in each (one lord and three creatures each)"
+                .to_string()
+        } else {
+            let apart: Vec<&str> = start
+                .apart
+                .iter()
+                .map(|&c| game.variant.character(c).name.as_str())
+                .collect();
+            let mut how = format!(
+                "of at least {} characters each",
+                game.variant.rules.legions.min_split_size
+            );
+            if !apart.is_empty() {
+                how += &format!(", no two of {} in one legion", apart.join(", "));
+            }
+            how
+        };
         return refuse(
             SETUP,
-            format!(
-                "divide the starting characters into {want} legions with the same number of each class in each (one lord and three creatures each)"
-            ),
+            format!("divide the starting characters into {want} legions {how}"),
         );
     }
-    let tower = game.state.players[player.0 as usize]
-        .tower
-        .ok_or_else(|| RuleError {
-            rule: SETUP,
-            message: "you have no tower".into(),
-        })?;
+    let tower = match start_land(game) {
+        Some(land) => land,
+        None => game.state.players[player.0 as usize]
+            .tower
+            .ok_or_else(|| RuleError {
+                rule: SETUP,
+                message: "you have no tower".into(),
+            })?,
+    };
     // The starting legions count as split from the first: they must part on
     // the first turn if they can.
     let mut first = None;
@@ -82,6 +102,14 @@ pub(super) fn initial_split(
     }
     next_to_divide(game, events);
     Ok(())
+}
+
+/// The land every player starts on (`rules.start.land`), if the variant
+/// names one: the first of its terrain.
+pub(super) fn start_land(game: &Game) -> Option<LandId> {
+    let terrain = game.variant.rules.start.land?;
+    let board = &game.variant.board;
+    board.lands().find(|&l| board.land(l).terrain == terrain)
 }
 
 /// After a division or a concession in the initial split: the next player
@@ -398,6 +426,7 @@ pub(super) fn done_moving(
                     .find(|b| {
                         b.marker != a.marker
                             && b.land == a.land
+                            && !game.variant.is_shared(a.land)
                             && b.split_from.is_some()
                             && a.split_from != Some(b.marker)
                     })
@@ -430,8 +459,8 @@ pub(super) fn done_moving(
         l.split_from = None;
     }
     game.state.phase = Phase::Engage;
-    if !any_engaged(game) {
-        game.state.phase = Phase::Muster;
+    if super::engagement::engagements_over(game) {
+        super::engagement::to_muster(game);
     }
     Ok(())
 }

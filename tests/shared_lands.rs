@@ -1,0 +1,323 @@
+//! Shared lands, gates, a treaty and a start land (docs/variant-format.md,
+//! "Shared lands, gates and a treaty"), as Gods of Titan has them: the City
+//! holds legions of several players unengaged and the mover may challenge
+//! one there (8.6, EN 217; 10.2, EN 262); it is left "with an automatic
+//! movement (not counting to the movement) to any Citytower" (8.6, EN 231);
+//! "Until the 10th Game-Turn no Engagement is allowed" (8.3, EN 203);
+//! "Players may never have more than one Legion in City and Dungeon together
+//! at the end of their Movement Phase" (8.6); the Titan-players begin in the
+//! City in two legions, "the Titan ... in one Legion and the Elemental ... in
+//! the other" (5.7, EN 161). The fixture `tests/fixtures/shared-lands` is
+//! Titan with a City (land 7000) entered from the towers 100 and 400, a
+//! treaty through game turn 2 and the Titan and the Angel apart at the
+//! start.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use titan_core::game::save::Position;
+use titan_core::game::{Action, Game, Phase, PlayerId};
+
+const RED: PlayerId = PlayerId(0);
+const BLUE: PlayerId = PlayerId(1);
+
+fn variant() -> Arc<titan_core::model::Variant> {
+    let dir = common::root().join("tests/fixtures/shared-lands");
+    Arc::new(titan_core::load(&dir, &common::options()).unwrap())
+}
+
+/// A game at `turn`, Red moving with `roll`, these legions
+/// (`(marker, land, characters)`).
+fn game(turn: u32, phase: &str, roll: Option<u8>, legions: &[(&str, u32, &str)]) -> Game {
+    game_of(variant(), turn, phase, roll, legions)
+}
+
+fn game_of(
+    v: Arc<titan_core::model::Variant>,
+    turn: u32,
+    phase: &str,
+    roll: Option<u8>,
+    legions: &[(&str, u32, &str)],
+) -> Game {
+    let legions: Vec<String> = legions
+        .iter()
+        .map(|(m, land, chars)| format!("(marker: \"{m}\", land: {land}, characters: [{chars}])"))
+        .collect();
+    let roll = roll.map_or("None".to_string(), |r| format!("Some({r})"));
+    let text = format!(
+        r#"(
+        seed: 5,
+        players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+        legions: [{}],
+        active: 0,
+        phase: {phase},
+        roll: {roll},
+        turn: {turn},
+    )"#,
+        legions.join(", ")
+    );
+    let pos: Position = ron::from_str(&text).unwrap();
+    pos.to_game(v).unwrap()
+}
+
+fn land(g: &Game, number: u32) -> titan_core::model::LandId {
+    g.variant.board.by_number(number).unwrap()
+}
+
+/// The lands `marker` may move to, by number.
+fn moves(g: &Game, marker: &str) -> BTreeSet<u32> {
+    g.legal_actions(RED)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Move { legion, to, .. } if legion.to_string() == marker => {
+                Some(g.variant.board.land(to).number)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn move_to(g: &mut Game, marker: &str, to: u32) {
+    let a = g
+        .legal_actions(RED)
+        .into_iter()
+        .find(|a| {
+            matches!(a, Action::Move { legion, to: t, .. }
+                if legion.to_string() == marker && g.variant.board.land(*t).number == to)
+        })
+        .unwrap_or_else(|| panic!("{marker} may not move to {to}"));
+    g.apply(RED, &a).unwrap();
+}
+
+const TITAN: &str = r#""Titan", "Ogre""#;
+const OGRES: &str = r#""Ogre", "Ogre", "Centaur""#;
+
+#[test]
+fn a_gate_leads_out_of_the_city_without_counting() {
+    // 8.6: out of the City "to any Citytower and from there the actual
+    // movement begins": one land from the City is one land from either tower.
+    let g = game(
+        3,
+        "Move",
+        Some(1),
+        &[("P1-01", 7000, TITAN), ("P2-01", 500, OGRES)],
+    );
+    let from_city = moves(&g, "P1-01");
+    let mut want = BTreeSet::new();
+    for tower in [100, 400] {
+        let t = game(
+            3,
+            "Move",
+            Some(1),
+            &[("P1-01", tower, TITAN), ("P2-01", 500, OGRES)],
+        );
+        want.extend(moves(&t, "P1-01"));
+    }
+    // Not back into the City, nor onto the towers the gates lead to.
+    want.remove(&7000);
+    assert_eq!(from_city, want);
+    assert!(!from_city.contains(&100) && !from_city.contains(&400));
+    // Two lands: the gate is still not counted; the moves are those of two
+    // lands from either tower on Titan's board, which has no City.
+    let g2 = game(
+        3,
+        "Move",
+        Some(2),
+        &[("P1-01", 7000, TITAN), ("P2-01", 500, OGRES)],
+    );
+    let titan = Arc::new(
+        titan_core::load(&common::root().join("variants/titan"), &common::options()).unwrap(),
+    );
+    let mut want = BTreeSet::new();
+    for tower in [100, 400] {
+        let legions = [("P1-01", tower, TITAN), ("P2-01", 500, OGRES)];
+        let t = game_of(Arc::clone(&titan), 3, "Move", Some(2), &legions);
+        want.extend(moves(&t, "P1-01"));
+    }
+    assert_eq!(moves(&g2, "P1-01"), want);
+}
+
+#[test]
+fn a_shared_land_holds_several_players_and_the_mover_chooses_to_challenge() {
+    // 10.2: "Opposing Legions which meet in the City ... are not
+    // automatically engaged. However, the Mover may choose whether to engage".
+    let mut g = game(
+        3,
+        "Move",
+        Some(1),
+        &[("P1-01", 100, TITAN), ("P2-01", 7000, OGRES)],
+    );
+    move_to(&mut g, "P1-01", 7000);
+    g.apply(RED, &Action::DoneMoving).unwrap();
+    assert_eq!(g.state.phase, Phase::Engage);
+    let legal = g.legal_actions(RED);
+    assert!(!legal.iter().any(|a| matches!(a, Action::Engage { .. })));
+    let (a, d) = (g.state.legions[0].marker, g.state.legions[1].marker);
+    let challenge = Action::Challenge {
+        attacker: a,
+        defender: d,
+    };
+    assert!(legal.contains(&challenge), "{legal:?}");
+    assert!(legal.contains(&Action::DoneEngaging));
+    // Blue may not challenge in Red's turn; the game is unchanged.
+    let before = g.fingerprint();
+    let back = Action::Challenge {
+        attacker: d,
+        defender: a,
+    };
+    assert!(g.apply(BLUE, &back).is_err());
+    assert_eq!(g.fingerprint(), before);
+    // The challenge makes an engagement of those two legions.
+    let mut fight = g.clone();
+    fight.apply(RED, &challenge).unwrap();
+    let e = fight.state.engagement.clone().unwrap();
+    assert_eq!((e.attacker, e.defender, e.land), (a, d, land(&fight, 7000)));
+    // A save holds the challenge made, and replays to the same state.
+    let save = fight.to_save();
+    let replay = Game::from_save(Arc::clone(&fight.variant), &save).unwrap();
+    assert_eq!(replay.state, fight.state);
+    // Declining: on to the muster phase, both legions still in the City.
+    g.apply(RED, &Action::DoneEngaging).unwrap();
+    assert_eq!(g.state.phase, Phase::Muster);
+    assert_eq!(g.state.legions.len(), 2);
+}
+
+#[test]
+fn no_engagement_under_the_treaty() {
+    // 8.3: "While this nonaggression Treaty is in effect it is permitted to
+    // pass through enemy Legions or stand and muster with them on the same
+    // land. However, two of the players own Legions may not stand on the
+    // same land." Land 41 is one land from tower 100.
+    let at = |turn: u32, roll: u8| {
+        game(
+            turn,
+            "Move",
+            Some(roll),
+            &[("P1-01", 100, TITAN), ("P2-01", 41, OGRES)],
+        )
+    };
+    // After the treaty (turn 3) Blue's legion stops a move: an engagement.
+    assert!(moves(&at(3, 2), "P1-01").contains(&41));
+    // Under it (turn 2) a move of two passes it, and one of one stands beside it.
+    assert!(!moves(&at(2, 2), "P1-01").contains(&41));
+    assert_ne!(moves(&at(2, 2), "P1-01"), moves(&at(3, 2), "P1-01"));
+    let mut g = at(2, 1);
+    move_to(&mut g, "P1-01", 41);
+    g.apply(RED, &Action::DoneMoving).unwrap();
+    assert_eq!(g.state.phase, Phase::Muster, "no engagement");
+    g.check_invariants().unwrap();
+    // A legion of one's own still may not be joined.
+    let g = game(
+        2,
+        "Move",
+        Some(1),
+        &[
+            ("P1-01", 100, TITAN),
+            ("P1-02", 41, OGRES),
+            ("P2-01", 500, OGRES),
+        ],
+    );
+    assert!(!moves(&g, "P1-01").contains(&41));
+}
+
+#[test]
+fn at_most_the_limit_of_a_players_legions_stay_on_shared_lands() {
+    // 8.6: "Players may never have more than one Legion in City and Dungeon
+    // together at the end of their Movement Phase."
+    let mut g = game(
+        3,
+        "Move",
+        Some(1),
+        &[
+            ("P1-01", 7000, TITAN),
+            ("P1-02", 7000, OGRES),
+            ("P2-01", 500, OGRES),
+        ],
+    );
+    let before = g.fingerprint();
+    let e = g.apply(RED, &Action::DoneMoving).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("at most 1 of your legions may stand in City"),
+        "{e}"
+    );
+    assert_eq!(g.fingerprint(), before);
+    assert!(!g.legal_actions(RED).contains(&Action::DoneMoving));
+    // One leaves; the other may stay.
+    let out = *moves(&g, "P1-02").iter().next().unwrap();
+    move_to(&mut g, "P1-02", out);
+    g.apply(RED, &Action::DoneMoving).unwrap();
+    assert_eq!(g.state.phase, Phase::Muster);
+}
+
+#[test]
+fn players_start_on_the_start_land_with_the_named_characters_apart() {
+    // 5.7: "The Titan-Players begin the game in the City ... From these
+    // characters the player must build two Legions. The player's Titan is
+    // placed in one Legion and the Elemental is placed in the other." The
+    // fixture keeps Titan's eight characters, the Titan and Angel apart.
+    let v = variant();
+    let players = ["Red".to_string(), "Blue".to_string()];
+    let (mut g, _) = Game::new(v, Default::default(), &players, 1).unwrap();
+    let splits: Vec<Vec<Vec<String>>> = g
+        .legal_actions(g.state.active)
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::InitialSplit { legions } => Some(
+                legions
+                    .iter()
+                    .map(|l| {
+                        l.iter()
+                            .map(|&c| g.variant.character(c).name.clone())
+                            .collect()
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect();
+    assert!(!splits.is_empty());
+    for s in &splits {
+        assert_eq!(s.len(), 2);
+        assert!(s.iter().all(|l| l.len() >= 2), "{s:?}");
+        let with = |name: &str| s.iter().position(|l| l.iter().any(|c| c == name));
+        assert_ne!(with("Titan"), with("Angel"), "{s:?}");
+    }
+    // Not only one lord and three creatures each: a legion of two is offered.
+    assert!(splits.iter().any(|s| s.iter().any(|l| l.len() == 2)));
+    // The Titan and Angel together are refused.
+    let p = g.state.active;
+    let names = |l: &[&str]| -> Vec<_> {
+        l.iter()
+            .map(|n| g.variant.character_by_name(n).unwrap())
+            .collect()
+    };
+    let together = Action::InitialSplit {
+        legions: vec![
+            names(&["Titan", "Angel", "Ogre", "Ogre"]),
+            names(&["Centaur", "Centaur", "Gargoyle", "Gargoyle"]),
+        ],
+    };
+    let e = g.apply(p, &together).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("no two of Titan, Angel in one legion"),
+        "{e}"
+    );
+    let first = g
+        .legal_actions(p)
+        .into_iter()
+        .find(|a| matches!(a, Action::InitialSplit { .. }))
+        .unwrap();
+    g.apply(p, &first).unwrap();
+    let city = land(&g, 7000);
+    assert!(
+        g.state
+            .legions
+            .iter()
+            .filter(|l| l.owner == p)
+            .all(|l| l.land == city)
+    );
+}
