@@ -388,7 +388,7 @@ fn the_board_turns_onto_itself_by_a_third() {
     let v = got();
     let turn = |n: u32| -> u32 {
         match n {
-            1000 | 2000 => n,
+            1 | 2 => n,
             _ => {
                 let (k, i) = (n / 100, n % 100 - 1);
                 k * 100 + (i + 4 * k) % (12 * k) + 1

@@ -62,7 +62,7 @@ fn gems(g: &Game, seat: u8) -> i64 {
 /// decide whether to flee.
 fn engaged(v: &Arc<Variant>) -> Game {
     // A land one away from P1-02's: Bob's legion is put there.
-    let probe = game(v, 2000);
+    let probe = game(v, 2);
     let ann = PlayerId(0);
     let from = probe
         .state
