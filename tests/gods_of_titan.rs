@@ -836,14 +836,14 @@ fn phantom_and_god_powers_come_from_the_scores() {
     let v = std::sync::Arc::new(variant());
     let pos = r#"(
         players: [
-            (name: "A", tower: 100, score: 950),
-            (name: "B", tower: 200, score: 1234),
-            (name: "C", tower: 300, score: 40),
+            (name: "A", tower: 307, score: 950),
+            (name: "B", tower: 319, score: 1234),
+            (name: "C", tower: 331, score: 40),
         ],
         legions: [
-            (marker: "P1-01", land: 20, characters: ["Titan", "Phantom", "Ogre"], moved: true, entered_from: 19),
-            (marker: "P2-01", land: 20, characters: ["Titan", "God", "Ogre"]),
-            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+            (marker: "P1-01", land: 206, characters: ["Titan", "Phantom", "Ogre"], moved: true, entered_from: 207),
+            (marker: "P2-01", land: 206, characters: ["Titan", "God", "Ogre"]),
+            (marker: "P3-01", land: 331, characters: ["Titan", "Angel"]),
         ],
         active: 0,
         phase: Engage,
@@ -890,7 +890,7 @@ fn a_pixie_lets_its_legion_reinforce_with_its_strongest_creature() {
     assert!(!without.contains(&serpent), "{without:?}");
 }
 
-/// A masterplay game of Gods of Titan at an engagement on land 20 between
+/// A masterplay game of Gods of Titan at an engagement on land 206 (Plains) between
 /// `attacker` (player A's, having moved there) and `defender` (player B's),
 /// with the battle begun; the Titans stand elsewhere.
 fn engaged_game(
@@ -903,13 +903,13 @@ fn engaged_game(
     use titan_core::game::{Action as GameAction, PlayerId};
     let pos = format!(
         r#"(
-        players: [(name: "A", tower: 100), (name: "B", tower: 200), (name: "C", tower: 300)],
+        players: [(name: "A", tower: 307), (name: "B", tower: 319), (name: "C", tower: 331)],
         legions: [
-            (marker: "P1-01", land: 20, characters: [{attacker}], moved: true, entered_from: 19),
-            (marker: "P1-02", land: 100, characters: ["Titan", "Ogre"]),
-            (marker: "P2-01", land: 20, characters: [{defender}]),
-            (marker: "P2-02", land: 200, characters: ["Titan", "Ogre"]),
-            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+            (marker: "P1-01", land: 206, characters: [{attacker}], moved: true, entered_from: 207),
+            (marker: "P1-02", land: 307, characters: ["Titan", "Ogre"]),
+            (marker: "P2-01", land: 206, characters: [{defender}]),
+            (marker: "P2-02", land: 319, characters: ["Titan", "Ogre"]),
+            (marker: "P3-01", land: 331, characters: ["Titan", "Angel"]),
         ],
         active: 0,
         phase: Engage,
@@ -1224,15 +1224,15 @@ fn a_player_casts_each_spell_once_a_game() {
     use titan_core::game::{Action as GameAction, PlayerId};
     let v = std::sync::Arc::new(variant());
     let pos = r#"(
-        players: [(name: "A", tower: 100), (name: "B", tower: 200), (name: "C", tower: 300)],
+        players: [(name: "A", tower: 307), (name: "B", tower: 319), (name: "C", tower: 331)],
         legions: [
-            (marker: "P1-01", land: 20, characters: ["Novice", "Ogre"], moved: true, entered_from: 19),
-            (marker: "P1-03", land: 30, characters: ["Novice", "Ogre"], moved: true, entered_from: 29),
-            (marker: "P1-02", land: 100, characters: ["Titan", "Ogre"]),
-            (marker: "P2-01", land: 20, characters: ["Ogre", "Ogre"]),
-            (marker: "P2-02", land: 200, characters: ["Titan", "Ogre"]),
-            (marker: "P3-02", land: 30, characters: ["Novice", "Ogre"]),
-            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+            (marker: "P1-01", land: 206, characters: ["Novice", "Ogre"], moved: true, entered_from: 207),
+            (marker: "P1-03", land: 201, characters: ["Novice", "Ogre"], moved: true, entered_from: 202),
+            (marker: "P1-02", land: 307, characters: ["Titan", "Ogre"]),
+            (marker: "P2-01", land: 206, characters: ["Ogre", "Ogre"]),
+            (marker: "P2-02", land: 319, characters: ["Titan", "Ogre"]),
+            (marker: "P3-02", land: 201, characters: ["Novice", "Ogre"]),
+            (marker: "P3-01", land: 331, characters: ["Titan", "Angel"]),
         ],
         active: 0,
         phase: Engage,

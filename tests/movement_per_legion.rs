@@ -258,16 +258,16 @@ fn only_a_legion_that_moved_three_to_five_lands_musters() {
 }
 
 /// A position of Gods of Titan in Ann's muster phase: her legion in the
-/// Marsh (land 41) moved `distance` lands.
+/// Marsh (land 202) moved `distance` lands.
 fn marsh(distance: Option<u8>) -> Result<Game, String> {
     let text = format!(
         r#"(
         seed: 3,
-        players: [(name: "Ann", tower: 100), (name: "Bob", tower: 300), (name: "Cid", tower: 500)],
+        players: [(name: "Ann", tower: 307), (name: "Bob", tower: 319), (name: "Cid", tower: 331)],
         legions: [
-            (marker: "P1-01", land: 41, characters: ["Ogre", "Ogre", "Centaur"], moved: true, entered_from: Some(40), distance: {}),
-            (marker: "P2-01", land: 300, characters: ["Titan", "Angel"]),
-            (marker: "P3-01", land: 500, characters: ["Titan", "Angel"]),
+            (marker: "P1-01", land: 202, characters: ["Ogre", "Ogre", "Centaur"], moved: true, entered_from: Some(203), distance: {}),
+            (marker: "P2-01", land: 319, characters: ["Titan", "Angel"]),
+            (marker: "P3-01", land: 331, characters: ["Titan", "Angel"]),
         ],
         active: 0,
         phase: Muster,
