@@ -847,7 +847,8 @@ fn phantom_and_god_powers_come_from_the_scores() {
         ],
         active: 0,
         phase: Engage,
-        turn: 4,
+        // After the treaty (8.3: no engagement through game turn 10).
+        turn: 11,
     )"#;
     let position: GamePosition = titan_core::load::ron_options().from_str(pos).unwrap();
     let mut g = position.to_game(v.clone()).unwrap();
@@ -913,7 +914,8 @@ fn engaged_game(
         ],
         active: 0,
         phase: Engage,
-        turn: 4,
+        // After the treaty (8.3: no engagement through game turn 10).
+        turn: 11,
     )"#
     );
     let position: GamePosition = titan_core::load::ron_options().from_str(&pos).unwrap();
@@ -1236,7 +1238,8 @@ fn a_player_casts_each_spell_once_a_game() {
         ],
         active: 0,
         phase: Engage,
-        turn: 4,
+        // After the treaty (8.3: no engagement through game turn 10).
+        turn: 11,
     )"#;
     let position: GamePosition = titan_core::load::ron_options().from_str(pos).unwrap();
     let mut g = position.to_game(v.clone()).unwrap();

@@ -44,6 +44,8 @@ fn game(v: &Arc<Variant>, bob: u32) -> Game {
         ],
         active: 0,
         phase: Move,
+        // After the treaty (8.3: no engagement through game turn 10).
+        turn: 11,
     )"#
     );
     let p: Position = titan_core::load::ron_options().from_str(&text).unwrap();

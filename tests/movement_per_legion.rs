@@ -154,10 +154,14 @@ fn each_legion_moves_a_distance_of_its_own() {
 fn every_legion_that_can_move_must_but_on_its_own_tower() {
     let mut g = to_first_move();
     let tower = g.state.players[0].tower.unwrap();
+    let city = g.variant.board.by_number(1).unwrap();
+    let exempt = |land| land == tower || land == city;
     let mine = my_legions(&g);
-    // Every legion starts on its own tower: none must move, one is enough
-    // (as ever, at least one legion moves when one can).
-    assert!(mine.iter().all(|&(_, land)| land == tower));
+    // Every legion starts in the City (5.7): none must move there (8.6),
+    // but at most one may stay (8.6, `shared_limit`): "In the first
+    // Game-Turn only one Legion has to leave the City" (5.8).
+    assert!(mine.iter().all(|&(_, land)| land == city));
+    assert!(!g.legal_actions(me()).contains(&Action::DoneMoving));
     let m = a_move(&g, mine[0].0).unwrap();
     g.apply(me(), &m).unwrap();
     assert!(g.legal_actions(me()).contains(&Action::DoneMoving));
@@ -176,7 +180,7 @@ fn every_legion_that_can_move_must_but_on_its_own_tower() {
         .state
         .legions
         .iter()
-        .filter(|l| l.owner == me() && l.land != tower)
+        .filter(|l| l.owner == me() && !exempt(l.land))
         .map(|l| l.marker)
         .collect();
     assert!(!off_tower.is_empty());
@@ -193,7 +197,7 @@ fn every_legion_that_can_move_must_but_on_its_own_tower() {
         .state
         .legions
         .iter()
-        .all(|l| l.owner != me() || l.moved || l.land == tower);
+        .all(|l| l.owner != me() || l.moved || exempt(l.land));
     assert!(stay_home);
     assert!(g.legal_actions(me()).contains(&Action::DoneMoving));
 }

@@ -86,13 +86,13 @@ fn the_play_window_offers_spells_and_abilities_as_buttons() {
     let pos: Position = titan_core::load::ron_options()
         .from_str(
             r#"(
-        players: [(name: "Red", tower: 100), (name: "Blue", tower: 200), (name: "Green", tower: 300)],
+        players: [(name: "Red", tower: 307), (name: "Blue", tower: 319), (name: "Green", tower: 331)],
         legions: [
-            (marker: "P1-01", land: 20, characters: ["Ogre", "Ogre", "Centaur"], moved: true, entered_from: 19),
-            (marker: "P1-02", land: 100, characters: ["Titan", "Ogre"]),
-            (marker: "P2-01", land: 20, characters: ["Warlock", "Priest", "Ogre"]),
-            (marker: "P2-02", land: 200, characters: ["Titan", "Ogre"]),
-            (marker: "P3-01", land: 300, characters: ["Titan", "Angel"]),
+            (marker: "P1-01", land: 206, characters: ["Ogre", "Ogre", "Centaur"], moved: true, entered_from: 207),
+            (marker: "P1-02", land: 307, characters: ["Titan", "Ogre"]),
+            (marker: "P2-01", land: 206, characters: ["Warlock", "Priest", "Ogre"]),
+            (marker: "P2-02", land: 319, characters: ["Titan", "Ogre"]),
+            (marker: "P3-01", land: 331, characters: ["Titan", "Angel"]),
         ],
         active: 0,
         phase: Engage,

@@ -59,18 +59,22 @@ fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
     );
 }
 
-/// Lands holding legions of two players, engaged: none under a treaty
-/// (`rules.movement.treaty_turns`), nor a shared land, where the mover may
-/// challenge instead ([`challenges`]).
+/// Lands holding a legion of the mover and one of another player, engaged:
+/// none under a treaty (`rules.movement.treaty_turns`; legions left
+/// standing together when it ends engage when one of them is the mover's),
+/// nor a shared land, where the mover may challenge instead
+/// ([`challenges`]).
 pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
     let mut lands: Vec<LandId> = Vec::new();
     if game.variant.at_peace(game.state.turn) {
         return lands;
     }
+    let active = game.state.active;
     for (i, a) in game.state.legions.iter().enumerate() {
         for b in &game.state.legions[i + 1..] {
             if a.land == b.land
                 && a.owner != b.owner
+                && (a.owner == active || b.owner == active)
                 && !lands.contains(&a.land)
                 && !game.variant.is_shared(a.land)
             {
@@ -88,10 +92,14 @@ pub(in crate::game) fn any_engaged(game: &Game) -> bool {
         return false;
     }
     let legions = &game.state.legions;
+    let active = game.state.active;
     legions.iter().enumerate().any(|(i, a)| {
-        legions[i + 1..]
-            .iter()
-            .any(|b| a.land == b.land && a.owner != b.owner && !game.variant.is_shared(a.land))
+        legions[i + 1..].iter().any(|b| {
+            a.land == b.land
+                && a.owner != b.owner
+                && (a.owner == active || b.owner == active)
+                && !game.variant.is_shared(a.land)
+        })
     })
 }
 
