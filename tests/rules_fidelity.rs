@@ -108,6 +108,7 @@ fn legion(marker: &str, land: u32, chars: &[&str]) -> PositionLegion {
         moved: false,
         entered_from: None,
         distance: None,
+        stationed: false,
     }
 }
 

@@ -313,13 +313,13 @@ fn players_start_on_the_start_land_with_the_named_characters_apart() {
         .unwrap();
     g.apply(p, &first).unwrap();
     let city = land(&g, 7000);
-    assert!(
-        g.state
-            .legions
-            .iter()
-            .filter(|l| l.owner == p)
-            .all(|l| l.land == city)
-    );
+    let divided: Vec<_> = g
+        .state
+        .legions
+        .iter()
+        .filter(|l| l.owner == p && !l.stationed)
+        .collect();
+    assert!(divided.len() == 2 && divided.iter().all(|l| l.land == city));
 }
 
 /// A game of `tests/fixtures/keep-out` (Marshes kept to Marsh folk, a lord
@@ -368,4 +368,91 @@ fn a_land_kept_out_is_neither_entered_nor_crossed() {
     // A lord (a class's name) is kept out unless the Titan is with it.
     assert!(!moves(&kept(r#""Ogre", "Angel""#, 1), "P1-01").contains(&13));
     assert!(moves(&kept(r#""Ogre", "Angel", "Titan""#, 1), "P1-01").contains(&13));
+}
+
+#[test]
+fn a_tower_legion_stands_on_its_tower_and_never_moves_or_splits() {
+    // Gods of Titan 5.6 (EN 158): each Titan-player's Tower holds "Angel,
+    // Gargoyle, Centaur, Ogre ... and Guardian"; 25.7 (EN 565): "It's not
+    // legal to split on Tower lands ... the stationed characters are bound
+    // there until slain". The fixture stations a Warlock and an Ogre.
+    let v = variant();
+    let players = ["Red".to_string(), "Blue".to_string()];
+    let (mut g, _) = Game::new(v, Default::default(), &players, 1).unwrap();
+    while g.state.phase == Phase::InitialSplit {
+        let p = g.state.active;
+        let first = g
+            .legal_actions(p)
+            .into_iter()
+            .find(|a| matches!(a, Action::InitialSplit { .. }))
+            .unwrap();
+        g.apply(p, &first).unwrap();
+    }
+    for p in [RED, BLUE] {
+        let tower = g.state.players[p.0 as usize].tower.unwrap();
+        let stationed: Vec<_> = g
+            .state
+            .legions
+            .iter()
+            .filter(|l| l.owner == p && l.stationed)
+            .collect();
+        assert_eq!(stationed.len(), 1);
+        assert_eq!(stationed[0].land, tower);
+        let names: Vec<&str> = stationed[0]
+            .characters
+            .iter()
+            .map(|&c| g.variant.character(c).name.as_str())
+            .collect();
+        assert_eq!(names, ["Ogre", "Warlock"]);
+    }
+    // In a position: no move, no split is offered, and both are refused.
+    let text = r#"(
+        seed: 5,
+        players: [(name: "Red", tower: 100), (name: "Blue", tower: 400)],
+        legions: [
+            (marker: "P1-01", land: 100, characters: ["Warlock", "Ogre", "Ogre", "Ogre"], stationed: true),
+            (marker: "P1-02", land: 41, characters: ["Titan", "Ogre"]),
+            (marker: "P2-01", land: 500, characters: ["Titan", "Ogre"]),
+        ],
+        active: 0,
+        phase: Split,
+        turn: 3,
+    )"#;
+    let pos: Position = ron::from_str(text).unwrap();
+    let mut g = pos.to_game(variant()).unwrap();
+    let tower = g.state.legions[0].marker;
+    assert!(
+        !g.legal_actions(RED)
+            .iter()
+            .any(|a| matches!(a, Action::Split { legion, .. } if *legion == tower))
+    );
+    let ogre = g.variant.character_by_name("Ogre").unwrap();
+    let before = g.fingerprint();
+    let split = Action::Split {
+        legion: tower,
+        parts: vec![vec![ogre, ogre]],
+    };
+    let e = g.apply(RED, &split).unwrap_err();
+    assert!(e.to_string().contains("does not split"), "{e}");
+    assert_eq!(g.fingerprint(), before);
+    g.apply(RED, &Action::DoneSplitting).unwrap();
+    g.apply(RED, &Action::Roll { distance: None }).unwrap();
+    assert!(moves(&g, "P1-01").is_empty());
+    let to = g.variant.board.by_number(101).unwrap();
+    let from = g.variant.board.by_number(100).unwrap();
+    let e = g
+        .apply(
+            RED,
+            &Action::Move {
+                legion: tower,
+                to,
+                entered_from: from,
+            },
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("does not move"), "{e}");
+    // Saves keep it.
+    let save = g.to_save();
+    let replay = Game::from_save(Arc::clone(&g.variant), &save).unwrap();
+    assert!(replay.state.legions[0].stationed);
 }

@@ -1364,6 +1364,11 @@ impl<'a> Compiler<'a> {
                 .iter()
                 .filter_map(|name| character(self, "start", name))
                 .collect();
+            let stationed = s
+                .stationed
+                .iter()
+                .filter_map(|c| character(self, "start", &c.character).map(|id| (id, c.count)))
+                .collect();
             StartRules {
                 characters: list,
                 legions: s.legions,
@@ -1372,6 +1377,7 @@ impl<'a> Compiler<'a> {
                 land,
                 even_classes: s.even_classes,
                 apart,
+                stationed,
             }
         });
         if let Some(m) = &movement

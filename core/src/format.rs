@@ -912,6 +912,13 @@ pub struct StartRules {
     /// placed in the other").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub apart: Vec<String>,
+    /// A tower legion each player starts with on his own tower besides
+    /// these, which never moves or splits (Gods of Titan 5.6: "Tower (color
+    /// of the Titan-Player): Angel, Gargoyle, Centaur, Ogre ... and
+    /// Guardian"; 25.7: "the stationed characters are bound there until
+    /// slain").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stationed: Vec<Counted>,
 }
 
 /// At most `count` musters of these characters by a player in one turn

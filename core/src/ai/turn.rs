@@ -397,7 +397,8 @@ fn units(board: &Board<'_>) -> Vec<Unit> {
                 marker: Some(l.marker),
                 chars: board.chars_of(l.marker)?.clone(),
                 land: l.land,
-                moved: l.moved,
+                // A tower legion stays where it is, like one that moved.
+                moved: l.moved || l.stationed,
             })
         })
         .collect()

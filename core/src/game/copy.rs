@@ -59,6 +59,7 @@ impl Clone for Legion {
             split_from: None,
             revealed: Vec::new(),
             seen_by: 0,
+            stationed: false,
         };
         l.clone_from(self);
         l
@@ -77,6 +78,7 @@ impl Clone for Legion {
             split_from,
             revealed,
             seen_by,
+            stationed,
         } = source;
         self.marker = *marker;
         self.owner = *owner;
@@ -89,6 +91,7 @@ impl Clone for Legion {
         self.split_from = *split_from;
         self.revealed.clone_from(revealed);
         self.seen_by = *seen_by;
+        self.stationed = *stationed;
     }
 }
 

@@ -253,6 +253,9 @@ pub struct PositionLegion {
     /// (`rules.movement.muster_distances` asks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<u8>,
+    /// A tower legion that never moves (`rules.start.stationed`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stationed: bool,
 }
 
 impl Position {
@@ -420,6 +423,7 @@ impl Position {
                 split_from: None,
                 revealed: Vec::new(),
                 seen_by: 0,
+                stationed: l.stationed,
             });
         }
         legions.sort_by_key(|l| l.marker);

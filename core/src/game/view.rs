@@ -61,6 +61,9 @@ pub struct LegionView {
     /// Characters everyone has been shown.
     pub revealed: Vec<CharacterId>,
     pub moved: bool,
+    /// A tower legion, which never moves (`rules.start.stationed`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stationed: bool,
 }
 
 fn legion_view(me: PlayerId, l: &Legion) -> LegionView {
@@ -73,6 +76,7 @@ fn legion_view(me: PlayerId, l: &Legion) -> LegionView {
         characters: known.then(|| l.characters.clone()),
         revealed: l.revealed.clone(),
         moved: l.moved,
+        stationed: l.stationed,
     }
 }
 

@@ -301,6 +301,8 @@ pub struct StartRules {
     pub even_classes: bool,
     /// Characters each in a different starting legion.
     pub apart: Vec<CharacterId>,
+    /// The tower legion each player starts with on his tower.
+    pub stationed: Vec<(CharacterId, u8)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -45,6 +45,10 @@ pub struct Legion {
     pub revealed: Vec<CharacterId>,
     /// Players (bit per seat) who have seen all of it since it last changed.
     pub seen_by: u64,
+    /// A tower legion (`rules.start.stationed`): it never moves or splits,
+    /// and stays on its tower until slain (Gods of Titan 5.6, 25.7).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stationed: bool,
 }
 
 impl Legion {

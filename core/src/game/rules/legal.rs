@@ -160,8 +160,10 @@ pub(super) fn mulligan_allowed(game: &Game) -> bool {
 /// (`rules.legions.full_legions_move: false`).
 pub(super) fn held_full(game: &Game, legion: &Legion) -> bool {
     let rules = &game.variant.rules.legions;
-    !rules.full_legions_move
-        && game.variant.legion_size(legion.characters.iter().copied()) >= rules.max_size as usize
+    legion.stationed
+        || !rules.full_legions_move
+            && game.variant.legion_size(legion.characters.iter().copied())
+                >= rules.max_size as usize
 }
 
 /// Hands the teleports a legion may make with the current roll to `f`
@@ -340,6 +342,9 @@ fn exempt_from_moving(game: &Game, legion: &Legion) -> bool {
     let Some(rule) = &game.variant.rules.movement.must_move else {
         return true;
     };
+    if legion.stationed {
+        return true;
+    }
     let own_tower = game.state.players[legion.owner.0 as usize].tower == Some(legion.land);
     let terrain = game.variant.board.land(legion.land).terrain;
     rule.exempts(&game.variant.terrains[terrain.index()].name, own_tower)
@@ -625,6 +630,7 @@ fn splittable<'g>(game: &'g Game, player: PlayerId) -> impl Iterator<Item = &'g 
     let s = &game.state;
     s.legions.iter().filter(move |l| {
         l.owner == player
+            && !l.stationed
             && l.split_from.is_none()
             && !s.legions.iter().any(|o| o.split_from == Some(l.marker))
     })

@@ -26,6 +26,7 @@ pub(super) fn new_legion(
         split_from: None,
         revealed: Vec::new(),
         seen_by: 0,
+        stationed: false,
     };
     let at = game.state.legions.partition_point(|l| l.marker < marker);
     game.state.legions.insert(at, legion);
@@ -96,6 +97,35 @@ pub(super) fn initial_split(
             events.push(Event::LegionFormed {
                 legion: m,
                 land: tower,
+                height,
+            });
+        }
+    }
+    // The tower legion on his own tower (`rules.start.stationed`).
+    let stationed: Vec<CharacterId> = game
+        .variant
+        .rules
+        .start
+        .stationed
+        .iter()
+        .flat_map(|&(c, n)| std::iter::repeat_n(c, usize::from(n)))
+        .filter(|c| game.state.caretaker[c.index()] > 0)
+        .collect();
+    if let (false, Some(own)) = (
+        stationed.is_empty(),
+        game.state.players[player.0 as usize].tower,
+    ) {
+        for &c in &stationed {
+            game.state.caretaker[c.index()] = game.state.caretaker[c.index()].saturating_sub(1);
+        }
+        let height = stationed.len();
+        if let Some(m) = new_legion(game, player, own, stationed) {
+            if let Some(j) = legion_index(game, m) {
+                game.state.legions[j].stationed = true;
+            }
+            events.push(Event::LegionFormed {
+                legion: m,
+                land: own,
                 height,
             });
         }
@@ -176,6 +206,12 @@ pub(super) fn split(
 ) -> Result<(), RuleError> {
     let i = owned_legion(game, player, marker)?;
     let legion = &game.state.legions[i];
+    if legion.stationed {
+        return refuse(
+            COMMENCEMENT,
+            format!("legion {marker} is a tower legion, stationed on its tower: it does not split"),
+        );
+    }
     if legion.split_from.is_some()
         || game
             .state
@@ -302,6 +338,12 @@ pub(super) fn move_legion(
     let per_legion = super::legal::per_legion_distance(game);
     if game.state.roll.is_none() && !per_legion {
         return refuse(MOVEMENT, "roll for movement first");
+    }
+    if legion.stationed {
+        return refuse(
+            MOVEMENT,
+            format!("legion {marker} is a tower legion, stationed on its tower: it does not move"),
+        );
     }
     if super::legal::held_full(game, legion) {
         return refuse(
