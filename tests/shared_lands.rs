@@ -178,6 +178,28 @@ fn a_shared_land_holds_several_players_and_the_mover_chooses_to_challenge() {
     let save = fight.to_save();
     let replay = Game::from_save(Arc::clone(&fight.variant), &save).unwrap();
     assert_eq!(replay.state, fight.state);
+    // 11.5: the challenger enters "from the four hex wide side of his
+    // choice": the battle begins with his choice of edge.
+    for a in [Action::Stand, Action::Fight] {
+        if fight.battle_request().is_none() {
+            let who = fight.to_act()[0];
+            let _ = fight.apply(who, &a);
+        }
+    }
+    assert!(fight.battle_request().is_some());
+    let choices: Vec<Action> = fight
+        .legal_actions(RED)
+        .into_iter()
+        .filter(|a| {
+            matches!(
+                a,
+                Action::Battle {
+                    battle: titan_core::battle::Action::ChooseEdge(_)
+                }
+            )
+        })
+        .collect();
+    assert_eq!(choices.len(), 3, "{choices:?}");
     // Declining: on to the muster phase, both legions still in the City.
     g.apply(RED, &Action::DoneEngaging).unwrap();
     assert_eq!(g.state.phase, Phase::Muster);

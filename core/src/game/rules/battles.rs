@@ -353,9 +353,16 @@ pub(super) fn start_battle(game: &mut Game) -> Result<(), RuleError> {
     let Some(req) = battle_request(game) else {
         return refuse(ENGAGEMENT, "no battle to fight");
     };
-    let teleported = game
-        .legion(req.attacker)
-        .is_some_and(|l| l.moved && l.entered_from.is_none());
+    // A teleported attacker, or one that challenged on a shared land,
+    // chooses its wide side (reference sheet; Gods of Titan 11.5: "When the
+    // attacker uses Teleportation or challenges a Legion in the City or
+    // Dungeon ... he may enter from the four hex wide side of his choice").
+    let challenged =
+        game.variant.is_shared(req.land) && game.state.challenged.contains(&req.attacker);
+    let teleported = challenged
+        || game
+            .legion(req.attacker)
+            .is_some_and(|l| l.moved && l.entered_from.is_none());
     let fighters = |list: &[(CharacterId, u8)]| -> Vec<Fighter> {
         list.iter()
             .map(|&(character, power)| Fighter { character, power })
