@@ -419,3 +419,40 @@ fn the_board_turns_onto_itself_by_a_third() {
         assert_eq!(a, b, "{n} -> {}", turn(n));
     }
 }
+
+/// 9.2 (EN 239): "Sea-Legions, which enter a Whirl land, are teleported
+/// automatically to any other Whirl and must leave it in the same
+/// Game-Turn. If the Legion already has moved six lands, in order to be able
+/// to leave the Whirl, it may stop in front of the first Whirl. Thus a
+/// Legion may never stand on a Whirl land"; 9.1 (EN 237): "both Teleport
+/// lands count as one field". A legion of Dolphins on the Coast before
+/// Whirl 1 (505): two lands take it past Whirl 2 or Whirl 3 to the Sea land
+/// after it, no move ends on a Whirl, and none goes on from the Whirl
+/// entered.
+#[test]
+fn a_whirl_sends_a_legion_on_from_another_whirl() {
+    use titan_core::game::Occupancy;
+    use titan_core::model::movement::Exits;
+    let v = got();
+    let exits = Exits::new(&v);
+    let land = |n: u32| v.board.by_number(n).unwrap();
+    let empty = vec![Occupancy::Empty; v.board.land_count()];
+    let ends = |d: u8| -> HashSet<u32> {
+        exits
+            .moves(land(505), d, &empty)
+            .iter()
+            .map(|t| num(&v, t.land))
+            .collect()
+    };
+    let whirls: HashSet<u32> = [506, 526, 546].into();
+    for d in 1..=6 {
+        assert!(ends(d).is_disjoint(&whirls), "{d}: {:?}", ends(d));
+    }
+    // One land: the Whirl is no end (the Coast's arch inland, 405, is).
+    assert_eq!(ends(1), HashSet::from([405]));
+    // Two: past Whirl 2 (to 527) or Whirl 3 (to 547), not on past Whirl 1
+    // (507), which is left only by its Gates.
+    let two = ends(2);
+    assert!(two.contains(&527) && two.contains(&547), "{two:?}");
+    assert!(!two.contains(&507), "{two:?}");
+}

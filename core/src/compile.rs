@@ -1060,6 +1060,7 @@ impl<'a> Compiler<'a> {
                     name,
                     terrain,
                     position: l.position,
+                    passage: l.passage,
                 }),
             );
         }

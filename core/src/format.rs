@@ -631,6 +631,12 @@ pub struct LandDef {
     pub position: GridPos,
     /// The signs on this land's borders, each pointing to a neighbour.
     pub exits: Vec<ExitDef>,
+    /// A passage: no move ends here, and a legion that enters goes on only
+    /// by the land's gates (Gods of Titan 9.2: "Sea-Legions, which enter a
+    /// Whirl land, are teleported automatically to any other Whirl ... a
+    /// Legion may never stand on a Whirl land").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub passage: bool,
 }
 
 /// A cell of the masterboard's drawing grid.

@@ -45,6 +45,7 @@ pub fn read(file: &XmlFile) -> Result<Board, Error> {
                 y: file.num(&doc, hex, "ypos")?,
             },
             exits: Vec::new(),
+            passage: false,
         };
         lines.insert(number, file.line(&doc, hex));
         if lands.insert(number, land).is_some() {

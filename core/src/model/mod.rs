@@ -210,6 +210,8 @@ pub struct Land {
     pub name: String,
     pub terrain: TerrainId,
     pub position: GridPos,
+    /// No move ends here; left by its gates only ([`crate::format::LandDef::passage`]).
+    pub passage: bool,
 }
 
 /// The masterboard: lands as nodes, signs as directed edges from the land
@@ -690,6 +692,7 @@ mod tests {
             name: format!("L{n}"),
             terrain: TerrainId(0),
             position: GridPos { x: 0, y: 0 },
+            passage: false,
         };
         let mut a = DiGraph::default();
         let a1 = a.add_node(land(1));

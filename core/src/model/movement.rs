@@ -132,6 +132,8 @@ pub struct Exits {
     tower: Vec<bool>,
     /// Shared lands: passed and ended on whoever stands there.
     shared: Vec<bool>,
+    /// Passages: never an end; left by their gates only.
+    passage: Vec<bool>,
     /// `rules.movement.keep_out`, compiled.
     keep_out: Vec<KeepOutRule>,
     /// Neighbours whatever the signs, both directions (for tower teleport).
@@ -216,6 +218,7 @@ impl Exits {
             };
         }
         let shared = board.lands().map(|l| variant.is_shared(l)).collect();
+        let passage = board.lands().map(|l| board.land(l).passage).collect();
         let keep_out = variant
             .rules
             .movement
@@ -227,6 +230,7 @@ impl Exits {
             lands,
             tower,
             shared,
+            passage,
             keep_out,
             adjacent,
             tower_targets: Vec::new(),
@@ -414,6 +418,15 @@ impl Exits {
             land: LandId::new(land),
             entered_from: LandId::new(from),
         };
+        if self.passage[land] {
+            // A passage is crossed by its gates, never stood on.
+            return left > 0
+                && matches!(
+                    self.occupancy(land, occ),
+                    Occupancy::Empty | Occupancy::Friendly
+                )
+                && self.through_gates(land, from, left, occ, f);
+        }
         match self.occupancy(land, occ) {
             Occupancy::Engaged | Occupancy::Closed => return false,
             Occupancy::Enemy => return f(target()),

@@ -160,6 +160,7 @@ impl Project {
             terrain,
             position,
             exits: Vec::new(),
+            passage: false,
         });
         self.last_key = None;
         Some(number)
