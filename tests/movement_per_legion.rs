@@ -57,11 +57,12 @@ fn me() -> PlayerId {
 }
 
 /// Player 0's legions: marker and land.
+/// The legions of seat 0 that may move (not its tower legion, 5.6).
 fn my_legions(g: &Game) -> Vec<(titan_core::game::Marker, titan_core::model::LandId)> {
     g.state
         .legions
         .iter()
-        .filter(|l| l.owner == me())
+        .filter(|l| l.owner == me() && !l.stationed)
         .map(|l| (l.marker, l.land))
         .collect()
 }

@@ -96,7 +96,8 @@ fn the_play_window_offers_spells_and_abilities_as_buttons() {
         ],
         active: 0,
         phase: Engage,
-        turn: 4,
+        // After the treaty (8.3: no engagement through game turn 10).
+        turn: 11,
     )"#,
         )
         .unwrap();
