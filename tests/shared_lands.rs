@@ -478,3 +478,36 @@ fn a_tower_legion_stands_on_its_tower_and_never_moves_or_splits() {
     let replay = Game::from_save(Arc::clone(&g.variant), &save).unwrap();
     assert!(replay.state.legions[0].stationed);
 }
+
+#[test]
+fn legions_under_the_truce_never_engage_each_other() {
+    // Gods of Titan 8.3 (EN 203): "The non-aggression Treaty rule applies to
+    // Sea-Legions during the entire game ... Thus enemy Sea-Legions can't
+    // face each other in an Engagement, but can engage Land-Legions." The
+    // fixture's truce is the Gargoyles'. Land 115 is one land from tower 300.
+    let dir = common::root().join("tests/fixtures/keep-out");
+    let v = Arc::new(titan_core::load(&dir, &common::options()).unwrap());
+    let at = |red: &str, blue: &str, roll: u8| {
+        let legions = [("P1-01", 300, red), ("P2-01", 115, blue)];
+        game_of(Arc::clone(&v), 3, "Move", Some(roll), &legions)
+    };
+    let garg = r#""Gargoyle", "Ogre""#;
+    // Both under it: passed at two lands, stood beside at one, no engagement.
+    assert!(!moves(&at(garg, garg, 2), "P1-01").contains(&115));
+    let mut g = at(garg, garg, 1);
+    move_to(&mut g, "P1-01", 115);
+    g.apply(RED, &Action::DoneMoving).unwrap();
+    assert_eq!(g.state.phase, Phase::Muster, "no engagement");
+    g.check_invariants().unwrap();
+    // One of them not: the move stops there and engages.
+    assert!(moves(&at(garg, OGRES, 2), "P1-01").contains(&115));
+    let mut g = at(OGRES, garg, 1);
+    move_to(&mut g, "P1-01", 115);
+    g.apply(RED, &Action::DoneMoving).unwrap();
+    assert_eq!(g.state.phase, Phase::Engage);
+    let here = land(&g, 115);
+    assert!(
+        g.legal_actions(RED)
+            .contains(&Action::Engage { land: here })
+    );
+}

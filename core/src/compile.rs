@@ -1403,6 +1403,19 @@ impl<'a> Compiler<'a> {
                     );
                 }
             }
+            for w in &m.truce {
+                let known =
+                    self.data.characters.iter().any(|c| {
+                        &c.name == w || &c.class == w || c.abilities.iter().any(|a| a == w)
+                    });
+                if !known {
+                    self.error(
+                        self.origins.rules_file("movement"),
+                        &["truce"],
+                        format!("rules.movement.truce: no character, class or ability is {w:?}"),
+                    );
+                }
+            }
             for (i, k) in m.keep_out.iter().enumerate() {
                 let file = self.origins.rules_file("movement");
                 let anchors = ["keep_out"];

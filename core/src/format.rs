@@ -995,6 +995,14 @@ pub struct MovementRules {
     /// the Sea and its creatures).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keep_out: Vec<KeepOut>,
+    /// Two legions of different players that each hold a character having
+    /// one of these words (its name, class or an ability) never engage:
+    /// they pass through each other and may stand together (Gods of Titan
+    /// 8.3: "The non-aggression Treaty rule applies to Sea-Legions during
+    /// the entire game ... enemy Sea-Legions can't face each other in an
+    /// Engagement, but can engage Land-Legions").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub truce: Vec<String>,
 }
 
 /// A rule keeping legions out of lands (`rules.movement.keep_out`): the

@@ -820,7 +820,7 @@ pub(super) fn check_invariants(game: &Game) -> Result<(), String> {
     // One legion per land, or two players' legions in an engagement; on a
     // shared land any; under a treaty one of each player's, and those left
     // together when it ends stay until they engage or part.
-    let peace = v.rules.movement.treaty_turns > 0;
+    let peace = v.rules.movement.treaty_turns > 0 || !v.rules.movement.truce.is_empty();
     for land in v.board.lands() {
         if v.is_shared(land) {
             continue;

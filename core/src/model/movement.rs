@@ -65,6 +65,22 @@ pub struct MoveTarget {
     pub entered_from: LandId,
 }
 
+/// By character: whether it has one of `words` (its name, its class's name,
+/// or one of its abilities).
+fn has_words(variant: &Variant, words: &[String]) -> Vec<bool> {
+    variant
+        .characters
+        .iter()
+        .map(|c| {
+            words.iter().any(|w| {
+                *w == c.name
+                    || *w == variant.classes[c.class.index()].name
+                    || c.abilities.iter().any(|h| variant.hooks[h.index()] == *w)
+            })
+        })
+        .collect()
+}
+
 /// One `rules.movement.keep_out` rule over the variant's indices.
 #[derive(Debug, Clone)]
 struct KeepOutRule {
@@ -91,19 +107,7 @@ impl KeepOutRule {
                 }
             })
             .collect();
-        let has = |words: &[String]| -> Vec<bool> {
-            variant
-                .characters
-                .iter()
-                .map(|c| {
-                    words.iter().any(|w| {
-                        *w == c.name
-                            || *w == variant.classes[c.class.index()].name
-                            || c.abilities.iter().any(|h| variant.hooks[h.index()] == *w)
-                    })
-                })
-                .collect()
-        };
+        let has = |words: &[String]| has_words(variant, words);
         KeepOutRule {
             lands,
             having: has(&k.having),
@@ -136,6 +140,8 @@ pub struct Exits {
     passage: Vec<bool>,
     /// `rules.movement.keep_out`, compiled.
     keep_out: Vec<KeepOutRule>,
+    /// By character: has a word of `rules.movement.truce`.
+    truce: Vec<bool>,
     /// Neighbours whatever the signs, both directions (for tower teleport).
     adjacent: Vec<Vec<u32>>,
     /// By tower land, where the variant's tower teleport may go from it
@@ -226,12 +232,14 @@ impl Exits {
             .iter()
             .map(|k| KeepOutRule::new(variant, k))
             .collect();
+        let truce = has_words(variant, &variant.rules.movement.truce);
         let mut exits = Exits {
             lands,
             tower,
             shared,
             passage,
             keep_out,
+            truce,
             adjacent,
             tower_targets: Vec::new(),
         };
@@ -381,6 +389,15 @@ impl Exits {
         } else {
             o
         }
+    }
+
+    /// Whether a legion of `characters` is under the truce
+    /// (`rules.movement.truce`): it neither engages nor is engaged by
+    /// another such legion.
+    pub fn in_truce(&self, characters: &[CharacterId]) -> bool {
+        characters
+            .iter()
+            .any(|c| self.truce.get(c.index()).copied().unwrap_or(false))
     }
 
     /// `occ` with the lands closed to a legion of `characters` marked

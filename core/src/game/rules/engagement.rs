@@ -13,13 +13,16 @@ pub(super) fn engage(
         return refuse(ENGAGEMENT, "there is no engagement in that land");
     }
     let here: Vec<&Legion> = game.legions_in(land).collect();
-    let (Some(att), Some(def)) = (
-        here.iter().find(|l| l.owner == player),
-        here.iter().find(|l| l.owner != player),
-    ) else {
+    // The first of the mover's legions there and another player's it may
+    // engage (`rules.movement.truce`).
+    let pair = here.iter().filter(|l| l.owner == player).find_map(|att| {
+        here.iter()
+            .find(|d| d.owner != player && super::legal::may_engage(game, att, d))
+            .map(|def| (att.marker, def.marker))
+    });
+    let Some((a, d)) = pair else {
         return refuse(ENGAGEMENT, "no legion of yours is engaged there");
     };
-    let (a, d) = (att.marker, def.marker);
     begin_engagement(game, land, a, d, events);
     Ok(())
 }

@@ -75,6 +75,7 @@ pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
             if a.land == b.land
                 && a.owner != b.owner
                 && (a.owner == active || b.owner == active)
+                && may_engage(game, a, b)
                 && !lands.contains(&a.land)
                 && !game.variant.is_shared(a.land)
             {
@@ -98,6 +99,7 @@ pub(in crate::game) fn any_engaged(game: &Game) -> bool {
             a.land == b.land
                 && a.owner != b.owner
                 && (a.owner == active || b.owner == active)
+                && may_engage(game, a, b)
                 && !game.variant.is_shared(a.land)
         })
     })
@@ -120,7 +122,7 @@ pub(in crate::game) fn challenges(game: &Game) -> Vec<(Marker, Marker)> {
         for d in s
             .legions
             .iter()
-            .filter(|d| d.land == a.land && d.owner != a.owner)
+            .filter(|d| d.land == a.land && d.owner != a.owner && may_engage(game, a, d))
         {
             out.push((a.marker, d.marker));
         }
@@ -263,10 +265,37 @@ pub(super) fn legion_occ<'a>(
     legion: &Legion,
     occ: &'a [Occupancy],
 ) -> std::borrow::Cow<'a, [Occupancy]> {
-    match game.exits.close_for(&legion.characters, occ) {
+    let mut out = match game.exits.close_for(&legion.characters, occ) {
         Some(closed) => std::borrow::Cow::Owned(closed),
         None => std::borrow::Cow::Borrowed(occ),
+    };
+    // Under the truce, other players' legions also under it are passed and
+    // stood beside (`rules.movement.truce`).
+    if game.exits.in_truce(&legion.characters) {
+        let legions = &game.state.legions;
+        let open: Vec<LandId> = legions
+            .iter()
+            .filter(|o| {
+                o.owner != legion.owner
+                    && out.get(o.land.index()) == Some(&Occupancy::Enemy)
+                    && legions
+                        .iter()
+                        .filter(|x| x.land == o.land && x.owner != legion.owner)
+                        .all(|x| game.exits.in_truce(&x.characters))
+            })
+            .map(|o| o.land)
+            .collect();
+        for land in open {
+            out.to_mut()[land.index()] = Occupancy::Empty;
+        }
     }
+    out
+}
+
+/// Whether two legions of different players on one land engage: not under
+/// the truce (`rules.movement.truce`), both of them.
+pub(in crate::game) fn may_engage(game: &Game, a: &Legion, b: &Legion) -> bool {
+    !(game.exits.in_truce(&a.characters) && game.exits.in_truce(&b.characters))
 }
 
 /// A legion's normal moves with the current roll, into `out`.
