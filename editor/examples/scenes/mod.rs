@@ -226,3 +226,49 @@ fn teleport_scene(variant: &Arc<Variant>, names: &[String]) -> Result<Scene<Mark
     }
     Err("no position with a teleport found".into())
 }
+
+/// Gods of Titan, three players' random play (splitting whenever possible)
+/// into the movement phase of game turn 8 (the treaty still on), and the
+/// mover's legion with the most moves: the board with the City, the
+/// Dungeon, the Sea and the Whirls, legions standing together.
+#[allow(dead_code)] // Only `show_play` shows it.
+pub fn gods() -> Result<Scene<Marker>, String> {
+    let variant = titan_editor::play::load_variant(&root().join("variants/gods-of-titan"))?;
+    let names: Vec<String> = seats(3, PlayerId(0)).into_iter().map(|s| s.name).collect();
+    let (mut g, mut log) =
+        Game::new(variant, Default::default(), &names, 7).map_err(|e| e.to_string())?;
+    let mut rng = GameRng::new(7);
+    for _ in 0..20_000 {
+        if g.state.turn >= 8 && g.state.phase == Phase::Move && g.state.active == PlayerId(0) {
+            break;
+        }
+        let Some((p, a)) = random_action(&g, &mut rng) else {
+            break;
+        };
+        if matches!(a, Action::ConcedeGame) {
+            continue;
+        }
+        let a = g
+            .legal_actions(p)
+            .into_iter()
+            .find(|x| matches!(x, Action::Split { .. }))
+            .unwrap_or(a);
+        log.extend(g.apply(p, &a).map_err(|e| e.to_string())?);
+    }
+    let me = g.state.active;
+    let actions = g.legal_actions(me);
+    let count = |m: Marker| {
+        actions
+            .iter()
+            .filter(|a| matches!(a, Action::Move { legion, .. } if *legion == m))
+            .count()
+    };
+    let pick = g
+        .state
+        .legions
+        .iter()
+        .filter(|l| l.owner == me)
+        .map(|l| l.marker)
+        .max_by_key(|m| count(*m));
+    Ok((g, log, seats(3, me), pick))
+}
