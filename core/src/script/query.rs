@@ -36,7 +36,7 @@ fn side_code(s: BattleSide) -> i64 {
     i64::from(s == BattleSide::Defender)
 }
 
-pub(super) fn status_code(s: Status) -> i64 {
+pub(crate) fn status_code(s: Status) -> i64 {
     match s {
         Status::Waiting => 0,
         Status::OnBoard(_) => 1,
@@ -50,7 +50,7 @@ pub(super) fn status_code(s: Status) -> i64 {
 
 /// In the battle and not slain (a unit slain by this event's effects is
 /// still on its hex, not alive).
-pub(super) fn alive(u: &Unit) -> bool {
+pub(crate) fn alive(u: &Unit) -> bool {
     !u.is_slain()
         && matches!(
             u.status,
