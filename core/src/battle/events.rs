@@ -1253,7 +1253,7 @@ impl<'v> Battle<'v> {
         }
         if !self.requires_met(s, a, unit) {
             return refuse(format!(
-                "{label} is not offered now (its requires in the variant's actions.ron)"
+                "{args:?} is not a choice {label} offers now (its requires in the variant's actions.ron)"
             ));
         }
         // Listed for this state by the last pick: its `legal` offered it.

@@ -509,6 +509,14 @@ fn code_names(lua: &Lua, v: &Variant) -> mlua::Result<Table> {
         hexes.raw_set(h.0, h.label())?;
     }
     names.raw_set("hexes", hexes)?;
+    names.raw_set(
+        "hazards",
+        by_index(&mut v.hazards.iter().map(|h| h.name.as_str()))?,
+    )?;
+    names.raw_set(
+        "terrains",
+        by_index(&mut v.terrains.iter().map(|t| t.name.as_str()))?,
+    )?;
     Ok(names)
 }
 

@@ -93,7 +93,7 @@ pub(super) fn raw_queries(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<[mlua
     let s = Rc::clone(store);
     let units = lua.create_function(move |_, f: Filter| {
         s.battle("units", |b| {
-            let mut out = mlua::MultiValue::new();
+            let mut out = mlua::MultiValue::with_capacity(b.units.len() * UNIT_KEYS.len());
             for (i, u) in b.units.iter().enumerate() {
                 if picks(&s, u, &f) {
                     unit_values(&s, b, i, &mut out);
