@@ -284,6 +284,60 @@ fn teleport_to_a_free_hex_the_character_may_stand_in() {
     ));
 }
 
+#[test]
+fn a_spell_its_requires_refuse_is_neither_listed_nor_taken() {
+    // actions.ron `requires` (docs/scripting.md, "Actions"): a Novice
+    // (skill 2) casts grade-2 spells, not Teleport (grade 3, 15.3); no
+    // spell while a Master stands on the battleland (15.5). The engine
+    // answers these without asking the spells' scripts.
+    let v = variant();
+    let spells = |b: &Battle| -> Vec<String> {
+        let mut n: Vec<String> = b
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Script { name, .. } => Some(name),
+                _ => None,
+            })
+            .collect();
+        n.dedup();
+        n
+    };
+    let novice = position(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Novice", hex: "A1")],
+        defender: [(character: "Ogre", hex: "F4")],
+    )"#,
+    );
+    let mut b = Battle::from_position(&v, &novice, GameRng::new(1)).unwrap();
+    let listed = spells(&b);
+    assert!(listed.contains(&"shockwave".to_string()), "{listed:?}");
+    assert!(!listed.contains(&"teleport".to_string()), "{listed:?}");
+    let caster = at(&b, "A1");
+    let e = b
+        .apply(cast(
+            "teleport",
+            caster,
+            vec![ScriptArg::Unit(caster), ScriptArg::Hex(hex("B1"))],
+        ))
+        .unwrap_err();
+    assert!(e.to_string().contains("requires"), "{e}");
+    let master = position(
+        r#"(
+        battleland: "Plains",
+        moving: Attacker,
+        phase: Strike,
+        attacker: [(character: "Warlock", hex: "A1")],
+        defender: [(character: "Phantom", hex: "F4")],
+    )"#,
+    );
+    let b = Battle::from_position(&v, &master, GameRng::new(1)).unwrap();
+    assert_eq!(spells(&b), Vec::<String>::new());
+}
+
 /// Ends phases until `side`'s maneuver phase.
 fn to_maneuver_of(b: &mut Battle, side: BattleSide) {
     for _ in 0..8 {

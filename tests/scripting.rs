@@ -1301,3 +1301,38 @@ fn a_unit_filter_is_refused_where_it_means_nothing() {
         assert!(e.message.contains(says), "{code}: {e}");
     }
 }
+
+#[test]
+fn titan_check_names_what_an_actions_requires_does_not_have() {
+    // docs/scripting.md, "Actions", `requires`: its names are checked.
+    let src = common::root().join("tests/battle/variants/costs");
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["variant.ron", "variables.ron", "costs.lua"] {
+        std::fs::copy(src.join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("actions.ron"),
+        r#"[
+    (name: "charge", label: "Charge", who: AnyUnit, when: Maneuver,
+     cost: (variable: "stamina", amount: 1),
+     requires: (actor: (class: ["wizard"]), none: [(side: "near", set: "nothing")])),
+    (name: "inspire", label: "Inspire", who: AnyUnit, when: Maneuver,
+     cost: (variable: "mana", amount: 2)),
+    (name: "tithe", label: "Tithe", who: AnyUnit, when: Maneuver,
+     cost: (variable: "treasury", amount: 1)),
+    (name: "levy", label: "Levy", who: Player, when: Move,
+     cost: (variable: "treasury", amount: 1), requires: ()),
+]"#,
+    )
+    .unwrap();
+    let errors = titan_core::load(dir.path(), &common::options()).unwrap_err();
+    let text: String = errors.iter().map(|d| format!("{d}\n")).collect();
+    for needle in [
+        "requires: no class \"wizard\"",
+        "side is \"own\" or \"enemy\"",
+        "requires: no variable \"nothing\"",
+        "requires is for battle actions",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}

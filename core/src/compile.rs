@@ -299,9 +299,98 @@ impl<'a> Compiler<'a> {
                     fail(self, "amount", "a cost is more than 0".into());
                 }
             }
+            let requires = a.requires.as_ref().map(|r| {
+                if !battle {
+                    fail(
+                        self,
+                        "requires",
+                        "requires is for battle actions (a unit takes them)".into(),
+                    );
+                }
+                let check = |c: &mut Self, u: &format::UnitCondition| {
+                    let mut ids = Vec::new();
+                    for n in &u.character {
+                        match lookup(characters, n) {
+                            Some(id) => ids.push(id),
+                            None => fail(c, n, format!("requires: no character {n:?}")),
+                        }
+                    }
+                    let mut class_ids = Vec::new();
+                    for n in &u.class {
+                        match lookup(classes, n) {
+                            Some(id) => class_ids.push(id),
+                            None => fail(c, n, format!("requires: no class {n:?}")),
+                        }
+                    }
+                    let status = u.status.as_deref().and_then(|w| {
+                        let i = crate::script::STATUS_WORDS.iter().position(|x| *x == w);
+                        if i.is_none() {
+                            fail(
+                                c,
+                                w,
+                                format!(
+                                    "requires: no status {w:?} ({})",
+                                    crate::script::STATUS_WORDS.join(", ")
+                                ),
+                            );
+                        }
+                        i.map(|i| i as u8)
+                    });
+                    let set = u.set.as_deref().and_then(|n| {
+                        match c.data.variables.iter().find(|v| v.name == n) {
+                            Some(v) if v.scope == VarScope::Unit => Some(v.clone()),
+                            Some(_) => {
+                                fail(
+                                    c,
+                                    n,
+                                    format!(
+                                        "requires: set names a variable of scope Unit, not {n:?}"
+                                    ),
+                                );
+                                None
+                            }
+                            None => {
+                                fail(
+                                    c,
+                                    n,
+                                    format!("requires: no variable {n:?} in variables.ron"),
+                                );
+                                None
+                            }
+                        }
+                    });
+                    let own_side = match u.side.as_deref() {
+                        None => None,
+                        Some("own") => Some(true),
+                        Some("enemy") => Some(false),
+                        Some(w) => {
+                            fail(
+                                c,
+                                w,
+                                format!("requires: side is \"own\" or \"enemy\", not {w:?}"),
+                            );
+                            None
+                        }
+                    };
+                    crate::model::UnitCheck {
+                        characters: ids,
+                        classes: class_ids,
+                        own_side,
+                        status,
+                        alive: u.alive,
+                        set,
+                        min_skill: u.min_skill,
+                    }
+                };
+                crate::model::Requires {
+                    actor: r.actor.as_ref().map(|u| check(self, u)),
+                    none: r.none.iter().map(|u| check(self, u)).collect(),
+                }
+            });
             let action = ScriptAction {
                 def: a.clone(),
                 who,
+                requires,
             };
             if self.scripts_ran && !self.hooks.contains(&action.legal_hook()) {
                 fail(

@@ -1429,6 +1429,50 @@ pub struct ActionDef {
     pub limit: Option<ActionLimit>,
     #[serde(default)]
     pub cost: Option<ActionCost>,
+    /// What must hold before the engine asks the action's `legal` (battle
+    /// actions): checked in Rust, so that `legal` is not called when it
+    /// could offer nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<ActionRequires>,
+}
+
+/// `requires` of a battle action: the acting unit is as `actor` says, and
+/// no unit of the battle is as one of `none` says. When they fail the
+/// action is not offered (nor its script asked), and taking it is refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRequires {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<UnitCondition>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub none: Vec<UnitCondition>,
+}
+
+/// A unit as `requires` asks for it: every field given holds (the words
+/// of `ctx:units` and of handlers' unit filters).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitCondition {
+    /// One of these characters (empty: any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub character: Vec<String>,
+    /// Of one of these classes (empty: any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub class: Vec<String>,
+    /// "own": of the acting unit's side; "enemy": of the other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Its status word ("waiting", "on_board", "riding", ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alive: Option<bool>,
+    /// A `Unit` variable of its that holds another value than its default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
+    /// Its skill (as `ctx:unit_field(id, "skill")` reads it) is at least this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_skill: Option<u8>,
 }
 
 /// One Lua file of a variant, named as it should appear in error messages

@@ -157,6 +157,20 @@ impl Vars {
             .unwrap_or(&def.default)
     }
 
+    /// The units whose value of `def` is another than its default, by
+    /// index, in order (one look-up of the variable, not one per unit).
+    pub fn units_set<'a>(&'a self, def: &'a VariableDef) -> impl Iterator<Item = usize> + 'a {
+        self.0
+            .get(def.name.as_str())
+            .into_iter()
+            .flat_map(move |by| {
+                by.iter().filter_map(move |(of, v)| match of {
+                    VarTarget::Unit(i) if *v != def.default => Some(usize::from(*i)),
+                    _ => None,
+                })
+            })
+    }
+
     /// Sets a value (checked by [`check`] first); the default is not stored.
     pub fn set(&mut self, def: &VariableDef, target: VarTarget, value: VarValue) {
         let stored = self.0.get(def.name.as_str()).and_then(|by| by.get(&target));

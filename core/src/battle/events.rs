@@ -1009,6 +1009,55 @@ impl<'v> Battle<'v> {
         )?)
     }
 
+    /// Whether what `a` requires (`requires` in `actions.ron`) holds for
+    /// `unit` now: when not, its `legal` could offer nothing and is not
+    /// asked.
+    fn requires_met(&self, s: &State, a: &crate::model::ScriptAction, unit: UnitId) -> bool {
+        let Some(r) = &a.requires else {
+            return true;
+        };
+        let v = &self.variant;
+        let own = s.units[unit as usize].side;
+        let passes = |c: &crate::model::UnitCheck, i: usize| {
+            let Some(u) = s.units.get(i) else {
+                return false;
+            };
+            let ch = v.character(u.character);
+            c.own_side.is_none_or(|o| o == (u.side == own))
+                && (c.characters.is_empty() || c.characters.contains(&u.character))
+                && (c.classes.is_empty() || c.classes.contains(&ch.class))
+                && c.status
+                    .is_none_or(|w| i64::from(w) == script::status_code(u.status))
+                && c.alive.is_none_or(|a| a == script::alive(u))
+                && c.set.as_ref().is_none_or(|def| {
+                    *s.vars.get(def, crate::vars::VarTarget::Unit(i as UnitId)) != def.default
+                })
+                && c.min_skill.is_none_or(|m| {
+                    let e = s.extra.get(i).copied().unwrap_or_default();
+                    e.skill.unwrap_or(ch.skill) >= m
+                })
+        };
+        r.actor.as_ref().is_none_or(|c| passes(c, unit as usize))
+            && !r.none.iter().any(|c| match &c.set {
+                // Only the units the variable is set for.
+                Some(def) => s.vars.units_set(def).any(|i| passes(c, i)),
+                None => (0..s.units.len()).any(|i| passes(c, i)),
+            })
+    }
+
+    /// Whether `Battle::pick_action` listed this script action for the
+    /// state the battle has now, with its game's values: its `legal`
+    /// offered it then and would offer it again.
+    fn script_listed(&self, unit: UnitId, name: &str, args: &[script::ScriptArg]) -> bool {
+        let lists = self.pick_lists.borrow();
+        lists.scripts_fresh
+            && lists.listed == Some(self.generation.get())
+            && lists.others.iter().any(|o| {
+                matches!(o, Action::Script { name: n, unit: u, args: a }
+                    if *u == unit && n == name && a.as_slice() == args)
+            })
+    }
+
     /// The script actions the side to act may take now (an action whose
     /// `legal` fails is left out here, and the error kept for
     /// [`Battle::take_script_failure`]; taking it reports the error).
@@ -1030,6 +1079,7 @@ impl<'v> Battle<'v> {
             || u.is_slain()
             || self.limit_left(s, a, *unit).is_some_and(|n| n <= 0)
             || self.cannot_pay(s, a, *unit)
+            || !self.requires_met(s, a, *unit)
         {
             return;
         }
@@ -1104,6 +1154,7 @@ impl<'v> Battle<'v> {
                     || !a.unit_may(&self.variant, u.character)
                     || self.limit_left(s, a, unit).is_some_and(|n| n <= 0)
                     || self.cannot_pay(s, a, unit)
+                    || !self.requires_met(s, a, unit)
                 {
                     continue;
                 }
@@ -1200,7 +1251,15 @@ impl<'v> Battle<'v> {
                 c.amount, c.variable
             ));
         }
-        if !self.script_legal(s, a, unit)?.iter().any(|l| l == args) {
+        if !self.requires_met(s, a, unit) {
+            return refuse(format!(
+                "{args:?} is not a choice {label} offers now (its requires in the variant's actions.ron)"
+            ));
+        }
+        // Listed for this state by the last pick: its `legal` offered it.
+        if !self.script_listed(unit, name, args)
+            && !self.script_legal(s, a, unit)?.iter().any(|l| l == args)
+        {
             return refuse(format!("{args:?} is not a choice {label} offers now"));
         }
         let Some(lua) = self.lua.as_ref().filter(|_| self.use_hooks) else {

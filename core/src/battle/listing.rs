@@ -212,6 +212,11 @@ pub(super) struct PickLists {
     pub listed: Option<u64>,
     /// How the next listing derives from these runs (see `relist`).
     pub relist: Option<super::relist::Relist>,
+    /// The script actions in `others` were listed with the game's
+    /// variables and caretaker the battle has now (masterplay's
+    /// `set_game` and `set_caretaker` clear it): taking one of them needs
+    /// no second call of its `legal` (`Battle::apply_script`).
+    pub scripts_fresh: bool,
 }
 
 impl Default for PickLists {
@@ -223,6 +228,7 @@ impl Default for PickLists {
             others: Vec::new(),
             listed: None,
             relist: None,
+            scripts_fresh: false,
         }
     }
 }
@@ -309,6 +315,7 @@ impl Battle<'_> {
             self.list(&mut sink);
             let n = sink.n;
             lists.listed = Some(self.generation.get());
+            lists.scripts_fresh = true;
             n
         };
         let PickLists { runs, others, .. } = &mut *lists;

@@ -261,6 +261,7 @@ impl<'v> Battle<'v> {
     /// `ctx:add_unit` may take), set by masterplay each time it resumes it.
     pub fn set_caretaker(&mut self, counts: &[u32]) {
         self.caretaker = Some(Rc::new(counts.to_vec()));
+        self.pick_lists.get_mut().scripts_fresh = false;
     }
 
     /// The game's variables (every scope but the battle's units) and its
@@ -272,6 +273,7 @@ impl<'v> Battle<'v> {
             self.state.game_vars = vars.clone();
         }
         self.world = Some(Rc::new(world));
+        self.pick_lists.get_mut().scripts_fresh = false;
     }
 
     /// The game's variables as the battle's scripts left them.

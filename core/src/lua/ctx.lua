@@ -150,6 +150,14 @@ methods.unit_field = function(ctx, id, key)
   if by_code ~= nil and v ~= nil then return by_code[v] end
   return v
 end
+-- A hex's table (script/methods.rs gives its values flat: the hazard and
+-- terrain by code; nothing when there is no such hex).
+local raw_get_hex, hazards, terrains = methods.get_hex, names.hazards, names.terrains
+methods.get_hex = function(ctx, label)
+  local hz, el, tr, unit, rider = raw_get_hex(ctx, label)
+  if hz == nil then return nil end
+  return { label = label, hazard = hazards[hz], elevation = el, terrain = terrains[tr], unit = unit, rider = rider }
+end
 methods.get_unit = function(ctx, id)
   local i, ch, cl, sd, hx, dm, pw, sk, fl, rs, st, sl, al = raw_get_unit(ctx, id)
   if i == nil then return nil end

@@ -151,10 +151,33 @@ pub enum ActionWho {
 }
 
 /// A script action of `actions.ron`, compiled.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScriptAction {
     pub def: crate::format::ActionDef,
     pub who: ActionWho,
+    /// `def.requires` with its names resolved.
+    pub requires: Option<Requires>,
+}
+
+/// An action's `requires` (`crate::format::ActionRequires`) with ids.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Requires {
+    pub actor: Option<UnitCheck>,
+    pub none: Vec<UnitCheck>,
+}
+
+/// A `crate::format::UnitCondition` with ids; `status` is the index of
+/// its word in `script::STATUS_WORDS`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitCheck {
+    pub characters: Vec<CharacterId>,
+    pub classes: Vec<ClassId>,
+    /// Of the acting unit's side (true) or the other's (false).
+    pub own_side: Option<bool>,
+    pub status: Option<u8>,
+    pub alive: Option<bool>,
+    pub set: Option<crate::format::VariableDef>,
+    pub min_skill: Option<u8>,
 }
 
 impl ScriptAction {

@@ -52,7 +52,9 @@ fn to_arg(v: &Variant, kind: crate::format::ParamKind, value: &Value) -> Result<
         Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Some(*n as i64),
         _ => None,
     };
-    let text = match value {
+    // (Made only for the kinds that read text: a listing of hexes makes
+    // no string.)
+    let text = || match value {
         Value::String(s) => s.to_str().ok().map(|s| s.to_string()),
         _ => None,
     };
@@ -61,11 +63,13 @@ fn to_arg(v: &Variant, kind: crate::format::ParamKind, value: &Value) -> Result<
         K::Unit => ScriptArg::Unit(int.and_then(|i| u8::try_from(i).ok()).ok_or_else(bad)?),
         K::Number => ScriptArg::Number(int.ok_or_else(bad)?),
         K::Hex => ScriptArg::Hex(
-            text.as_deref()
-                .and_then(HexId::from_label)
-                .ok_or_else(bad)?,
+            match value {
+                Value::String(s) => s.to_str().ok().and_then(|s| HexId::from_label(&s)),
+                _ => None,
+            }
+            .ok_or_else(bad)?,
         ),
-        K::Legion => ScriptArg::Legion(text.ok_or_else(bad)?.parse::<Marker>()?),
+        K::Legion => ScriptArg::Legion(text().ok_or_else(bad)?.parse::<Marker>()?),
         K::Land => {
             let n = int.ok_or_else(bad)?;
             ScriptArg::Land(
@@ -76,7 +80,7 @@ fn to_arg(v: &Variant, kind: crate::format::ParamKind, value: &Value) -> Result<
             )
         }
         K::Character => {
-            let name = text.ok_or_else(bad)?;
+            let name = text().ok_or_else(bad)?;
             ScriptArg::Character(
                 v.character_by_name(&name)
                     .ok_or_else(|| format!("no character {name:?}"))?,

@@ -164,20 +164,28 @@ impl UnitTest {
             },
             s => s,
         };
-        !self.unknown
-            && scene.units.iter().enumerate().any(|(i, u)| {
-                side.is_none_or(|s| s == side_name(u.side))
-                    && (self.any_character || self.characters.contains(&u.character))
-                    && (self.any_class || self.classes.contains(&v.character(u.character).class))
-                    && self
-                        .status
-                        .is_none_or(|w| w == query::status_code(u.status))
-                    && self.alive.is_none_or(|a| a == query::alive(u))
-                    && self.damaged.is_none_or(|d| d == (u.damage > 0))
-                    && self.set.as_ref().is_none_or(|def| {
-                        *scene.vars.get(def, crate::vars::VarTarget::Unit(i as u8)) != def.default
-                    })
-            })
+        if self.unknown {
+            return false;
+        }
+        let defender = side.map(|s| s == side_name(BattleSide::Defender));
+        let passes = |u: &Unit| {
+            defender.is_none_or(|d| d == (u.side == BattleSide::Defender))
+                && (self.any_character || self.characters.contains(&u.character))
+                && (self.any_class || self.classes.contains(&v.character(u.character).class))
+                && self
+                    .status
+                    .is_none_or(|w| w == query::status_code(u.status))
+                && self.alive.is_none_or(|a| a == query::alive(u))
+                && self.damaged.is_none_or(|d| d == (u.damage > 0))
+        };
+        match &self.set {
+            // Only the units the variable is set for (often none).
+            Some(def) => scene
+                .vars
+                .units_set(def)
+                .any(|i| scene.units.get(i).is_some_and(passes)),
+            None => scene.units.iter().any(passes),
+        }
     }
 }
 

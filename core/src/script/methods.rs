@@ -40,29 +40,29 @@ pub(super) fn methods(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<Table> {
     let s = Rc::clone(store);
     m.set(
         "get_hex",
-        lua.create_function(move |lua, (_, label): (This, String)| {
+        // Flat values (the hazard and terrain as codes, none: no such
+        // hex); `ctx.lua` makes the hex's table with a constructor, so no
+        // field is set from Rust (each a protected call under the memory
+        // cap).
+        lua.create_function(move |_, (_, label): (This, String)| {
             s.battle("get_hex", |b| {
+                let mut out = mlua::MultiValue::with_capacity(5);
                 let Some(h) = b.hex_named(&s.variant, &label) else {
-                    return Ok(Value::Nil);
+                    return Ok(out);
                 };
                 let land = b.land(&s.variant);
                 let hex = land.hex(h);
-                let t = lua.create_table()?;
-                t.set("label", label.as_str())?;
                 let hazard = b.hazard(&s.variant, h);
-                t.set("hazard", s.variant.hazard(hazard).name.as_str())?;
-                t.set("elevation", hex.elevation)?;
-                t.set(
-                    "terrain",
-                    s.variant.terrains[land.terrain.index()].name.as_str(),
-                )?;
+                out.push_back(Value::Integer(hazard.index() as i64));
+                out.push_back(Value::Integer(i64::from(hex.elevation)));
+                out.push_back(Value::Integer(land.terrain.index() as i64));
                 if let Some(i) = b.units.iter().position(|u| u.hex() == Some(h)) {
-                    t.set("unit", i)?;
+                    out.push_back(Value::Integer(i as i64));
                     if let Some(r) = crate::state::units::rider_of(&b.units, i) {
-                        t.set("rider", r)?;
+                        out.push_back(Value::Integer(r as i64));
                     }
                 }
-                Ok(Value::Table(t))
+                Ok(out)
             })
         })?,
     )?;

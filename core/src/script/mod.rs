@@ -35,8 +35,9 @@ mod actions;
 mod battle_queries;
 mod dispatch;
 mod filters;
-pub(crate) use filters::{Condition, Scene, Tests};
+pub(crate) use filters::{Condition, STATUS_WORDS, Scene, Tests};
 use filters::{event_filter, passes};
+pub(crate) use query::{alive, status_code};
 mod lookups;
 mod methods;
 mod query;
@@ -508,6 +509,14 @@ fn code_names(lua: &Lua, v: &Variant) -> mlua::Result<Table> {
         hexes.raw_set(h.0, h.label())?;
     }
     names.raw_set("hexes", hexes)?;
+    names.raw_set(
+        "hazards",
+        by_index(&mut v.hazards.iter().map(|h| h.name.as_str()))?,
+    )?;
+    names.raw_set(
+        "terrains",
+        by_index(&mut v.terrains.iter().map(|t| t.name.as_str()))?,
+    )?;
     Ok(names)
 }
 

@@ -36,7 +36,7 @@ fn side_code(s: BattleSide) -> i64 {
     i64::from(s == BattleSide::Defender)
 }
 
-pub(super) fn status_code(s: Status) -> i64 {
+pub(crate) fn status_code(s: Status) -> i64 {
     match s {
         Status::Waiting => 0,
         Status::OnBoard(_) => 1,
@@ -50,7 +50,7 @@ pub(super) fn status_code(s: Status) -> i64 {
 
 /// In the battle and not slain (a unit slain by this event's effects is
 /// still on its hex, not alive).
-pub(super) fn alive(u: &Unit) -> bool {
+pub(crate) fn alive(u: &Unit) -> bool {
     !u.is_slain()
         && matches!(
             u.status,
@@ -93,7 +93,7 @@ pub(super) fn raw_queries(lua: &Lua, store: &Rc<CtxStore>) -> mlua::Result<[mlua
     let s = Rc::clone(store);
     let units = lua.create_function(move |_, f: Filter| {
         s.battle("units", |b| {
-            let mut out = mlua::MultiValue::new();
+            let mut out = mlua::MultiValue::with_capacity(b.units.len() * UNIT_KEYS.len());
             for (i, u) in b.units.iter().enumerate() {
                 if picks(&s, u, &f) {
                     unit_values(&s, b, i, &mut out);

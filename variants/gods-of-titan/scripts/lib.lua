@@ -147,26 +147,16 @@ function got.spell_target(u)
   return u.class ~= "master"
 end
 
--- 15.2-15.5: whether the acting caster may cast `spell` now (the cheap
--- questions first: this is asked for every spell whenever actions are
--- listed).
+-- 15.2-15.5: whether the acting caster may cast `spell` now. Each spell's
+-- `requires` in actions.ron has the engine check the rest before it asks
+-- `legal` (so that it is not asked when it could offer nothing): 15.3,
+-- grade at most the caster's skill (`min_skill`); 15.4, one spell per
+-- legion per battle: no character of the side marked (`spell_cast`, so
+-- that a Caster that joins later, a summoned Necromancer or an enslaved
+-- Caster, casts no second one); 15.5, no Master of either side on the
+-- battleland, riding a Pegasus too.
 function got.may_cast(ctx, spell)
   if not got.own_strike_phase(ctx) then return false end
-  -- 15.3: grade at most the caster's skill.
-  if ctx:unit_field(ctx.unit, "skill") < got.GRADE[spell] then return false end
-  -- 15.4: one spell per legion per battle: any character of the side
-  -- marked, so that a Caster that joins later (a summoned Necromancer, an
-  -- enslaved Caster) casts no second one.
-  if ctx:get("spell_cast", ctx.unit) ~= 0 then return false end
-  -- 15.5: no spell while a Master (of either side) is on the battleland
-  -- (riding a Pegasus too).
-  if ctx:count_units({ class = "master", alive = true, status = "on_board" }) > 0
-    or ctx:count_units({ class = "master", alive = true, status = "riding" }) > 0 then
-    return false
-  end
-  for _, u in ipairs(ctx:units({ side = ctx.side })) do
-    if ctx:get("spell_cast", u.id) ~= 0 then return false end
-  end
   -- 5.1, 15.2: each player's one counter of each spell, gone once cast.
   return not got.spell_gone(ctx, spell)
 end
