@@ -299,6 +299,33 @@ impl<'a> Compiler<'a> {
                     fail(self, "amount", "a cost is more than 0".into());
                 }
             }
+            match &a.ai {
+                Some(_) if battle => fail(
+                    self,
+                    "ai",
+                    "ai is read by the masterboard's computer players: a battle action has none"
+                        .into(),
+                ),
+                Some(format::ActionAi::Recruit { legion, character }) => {
+                    use format::ParamKind as K;
+                    for (name, kind) in [(legion, K::Legion), (character, K::Character)] {
+                        if !a
+                            .parameters
+                            .iter()
+                            .any(|p| p.name == *name && p.kind == kind)
+                        {
+                            fail(
+                                self,
+                                "ai",
+                                format!(
+                                    "ai: Recruit names {name:?}, which is no parameter of kind {kind:?}"
+                                ),
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
             let action = ScriptAction {
                 def: a.clone(),
                 who,

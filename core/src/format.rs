@@ -1408,6 +1408,25 @@ pub struct ActionDef {
     pub limit: Option<ActionLimit>,
     #[serde(default)]
     pub cost: Option<ActionCost>,
+    /// What the computer players make of it (masterplay actions only);
+    /// without it they take it only when nothing else is scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<ActionAi>,
+}
+
+/// What a computer player (`simple`, `strong`) makes of a masterplay
+/// action of `actions.ron` (docs/scripting.md, "Actions"; docs/ai.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionAi {
+    /// Scored this much beside the engine's actions, which score ending a
+    /// phase 0 and a muster 1 plus the recruit's worth (power times skill,
+    /// a quarter more for a rangestriker, a tenth more for a flier).
+    Worth(i64),
+    /// It adds the character its `Character` parameter `character` names
+    /// to the legion its `Legion` parameter `legion` names (a hire, a
+    /// summon from the caretaker): scored as mustering that character into
+    /// that legion.
+    Recruit { legion: String, character: String },
 }
 
 /// One Lua file of a variant, named as it should appear in error messages

@@ -527,8 +527,47 @@ impl<'a> Board<'a> {
             Action::Reinforce { recruit, .. } => 1.0 + base_worth(v, *recruit),
             Action::Muster { recruit, .. } => 1.0 + base_worth(v, *recruit),
             Action::ConcedeGame => return None,
+            Action::Script { .. } => return self.script_score(a),
             _ => return None,
         })
+    }
+
+    /// The legion and character of a variant action that recruits
+    /// (`ai: Recruit(..)` in actions.ron): its arguments named there.
+    pub(super) fn script_recruit(&self, a: &Action) -> Option<(Marker, CharacterId)> {
+        use crate::format::ActionAi;
+        use crate::script::ScriptArg;
+        let Action::Script { name, args } = a else {
+            return None;
+        };
+        let def = &self.v.script_action(name)?.def;
+        let Some(ActionAi::Recruit { legion, character }) = &def.ai else {
+            return None;
+        };
+        let arg = |param: &str| {
+            let i = def.parameters.iter().position(|p| p.name == param)?;
+            args.get(i)
+        };
+        match (arg(legion)?, arg(character)?) {
+            (ScriptArg::Legion(m), ScriptArg::Character(c)) => Some((*m, *c)),
+            _ => None,
+        }
+    }
+
+    /// A variant action's score by its `ai` (actions.ron): a fixed worth,
+    /// or a recruit's as a muster's; None without one (the action is then
+    /// taken only when nothing else is scored).
+    pub(super) fn script_score(&self, a: &Action) -> Option<f64> {
+        let Action::Script { name, .. } = a else {
+            return None;
+        };
+        match self.v.script_action(name)?.def.ai.as_ref()? {
+            crate::format::ActionAi::Worth(n) => Some(*n as f64),
+            crate::format::ActionAi::Recruit { .. } => {
+                let (_, c) = self.script_recruit(a)?;
+                Some(1.0 + base_worth(self.v, c))
+            }
+        }
     }
 
     /// Whether a legion of the player's on `land` must move when it can

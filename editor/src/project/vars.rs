@@ -122,6 +122,7 @@ impl Project {
             parameters: Vec::new(),
             limit: None,
             cost: None,
+            ai: None,
         };
         self.last_key = None;
         self.edit(&format!("add action {name}"), |p| {
