@@ -493,3 +493,36 @@ fn the_computer_players_hire_a_caster_when_they_can_pay() {
         }
     }
 }
+
+#[test]
+fn in_a_game_the_computer_players_hire() {
+    // A whole game of strong and simple seats from the start (5.7: in the
+    // City), 40 game turns at most: each hires (the free Novice first, a
+    // Caster; `ai: Recruit(.., terrains: ["City", "Dungeon"], worth: 16)`
+    // keeps a legion there), and none of their actions is refused (8.6:
+    // one legion in the City and the Dungeon, which the plans respect).
+    let v = got();
+    let names = ["Ann".to_string(), "Bob".to_string(), "Cid".to_string()];
+    let (mut g, _) = Game::new(Arc::clone(&v), Default::default(), &names, 1).unwrap();
+    let mut players: Vec<Box<dyn titan_core::ai::Player>> = ["strong", "simple", "simple"]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| titan_core::ai::player(l, i as u64).unwrap())
+        .collect();
+    let mut hires = [0u32; 3];
+    let mut refused = 0;
+    while g.state.outcome.is_none() && g.state.turn <= 40 {
+        let p = g.to_act()[0];
+        let obs = titan_core::ai::Observation::of(&g, p);
+        let a = players[usize::from(p.0)].choose(&obs).unwrap();
+        if matches!(&a, Action::Script { name, .. } if name == "hire") {
+            hires[usize::from(p.0)] += 1;
+        }
+        if g.apply(p, &a).is_err() {
+            refused += 1;
+            break;
+        }
+    }
+    assert_eq!(refused, 0);
+    assert!(hires.iter().all(|&n| n > 0), "hires by seat: {hires:?}");
+}

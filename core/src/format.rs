@@ -580,6 +580,10 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
+fn is_zero_i64(n: &i64) -> bool {
+    *n == 0
+}
+
 /// One way of qualifying to muster a row's character.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Needs {
@@ -1425,8 +1429,18 @@ pub enum ActionAi {
     /// It adds the character its `Character` parameter `character` names
     /// to the legion its `Legion` parameter `legion` names (a hire, a
     /// summon from the caretaker): scored as mustering that character into
-    /// that legion.
-    Recruit { legion: String, character: String },
+    /// that legion. When it is offered to legions standing on lands of
+    /// `terrains`, moved or not, the masterboard players count such a land
+    /// `worth` more to a legion with room, as a muster there (their
+    /// estimate of what it would recruit).
+    Recruit {
+        legion: String,
+        character: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        terrains: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_zero_i64")]
+        worth: i64,
+    },
 }
 
 /// One Lua file of a variant, named as it should appear in error messages

@@ -121,7 +121,10 @@ impl Search<'_, '_> {
             b.best_muster(chars, land)
         } else {
             0.0
-        };
+        }
+        // A variant's recruit there (`ai: Recruit(terrains, worth)`) needs
+        // no move.
+        .max(b.recruit_worth(chars, land));
         let v = match b.attack(std::slice::from_ref(chars), land) {
             Some((p, ev)) => ev + p * muster,
             None => muster - b.danger(chars, land, None) + b.opportunity(chars, land),
@@ -305,6 +308,19 @@ impl Search<'_, '_> {
             }
             v
         };
+        // At most so many of my legions on shared lands when I end moving
+        // (`rules.movement.shared_limit`): the engine refuses the end of
+        // the phase otherwise, and a legion that moved moves no more. The
+        // legions decided so far count (every one, once the plan is whole).
+        let limit = self.board.v.rules.movement.shared_limit;
+        let over = |p: &Plan| {
+            limit.is_some_and(|n| {
+                (0..units.len())
+                    .filter(|&j| p.done[j] && self.board.v.is_shared(p.at[j]))
+                    .count()
+                    > usize::from(n)
+            })
+        };
         let mut beam = vec![root];
         for &(i, _, _) in &order {
             let u = &units[i];
@@ -328,6 +344,9 @@ impl Search<'_, '_> {
                     if q.first.is_none() {
                         q.first = a;
                     }
+                    if over(&q) {
+                        q.value -= BROKEN;
+                    }
                     next.push(q);
                 }
                 // Staying: refused while a legion it split from stays in the
@@ -342,6 +361,9 @@ impl Search<'_, '_> {
                 }
                 // Every legion that can move must, where the variant says so.
                 if any && self.board.must_move(u.land) {
+                    q.value -= BROKEN;
+                }
+                if over(&q) {
                     q.value -= BROKEN;
                 }
                 next.push(q);
