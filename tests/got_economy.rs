@@ -132,7 +132,7 @@ fn characters(g: &Game, legion: &str) -> Vec<String> {
 }
 
 fn caretaker(g: &Game, name: &str) -> u32 {
-    u32::from(g.state.caretaker[g.variant.character_by_name(name).unwrap().index()])
+    g.state.caretaker[g.variant.character_by_name(name).unwrap().index()]
 }
 
 fn names(list: &[(String, String)]) -> Vec<String> {
@@ -525,4 +525,46 @@ fn in_a_game_the_computer_players_hire() {
     }
     assert_eq!(refused, 0);
     assert!(hires.iter().all(|&n| n > 0), "hires by seat: {hires:?}");
+}
+
+#[test]
+fn an_ai_hint_the_computer_cannot_read_is_an_error_of_the_variant() {
+    // docs/scripting.md, "Actions": `ai` is for masterplay actions, and a
+    // Recruit names a Legion and a Character parameter and known terrains.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("gods-of-titan");
+    common::copy_dir(&common::root().join("variants/gods-of-titan"), &dir);
+    let file = dir.join("actions.ron");
+    let good = std::fs::read_to_string(&file).unwrap();
+    for (from, to, says) in [
+        (
+            r#"terrains: ["City", "Dungeon"]"#,
+            r#"terrains: ["City", "Dungon"]"#,
+            "no terrain \"Dungon\"",
+        ),
+        (
+            r#"limit: (per: Battle, times: 1, variable: "decoy_used"),"#,
+            r#"limit: (per: Battle, times: 1, variable: "decoy_used"), ai: Worth(3),"#,
+            "a battle action has none",
+        ),
+        (
+            r#"ai: Recruit(legion: "legion", character: "character"),
+    ),
+    (
+        name: "revive_demilord","#,
+            r#"ai: Recruit(legion: "legion", character: "who"),
+    ),
+    (
+        name: "revive_demilord","#,
+            "names \"who\", which is no parameter of kind Character",
+        ),
+    ] {
+        assert!(good.contains(from), "{from}");
+        std::fs::write(&file, good.replacen(from, to, 1)).unwrap();
+        let errors = titan_core::load(&dir, &common::options())
+            .err()
+            .unwrap_or_else(|| panic!("{to} loads"));
+        let text: String = errors.iter().map(|d| format!("{}\n", d.message)).collect();
+        assert!(text.contains(says), "{says}: {text}");
+    }
 }

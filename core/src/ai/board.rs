@@ -524,6 +524,9 @@ impl<'a> Board<'a> {
                 lords * 100.0 - spread
             }
             Action::Split { legion, parts } => self.split_score(*legion, parts)?,
+            // Not while more of my legions stand on shared lands than the
+            // variant lets me end my movement with (the engine refuses it).
+            Action::DoneMoving if self.on_shared(None) > self.shared_limit() => return None,
             Action::DoneSplitting | Action::DoneMoving | Action::DoneAfter | Action::EndTurn => 0.0,
             Action::Roll { .. } => 1.0,
             Action::Mulligan => return None,
@@ -542,7 +545,6 @@ impl<'a> Board<'a> {
                     || out && !into && self.on_shared(None) > self.shared_limit();
                 gain + if forced { 50.0 } else { 0.0 }
             }
-            Action::DoneMoving if self.on_shared(None) > self.shared_limit() => return None,
             Action::Engage { .. } => 1.0,
             // A challenge is made when its expected value is positive.
             Action::Challenge { attacker, defender } => {
