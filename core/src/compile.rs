@@ -387,6 +387,46 @@ impl<'a> Compiler<'a> {
                     none: r.none.iter().map(|u| check(self, u)).collect(),
                 }
             });
+            match &a.ai {
+                Some(_) if battle => fail(
+                    self,
+                    "ai",
+                    "ai is read by the masterboard's computer players: a battle action has none"
+                        .into(),
+                ),
+                Some(format::ActionAi::Recruit {
+                    legion,
+                    character,
+                    terrains,
+                    worth,
+                }) => {
+                    for t in terrains {
+                        if !self.data.terrains.iter().any(|x| x.name == *t) {
+                            fail(self, t, format!("ai: Recruit names no terrain {t:?}"));
+                        }
+                    }
+                    if *worth < 0 {
+                        fail(self, "worth", "ai: a Recruit's worth is 0 or more".into());
+                    }
+                    use format::ParamKind as K;
+                    for (name, kind) in [(legion, K::Legion), (character, K::Character)] {
+                        if !a
+                            .parameters
+                            .iter()
+                            .any(|p| p.name == *name && p.kind == kind)
+                        {
+                            fail(
+                                self,
+                                "ai",
+                                format!(
+                                    "ai: Recruit names {name:?}, which is no parameter of kind {kind:?}"
+                                ),
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
             let action = ScriptAction {
                 def: a.clone(),
                 who,

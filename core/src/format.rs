@@ -580,6 +580,10 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
+fn is_zero_i64(n: &i64) -> bool {
+    *n == 0
+}
+
 /// One way of qualifying to muster a row's character.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Needs {
@@ -1434,6 +1438,10 @@ pub struct ActionDef {
     /// could offer nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requires: Option<ActionRequires>,
+    /// What the computer players make of it (masterplay actions only);
+    /// without it they take it only when nothing else is scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<ActionAi>,
 }
 
 /// `requires` of a battle action: the acting unit is as `actor` says, and
@@ -1473,6 +1481,31 @@ pub struct UnitCondition {
     /// Its skill (as `ctx:unit_field(id, "skill")` reads it) is at least this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_skill: Option<u8>,
+}
+
+/// What a computer player (`simple`, `strong`) makes of a masterplay
+/// action of `actions.ron` (docs/scripting.md, "Actions"; docs/ai.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActionAi {
+    /// Scored this much beside the engine's actions, which score ending a
+    /// phase 0 and a muster 1 plus the recruit's worth (power times skill,
+    /// a quarter more for a rangestriker, a tenth more for a flier).
+    Worth(i64),
+    /// It adds the character its `Character` parameter `character` names
+    /// to the legion its `Legion` parameter `legion` names (a hire, a
+    /// summon from the caretaker): scored as mustering that character into
+    /// that legion. When it is offered to legions standing on lands of
+    /// `terrains`, moved or not, the masterboard players count such a land
+    /// `worth` more to a legion with room, as a muster there (their
+    /// estimate of what it would recruit).
+    Recruit {
+        legion: String,
+        character: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        terrains: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_zero_i64")]
+        worth: i64,
+    },
 }
 
 /// One Lua file of a variant, named as it should appear in error messages

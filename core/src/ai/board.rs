@@ -295,6 +295,29 @@ impl<'a> Board<'a> {
             .fold(0.0, f64::max)
     }
 
+    /// What a variant's recruiting action (`ai: Recruit(terrains, worth)`,
+    /// actions.ron) makes `land` worth to `chars` standing there, moved or
+    /// not: its `worth` where it is offered, for a legion with room.
+    pub(super) fn recruit_worth(&self, chars: &[(CharacterId, u8)], land: LandId) -> f64 {
+        use crate::format::ActionAi;
+        if self.v.legion_size(chars.iter().map(|&(c, _)| c))
+            >= usize::from(self.v.rules.legions.max_size)
+        {
+            return 0.0;
+        }
+        let terrain = &self.v.terrains[self.terrain(land).index()].name;
+        self.v
+            .actions
+            .iter()
+            .filter_map(|a| match &a.def.ai {
+                Some(ActionAi::Recruit {
+                    terrains, worth, ..
+                }) if terrains.contains(terrain) => Some(*worth as f64),
+                _ => None,
+            })
+            .fold(0.0, f64::max)
+    }
+
     /// The danger to `chars` standing in `land` from enemy legions that may
     /// reach it next turn: the chance each comes, times its chance to win,
     /// times the loss (an enemy attacks only with a fair chance).
@@ -336,7 +359,9 @@ impl<'a> Board<'a> {
             return 0.0;
         };
         let chars = &samples[0];
-        let score = self.best_muster(chars, land);
+        let score = self
+            .best_muster(chars, land)
+            .max(self.recruit_worth(chars, land));
         match self.attack_value(samples, land) {
             Some(ev) => score + ev,
             None => score - self.danger(chars, land, None),
@@ -499,14 +524,26 @@ impl<'a> Board<'a> {
                 lords * 100.0 - spread
             }
             Action::Split { legion, parts } => self.split_score(*legion, parts)?,
+            // Not while more of my legions stand on shared lands than the
+            // variant lets me end my movement with (the engine refuses it).
+            Action::DoneMoving if self.on_shared(None) > self.shared_limit() => return None,
             Action::DoneSplitting | Action::DoneMoving | Action::DoneAfter | Action::EndTurn => 0.0,
             Action::Roll { .. } => 1.0,
             Action::Mulligan => return None,
             Action::Move { legion, to, .. } | Action::Teleport { legion, to, .. } => {
                 let from = self.legion(*legion)?.land;
+                // Never a move that leaves more of my legions on shared
+                // lands than the variant lets me end my movement with.
+                let (into, out) = (v.is_shared(*to), v.is_shared(from));
+                if into && !out && self.on_shared(Some(*legion)) >= self.shared_limit() {
+                    return None;
+                }
                 let gain = self.land_score(*legion, *to) - self.land_score(*legion, from);
-                // Splits that share a land must part: moving one is forced.
-                gain + if self.shares_land(*legion) { 50.0 } else { 0.0 }
+                // Splits that share a land must part: moving one is forced;
+                // so is one off the shared lands when too many stand there.
+                let forced = self.shares_land(*legion)
+                    || out && !into && self.on_shared(None) > self.shared_limit();
+                gain + if forced { 50.0 } else { 0.0 }
             }
             Action::Engage { .. } => 1.0,
             // A challenge is made when its expected value is positive.
@@ -527,8 +564,50 @@ impl<'a> Board<'a> {
             Action::Reinforce { recruit, .. } => 1.0 + base_worth(v, *recruit),
             Action::Muster { recruit, .. } => 1.0 + base_worth(v, *recruit),
             Action::ConcedeGame => return None,
+            Action::Script { .. } => return self.script_score(a),
             _ => return None,
         })
+    }
+
+    /// The legion and character of a variant action that recruits
+    /// (`ai: Recruit(..)` in actions.ron): its arguments named there.
+    pub(super) fn script_recruit(&self, a: &Action) -> Option<(Marker, CharacterId)> {
+        use crate::format::ActionAi;
+        use crate::script::ScriptArg;
+        let Action::Script { name, args } = a else {
+            return None;
+        };
+        let def = &self.v.script_action(name)?.def;
+        let Some(ActionAi::Recruit {
+            legion, character, ..
+        }) = &def.ai
+        else {
+            return None;
+        };
+        let arg = |param: &str| {
+            let i = def.parameters.iter().position(|p| p.name == param)?;
+            args.get(i)
+        };
+        match (arg(legion)?, arg(character)?) {
+            (ScriptArg::Legion(m), ScriptArg::Character(c)) => Some((*m, *c)),
+            _ => None,
+        }
+    }
+
+    /// A variant action's score by its `ai` (actions.ron): a fixed worth,
+    /// or a recruit's as a muster's; None without one (the action is then
+    /// taken only when nothing else is scored).
+    pub(super) fn script_score(&self, a: &Action) -> Option<f64> {
+        let Action::Script { name, .. } = a else {
+            return None;
+        };
+        match self.v.script_action(name)?.def.ai.as_ref()? {
+            crate::format::ActionAi::Worth(n) => Some(*n as f64),
+            crate::format::ActionAi::Recruit { .. } => {
+                let (_, c) = self.script_recruit(a)?;
+                Some(1.0 + base_worth(self.v, c))
+            }
+        }
     }
 
     /// Whether a legion of the player's on `land` must move when it can
@@ -544,6 +623,25 @@ impl<'a> Board<'a> {
             .get(usize::from(self.me.0))
             .is_some_and(|p| p.tower == Some(land));
         !rule.exempts(&self.v.terrains[self.terrain(land).index()].name, own_tower)
+    }
+
+    /// How many of my legions (but `except`) stand on shared lands.
+    fn on_shared(&self, except: Option<Marker>) -> usize {
+        self.obs
+            .view
+            .legions
+            .iter()
+            .filter(|l| l.owner == self.me && Some(l.marker) != except && self.v.is_shared(l.land))
+            .count()
+    }
+
+    /// `rules.movement.shared_limit` (none: as many as there are).
+    fn shared_limit(&self) -> usize {
+        self.v
+            .rules
+            .movement
+            .shared_limit
+            .map_or(usize::MAX, usize::from)
     }
 
     fn shares_land(&self, m: Marker) -> bool {

@@ -121,7 +121,10 @@ impl Search<'_, '_> {
             b.best_muster(chars, land)
         } else {
             0.0
-        };
+        }
+        // A variant's recruit there (`ai: Recruit(terrains, worth)`) needs
+        // no move.
+        .max(b.recruit_worth(chars, land));
         let v = match b.attack(std::slice::from_ref(chars), land) {
             Some((p, ev)) => ev + p * muster,
             None => muster - b.danger(chars, land, None) + b.opportunity(chars, land),
@@ -305,6 +308,19 @@ impl Search<'_, '_> {
             }
             v
         };
+        // At most so many of my legions on shared lands when I end moving
+        // (`rules.movement.shared_limit`): the engine refuses the end of
+        // the phase otherwise, and a legion that moved moves no more. The
+        // legions decided so far count (every one, once the plan is whole).
+        let limit = self.board.v.rules.movement.shared_limit;
+        let over = |p: &Plan| {
+            limit.is_some_and(|n| {
+                (0..units.len())
+                    .filter(|&j| p.done[j] && self.board.v.is_shared(p.at[j]))
+                    .count()
+                    > usize::from(n)
+            })
+        };
         let mut beam = vec![root];
         for &(i, _, _) in &order {
             let u = &units[i];
@@ -328,6 +344,9 @@ impl Search<'_, '_> {
                     if q.first.is_none() {
                         q.first = a;
                     }
+                    if over(&q) {
+                        q.value -= BROKEN;
+                    }
                     next.push(q);
                 }
                 // Staying: refused while a legion it split from stays in the
@@ -342,6 +361,9 @@ impl Search<'_, '_> {
                 }
                 // Every legion that can move must, where the variant says so.
                 if any && self.board.must_move(u.land) {
+                    q.value -= BROKEN;
+                }
+                if over(&q) {
                     q.value -= BROKEN;
                 }
                 next.push(q);
@@ -420,6 +442,19 @@ pub(super) fn choose(board: &Board<'_>, budget: u64) -> Option<Result<Action, Ai
         memo: RefCell::new(HashMap::new()),
     };
     let legal = &obs.legal;
+    // A variant's own action the variant values (`ai` in actions.ron) at
+    // more than nothing is taken before the plan of the split or move phase
+    // goes on (the plan does not foresee what it does); at mustering it is
+    // weighed with the musters.
+    if matches!(view.phase, Phase::Split | Phase::Move)
+        && let Some((_, a)) = legal
+            .iter()
+            .filter_map(|a| board.script_score(a).map(|s| (s, a)))
+            .filter(|(s, _)| *s > 0.0)
+            .max_by(|x, y| x.0.total_cmp(&y.0))
+    {
+        return Some(Ok(a.clone()));
+    }
     match view.phase {
         Phase::Split => Some(split(&search)).filter(|a| legal.contains(a)).map(Ok),
         Phase::Move if board.v.rules.movement.per_legion => {
@@ -574,13 +609,26 @@ fn muster(search: &Search<'_, '_>) -> Action {
     let board = search.board;
     let mut best = (0.0, Action::EndTurn);
     for a in &board.obs.legal {
-        let Action::Muster {
-            legion, recruit, ..
-        } = a
-        else {
-            continue;
+        // A variant's own recruit (`ai: Recruit(..)`, actions.ron) is
+        // weighed as a muster; one of a fixed worth (`ai: Worth(n)`) by it.
+        let (legion, recruit) = match a {
+            Action::Muster {
+                legion, recruit, ..
+            } => (*legion, *recruit),
+            Action::Script { .. } => match board.script_recruit(a) {
+                Some(x) => x,
+                None => {
+                    if let Some(w) = board.script_score(a)
+                        && w > best.0
+                    {
+                        best = (w, a.clone());
+                    }
+                    continue;
+                }
+            },
+            _ => continue,
         };
-        let Some(chars) = board.chars_of(*legion) else {
+        let Some(chars) = board.chars_of(legion) else {
             continue;
         };
         let Some(land) = board
@@ -588,15 +636,15 @@ fn muster(search: &Search<'_, '_>) -> Action {
             .view
             .legions
             .iter()
-            .find(|l| l.marker == *legion)
+            .find(|l| l.marker == legion)
             .map(|l| l.land)
         else {
             continue;
         };
         let mut with = chars.clone();
-        with.push((*recruit, board.power(board.me, *recruit)));
+        with.push((recruit, board.power(board.me, recruit)));
         search.tick(1);
-        let gain = worth(board.v, *recruit, board.power(board.me, *recruit))
+        let gain = worth(board.v, recruit, board.power(board.me, recruit))
             + board.danger(chars, land, None)
             - board.danger(&with, land, None);
         if gain > best.0 {

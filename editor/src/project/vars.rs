@@ -123,6 +123,7 @@ impl Project {
             limit: None,
             cost: None,
             requires: None,
+            ai: None,
         };
         self.last_key = None;
         self.edit(&format!("add action {name}"), |p| {
