@@ -1321,7 +1321,8 @@ fn titan_check_names_what_an_actions_requires_does_not_have() {
     (name: "tithe", label: "Tithe", who: AnyUnit, when: Maneuver,
      cost: (variable: "treasury", amount: 1)),
     (name: "levy", label: "Levy", who: Player, when: Move,
-     cost: (variable: "treasury", amount: 1), requires: ()),
+     cost: (variable: "treasury", amount: 1),
+     requires: (actor: (alive: true), legion_on: ["Moon"], legion_set: "stamina")),
 ]"#,
     )
     .unwrap();
@@ -1331,7 +1332,9 @@ fn titan_check_names_what_an_actions_requires_does_not_have() {
         "requires: no class \"wizard\"",
         "side is \"own\" or \"enemy\"",
         "requires: no variable \"nothing\"",
-        "requires is for battle actions",
+        "actor and none are for battle actions",
+        "requires: no terrain \"Moon\"",
+        "legion_set names a variable of scope Legion",
     ] {
         assert!(text.contains(needle), "{needle}: {text}");
     }

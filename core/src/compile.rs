@@ -300,13 +300,41 @@ impl<'a> Compiler<'a> {
                 }
             }
             let requires = a.requires.as_ref().map(|r| {
-                if !battle {
+                let masterplay_words = !r.legion_on.is_empty() || r.legion_set.is_some();
+                if !battle && (r.actor.is_some() || !r.none.is_empty()) {
                     fail(
                         self,
                         "requires",
-                        "requires is for battle actions (a unit takes them)".into(),
+                        "requires: actor and none are for battle actions (a unit takes them); a masterplay action may require legion_on or legion_set".into(),
                     );
                 }
+                if battle && masterplay_words {
+                    fail(
+                        self,
+                        "requires",
+                        "requires: legion_on and legion_set are for masterplay actions".into(),
+                    );
+                }
+                let mut legion_on = Vec::new();
+                for n in &r.legion_on {
+                    match self.data.terrains.iter().position(|t| &t.name == n) {
+                        Some(i) => legion_on.push(TerrainId(i as u8)),
+                        None => fail(self, n, format!("requires: no terrain {n:?}")),
+                    }
+                }
+                let legion_set = r.legion_set.as_deref().and_then(|n| {
+                    match self.data.variables.iter().find(|v| v.name == n) {
+                        Some(v) if v.scope == VarScope::Legion => Some(v.clone()),
+                        _ => {
+                            fail(
+                                self,
+                                n,
+                                format!("requires: legion_set names a variable of scope Legion, not {n:?}"),
+                            );
+                            None
+                        }
+                    }
+                });
                 let check = |c: &mut Self, u: &format::UnitCondition| {
                     let mut ids = Vec::new();
                     for n in &u.character {
@@ -385,6 +413,8 @@ impl<'a> Compiler<'a> {
                 crate::model::Requires {
                     actor: r.actor.as_ref().map(|u| check(self, u)),
                     none: r.none.iter().map(|u| check(self, u)).collect(),
+                    legion_on,
+                    legion_set,
                 }
             });
             match &a.ai {

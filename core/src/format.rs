@@ -1454,6 +1454,14 @@ pub struct ActionRequires {
     pub actor: Option<UnitCondition>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub none: Vec<UnitCondition>,
+    /// Masterplay actions: the acting player has a legion on a land of one
+    /// of these terrains.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legion_on: Vec<String>,
+    /// Masterplay actions: a legion of the acting player holds another value
+    /// than its default in this `Legion` variable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legion_set: Option<String>,
 }
 
 /// A unit as `requires` asks for it: every field given holds (the words

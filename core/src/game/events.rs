@@ -99,6 +99,34 @@ fn not_now(game: &Game, player: PlayerId, a: &ScriptAction) -> Option<String> {
     {
         return Some(format!("{label} costs {} {}", c.amount, c.variable));
     }
+    if let Some(r) = &a.requires {
+        let v = &game.variant;
+        let mine = || game.state.legions.iter().filter(|l| l.owner == player);
+        if !r.legion_on.is_empty()
+            && !mine().any(|l| r.legion_on.contains(&v.board.land(l.land).terrain))
+        {
+            let names: Vec<&str> = r
+                .legion_on
+                .iter()
+                .map(|t| v.terrains[t.index()].name.as_str())
+                .collect();
+            return Some(format!(
+                "{label} needs a legion of yours in {}",
+                names.join(" or ")
+            ));
+        }
+        if let Some(def) = &r.legion_set
+            && !mine().any(|l| {
+                *game
+                    .state
+                    .vars
+                    .get(def, crate::vars::VarTarget::Legion(l.marker))
+                    != def.default
+            })
+        {
+            return Some(format!("{label} is not open to any legion of yours now"));
+        }
+    }
     None
 }
 

@@ -164,6 +164,10 @@ pub struct ScriptAction {
 pub struct Requires {
     pub actor: Option<UnitCheck>,
     pub none: Vec<UnitCheck>,
+    /// Masterplay: the actor has a legion on a land of one of these.
+    pub legion_on: Vec<TerrainId>,
+    /// Masterplay: a legion of the actor's has this `Legion` variable set.
+    pub legion_set: Option<crate::format::VariableDef>,
 }
 
 /// A `crate::format::UnitCondition` with ids; `status` is the index of
