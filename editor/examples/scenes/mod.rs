@@ -81,22 +81,26 @@ pub fn board(want_teleport: bool) -> Result<Scene<Marker>, String> {
     }
     let (g, log) = fallback.ok_or("no position with 24 legions found")?;
     let me = g.state.active;
+    let pick = most_moves(&g);
+    Ok((g, log, seats(6, me), pick))
+}
+
+/// The mover's legion with the most moves.
+fn most_moves(g: &Game) -> Option<Marker> {
+    let me = g.state.active;
     let actions = g.legal_actions(me);
-    // The mover's legion with the most moves.
     let count = |m: Marker| {
         actions
             .iter()
             .filter(|a| matches!(a, Action::Move { legion, .. } if *legion == m))
             .count()
     };
-    let pick = g
-        .state
+    g.state
         .legions
         .iter()
         .filter(|l| l.owner == me)
         .map(|l| l.marker)
-        .max_by_key(|m| count(*m));
-    Ok((g, log, seats(6, me), pick))
+        .max_by_key(|m| count(*m))
 }
 
 /// Two legions of seven engaged in land 1000, every character brought on in
@@ -256,19 +260,6 @@ pub fn gods() -> Result<Scene<Marker>, String> {
         log.extend(g.apply(p, &a).map_err(|e| e.to_string())?);
     }
     let me = g.state.active;
-    let actions = g.legal_actions(me);
-    let count = |m: Marker| {
-        actions
-            .iter()
-            .filter(|a| matches!(a, Action::Move { legion, .. } if *legion == m))
-            .count()
-    };
-    let pick = g
-        .state
-        .legions
-        .iter()
-        .filter(|l| l.owner == me)
-        .map(|l| l.marker)
-        .max_by_key(|m| count(*m));
+    let pick = most_moves(&g);
     Ok((g, log, seats(3, me), pick))
 }
