@@ -87,16 +87,25 @@ local function pay(ctx, gems)
   if gems > 0 then ctx:set("lifegems", ctx.player, ctx:get("lifegems", ctx.player) - gems) end
 end
 
-titan.action("hire", {
-  legal = function(ctx)
-    local gems = ctx:get("lifegems", ctx.player)
-    local out = {}
-    for _, l in ipairs(in_city(ctx)) do
-      for _, h in ipairs(HUMANS) do
-        if HIRE[h] <= gems and may_join(ctx, l, h) then out[#out + 1] = { l.marker, h } end
+-- The (legion, character) pairs of `names` the player can pay by `price`
+-- into his legion in the City or the Dungeon, those `allowed` (if given)
+-- lets through.
+local function offers(ctx, names, price, allowed)
+  local gems = ctx:get("lifegems", ctx.player)
+  local out = {}
+  for _, l in ipairs(in_city(ctx)) do
+    for _, n in ipairs(names) do
+      if price(n) <= gems and may_join(ctx, l, n) and (allowed == nil or allowed(n)) then
+        out[#out + 1] = { l.marker, n }
       end
     end
-    return out
+  end
+  return out
+end
+
+titan.action("hire", {
+  legal = function(ctx)
+    return offers(ctx, HUMANS, function(h) return HIRE[h] end)
   end,
   apply = function(ctx, args)
     pay(ctx, HIRE[args.character])
@@ -113,16 +122,9 @@ end
 
 titan.action("summon_demilord", {
   legal = function(ctx)
-    local gems = ctx:get("lifegems", ctx.player)
-    local out = {}
-    for _, l in ipairs(in_city(ctx)) do
-      for _, d in ipairs(DEMILORDS) do
-        if summon_price(d) <= gems and may_join(ctx, l, d) and not (d == "Executer" and has_executer(ctx)) then
-          out[#out + 1] = { l.marker, d }
-        end
-      end
-    end
-    return out
+    return offers(ctx, DEMILORDS, summon_price, function(d)
+      return not (d == "Executer" and has_executer(ctx))
+    end)
   end,
   apply = function(ctx, args)
     pay(ctx, summon_price(args.character))

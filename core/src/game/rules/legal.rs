@@ -66,29 +66,24 @@ fn occupancy_into(game: &Game, player: PlayerId, sc: &mut Scratch) {
 /// ([`challenges`]).
 pub(in crate::game) fn engaged_lands(game: &Game) -> Vec<LandId> {
     let mut lands: Vec<LandId> = Vec::new();
-    if game.variant.at_peace(game.state.turn) {
-        return lands;
-    }
-    let active = game.state.active;
-    for (i, a) in game.state.legions.iter().enumerate() {
-        for b in &game.state.legions[i + 1..] {
-            if a.land == b.land
-                && a.owner != b.owner
-                && (a.owner == active || b.owner == active)
-                && may_engage(game, a, b)
-                && !lands.contains(&a.land)
-                && !game.variant.is_shared(a.land)
-            {
-                lands.push(a.land);
-            }
+    visit_engaged(game, &mut |land| {
+        if !lands.contains(&land) {
+            lands.push(land);
         }
-    }
+        false
+    });
     lands.sort_unstable();
     lands
 }
 
 /// Whether [`engaged_lands`] lists any, without listing.
 pub(in crate::game) fn any_engaged(game: &Game) -> bool {
+    visit_engaged(game, &mut |_| true)
+}
+
+/// Hands the land of each engaged pair of legions to `f` until it returns
+/// true (stop); returns whether it stopped.
+fn visit_engaged(game: &Game, f: &mut dyn FnMut(LandId) -> bool) -> bool {
     if game.variant.at_peace(game.state.turn) {
         return false;
     }
@@ -101,6 +96,7 @@ pub(in crate::game) fn any_engaged(game: &Game) -> bool {
                 && (a.owner == active || b.owner == active)
                 && may_engage(game, a, b)
                 && !game.variant.is_shared(a.land)
+                && f(a.land)
         })
     })
 }
